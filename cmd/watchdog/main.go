@@ -1,0 +1,58 @@
+// Command watchdog keeps an autonomous agent healthy: it mints heartbeat IDs,
+// checks the workspace, raises alerts, wakes and recovers the agent. It runs
+// no shell: every external program is started as argv.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// command is one subcommand: it returns the process exit code.
+type command struct {
+	name, usage string
+	run         func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+}
+
+var commands = []command{
+	{"init", "init DIR          lay out a workspace (never overwrites)", runInit},
+	{"run", "run [-c FILE]      the daemon", runRun},
+	{"check", "check [-c FILE]    one scan now; exit 0 ok, 1 warning, 2 error", runCheck},
+	{"status", "status [-c FILE]   ID, last proof, deep work, chambers, cap, breaker", runStatus},
+	{"migrate", "migrate DIR       move stats/extended_processing to stats/deep_work", runMigrate},
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			return c.run(ctx, args[1:], stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "watchdog: unknown command %q\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: watchdog COMMAND [ARGS]")
+	for _, c := range commands {
+		fmt.Fprintln(w, "  watchdog "+c.usage)
+	}
+}

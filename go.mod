@@ -1,0 +1,12 @@
+module github.com/ai-heart/ai-heart
+
+go 1.26.8
+
+require (
+	github.com/gofrs/flock v0.13.1
+	github.com/google/renameio/v2 v2.0.2
+	github.com/robfig/cron/v3 v3.0.1
+	go.yaml.in/yaml/v3 v3.0.6
+)
+
+require golang.org/x/sys v0.47.0 // indirect

@@ -1,0 +1,76 @@
+package workspace
+
+import (
+	"bytes"
+	"strings"
+	"time"
+)
+
+// CheckpointEntry is one line of a checkpoint file: "HH:MM:SS <message>".
+// Time is "" for a legacy free-text file, read as one message.
+type CheckpointEntry struct {
+	Time    string
+	Message string
+}
+
+// isClock reports whether s starts with "HH:MM:SS ".
+func isClock(s string) bool {
+	if len(s) < 9 || s[2] != ':' || s[5] != ':' || (s[8] != ' ' && s[8] != '\t') {
+		return false
+	}
+	for _, i := range []int{0, 1, 3, 4, 6, 7} {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// ParseCheckpoints reads a checkpoint file. Lines "HH:MM:SS msg" are entries;
+// free text before the first such line (a legacy file) is one entry; other
+// lines continue the entry before them.
+func ParseCheckpoints(data []byte) []CheckpointEntry {
+	var out []CheckpointEntry
+	var legacy []string
+	for _, raw := range strings.Split(string(data), "\n") {
+		line := strings.TrimSpace(raw)
+		if line == "" {
+			continue
+		}
+		if isClock(line) {
+			out = append(out, CheckpointEntry{Time: line[:8], Message: strings.TrimSpace(line[9:])})
+			continue
+		}
+		if len(out) == 0 {
+			legacy = append(legacy, line)
+			continue
+		}
+		last := &out[len(out)-1]
+		last.Message = strings.TrimSpace(last.Message + " " + line)
+	}
+	if len(legacy) > 0 {
+		out = append([]CheckpointEntry{{Message: strings.Join(legacy, " ")}}, out...)
+	}
+	return out
+}
+
+// LastCheckpointMessage is the latest message of a checkpoint file, or "".
+func LastCheckpointMessage(data []byte) string {
+	e := ParseCheckpoints(data)
+	if len(e) == 0 {
+		return ""
+	}
+	return e[len(e)-1].Message
+}
+
+// AppendCheckpoint returns existing with one more line for msg at t; old lines
+// are kept byte for byte.
+func AppendCheckpoint(existing []byte, t time.Time, msg string) []byte {
+	var b bytes.Buffer
+	b.Write(existing)
+	if len(existing) > 0 && !bytes.HasSuffix(existing, []byte("\n")) {
+		b.WriteByte('\n')
+	}
+	b.WriteString(t.Format("15:04:05") + " " + OneLine(msg) + "\n")
+	return b.Bytes()
+}

@@ -1,0 +1,15 @@
+// Package workspace is the one place that knows the ai-works folder: its
+// layout (SPEC section 3), heartbeat IDs, the file formats of activity logs,
+// checkpoints and deep-work declarations (new and legacy Japanese forms), and
+// how files are written.
+//
+// Caveats:
+//   - Writes are atomic only where rename(2) is atomic (local file systems;
+//     not NFS with several clients). On Windows renameio is unavailable and
+//     plain writes are used.
+//   - Names that must never be clobbered (<ID>_NN.md) are claimed by writing a
+//     whole temp file and hard-linking it into place, so the file system must
+//     support hard links.
+//   - Files whose names start with a dot are temp files and are never read as
+//     workspace content.
+package workspace

@@ -1,0 +1,211 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"strings"
+	"time"
+)
+
+// FileStat is a workspace file whose name starts with a heartbeat ID.
+type FileStat struct {
+	Rel     string // slash-separated, workspace-relative
+	ID      ID
+	ModTime time.Time
+}
+
+// IsLogName reports whether name is an activity log name (<ID>.md or
+// <ID>_NN.md; dot-files are temp files and never count).
+func IsLogName(name string) bool {
+	if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".md") {
+		return false
+	}
+	_, ok := IDPrefix(name)
+	return ok
+}
+
+// IsCheckpointName reports whether name is a checkpoint file name (<ID>.txt).
+func IsCheckpointName(name string) bool {
+	if strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".txt") {
+		return false
+	}
+	_, ok := IDPrefix(name)
+	return ok
+}
+
+// HistoryDirs lists every histories folder: artifacts/<theme>/histories and,
+// at any depth, .../subthemes/<theme>/histories. The cost is the number of
+// themes, not of logs.
+func (w *Workspace) HistoryDirs() ([]string, error) {
+	var out []string
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		ents, err := os.ReadDir(w.Path(dir))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("list %s: %w", dir, err)
+		}
+		for _, e := range ents {
+			name := e.Name()
+			if strings.HasPrefix(name, ".") || !isDirEntry(w, dir+"/"+name, e) {
+				continue
+			}
+			if _, ok := IDPrefix(name); !ok {
+				continue // theme_histories and other folders are not themes
+			}
+			theme := dir + "/" + name
+			if fi, err := os.Stat(w.Path(theme, HistoriesDir)); err == nil && fi.IsDir() {
+				out = append(out, theme+"/"+HistoriesDir)
+			}
+			if err := walk(theme + "/" + SubthemesDir); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(ArtifactsDir); err != nil {
+		return nil, err
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// isDirEntry follows a symlinked entry, since users may link theme folders.
+func isDirEntry(w *Workspace, rel string, e fs.DirEntry) bool {
+	if e.IsDir() {
+		return true
+	}
+	if e.Type()&fs.ModeSymlink == 0 {
+		return false
+	}
+	fi, err := os.Stat(w.Path(rel))
+	return err == nil && fi.IsDir()
+}
+
+// NewestByName returns up to k files of dir whose names pass keep, taking the
+// k greatest names (IDs sort by time) and stating only those; the result is
+// sorted newest modification time first. A missing dir gives nothing.
+func (w *Workspace) NewestByName(dir string, k int, keep func(string) bool) ([]FileStat, error) {
+	f, err := os.Open(w.Path(dir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", dir, err)
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", dir, err)
+	}
+	top := make([]string, 0, k+1)
+	for _, n := range names {
+		if !keep(n) {
+			continue
+		}
+		if len(top) == k && n <= top[k-1] {
+			continue
+		}
+		i := sort.Search(len(top), func(i int) bool { return top[i] < n })
+		top = append(top, "")
+		copy(top[i+1:], top[i:])
+		top[i] = n
+		if len(top) > k {
+			top = top[:k]
+		}
+	}
+	out := make([]FileStat, 0, len(top))
+	for _, n := range top {
+		rel := dir + "/" + n
+		fi, err := os.Stat(w.Path(rel))
+		if err != nil {
+			continue // renamed away meanwhile
+		}
+		id, _ := IDPrefix(n)
+		out = append(out, FileStat{Rel: rel, ID: id, ModTime: fi.ModTime()})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].ModTime.After(out[j].ModTime) })
+	return out, nil
+}
+
+// ReadLog reads and parses the activity log at rel.
+func (w *Workspace) ReadLog(rel string) (ActivityLog, error) {
+	b, err := os.ReadFile(w.Path(rel))
+	if err != nil {
+		return ActivityLog{}, fmt.Errorf("read log %s: %w", rel, err)
+	}
+	return ParseActivityLog(b), nil
+}
+
+// scanDepth is how many of the newest names per histories folder a full scan
+// looks at. Proofs are named by the current ID, so the newest file of a
+// folder is among its greatest names unless an old log is edited in place.
+const scanDepth = 16
+
+// ScanLatest builds the latest-proof index from the files themselves. It
+// reads every histories folder's names (no file contents but the newest few),
+// so it runs only when no index exists yet, for example on a workspace the
+// old system wrote.
+func (w *Workspace) ScanLatest() (Latest, error) {
+	var l Latest
+	dirs, err := w.HistoryDirs()
+	if err != nil {
+		return l, err
+	}
+	var logs []FileStat
+	for _, d := range dirs {
+		top, err := w.NewestByName(d, scanDepth, IsLogName)
+		if err != nil {
+			return l, err
+		}
+		logs = append(logs, top...)
+	}
+	sort.SliceStable(logs, func(i, j int) bool { return logs[i].ModTime.After(logs[j].ModTime) })
+	for i, f := range logs {
+		if i > 0 && l.Introspection != nil {
+			break
+		}
+		lg, err := w.ReadLog(f.Rel)
+		if err != nil {
+			continue
+		}
+		p := &Proof{Path: f.Rel, ID: f.ID, ModTime: f.ModTime, Type: lg.Type}
+		if i == 0 {
+			l.Log = p
+		}
+		if lg.Type == Introspection && l.Introspection == nil {
+			l.Introspection = p
+		}
+	}
+	cps, err := w.NewestByName(CheckpointsDir, scanDepth, IsCheckpointName)
+	if err != nil {
+		return l, err
+	}
+	if len(cps) > 0 {
+		p, err := w.ReadCheckpointProof(cps[0].Rel)
+		if err == nil {
+			l.Checkpoint = &p
+		}
+	}
+	return l, nil
+}
+
+// ReadCheckpointProof reads the checkpoint file at rel as a proof.
+func (w *Workspace) ReadCheckpointProof(rel string) (Proof, error) {
+	abs := w.Path(rel)
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return Proof{}, fmt.Errorf("read checkpoint %s: %w", rel, err)
+	}
+	b, err := os.ReadFile(abs)
+	if err != nil {
+		return Proof{}, fmt.Errorf("read checkpoint %s: %w", rel, err)
+	}
+	id, _ := IDPrefix(rel[strings.LastIndex(rel, "/")+1:])
+	return Proof{Path: rel, ID: id, ModTime: fi.ModTime(), Message: LastCheckpointMessage(b)}, nil
+}
