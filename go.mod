@@ -9,4 +9,7 @@ require (
 	go.yaml.in/yaml/v3 v3.0.6
 )
 
-require golang.org/x/sys v0.47.0 // indirect
+require (
+	github.com/fsnotify/fsnotify v1.10.1 // indirect
+	golang.org/x/sys v0.47.0 // indirect
+)
