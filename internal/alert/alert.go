@@ -1,0 +1,97 @@
+// Package alert writes one JSON line each time a check changes level:
+// {"time","level","agent","check","message","heartbeat_id","elapsed_s"},
+// through zerolog to stderr (journald under systemd) and, when configured,
+// appended to an alerts file.
+package alert
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// Alert is one change of a check's level. Level is the check level: ok,
+// info, warning or error (ok means "back to normal").
+type Alert struct {
+	Time        time.Time
+	Level       string
+	Agent       string
+	Check       string
+	Message     string
+	HeartbeatID string
+	Elapsed     time.Duration
+}
+
+// Sink emits alerts. It is safe for concurrent use by every agent of a fleet.
+type Sink struct {
+	mu   sync.Mutex
+	log  zerolog.Logger
+	path string
+	file *os.File
+}
+
+// NewSink writes alerts to log and, when path is not empty, appends them to
+// the file at path (created if missing).
+func NewSink(log zerolog.Logger, path string) (*Sink, error) {
+	s := &Sink{log: log, path: path}
+	if path != "" {
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return nil, fmt.Errorf("open alerts file: %w", err)
+		}
+		s.file = f
+	}
+	return s, nil
+}
+
+// Emit writes the alert to the log and the alerts file. A failing alerts
+// file is reported in the log, never fatal: the pulse must go on.
+func (s *Sink) Emit(a Alert) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	event(s.log.Log(), a).Msg(a.Message)
+	if s.file != nil {
+		if err := write(s.file, a); err != nil {
+			s.log.Error().Err(err).Str("file", s.path).Msg("alerts file write failed")
+		}
+	}
+}
+
+// write appends one JSON line; the line is built in memory first and written
+// with one call so concurrent readers never see half a line.
+func write(w io.Writer, a Alert) error {
+	var buf lineBuffer
+	l := zerolog.New(&buf)
+	event(l.Log(), a).Msg(a.Message)
+	_, err := w.Write(buf.b)
+	return err
+}
+
+func event(e *zerolog.Event, a Alert) *zerolog.Event {
+	return e.Time("time", a.Time).
+		Str("level", a.Level).
+		Str("agent", a.Agent).
+		Str("check", a.Check).
+		Str("heartbeat_id", a.HeartbeatID).
+		Int64("elapsed_s", int64(a.Elapsed/time.Second))
+}
+
+type lineBuffer struct{ b []byte }
+
+func (l *lineBuffer) Write(p []byte) (int, error) { l.b = append(l.b, p...); return len(p), nil }
+
+// Close closes the alerts file.
+func (s *Sink) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.file == nil {
+		return nil
+	}
+	err := s.file.Close()
+	s.file = nil
+	return err
+}
