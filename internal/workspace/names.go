@@ -37,6 +37,8 @@ func CheckPart(part string) (string, error) {
 		return "", fmt.Errorf("%w: %q starts with a dot", ErrBadName, p)
 	case strings.HasSuffix(p, "."):
 		return "", fmt.Errorf("%w: %q ends with a dot", ErrBadName, p)
+	case strings.Contains(p, ".."):
+		return "", fmt.Errorf("%w: %q contains ..", ErrBadName, p)
 	}
 	for _, r := range p {
 		if r == '/' || r == '\\' {
