@@ -103,6 +103,23 @@ func (w *Workspace) Rename(oldRel, newRel string) error {
 	if err != nil {
 		return fmt.Errorf("rename %s: %w", oldRel, err)
 	}
+	// A regular file is hard-linked to its new name and then unlinked: the
+	// link fails if the name exists, so two concurrent renames onto one name
+	// cannot both succeed (checking first and then renaming can, and loses a
+	// file). Folders, symlinks and file systems without links fall back.
+	if fi, err := os.Lstat(oldAbs); err == nil && fi.Mode().IsRegular() {
+		err := os.Link(oldAbs, newAbs)
+		if errors.Is(err, os.ErrExist) {
+			return fmt.Errorf("rename %s to %s: %w", oldRel, newRel, os.ErrExist)
+		}
+		if err == nil {
+			if err := os.Remove(oldAbs); err != nil {
+				return fmt.Errorf("rename %s: %w", oldRel, err)
+			}
+			syncDir(filepath.Dir(newAbs))
+			return nil
+		}
+	}
 	if _, err := os.Lstat(newAbs); err == nil {
 		return fmt.Errorf("rename %s to %s: %w", oldRel, newRel, os.ErrExist)
 	}
