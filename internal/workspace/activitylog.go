@@ -111,7 +111,8 @@ func ParseActivityLog(data []byte) ActivityLog {
 				l.Content = append(l.Content, item)
 			}
 		case secArtifacts:
-			if item := bulletText(trimmed); item != "" {
+			// "- none" is the placeholder Format writes for no artifacts.
+			if item := bulletText(trimmed); item != "" && item != noArtifacts {
 				l.Artifacts = append(l.Artifacts, item)
 			}
 		case secEvaluation:
@@ -148,6 +149,9 @@ func bulletText(s string) string {
 	return s
 }
 
+// noArtifacts is the artifacts item of a log without artifacts.
+const noArtifacts = "none"
+
 // Format renders the log with English headings, as the tools write it.
 func (l ActivityLog) Format(id ID) []byte {
 	var b bytes.Buffer
@@ -157,7 +161,7 @@ func (l ActivityLog) Format(id ID) []byte {
 	}
 	b.WriteString("\n## Artifacts\n")
 	if len(l.Artifacts) == 0 {
-		b.WriteString("- none\n")
+		b.WriteString("- " + noArtifacts + "\n")
 	}
 	for _, a := range l.Artifacts {
 		fmt.Fprintf(&b, "- %s\n", OneLine(a))
