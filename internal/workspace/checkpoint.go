@@ -13,9 +13,10 @@ type CheckpointEntry struct {
 	Message string
 }
 
-// isClock reports whether s starts with "HH:MM:SS ".
+// isClock reports whether s starts with "HH:MM:SS " or is "HH:MM:SS" (an
+// empty message, trimmed).
 func isClock(s string) bool {
-	if len(s) < 9 || s[2] != ':' || s[5] != ':' || (s[8] != ' ' && s[8] != '\t') {
+	if len(s) < 8 || s[2] != ':' || s[5] != ':' || (len(s) > 8 && s[8] != ' ' && s[8] != '\t') {
 		return false
 	}
 	for _, i := range []int{0, 1, 3, 4, 6, 7} {
@@ -38,7 +39,7 @@ func ParseCheckpoints(data []byte) []CheckpointEntry {
 			continue
 		}
 		if isClock(line) {
-			out = append(out, CheckpointEntry{Time: line[:8], Message: strings.TrimSpace(line[9:])})
+			out = append(out, CheckpointEntry{Time: line[:8], Message: strings.TrimSpace(line[8:])})
 			continue
 		}
 		if len(out) == 0 {
