@@ -1,0 +1,25 @@
+// Package budget holds the two guards every agent wakeup passes before it is
+// delivered: the daily cap (a hard limit on wakeups per local day, shared by
+// the schedule and idle chambers) and the circuit breaker (no wakeups after
+// consecutive delivery failures, with a cooldown, one probe and backoff).
+//
+// Both are small state machines that take the time as an argument, so tests
+// control it exactly, and both persist their state in stats/ through the
+// workspace's atomic writes, so a restart neither refills a spent budget nor
+// forgets an open breaker.
+//
+// Caveats:
+//   - The state is shared within one process (a mutex, not a file lock): run
+//     one watchdog per workspace.
+//   - The in-memory state is authoritative. When persisting fails the decision
+//     still stands and the write error is returned for the caller to log; the
+//     file catches up on the next successful write.
+//   - A state file that cannot be parsed is not fatal: Open* starts from a
+//     fresh state and returns a usable value together with an error wrapping
+//     ErrCorrupt (log it and carry on). The file is overwritten on the next
+//     write.
+//   - Days are calendar dates in the configured location, so the cap resets at
+//     local midnight whatever the length of the day (23 or 25 hours around DST).
+//     A wall clock stepping back across midnight does not reopen a spent day:
+//     wakeups are counted against the newest day seen.
+package budget
