@@ -91,6 +91,9 @@ func isDirEntry(w *Workspace, rel string, e fs.DirEntry) bool {
 // k greatest names (IDs sort by time) and stating only those; the result is
 // sorted newest modification time first. A missing dir gives nothing.
 func (w *Workspace) NewestByName(dir string, k int, keep func(string) bool) ([]FileStat, error) {
+	if k <= 0 {
+		return nil, nil
+	}
 	f, err := os.Open(w.Path(dir))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
