@@ -169,8 +169,8 @@ func (w *Workspace) ScanLatest() (Latest, error) {
 		logs = append(logs, top...)
 	}
 	sort.SliceStable(logs, func(i, j int) bool { return logs[i].ModTime.After(logs[j].ModTime) })
-	for i, f := range logs {
-		if i > 0 && l.Introspection != nil {
+	for _, f := range logs {
+		if l.Log != nil && l.Introspection != nil {
 			break
 		}
 		lg, err := w.ReadLog(f.Rel)
@@ -178,7 +178,7 @@ func (w *Workspace) ScanLatest() (Latest, error) {
 			continue
 		}
 		p := &Proof{Path: f.Rel, ID: f.ID, ModTime: f.ModTime, Type: lg.Type}
-		if i == 0 {
+		if l.Log == nil { // the newest readable one
 			l.Log = p
 		}
 		if lg.Type == Introspection && l.Introspection == nil {
