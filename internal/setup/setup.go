@@ -1,0 +1,268 @@
+// Package setup lays out a new ai-works workspace from the embedded template
+// (`watchdog init`): the agent rules and docs, the folders of SPEC section 3
+// and a Gemini CLI settings file that registers mcp-heart.
+//
+// It never overwrites: every file is created with workspace.CreateNew (temp
+// file + hard link), so a file that exists is left exactly as it is and
+// reported as kept, and running Init twice is harmless.
+package setup
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	aiheart "github.com/ai-heart/ai-heart"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// ServerName is the name mcp-heart is registered under in MCP client configs.
+const ServerName = "mcp-heart"
+
+// SettingsFile is the workspace-relative Gemini CLI settings file.
+const SettingsFile = ".gemini/settings.json"
+
+// Options configures Init. The zero value finds mcp-heart and uses the
+// embedded template.
+type Options struct {
+	// MCPHeart is the mcp-heart binary to register; "" means find it (see
+	// FindMCPHeart).
+	MCPHeart string
+	// Assets is the tree holding GEMINI.md, ai-docs/ and ai-works-template/;
+	// nil means the embedded one (aiheart.FS).
+	Assets fs.FS
+	// Executable and LookPath locate mcp-heart; nil means os.Executable and
+	// exec.LookPath. Tests replace them.
+	Executable func() (string, error)
+	LookPath   func(string) (string, error)
+}
+
+// Result says what Init did.
+type Result struct {
+	// Dir is the workspace, absolute.
+	Dir string
+	// Created lists the files and folders Init made, workspace-relative,
+	// folders with a trailing slash.
+	Created []string
+	// Kept lists the files that already existed and were left untouched.
+	Kept []string
+	// MCPHeart is the command written into .gemini/settings.json (when Init
+	// created it) and shown in the next steps.
+	MCPHeart MCPHeart
+}
+
+// MCPHeart says where the mcp-heart binary is and how it was found.
+type MCPHeart struct {
+	// Path is absolute when found, else the bare name "mcp-heart".
+	Path string
+	// Via is "--mcp-heart", "next to watchdog" or "PATH"; "" when not found.
+	Via string
+	// Found is false when Path is the bare name (the MCP client must then
+	// find it on its own PATH) or an explicit path that does not exist.
+	Found bool
+}
+
+// Init lays out the workspace dir. It creates dir if needed and every
+// missing folder and file; existing files are kept. It fails on the first
+// write error, after which a rerun completes the layout.
+func Init(dir string, opt Options) (Result, error) {
+	var res Result
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return res, fmt.Errorf("create workspace %s: %w", dir, err)
+	}
+	ws, err := workspace.New(dir, nil)
+	if err != nil {
+		return res, fmt.Errorf("open workspace: %w", err)
+	}
+	res.Dir = ws.Root
+	assets := opt.Assets
+	if assets == nil {
+		assets = aiheart.FS()
+	}
+	res.MCPHeart = FindMCPHeart(opt.MCPHeart, opt.Executable, opt.LookPath)
+
+	files, dirs, err := plan(assets)
+	if err != nil {
+		return res, err
+	}
+	for _, d := range append(dirs, workspace.Skeleton...) {
+		if fi, err := os.Stat(ws.Path(d)); err == nil && fi.IsDir() {
+			continue
+		}
+		if err := os.MkdirAll(ws.Path(d), 0o755); err != nil {
+			return res, fmt.Errorf("create %s: %w", d, err)
+		}
+		res.Created = append(res.Created, d+"/")
+	}
+	for _, f := range files {
+		data, err := fs.ReadFile(assets, f.src)
+		if err != nil {
+			return res, fmt.Errorf("read template %s: %w", f.src, err)
+		}
+		if f.dst == SettingsFile {
+			if data, err = RenderSettings(data, res.MCPHeart.Path, ws.Root); err != nil {
+				return res, err
+			}
+		}
+		err = ws.CreateNew(f.dst, data, time.Time{})
+		switch {
+		case errors.Is(err, os.ErrExist):
+			res.Kept = append(res.Kept, f.dst)
+		case err != nil:
+			return res, err
+		default:
+			res.Created = append(res.Created, f.dst)
+		}
+	}
+	sort.Strings(res.Created)
+	return res, nil
+}
+
+// file is one template file: its path in the assets and in the workspace.
+type file struct{ src, dst string }
+
+// plan lists the files to create and the folders the template holds, in a
+// stable order. Placeholder files only keep folders in git: their folder is
+// created, the file is not copied.
+func plan(assets fs.FS) ([]file, []string, error) {
+	files := []file{{aiheart.AgentRules, aiheart.AgentRules}}
+	var dirs []string
+	docs, err := fs.Glob(assets, aiheart.DocsDir+"/*.md")
+	if err != nil || len(docs) == 0 {
+		return nil, nil, fmt.Errorf("read template: no %s/*.md in the embedded files", aiheart.DocsDir)
+	}
+	for _, d := range docs {
+		files = append(files, file{d, d})
+	}
+	err = fs.WalkDir(assets, aiheart.TemplateDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(p, aiheart.TemplateDir), "/")
+		switch {
+		case rel == "":
+		case d.IsDir():
+			dirs = append(dirs, rel)
+		case d.Name() == aiheart.PlaceholderName:
+		default:
+			files = append(files, file{p, rel})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("read template: %w", err)
+	}
+	return files, dirs, nil
+}
+
+// RenderSettings fills the Gemini CLI settings template: the quoted
+// "{{MCP_HEART}}" and "{{WORKSPACE}}" become JSON strings of the binary and
+// workspace paths (backslashes of Windows paths escaped). The result is
+// checked to be valid JSON.
+func RenderSettings(tmpl []byte, mcpHeart, workspaceDir string) ([]byte, error) {
+	q := func(s string) string {
+		b, _ := json.Marshal(s)
+		return string(b)
+	}
+	out := strings.NewReplacer(`"{{MCP_HEART}}"`, q(mcpHeart), `"{{WORKSPACE}}"`, q(workspaceDir)).Replace(string(tmpl))
+	if !json.Valid([]byte(out)) {
+		return nil, fmt.Errorf("render settings: the template is not valid JSON")
+	}
+	return []byte(out), nil
+}
+
+// FindMCPHeart locates the mcp-heart binary: explicit (made absolute) when
+// given, else the file next to the running executable (the usual install:
+// both binaries in one folder), else the PATH, else the bare name with
+// Found false. nil functions mean os.Executable and exec.LookPath.
+func FindMCPHeart(explicit string, executable func() (string, error), lookPath func(string) (string, error)) MCPHeart {
+	if executable == nil {
+		executable = os.Executable
+	}
+	if lookPath == nil {
+		lookPath = exec.LookPath
+	}
+	name := ServerName
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	if explicit != "" {
+		abs, err := filepath.Abs(explicit)
+		if err != nil {
+			abs = explicit
+		}
+		_, err = os.Stat(abs)
+		return MCPHeart{Path: abs, Via: "--mcp-heart", Found: err == nil}
+	}
+	if exe, err := executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = real
+		}
+		cand := filepath.Join(filepath.Dir(exe), name)
+		if fi, err := os.Stat(cand); err == nil && fi.Mode().IsRegular() {
+			return MCPHeart{Path: cand, Via: "next to watchdog", Found: true}
+		}
+	}
+	if p, err := lookPath(ServerName); err == nil {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		return MCPHeart{Path: p, Via: "PATH", Found: true}
+	}
+	return MCPHeart{Path: ServerName}
+}
+
+// NextSteps is the text shown after init: trusting the folder in Gemini CLI
+// (which disables MCP servers in untrusted folders), the Claude Desktop
+// config and running the watchdog.
+func NextSteps(res Result) string {
+	var b bytes.Buffer
+	dirJSON, _ := json.Marshal(res.Dir)
+	trust, _ := json.MarshalIndent(map[string]string{res.Dir: "TRUST_FOLDER"}, "", "  ")
+	type server struct {
+		Command string   `json:"command"`
+		Args    []string `json:"args"`
+	}
+	claude, _ := json.MarshalIndent(map[string]any{
+		"mcpServers": map[string]server{
+			ServerName: {Command: res.MCPHeart.Path, Args: []string{"--workspace", res.Dir}},
+		},
+	}, "", "  ")
+	fmt.Fprintf(&b, "Next steps\n\n")
+	fmt.Fprintf(&b, "1. Gemini CLI: trust the folder. Gemini CLI disables MCP servers (mcp-heart too)\n")
+	fmt.Fprintf(&b, "   in untrusted folders. Either start `gemini` in %s and choose\n", res.Dir)
+	fmt.Fprintf(&b, "   \"Trust folder\", or add this entry to ~/.gemini/trustedFolders.json (merge it\n")
+	fmt.Fprintf(&b, "   with the entries already there):\n\n%s\n\n", indent(string(trust), "     "))
+	fmt.Fprintf(&b, "   Then check: cd %s && gemini mcp list   (expect mcp-heart: Connected)\n", res.Dir)
+	fmt.Fprintf(&b, "   .gemini/settings.json registers mcp-heart with \"trust\": true, so headless\n")
+	fmt.Fprintf(&b, "   `gemini -p` runs its tools without asking.\n\n")
+	fmt.Fprintf(&b, "2. Claude Desktop: add mcp-heart to claude_desktop_config.json\n")
+	fmt.Fprintf(&b, "   (macOS: ~/Library/Application Support/Claude/, Windows: %%APPDATA%%\\Claude\\),\n")
+	fmt.Fprintf(&b, "   merged into any \"mcpServers\" already there, then restart Claude Desktop.\n")
+	fmt.Fprintf(&b, "   Use the paths of the machine Claude Desktop runs on:\n\n%s\n\n", indent(string(claude), "     "))
+	fmt.Fprintf(&b, "   Claude does not read GEMINI.md by itself: put \"Read GEMINI.md in the workspace\n")
+	fmt.Fprintf(&b, "   and follow it\" (or its content) in the project instructions.\n\n")
+	fmt.Fprintf(&b, "3. Run the watchdog on the workspace. Write a config file, e.g. watchdog.yaml:\n\n")
+	fmt.Fprintf(&b, "     workspace: %s\n", dirJSON)
+	fmt.Fprintf(&b, "     agent: {delivery: tmux, tmux_target: agent}   # or inbox (default), or exec\n\n")
+	fmt.Fprintf(&b, "   then: watchdog run -c watchdog.yaml    (one scan: watchdog check -c watchdog.yaml)\n")
+	return b.String()
+}
+
+// indent prefixes every line of s.
+func indent(s, prefix string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = prefix + l
+	}
+	return strings.Join(lines, "\n")
+}
