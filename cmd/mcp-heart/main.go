@@ -1,5 +1,98 @@
 // Command mcp-heart is the MCP server (stdio) an agent registers to prove it
 // is consciously active: activity logs, checkpoints, deep work, themes.
+//
+//	mcp-heart [--workspace DIR] [--config FILE]
+//
+// stdout carries JSON-RPC only; logs go to stderr.
 package main
 
-func main() {}
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/rs/zerolog"
+
+	"github.com/ai-heart/ai-heart/internal/tools"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run wires flags, the tools and the stdio transport. It returns when stdin
+// reaches EOF or ctx ends: 0 then, 2 for a bad command line or workspace.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("mcp-heart", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	dir := fs.String("workspace", "", "the ai-works folder (default: $AI_WORKS_DIR, else the working directory)")
+	cfgPath := fs.String("config", "", "the watchdog's YAML config, for thresholds and timezone (default: the running watchdog's stats/watchdog_state.json, else built-in defaults)")
+	showVersion := fs.Bool("version", false, "print the version and exit")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: mcp-heart [--workspace DIR] [--config FILE]\n\nMCP server over stdio for the ai-heart tools. Flags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if *showVersion {
+		fmt.Fprintln(stderr, "mcp-heart", version)
+		return 0
+	}
+	logger := zerolog.New(stderr).With().Timestamp().Str("component", "mcp-heart").Logger()
+
+	root := *dir
+	if root == "" {
+		root = os.Getenv("AI_WORKS_DIR")
+	}
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			logger.Error().Err(err).Msg("find working directory")
+			return 2
+		}
+		root = wd
+	}
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		logger.Error().Str("workspace", root).Msg("workspace folder does not exist; pass --workspace DIR or set AI_WORKS_DIR (create one with `watchdog init DIR`)")
+		return 2
+	}
+	settings, err := tools.LoadSettings(root, *cfgPath)
+	if err != nil {
+		logger.Error().Err(err).Msg("load settings")
+		return 2
+	}
+	ws, err := workspace.New(root, settings.Location)
+	if err != nil {
+		logger.Error().Err(err).Msg("open workspace")
+		return 2
+	}
+	logger = logger.With().Str("workspace", ws.Root).Logger()
+	logger.Info().Str("version", version).Str("settings", settings.Source).Str("timezone", ws.Loc.String()).Msg("serving on stdio")
+
+	t := tools.New(ws, settings.Thresholds, logger)
+	stdio := server.NewStdioServer(tools.NewServer(t, version))
+	stdio.SetErrorLogger(log.New(logger, "", 0))
+	if err := stdio.Listen(ctx, stdin, stdout); err != nil && !errors.Is(err, context.Canceled) {
+		logger.Error().Err(err).Msg("stdio transport")
+		return 1
+	}
+	logger.Info().Msg("stdin closed; exiting")
+	return 0
+}

@@ -1,0 +1,90 @@
+package tools
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// pCurrentActivity is checkpoint's one parameter.
+const pCurrentActivity = "current_activity"
+
+// maxCheckpointLen bounds a checkpoint message: it is a one-line proof, not
+// a report (that is what activity logs are for).
+const maxCheckpointLen = 500
+
+// CheckpointResult is the reply of checkpoint.
+type CheckpointResult struct {
+	HeartbeatID                    string   `json:"heartbeat_id" jsonschema:"the current heartbeat ID; use it from now on"`
+	Path                           string   `json:"path" jsonschema:"the checkpoint file, stats/checkpoints/<ID>.txt"`
+	Message                        string   `json:"message" jsonschema:"the line recorded, as written"`
+	SinceLastLogSeconds            *int64   `json:"since_last_log_seconds,omitempty" jsonschema:"seconds since the latest activity log (the cycle so far)"`
+	SincePreviousCheckpointSeconds *int64   `json:"since_previous_checkpoint_seconds,omitempty" jsonschema:"seconds since the checkpoint before this one"`
+	PreviousCheckpointMessage      string   `json:"previous_checkpoint_message,omitempty" jsonschema:"what the checkpoint before this one said"`
+	DeepWorkActive                 bool     `json:"deep_work_active" jsonschema:"whether a deep-work declaration is in force"`
+	Notes                          []string `json:"notes" jsonschema:"advice for the agent"`
+}
+
+// Text is the reply in words.
+func (r *CheckpointResult) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Checkpoint recorded in %s: %q. Current heartbeat ID: %s (use it from now on).\n", r.Path, r.Message, r.HeartbeatID)
+	fmt.Fprintf(&b, "Time since latest activity log: %s.\n", humanSec(r.SinceLastLogSeconds, "no log yet"))
+	if r.SincePreviousCheckpointSeconds != nil {
+		fmt.Fprintf(&b, "Previous checkpoint %s ago: %q.\n", humanSec(r.SincePreviousCheckpointSeconds, ""), r.PreviousCheckpointMessage)
+	} else {
+		b.WriteString("This is the first checkpoint.\n")
+	}
+	for _, n := range r.Notes {
+		b.WriteString(n + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// Checkpoint appends "HH:MM:SS <current_activity>" to the current ID's
+// checkpoint file: a cheap proof that the agent is still consciously at work.
+func (t *Tools) Checkpoint(a Args) (*CheckpointResult, error) {
+	if err := a.checkKnown(pCurrentActivity); err != nil {
+		return nil, err
+	}
+	msg, err := a.oneLine(pCurrentActivity, true, 1, maxCheckpointLen, fmt.Sprintf("one short line (up to %d characters) saying what you are working on right now", maxCheckpointLen))
+	if err != nil {
+		return nil, err
+	}
+	id, err := t.currentID()
+	if err != nil {
+		return nil, err
+	}
+	latest, err := t.WS.LoadLatest()
+	if err != nil {
+		return nil, err
+	}
+	now := t.now()
+	p, err := t.WS.AddCheckpoint(id, now, msg)
+	if err != nil && p.Path == "" {
+		return nil, err
+	}
+	res := &CheckpointResult{HeartbeatID: string(id), Path: p.Path, Message: p.Message, Notes: []string{}}
+	if err != nil {
+		res.Notes = append(res.Notes, "Warning: the checkpoint was written but the latest-proof index could not be updated ("+err.Error()+").")
+	}
+	res.SinceLastLogSeconds = since(now, latest.Log)
+	if latest.Checkpoint != nil {
+		res.SincePreviousCheckpointSeconds = since(now, latest.Checkpoint)
+		res.PreviousCheckpointMessage = latest.Checkpoint.Message
+	}
+	active, err := t.activeDeclarations()
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range active {
+		if inForce(d, now) {
+			res.DeepWorkActive = true
+		}
+	}
+	warn := t.Thresholds.InactivityWarning.D()
+	if !res.DeepWorkActive && res.SinceLastLogSeconds != nil && time.Duration(*res.SinceLastLogSeconds)*time.Second >= warn {
+		res.Notes = append(res.Notes, fmt.Sprintf("Your last activity log is %s old (%s or more) and no deep work is declared. If this work will take a while, call start_deep_work (flexible: until your next log, keep checkpointing; strict: a fixed number of minutes, all checks paused); otherwise write an activity log soon.", humanSec(res.SinceLastLogSeconds, ""), human(warn)))
+	}
+	return res, nil
+}

@@ -1,0 +1,222 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// Parameters of create_activity_log.
+const (
+	pActivityType    = "activity_type"
+	pActivityContent = "activity_content"
+	pArtifacts       = "artifacts"
+	pEvaluation      = "evaluation"
+)
+
+// CompletedDeepWork is a declaration an activity log ended.
+type CompletedDeepWork struct {
+	File            string `json:"file" jsonschema:"the declaration's new path, stats/deep_work/<ID>.completed.txt"`
+	Mode            string `json:"mode" jsonschema:"flexible or strict; empty when the declaration could not be read"`
+	Activity        string `json:"activity" jsonschema:"what the declaration said would be done"`
+	DurationSeconds int64  `json:"duration_seconds" jsonschema:"time from the declaration to this log"`
+}
+
+// LogResult is the reply of create_activity_log.
+type LogResult struct {
+	HeartbeatID                    string              `json:"heartbeat_id" jsonschema:"the current heartbeat ID the log is named by"`
+	Path                           string              `json:"path" jsonschema:"the new activity log, workspace-relative"`
+	ActivityType                   string              `json:"activity_type" jsonschema:"the activity type written"`
+	PreviousLog                    string              `json:"previous_log,omitempty" jsonschema:"the activity log before this one, if any"`
+	SincePreviousLogSeconds        *int64              `json:"since_previous_log_seconds,omitempty" jsonschema:"length of this cycle: seconds since the previous activity log"`
+	SincePreviousCheckpointSeconds *int64              `json:"since_previous_checkpoint_seconds,omitempty" jsonschema:"seconds since the latest checkpoint"`
+	CompletedDeepWork              []CompletedDeepWork `json:"completed_deep_work" jsonschema:"deep-work declarations this log completed"`
+	Stage                          string              `json:"stage" jsonschema:"empty, notice (cycle ran 5+ min) or split (cycle ran 10+ min: split your work)"`
+	Notes                          []string            `json:"notes" jsonschema:"advice for the agent"`
+}
+
+// Text is the reply in words.
+func (r *LogResult) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Activity log written: %s (heartbeat ID %s, type %s).\n", r.Path, r.HeartbeatID, r.ActivityType)
+	fmt.Fprintf(&b, "Time since previous activity log: %s. Time since latest checkpoint: %s.\n",
+		humanSec(r.SincePreviousLogSeconds, "none before"), humanSec(r.SincePreviousCheckpointSeconds, "none yet"))
+	for _, c := range r.CompletedDeepWork {
+		fmt.Fprintf(&b, "Deep work completed: %s (%s, %s): %s.\n", c.File, orUnknown(c.Mode), human(time.Duration(c.DurationSeconds)*time.Second), orUnknown(c.Activity))
+	}
+	for _, n := range r.Notes {
+		b.WriteString(n + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unreadable"
+	}
+	return s
+}
+
+// CreateActivityLog writes the activity log of the current cycle into a
+// theme's histories folder under the first free name <ID>.md, <ID>_01.md ..
+// <ID>_99.md, and completes every active deep-work declaration.
+func (t *Tools) CreateActivityLog(a Args) (*LogResult, error) {
+	if err := a.checkKnown(pActivityType, pActivityContent, pArtifacts, pEvaluation, pThemeStartID, pThemePart, pParentThemeStartID, pParentThemePart); err != nil {
+		return nil, err
+	}
+	typeName, err := a.text(pActivityType, true, typeHint)
+	if err != nil {
+		return nil, err
+	}
+	typ, ok := workspace.ParseActivityType(typeName)
+	if !ok || strings.ContainsAny(strings.TrimSpace(typeName), " \t(（:：") {
+		return nil, badField(pActivityType, fmt.Sprintf("%q is not an activity type", clip(typeName, 40)), typeHint)
+	}
+	content, err := a.list(pActivityContent, true, "what you did in this cycle, one item per point")
+	if err != nil {
+		return nil, err
+	}
+	artifacts, err := t.artifactsArg(a)
+	if err != nil {
+		return nil, err
+	}
+	eval, err := a.text(pEvaluation, false, "your assessment of this cycle")
+	if err != nil {
+		return nil, err
+	}
+	theme, err := a.themeArg()
+	if err != nil {
+		return nil, err
+	}
+	id, err := t.currentID()
+	if err != nil {
+		return nil, err
+	}
+	if err := t.checkTheme(theme); err != nil {
+		return nil, err
+	}
+	latest, err := t.WS.LoadLatest()
+	if err != nil {
+		return nil, err
+	}
+
+	data := workspace.ActivityLog{Type: typ, Content: content, Artifacts: artifacts, Evaluation: eval}.Format(id)
+	rel, err := t.WS.ClaimSequenced(theme.HistoriesDir(), id, ".md", data)
+	if errors.Is(err, workspace.ErrSequenceFull) {
+		return nil, &InputError{
+			Problem: fmt.Sprintf("all 100 activity log names for heartbeat ID %s are taken in %s (%s.md and _01 to _99)", id, theme.HistoriesDir(), id),
+			Fix:     "wait for the watchdog's next heartbeat ID (get_heartbeat_elapsed_time shows it), then call again; write fewer, larger logs per cycle",
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	now := t.now()
+	res := &LogResult{HeartbeatID: string(id), Path: rel, ActivityType: string(typ), CompletedDeepWork: []CompletedDeepWork{}, Notes: []string{}}
+	if latest.Log != nil {
+		res.PreviousLog = latest.Log.Path
+		res.SincePreviousLogSeconds = since(now, latest.Log)
+	}
+	res.SincePreviousCheckpointSeconds = since(now, latest.Checkpoint)
+
+	fi, statErr := os.Stat(t.WS.Path(rel))
+	mod := now
+	if statErr == nil {
+		mod = fi.ModTime()
+	}
+	proof := workspace.Proof{Path: rel, ID: id, ModTime: mod, Type: typ}
+	if err := t.WS.UpdateLatest(func(l *workspace.Latest) { l.NoteLog(proof) }); err != nil {
+		t.Log.Error().Err(err).Str("id", string(id)).Msg("update latest-proof index")
+		res.Notes = append(res.Notes, "Warning: the log was written but the latest-proof index could not be updated ("+err.Error()+"); the watchdog will pick the log up on its next scan.")
+	}
+
+	completed, err := t.completeDeepWork(now)
+	if err != nil {
+		res.Notes = append(res.Notes, "Warning: "+err.Error())
+	}
+	res.CompletedDeepWork = append(res.CompletedDeepWork, completed...)
+	if len(completed) > 0 {
+		res.Notes = append(res.Notes, "Deep work has ended. Your next activity log must be an introspection (activity_type introspection): look back on the deep work before starting anything new.")
+	}
+	if stage, note := t.stageNote(res.SincePreviousLogSeconds); stage != "" {
+		res.Stage = stage
+		res.Notes = append(res.Notes, note)
+	}
+	return res, nil
+}
+
+const typeHint = "use one of observation, thinking, creation, introspection, theme_start, theme_end, recovery, other"
+
+// artifactsArg reads the artifacts list: each path must name an existing
+// file or folder inside the workspace. Absolute paths inside the workspace
+// are made relative, since agents often copy them from a shell.
+func (t *Tools) artifactsArg(a Args) ([]string, error) {
+	paths, err := a.list(pArtifacts, false, "workspace-relative paths of files you created or changed, e.g. artifacts/20250101120000_ai_research/notes.md")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(paths))
+	for i, p := range paths {
+		field := fmt.Sprintf("%s[%d]", pArtifacts, i)
+		rel := filepath.ToSlash(p)
+		if filepath.IsAbs(p) {
+			if r, err := filepath.Rel(t.WS.Root, p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+				rel = filepath.ToSlash(r)
+			}
+		}
+		rel = strings.TrimPrefix(rel, "./")
+		if workspace.OneLine(rel) != rel {
+			return nil, badField(field, fmt.Sprintf("%q contains a newline or control character", clip(p, 80)), "pass one plain path per item")
+		}
+		abs, err := t.WS.Resolve(rel)
+		if err != nil {
+			return nil, badField(field, fmt.Sprintf("%q is not inside the workspace %s", clip(p, 80), t.WS.Root), "list only files inside the workspace, as paths relative to it (no .., no absolute paths elsewhere, no symlinks pointing out)")
+		}
+		if _, err := os.Stat(abs); err != nil {
+			return nil, badField(field, fmt.Sprintf("%q does not exist in the workspace %s", clip(p, 80), t.WS.Root), "create the file first, correct the path (relative to the workspace), or leave it out")
+		}
+		out = append(out, rel)
+	}
+	return out, nil
+}
+
+// completeDeepWork renames every active declaration to <ID>.completed.txt.
+// A declaration another process completed meanwhile is skipped.
+func (t *Tools) completeDeepWork(now time.Time) ([]CompletedDeepWork, error) {
+	active, err := t.activeDeclarations()
+	if err != nil {
+		return nil, err
+	}
+	var out []CompletedDeepWork
+	var errs []error
+	for _, d := range active {
+		to := workspace.DeepWorkDir + "/" + workspace.DeepWorkName(d.ID, workspace.Completed)
+		if err := t.WS.Rename(d.Rel, to); err != nil {
+			if errors.Is(err, os.ErrNotExist) || t.gone(d.Rel) {
+				continue // another server completed it meanwhile
+			}
+			errs = append(errs, fmt.Errorf("complete deep work %s: %w", d.Rel, err))
+			continue
+		}
+		c := CompletedDeepWork{File: to}
+		if d.Err == nil {
+			c.Mode, c.Activity = string(d.Decl.Mode), d.Decl.Activity
+			c.DurationSeconds = int64(now.Sub(d.Decl.DeclaredAt).Round(time.Second) / time.Second)
+		} else if idt, err := t.WS.IDTime(d.ID); err == nil {
+			c.DurationSeconds = int64(now.Sub(idt).Round(time.Second) / time.Second)
+		}
+		out = append(out, c)
+	}
+	return out, errors.Join(errs...)
+}
+
+// gone reports whether the workspace file rel no longer exists.
+func (t *Tools) gone(rel string) bool {
+	_, err := os.Lstat(t.WS.Path(rel))
+	return errors.Is(err, os.ErrNotExist)
+}

@@ -1,0 +1,69 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// EndThemeResult is the reply of end_theme.
+type EndThemeResult struct {
+	HeartbeatID string `json:"heartbeat_id" jsonschema:"the current heartbeat ID the end record is named by"`
+	ThemeFolder string `json:"theme_folder" jsonschema:"the theme that ended"`
+	EndRecord   string `json:"end_record" jsonschema:"artifacts/theme_histories/<ID>_end_<part>.md"`
+}
+
+// Text is the reply in words.
+func (r *EndThemeResult) Text() string {
+	return fmt.Sprintf("Theme ended: %s. End record: %s. Record the closing cycle with create_activity_log (activity_type theme_end) if you have not yet.", r.ThemeFolder, r.EndRecord)
+}
+
+// EndTheme writes the end record of an existing theme,
+// artifacts/theme_histories/<current ID>_end_<part>.md. The theme folder is
+// left as it is.
+func (t *Tools) EndTheme(a Args) (*EndThemeResult, error) {
+	if err := a.checkKnown(pThemeStartID, pThemePart, pReason, pAchievements, pParentThemeStartID, pParentThemePart); err != nil {
+		return nil, err
+	}
+	theme, err := a.themeArg()
+	if err != nil {
+		return nil, err
+	}
+	reason, err := a.text(pReason, true, "why the theme ends now")
+	if err != nil {
+		return nil, err
+	}
+	achievements, err := a.list(pAchievements, true, "what the theme achieved, one item per point")
+	if err != nil {
+		return nil, err
+	}
+	id, err := t.currentID()
+	if err != nil {
+		return nil, err
+	}
+	if theme.Parent != nil {
+		if err := t.existingDir(theme.Parent.Dir(), pParentThemeStartID, "check parent_theme_start_id and parent_theme_directory_part against the parent theme's folder, or leave both out for a top-level theme"); err != nil {
+			return nil, err
+		}
+	}
+	if err := t.existingDir(theme.Dir(), pThemeStartID, themeNotFoundFixHint+t.suggestTheme(theme)); err != nil {
+		return nil, err
+	}
+	record := workspace.ThemeHistoriesDir + "/" + string(id) + "_end_" + theme.Part + ".md"
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Theme end: %s\n\n## Theme\n- theme_start_id: %s\n- folder: %s\n- ended_in: %s\n", theme.Name(), theme.StartID, theme.Dir(), id)
+	fmt.Fprintf(&b, "\n## Reason\n%s\n\n## Achievements\n", escapeHeadings(reason))
+	for _, x := range achievements {
+		fmt.Fprintf(&b, "- %s\n", workspace.OneLine(x))
+	}
+	if err := t.WS.CreateExclusive(record, []byte(b.String())); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return nil, badField(pThemePart, fmt.Sprintf("an end record for %s already exists in this heartbeat (%s)", theme.Part, record), "the theme has already been ended; nothing more to do")
+		}
+		return nil, err
+	}
+	return &EndThemeResult{HeartbeatID: string(id), ThemeFolder: theme.Dir(), EndRecord: record}, nil
+}

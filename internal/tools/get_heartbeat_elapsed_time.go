@@ -1,0 +1,222 @@
+package tools
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// maxPromptBytes bounds how much of stats/heartbeat_prompt.md is read: a
+// prompt is a few paragraphs, and a runaway file must not slow a call.
+const maxPromptBytes = 64 << 10
+
+// DeepWorkStatus is the declaration in force.
+type DeepWorkStatus struct {
+	File             string `json:"file" jsonschema:"the declaration, stats/deep_work/<ID>.txt"`
+	Mode             string `json:"mode" jsonschema:"flexible or strict"`
+	Activity         string `json:"activity" jsonschema:"what was declared"`
+	ElapsedSeconds   int64  `json:"elapsed_seconds" jsonschema:"seconds since the declaration"`
+	Deadline         string `json:"deadline,omitempty" jsonschema:"strict only: RFC 3339 deadline"`
+	RemainingSeconds *int64 `json:"remaining_seconds,omitempty" jsonschema:"strict only: seconds until the deadline"`
+}
+
+// ThresholdStatus is one watchdog threshold and how far away it is.
+type ThresholdStatus struct {
+	Check            string `json:"check" jsonschema:"the watchdog check: inactivity or introspection"`
+	Level            string `json:"level" jsonschema:"the alert level at this threshold: info, warning or error"`
+	ThresholdSeconds int64  `json:"threshold_seconds" jsonschema:"the threshold"`
+	RemainingSeconds *int64 `json:"remaining_seconds,omitempty" jsonschema:"seconds until it is crossed (0 when already crossed); absent when there is no proof to measure from"`
+	Crossed          bool   `json:"crossed" jsonschema:"whether it is crossed now"`
+	Paused           bool   `json:"paused" jsonschema:"whether deep work pauses this check now"`
+}
+
+// ElapsedResult is the reply of get_heartbeat_elapsed_time.
+type ElapsedResult struct {
+	HeartbeatID                string            `json:"heartbeat_id" jsonschema:"the current heartbeat ID"`
+	HeartbeatAgeSeconds        *int64            `json:"heartbeat_age_seconds,omitempty" jsonschema:"seconds since the current ID was minted"`
+	LastLog                    string            `json:"last_log,omitempty" jsonschema:"the latest activity log"`
+	SinceLastLogSeconds        *int64            `json:"since_last_log_seconds,omitempty" jsonschema:"seconds since the latest activity log: the cycle so far"`
+	LastCheckpointMessage      string            `json:"last_checkpoint_message,omitempty" jsonschema:"what the latest checkpoint said"`
+	SinceLastCheckpointSeconds *int64            `json:"since_last_checkpoint_seconds,omitempty" jsonschema:"seconds since the latest checkpoint"`
+	SinceLastIntrospectionSecs *int64            `json:"since_last_introspection_seconds,omitempty" jsonschema:"seconds since the latest introspection log"`
+	DeepWork                   *DeepWorkStatus   `json:"deep_work,omitempty" jsonschema:"the deep work in force, if any"`
+	Thresholds                 []ThresholdStatus `json:"thresholds" jsonschema:"each watchdog threshold and the time until it is crossed"`
+	Stage                      string            `json:"stage" jsonschema:"empty, notice (cycle 5+ min) or split (cycle 10+ min: split recommended)"`
+	StageNote                  string            `json:"stage_note,omitempty" jsonschema:"advice for the stage"`
+	PendingNoticesHeartbeatID  string            `json:"pending_notices_heartbeat_id,omitempty" jsonschema:"the heartbeat the pending notices belong to"`
+	PendingNotices             []string          `json:"pending_notices" jsonschema:"the watchdog's notice paragraphs from stats/heartbeat_prompt.md (warnings, feedback, recovery instructions)"`
+}
+
+// Text is the reply in words.
+func (r *ElapsedResult) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Current heartbeat ID: %s (minted %s ago).\n", r.HeartbeatID, humanSec(r.HeartbeatAgeSeconds, "an unknown time"))
+	fmt.Fprintf(&b, "Since latest activity log (this cycle): %s.\n", humanSec(r.SinceLastLogSeconds, "no log yet"))
+	if r.SinceLastCheckpointSeconds != nil {
+		fmt.Fprintf(&b, "Since latest checkpoint: %s (%q).\n", humanSec(r.SinceLastCheckpointSeconds, ""), r.LastCheckpointMessage)
+	} else {
+		b.WriteString("Since latest checkpoint: no checkpoint yet.\n")
+	}
+	fmt.Fprintf(&b, "Since latest introspection: %s.\n", humanSec(r.SinceLastIntrospectionSecs, "no introspection log yet"))
+	if d := r.DeepWork; d != nil {
+		fmt.Fprintf(&b, "Deep work in force: %s, %q, for %s", d.Mode, d.Activity, human(time.Duration(d.ElapsedSeconds)*time.Second))
+		if d.RemainingSeconds != nil {
+			fmt.Fprintf(&b, ", %s left until %s", humanSec(d.RemainingSeconds, ""), d.Deadline)
+		}
+		b.WriteString(".\n")
+	} else {
+		b.WriteString("No deep work in force.\n")
+	}
+	for _, th := range r.Thresholds {
+		fmt.Fprintf(&b, "- %s %s at %s: ", th.Check, th.Level, human(time.Duration(th.ThresholdSeconds)*time.Second))
+		switch {
+		case th.RemainingSeconds == nil:
+			b.WriteString("not measurable yet")
+		case th.Crossed:
+			b.WriteString("crossed")
+		default:
+			b.WriteString(humanSec(th.RemainingSeconds, "") + " left")
+		}
+		if th.Paused {
+			b.WriteString(" (paused by deep work)")
+		}
+		b.WriteString("\n")
+	}
+	if r.StageNote != "" {
+		b.WriteString(r.StageNote + "\n")
+	}
+	if len(r.PendingNotices) > 0 {
+		fmt.Fprintf(&b, "Pending notices from the watchdog (heartbeat %s):\n", r.PendingNoticesHeartbeatID)
+		for _, n := range r.PendingNotices {
+			b.WriteString("\n" + n + "\n")
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// GetHeartbeatElapsedTime reports, without writing anything, where the
+// agent stands against the watchdog: current ID, time since the latest log,
+// checkpoint and introspection, deep work, and the time left until each
+// threshold, plus the watchdog's pending notices.
+func (t *Tools) GetHeartbeatElapsedTime(a Args) (*ElapsedResult, error) {
+	if err := a.checkKnown(); err != nil {
+		return nil, err
+	}
+	id, err := t.currentID()
+	if err != nil {
+		return nil, err
+	}
+	now := t.now()
+	latest, err := t.WS.LoadLatest()
+	if err != nil {
+		return nil, err
+	}
+	res := &ElapsedResult{HeartbeatID: string(id), Thresholds: []ThresholdStatus{}, PendingNotices: []string{}}
+	if idt, err := t.WS.IDTime(id); err == nil {
+		s := int64(now.Sub(idt).Round(time.Second) / time.Second)
+		res.HeartbeatAgeSeconds = &s
+	}
+	if latest.Log != nil {
+		res.LastLog = latest.Log.Path
+		res.SinceLastLogSeconds = since(now, latest.Log)
+	}
+	if latest.Checkpoint != nil {
+		res.LastCheckpointMessage = latest.Checkpoint.Message
+		res.SinceLastCheckpointSeconds = since(now, latest.Checkpoint)
+	}
+	res.SinceLastIntrospectionSecs = since(now, latest.Introspection)
+
+	active, err := t.activeDeclarations()
+	if err != nil {
+		return nil, err
+	}
+	var strict, anyDeep bool
+	for _, d := range active {
+		if !inForce(d, now) {
+			continue
+		}
+		anyDeep = true
+		st := &DeepWorkStatus{File: d.Rel, Mode: string(d.Decl.Mode), Activity: d.Decl.Activity,
+			ElapsedSeconds: int64(now.Sub(d.Decl.DeclaredAt).Round(time.Second) / time.Second)}
+		if d.Decl.Mode == workspace.Strict {
+			strict = true
+			st.Deadline = d.Decl.Deadline.Format(time.RFC3339)
+			left := int64(d.Decl.Deadline.Sub(now).Round(time.Second) / time.Second)
+			st.RemainingSeconds = &left
+		}
+		res.DeepWork = st // the newest in force wins; the list is oldest first
+	}
+
+	th := t.Thresholds
+	proof := latest.NewestProof()
+	res.Thresholds = append(res.Thresholds,
+		threshold("inactivity", "warning", th.InactivityWarning.D(), now, proof, strict),
+		threshold("inactivity", "error", th.InactivityError.D(), now, proof, strict),
+		threshold("introspection", "info", th.Introspection.D()/2, now, latest.Introspection, anyDeep),
+		threshold("introspection", "warning", th.Introspection.D()*2/3, now, latest.Introspection, anyDeep),
+		threshold("introspection", "error", th.Introspection.D(), now, latest.Introspection, anyDeep),
+	)
+	res.Stage, res.StageNote = t.stageNote(res.SinceLastLogSeconds)
+	res.PendingNoticesHeartbeatID, res.PendingNotices = t.pendingNotices()
+	return res, nil
+}
+
+// threshold measures one threshold from the proof it counts from.
+func threshold(check, level string, limit time.Duration, now time.Time, from *workspace.Proof, paused bool) ThresholdStatus {
+	s := ThresholdStatus{Check: check, Level: level, ThresholdSeconds: int64(limit / time.Second), Paused: paused}
+	if from == nil {
+		return s
+	}
+	left := from.ModTime.Add(limit).Sub(now)
+	if left <= 0 {
+		s.Crossed = true
+		left = 0
+	}
+	secs := int64(left.Round(time.Second) / time.Second)
+	s.RemainingSeconds = &secs
+	return s
+}
+
+// pendingNotices reads the notice paragraphs of stats/heartbeat_prompt.md,
+// the prompt the watchdog's inbox delivery leaves for agents that pull it:
+// first line "Heartbeat: <ID>", then paragraphs separated by blank lines.
+func (t *Tools) pendingNotices() (string, []string) {
+	f, err := os.Open(t.WS.Path(workspace.PromptFile))
+	if err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			t.Log.Warn().Err(err).Msg("read heartbeat prompt")
+		}
+		return "", []string{}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxPromptBytes))
+	if err != nil {
+		return "", []string{}
+	}
+	return ParsePrompt(data)
+}
+
+// ParsePrompt splits a heartbeat prompt into its ID and notice paragraphs.
+// A first line that is not "Heartbeat: <ID>" is read as a notice too.
+func ParsePrompt(data []byte) (string, []string) {
+	text := strings.ReplaceAll(string(bytes.ToValidUTF8(data, []byte("\uFFFD"))), "\r\n", "\n")
+	var id string
+	first, rest, _ := strings.Cut(text, "\n")
+	if v, ok := strings.CutPrefix(strings.TrimSpace(first), "Heartbeat:"); ok {
+		id = strings.TrimSpace(v)
+		text = rest
+	}
+	notices := []string{}
+	for _, p := range strings.Split(text, "\n\n") {
+		if p = strings.TrimSpace(p); p != "" {
+			notices = append(notices, p)
+		}
+	}
+	return id, notices
+}

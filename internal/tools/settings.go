@@ -1,0 +1,95 @@
+package tools
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// Settings are what mcp-heart takes from the watchdog's configuration: the
+// thresholds its messages quote and the timezone IDs are read in.
+type Settings struct {
+	Thresholds config.Thresholds
+	Location   *time.Location
+	// Source says where they came from, for the startup log line.
+	Source string
+}
+
+// watchdogState is the part of stats/watchdog_state.json mcp-heart reads.
+type watchdogState struct {
+	Timezone   string             `json:"timezone"`
+	Thresholds *config.Thresholds `json:"thresholds"`
+}
+
+// LoadSettings finds the thresholds and timezone for the workspace at root:
+// from the config file when one is given (for a fleet, the agent whose
+// workspace is root), else from the running watchdog's state file, else the
+// defaults. It reads at most two small files, so startup stays fast.
+func LoadSettings(root, configPath string) (Settings, error) {
+	def := config.Defaults()
+	if configPath != "" {
+		c, err := config.Load(configPath)
+		if err != nil {
+			return Settings{}, err
+		}
+		s := Settings{Thresholds: c.Thresholds, Location: c.Location(), Source: configPath}
+		if len(c.Agents) == 0 {
+			return s, nil
+		}
+		for _, a := range c.Agents {
+			if sameDir(a.Workspace, root) {
+				s.Thresholds = a.Thresholds
+				s.Source = configPath + " (agent " + a.DisplayName() + ")"
+				return s, nil
+			}
+		}
+		return Settings{}, fmt.Errorf("load settings: %s lists no agent whose workspace is %s; pass the matching --workspace or add the agent", configPath, root)
+	}
+	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(workspace.StateFile)))
+	if errors.Is(err, os.ErrNotExist) {
+		return Settings{Thresholds: def.Thresholds, Location: def.Location(), Source: "defaults"}, nil
+	}
+	if err != nil {
+		return Settings{}, fmt.Errorf("load settings: %w", err)
+	}
+	var st watchdogState
+	if err := json.Unmarshal(b, &st); err != nil {
+		// A torn or foreign state file must not keep the tools from serving.
+		return Settings{Thresholds: def.Thresholds, Location: def.Location(), Source: "defaults (unreadable " + workspace.StateFile + ": " + err.Error() + ")"}, nil
+	}
+	s := Settings{Thresholds: def.Thresholds, Location: def.Location(), Source: workspace.StateFile}
+	if st.Thresholds != nil && validThresholds(*st.Thresholds) {
+		s.Thresholds = *st.Thresholds
+	}
+	if st.Timezone != "" && st.Timezone != "Local" {
+		if loc, err := time.LoadLocation(st.Timezone); err == nil {
+			s.Location = loc
+		}
+	}
+	return s, nil
+}
+
+// validThresholds rejects a state file's thresholds that the config
+// validation would have refused (zero values from a partial file).
+func validThresholds(t config.Thresholds) bool {
+	return t.InactivityWarning > 0 && t.InactivityError > t.InactivityWarning &&
+		t.Introspection > 0 && t.MaxStrictDeepWork.D() >= time.Minute
+}
+
+// sameDir reports whether two paths name the same folder, following symlinks.
+func sameDir(a, b string) bool {
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	if err1 != nil || err2 != nil {
+		aa, _ := filepath.Abs(a)
+		bb, _ := filepath.Abs(b)
+		return filepath.Clean(aa) == filepath.Clean(bb)
+	}
+	return ra == rb
+}

@@ -1,0 +1,145 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// Parameters of start_deep_work.
+const (
+	pMode            = "mode"
+	pActivityDesc    = "activity_description"
+	pPlannedDuration = "planned_duration_minutes"
+)
+
+// Bounds of activity_description, in characters after newlines are removed.
+const (
+	minDescLen = 10
+	maxDescLen = 200
+)
+
+// DeepWorkResult is the reply of start_deep_work.
+type DeepWorkResult struct {
+	HeartbeatID    string   `json:"heartbeat_id" jsonschema:"the current heartbeat ID the declaration is named by"`
+	Path           string   `json:"path" jsonschema:"the declaration, stats/deep_work/<ID>.txt"`
+	Mode           string   `json:"mode" jsonschema:"flexible or strict"`
+	Activity       string   `json:"activity" jsonschema:"the activity description as recorded"`
+	DeclaredAt     string   `json:"declared_at" jsonschema:"RFC 3339 time of the declaration"`
+	PlannedMinutes int      `json:"planned_minutes,omitempty" jsonschema:"strict only: planned length in minutes"`
+	Deadline       string   `json:"deadline,omitempty" jsonschema:"strict only: RFC 3339 time the declaration expires"`
+	Expired        []string `json:"expired" jsonschema:"older active declarations this one superseded, renamed to <ID>.expired.txt"`
+	Rules          string   `json:"rules" jsonschema:"what the mode means, in plain words"`
+}
+
+// Text is the reply in words.
+func (r *DeepWorkResult) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Deep work declared (%s) in %s: %s.\n", r.Mode, r.Path, r.Activity)
+	for _, e := range r.Expired {
+		fmt.Fprintf(&b, "Superseded older declaration: %s.\n", e)
+	}
+	b.WriteString(r.Rules)
+	return b.String()
+}
+
+// StartDeepWork declares deep work for the current heartbeat ID, writing
+// stats/deep_work/<ID>.txt, and expires any older active declaration. There
+// is one declaration per heartbeat ID.
+func (t *Tools) StartDeepWork(a Args) (*DeepWorkResult, error) {
+	if err := a.checkKnown(pMode, pActivityDesc, pPlannedDuration); err != nil {
+		return nil, err
+	}
+	maxMin := int(t.Thresholds.MaxStrictDeepWork.D() / time.Minute)
+	modeHint := "use flexible (until your next activity log; keep calling checkpoint) or strict (a fixed number of minutes, every check paused)"
+	m, err := a.text(pMode, true, modeHint)
+	if err != nil {
+		return nil, err
+	}
+	mode := workspace.Mode(strings.ToLower(m))
+	if mode != workspace.Flexible && mode != workspace.Strict {
+		return nil, badField(pMode, fmt.Sprintf("%q is not a mode", clip(m, 40)), modeHint)
+	}
+	desc, err := a.oneLine(pActivityDesc, true, minDescLen, maxDescLen, fmt.Sprintf("describe the work you will do in %d to %d characters on one line", minDescLen, maxDescLen))
+	if err != nil {
+		return nil, err
+	}
+	durHint := fmt.Sprintf("for strict mode pass planned_duration_minutes as a whole number from 1 to %d", maxMin)
+	minutes, given, err := a.integer(pPlannedDuration, durHint)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case mode == workspace.Flexible && given:
+		return nil, badField(pPlannedDuration, "applies to strict mode only", "leave planned_duration_minutes out for flexible mode, or use mode strict for a fixed number of minutes")
+	case mode == workspace.Strict && !given:
+		return nil, badField(pPlannedDuration, "required for strict mode", durHint)
+	case mode == workspace.Strict && (minutes < 1 || minutes > maxMin):
+		return nil, badField(pPlannedDuration, fmt.Sprintf("%d is outside 1..%d minutes", minutes, maxMin), durHint+"; for longer work declare again when it expires, or use flexible mode")
+	}
+	id, err := t.currentID()
+	if err != nil {
+		return nil, err
+	}
+	if taken := t.declarationFor(id); taken != "" {
+		return nil, &InputError{
+			Problem: fmt.Sprintf("a deep-work declaration for the current heartbeat ID %s already exists (%s); there is one per heartbeat ID", id, taken),
+			Fix:     "keep working under it, or wait for the watchdog's next heartbeat ID (about a minute; get_heartbeat_elapsed_time shows it) and declare again",
+		}
+	}
+	now := t.now()
+	d := workspace.Declaration{ID: id, Mode: mode, Activity: desc, DeclaredAt: now}
+	if mode == workspace.Strict {
+		d.PlannedMinutes = minutes
+		d.Deadline = now.Add(time.Duration(minutes) * time.Minute)
+	}
+	older, err := t.activeDeclarations()
+	if err != nil {
+		return nil, err
+	}
+	rel := workspace.DeepWorkDir + "/" + workspace.DeepWorkName(id, workspace.Active)
+	if err := t.WS.CreateExclusive(rel, d.Format()); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return nil, &InputError{Problem: "another call declared deep work for heartbeat ID " + string(id) + " at the same moment", Fix: "keep working under that declaration"}
+		}
+		return nil, err
+	}
+	res := &DeepWorkResult{HeartbeatID: string(id), Path: rel, Mode: string(mode), Activity: desc, DeclaredAt: now.Format(time.RFC3339), Expired: []string{}}
+	for _, o := range older {
+		if o.ID >= id {
+			continue
+		}
+		to := workspace.DeepWorkDir + "/" + workspace.DeepWorkName(o.ID, workspace.Expired)
+		if err := t.WS.Rename(o.Rel, to); err != nil {
+			if !t.gone(o.Rel) {
+				t.Log.Warn().Err(err).Str("id", string(id)).Msg("expire older declaration")
+			}
+			continue
+		}
+		res.Expired = append(res.Expired, to)
+	}
+	if mode == workspace.Strict {
+		res.PlannedMinutes = minutes
+		res.Deadline = d.Deadline.Format(time.RFC3339)
+		res.Rules = fmt.Sprintf("Strict deep work: every watchdog check is paused until %s (%d min from now). Work without interruption; at the deadline the declaration expires and the checks resume, so write an activity log by then. An activity log before the deadline ends it early. After deep work, your next activity log must be an introspection.", d.Deadline.Format("15:04:05 MST"), minutes)
+	} else {
+		res.Rules = "Flexible deep work: it lasts until your next activity log (create_activity_log completes it). Introspection checks are paused, but inactivity checks are not: keep calling checkpoint every few minutes (within " + human(t.Thresholds.InactivityWarning.D()) + ") to prove you are still working. After deep work, your next activity log must be an introspection."
+	}
+	return res, nil
+}
+
+// declarationFor returns the name of any declaration file for id (active,
+// completed, expired or invalid), or "".
+func (t *Tools) declarationFor(id workspace.ID) string {
+	for _, s := range []workspace.DeepWorkState{workspace.Active, workspace.Completed, workspace.Expired, workspace.Invalid} {
+		rel := workspace.DeepWorkDir + "/" + workspace.DeepWorkName(id, s)
+		if _, err := os.Lstat(t.WS.Path(rel)); err == nil {
+			return rel
+		}
+	}
+	return ""
+}

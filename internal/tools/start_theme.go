@@ -1,0 +1,170 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// Parameters of start_theme and end_theme.
+const (
+	pThemeName    = "theme_name"
+	pReason       = "reason"
+	pThemeboxFile = "themebox_file"
+	pAchievements = "achievements"
+)
+
+// maxThemeNameLen bounds a theme's display name.
+const maxThemeNameLen = 200
+
+// StartThemeResult is the reply of start_theme.
+type StartThemeResult struct {
+	ThemeStartID       string `json:"theme_start_id" jsonschema:"the theme's start ID (the current heartbeat ID); pass it as theme_start_id to create_activity_log and end_theme"`
+	ThemeDirectoryPart string `json:"theme_directory_part" jsonschema:"the directory part; pass it as theme_directory_part"`
+	ThemeFolder        string `json:"theme_folder" jsonschema:"the theme folder, workspace-relative"`
+	HistoriesFolder    string `json:"histories_folder" jsonschema:"where the theme's activity logs go"`
+	StartRecord        string `json:"start_record" jsonschema:"artifacts/theme_histories/<ID>_start_<part>.md"`
+	ThemeboxProcessed  string `json:"themebox_processed,omitempty" jsonschema:"the themebox file's new name, themebox/processed.<name>"`
+}
+
+// Text is the reply in words.
+func (r *StartThemeResult) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Theme started: %s (theme_start_id %s, theme_directory_part %s).\n", r.ThemeFolder, r.ThemeStartID, r.ThemeDirectoryPart)
+	fmt.Fprintf(&b, "Start record: %s. Activity logs go to %s: pass theme_start_id %s and theme_directory_part %s to create_activity_log.", r.StartRecord, r.HistoriesFolder, r.ThemeStartID, r.ThemeDirectoryPart)
+	if r.ThemeboxProcessed != "" {
+		fmt.Fprintf(&b, "\nThemebox file marked processed: %s.", r.ThemeboxProcessed)
+	}
+	return b.String()
+}
+
+// StartTheme starts a theme named by the current heartbeat ID: it creates
+// its folder with histories/, writes the start record and, when the theme
+// came from the themebox, renames that file to processed.<name>.
+func (t *Tools) StartTheme(a Args) (*StartThemeResult, error) {
+	if err := a.checkKnown(pThemeName, pThemePart, pReason, pActivityContent, pParentThemeStartID, pParentThemePart, pThemeboxFile); err != nil {
+		return nil, err
+	}
+	name, err := a.oneLine(pThemeName, true, 1, maxThemeNameLen, fmt.Sprintf("the theme's title, up to %d characters on one line", maxThemeNameLen))
+	if err != nil {
+		return nil, err
+	}
+	part, err := a.partArg(pThemePart, "a short folder name for the theme, e.g. ai_research; the folder becomes artifacts/<current heartbeat ID>_<theme_directory_part>/")
+	if err != nil {
+		return nil, err
+	}
+	reason, err := a.text(pReason, true, "why you start this theme")
+	if err != nil {
+		return nil, err
+	}
+	content, err := a.list(pActivityContent, false, "what you did to start the theme, one item per point")
+	if err != nil {
+		return nil, err
+	}
+	parent, err := a.parentArg()
+	if err != nil {
+		return nil, err
+	}
+	box, err := t.themeboxArg(a)
+	if err != nil {
+		return nil, err
+	}
+	id, err := t.currentID()
+	if err != nil {
+		return nil, err
+	}
+	theme := workspace.Theme{StartID: id, Part: part, Parent: parent}
+	if parent != nil {
+		if err := t.existingDir(parent.Dir(), pParentThemeStartID, "check parent_theme_start_id and parent_theme_directory_part against the parent theme's folder under artifacts/, or leave both out for a top-level theme"); err != nil {
+			return nil, err
+		}
+	}
+	record := workspace.ThemeHistoriesDir + "/" + string(id) + "_start_" + part + ".md"
+	if !t.gone(theme.Dir()) || !t.gone(record) {
+		return nil, badField(pThemePart, fmt.Sprintf("a theme %s was already started in this heartbeat (%s or %s exists)", part, theme.Dir(), record), "use that theme (theme_start_id "+string(id)+"), or choose another theme_directory_part")
+	}
+	histAbs, err := t.WS.Resolve(theme.HistoriesDir())
+	if err != nil {
+		return nil, badField(pThemePart, "the theme folder would lie outside the workspace ("+err.Error()+")", "make sure artifacts/ (and the parent theme folder) are real folders inside the workspace")
+	}
+	// The record is claimed first: it is the one name that must be unique,
+	// so two concurrent calls cannot both start the theme.
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Theme start: %s\n\n## Theme\n- name: %s\n- theme_start_id: %s\n- folder: %s\n", name, name, id, theme.Dir())
+	if parent != nil {
+		fmt.Fprintf(&b, "- parent: %s\n", parent.Dir())
+	}
+	if box != "" {
+		fmt.Fprintf(&b, "- themebox_file: %s\n", workspace.ThemeboxDir+"/processed."+box)
+	}
+	fmt.Fprintf(&b, "\n## Reason\n%s\n", escapeHeadings(reason))
+	if len(content) > 0 {
+		b.WriteString("\n## Activity content\n")
+		for _, c := range content {
+			fmt.Fprintf(&b, "- %s\n", workspace.OneLine(c))
+		}
+	}
+	if err := t.WS.CreateExclusive(record, []byte(b.String())); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return nil, badField(pThemePart, "another call started theme "+part+" at the same moment", "use that theme (theme_start_id "+string(id)+")")
+		}
+		return nil, err
+	}
+	if err := os.MkdirAll(histAbs, 0o755); err != nil {
+		return nil, fmt.Errorf("create %s: %w", theme.HistoriesDir(), err)
+	}
+	res := &StartThemeResult{ThemeStartID: string(id), ThemeDirectoryPart: part, ThemeFolder: theme.Dir(), HistoriesFolder: theme.HistoriesDir(), StartRecord: record}
+	if box != "" {
+		to := workspace.ThemeboxDir + "/processed." + box
+		if err := t.WS.Rename(workspace.ThemeboxDir+"/"+box, to); err != nil {
+			return nil, fmt.Errorf("theme started (%s) but the themebox file was not marked processed: %w", theme.Dir(), err)
+		}
+		res.ThemeboxProcessed = to
+	}
+	return res, nil
+}
+
+// themeboxArg reads themebox_file: the name of a ready file in themebox/.
+func (t *Tools) themeboxArg(a Args) (string, error) {
+	s, err := a.text(pThemeboxFile, false, "")
+	if err != nil || s == "" {
+		return "", err
+	}
+	s = strings.TrimPrefix(strings.ReplaceAll(s, `\`, "/"), workspace.ThemeboxDir+"/")
+	name, err := workspace.CheckPart(s)
+	if err != nil {
+		return "", badField(pThemeboxFile, err.Error(), "pass the file's name inside themebox/, e.g. next_theme.md")
+	}
+	switch {
+	case strings.HasPrefix(name, "processed."):
+		return "", badField(pThemeboxFile, fmt.Sprintf("%q is already processed", name), "pass an unprocessed file of themebox/, or leave themebox_file out")
+	case strings.HasPrefix(name, "draft."):
+		return "", badField(pThemeboxFile, fmt.Sprintf("%q is a draft the user has not finished", name), "pass a file without the draft. prefix, or leave themebox_file out")
+	}
+	abs, err := t.WS.Resolve(workspace.ThemeboxDir + "/" + name)
+	if err != nil {
+		return "", badField(pThemeboxFile, "themebox/"+name+" leads outside the workspace", "pass a regular file inside themebox/")
+	}
+	if fi, err := os.Lstat(abs); err != nil || !fi.Mode().IsRegular() {
+		return "", badField(pThemeboxFile, fmt.Sprintf("themebox/%s does not exist or is not a regular file", name), "pass the name of a file listed in themebox/, or leave themebox_file out")
+	}
+	if !t.gone(workspace.ThemeboxDir + "/processed." + name) {
+		return "", badField(pThemeboxFile, fmt.Sprintf("themebox/processed.%s already exists", name), "rename one of the two files, or leave themebox_file out")
+	}
+	return name, nil
+}
+
+// escapeHeadings indents lines that start with "#", so free text can never
+// open a new section of a record.
+func escapeHeadings(s string) string {
+	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "#") {
+			lines[i] = " " + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,171 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/ai-heart/ai-heart/internal/clock"
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// Tools runs the mcp-heart tools on one workspace. It is safe for concurrent
+// use: every call reads what it needs from the files themselves.
+type Tools struct {
+	// WS is the workspace; its Loc is the timezone IDs are read in.
+	WS *workspace.Workspace
+	// Thresholds are the watchdog's limits, so messages and alerts agree.
+	Thresholds config.Thresholds
+	// Clock tells the time; nil means real time.
+	Clock clock.Clock
+	// Log receives one line per call (stderr in mcp-heart); the zero value
+	// logs nothing.
+	Log zerolog.Logger
+}
+
+// New returns Tools for ws with the given thresholds and real time.
+func New(ws *workspace.Workspace, th config.Thresholds, log zerolog.Logger) *Tools {
+	return &Tools{WS: ws, Thresholds: th, Log: log}
+}
+
+func (t *Tools) now() time.Time { return clock.Or(t.Clock).Now().In(t.WS.Loc) }
+
+// InputError is a bad call the agent can fix: which field was wrong, what was
+// wrong with it, and what to send instead. Nothing has been written when a
+// tool returns one.
+type InputError struct {
+	Field   string // the parameter, "" when the problem is not one field's
+	Problem string
+	Fix     string
+}
+
+// Error reads as "field: problem. Fix: ...".
+func (e *InputError) Error() string {
+	var b strings.Builder
+	if e.Field != "" {
+		b.WriteString(e.Field + ": ")
+	}
+	b.WriteString(e.Problem)
+	if e.Fix != "" {
+		b.WriteString(". Fix: " + e.Fix)
+	}
+	return b.String()
+}
+
+func badField(field, problem, fix string) error {
+	return &InputError{Field: field, Problem: problem, Fix: fix}
+}
+
+// currentID reads the heartbeat ID the watchdog minted last.
+func (t *Tools) currentID() (workspace.ID, error) {
+	id, err := t.WS.ReadCurrentID()
+	if errors.Is(err, workspace.ErrNoCurrentID) {
+		return "", &InputError{
+			Problem: fmt.Sprintf("the watchdog has not minted a heartbeat ID yet (%s in %s is missing or not 14 digits)", workspace.CurrentIDFile, t.WS.Root),
+			Fix: "start the watchdog on this workspace (`watchdog run`) and wait for its first pulse (about a minute), then call this tool again; " +
+				"if it is running, make sure mcp-heart's --workspace (or AI_WORKS_DIR) names the same folder as the watchdog's workspace",
+		}
+	}
+	if err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+// since is now minus t in whole seconds, or nil when t is unknown.
+func since(now time.Time, p *workspace.Proof) *int64 {
+	if p == nil {
+		return nil
+	}
+	s := int64(now.Sub(p.ModTime).Round(time.Second) / time.Second)
+	return &s
+}
+
+// human renders a duration for the agent: "4m12s", "1h2m0s", "0s".
+func human(d time.Duration) string {
+	if d < 0 {
+		return "-" + human(-d)
+	}
+	return d.Round(time.Second).String()
+}
+
+// humanSec renders optional seconds, "unknown" when nil.
+func humanSec(s *int64, none string) string {
+	if s == nil {
+		return none
+	}
+	return human(time.Duration(*s) * time.Second)
+}
+
+// activeDeclaration is an active deep-work file, parsed when possible.
+type activeDeclaration struct {
+	Rel  string
+	ID   workspace.ID
+	Decl workspace.Declaration
+	Err  error // parse error; the file still counts as active until handled
+}
+
+// activeDeclarations lists stats/deep_work/<ID>.txt files, oldest ID first.
+// Completed, expired and invalid ones are skipped by name, so the cost is one
+// small folder listing.
+func (t *Tools) activeDeclarations() ([]activeDeclaration, error) {
+	ents, err := os.ReadDir(t.WS.Path(workspace.DeepWorkDir))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", workspace.DeepWorkDir, err)
+	}
+	var out []activeDeclaration
+	for _, e := range ents {
+		id, state, ok := workspace.ParseDeepWorkName(e.Name())
+		if !ok || state != workspace.Active || e.IsDir() {
+			continue
+		}
+		rel := workspace.DeepWorkDir + "/" + e.Name()
+		a := activeDeclaration{Rel: rel, ID: id}
+		b, err := os.ReadFile(t.WS.Path(rel))
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				continue // completed by another process meanwhile
+			}
+			a.Err = err
+		} else {
+			a.Decl, a.Err = workspace.ParseDeclaration(id, b, t.WS.Loc)
+		}
+		out = append(out, a)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+// inForce reports whether a declaration still pauses checks at now: flexible
+// ones until the next log, strict ones until their deadline.
+func inForce(a activeDeclaration, now time.Time) bool {
+	if a.Err != nil {
+		return false
+	}
+	return a.Decl.Mode == workspace.Flexible || now.Before(a.Decl.Deadline)
+}
+
+// stageNote is the advice for a cycle that has run for cycle: a notice at
+// the inactivity warning, a split recommendation at the inactivity error.
+func (t *Tools) stageNote(cycle *int64) (stage, note string) {
+	if cycle == nil {
+		return "", ""
+	}
+	d := time.Duration(*cycle) * time.Second
+	switch {
+	case d >= t.Thresholds.InactivityError.D():
+		return "split", fmt.Sprintf("This cycle has run %s (%s or more): split your work. Write an activity log now for what is done, then continue in a new cycle; during long work call checkpoint every few minutes or declare start_deep_work.", human(d), human(t.Thresholds.InactivityError.D()))
+	case d >= t.Thresholds.InactivityWarning.D():
+		return "notice", fmt.Sprintf("Notice: this cycle has run %s (%s or more). Wrap up with an activity log soon, or call checkpoint to show you are still working.", human(d), human(t.Thresholds.InactivityWarning.D()))
+	}
+	return "", ""
+}
