@@ -1,0 +1,81 @@
+package delivery
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// Result is what one delivery produced.
+type Result struct {
+	// Reply is the exec child's stdout (at most MaxReply bytes); empty for
+	// inbox and tmux, whose agents answer through the workspace.
+	Reply string
+	// Truncated reports that the child wrote more than MaxReply bytes and
+	// Reply holds only the first MaxReply.
+	Truncated bool
+	// ExitCode is the exec child's exit code (-1 when it was killed by a
+	// signal); 0 for inbox and tmux.
+	ExitCode int
+	// Duration is how long the delivery took.
+	Duration time.Duration
+}
+
+// Deliverer wakes the agent with a prompt.
+type Deliverer interface {
+	// Deliver hands prompt to the agent. An error is a delivery failure and
+	// counts toward the circuit breaker.
+	Deliver(ctx context.Context, prompt string) (Result, error)
+	// Method names the delivery method: "inbox", "tmux" or "exec".
+	Method() string
+}
+
+// Interrupter is implemented by deliverers that can interrupt a running
+// agent (tmux).
+type Interrupter interface {
+	// Interrupt stops what the agent is doing (tmux: Escape twice).
+	Interrupt(ctx context.Context) error
+	// SaveChat asks Gemini CLI to save its conversation under name
+	// ("/chat save NAME", then Enter).
+	SaveChat(ctx context.Context, name string) error
+}
+
+// ErrTimeout reports that an exec delivery ran past its timeout and was
+// killed.
+var ErrTimeout = errors.New("agent command timed out")
+
+// New returns the deliverer agent.Delivery selects ("" means inbox). An exec
+// agent runs in the workspace's root folder, where Gemini CLI finds its
+// GEMINI.md and .gemini/settings.json.
+func New(agent config.Agent, ws *workspace.Workspace) (Deliverer, error) {
+	switch agent.Delivery {
+	case config.DeliveryInbox, "":
+		if ws == nil {
+			return nil, errors.New("create inbox delivery: no workspace")
+		}
+		return NewInbox(ws), nil
+	case config.DeliveryTmux:
+		if agent.TmuxTarget == "" {
+			return nil, errors.New("create tmux delivery: agent.tmux_target is empty; name the agent's session or pane, like \"agent\" or \"agent:0.1\"")
+		}
+		return NewTmux(agent.TmuxTarget, agent.TmuxSocket), nil
+	case config.DeliveryExec:
+		if len(agent.Command) == 0 || agent.Command[0] == "" {
+			return nil, errors.New("create exec delivery: agent.command is empty; give an argv like [gemini, -p, \"{prompt}\"]")
+		}
+		if agent.Timeout <= 0 {
+			return nil, fmt.Errorf("create exec delivery: agent.timeout must be positive, got %s", agent.Timeout.D())
+		}
+		e := NewExec(agent.Command, agent.Timeout.D())
+		if ws != nil {
+			e.Dir = ws.Root
+		}
+		return e, nil
+	default:
+		return nil, fmt.Errorf("create delivery: %q is not one of inbox, tmux, exec", agent.Delivery)
+	}
+}

@@ -1,0 +1,183 @@
+package delivery
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/config"
+)
+
+// Output bounds of an exec delivery.
+const (
+	// MaxReply is the most of the child's stdout kept as the reply.
+	MaxReply = 1 << 20
+	// MaxStderr is how much of the end of the child's stderr an error quotes.
+	MaxStderr = 4 << 10
+)
+
+// PromptPlaceholder is replaced by the prompt inside every argv element.
+const PromptPlaceholder = "{prompt}"
+
+// killGrace bounds the wait for the child's output pipes once it has exited
+// or been killed, in case a grandchild that left the process group holds
+// them open.
+const killGrace = 2 * time.Second
+
+// Exec runs the agent command once per wakeup; its stdout is the reply.
+type Exec struct {
+	// Argv is the command; every "{prompt}" inside an element is replaced by
+	// the prompt, and an element stays one element (no shell, no splitting).
+	Argv []string
+	// Timeout bounds one run; on expiry the child's process group is killed
+	// and Deliver returns ErrTimeout.
+	Timeout time.Duration
+	// Dir is the child's working directory ("" = the daemon's); New sets it
+	// to the workspace root.
+	Dir string
+}
+
+var _ Deliverer = (*Exec)(nil)
+
+// NewExec returns a deliverer that runs argv with timeout.
+func NewExec(argv []string, timeout time.Duration) *Exec {
+	return &Exec{Argv: append([]string(nil), argv...), Timeout: timeout}
+}
+
+// Method returns "exec".
+func (e *Exec) Method() string { return config.DeliveryExec }
+
+// Deliver runs the command with the prompt substituted. A non-zero exit is an
+// error quoting the exit code and the end of stderr; a timeout is an error
+// wrapping ErrTimeout. The Result carries whatever reply was read either way.
+func (e *Exec) Deliver(ctx context.Context, prompt string) (Result, error) {
+	if len(e.Argv) == 0 || e.Argv[0] == "" {
+		return Result{}, errors.New("run agent command: no command; set agent.command")
+	}
+	if e.Timeout <= 0 {
+		return Result{}, fmt.Errorf("run %s: timeout must be positive, got %s", e.Argv[0], e.Timeout)
+	}
+	argv := Substitute(e.Argv, prompt)
+	runCtx, cancel := context.WithTimeoutCause(ctx, e.Timeout, ErrTimeout)
+	defer cancel()
+
+	cmd := exec.CommandContext(runCtx, argv[0], argv[1:]...)
+	cmd.Dir = e.Dir
+	cmd.Env = ChildEnv(os.Environ())
+	stdout := &headBuffer{max: MaxReply}
+	stderr := &tailBuffer{max: MaxStderr}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.WaitDelay = killGrace
+	setProcessGroup(cmd)
+
+	start := time.Now()
+	err := cmd.Run()
+	res := Result{Reply: stdout.String(), Truncated: stdout.truncated, Duration: time.Since(start), ExitCode: -1}
+	if cmd.ProcessState != nil {
+		res.ExitCode = cmd.ProcessState.ExitCode()
+	}
+	if context.Cause(runCtx) == ErrTimeout {
+		return res, fmt.Errorf("run %s: %w after %s%s", argv[0], ErrTimeout, e.Timeout, stderrNote(stderr))
+	}
+	if ctx.Err() != nil {
+		return res, fmt.Errorf("run %s: %w", argv[0], ctx.Err())
+	}
+	var exitErr *exec.ExitError
+	switch {
+	case err == nil, errors.Is(err, exec.ErrWaitDelay) && res.ExitCode == 0:
+		return res, nil
+	case errors.As(err, &exitErr):
+		return res, fmt.Errorf("run %s: exit code %d%s", argv[0], res.ExitCode, stderrNote(stderr))
+	case errors.Is(err, exec.ErrNotFound):
+		return res, fmt.Errorf("run %s: %w; use an absolute path in agent.command or add its folder to the daemon's PATH", argv[0], err)
+	default:
+		return res, fmt.Errorf("run %s: %w", argv[0], err)
+	}
+}
+
+// Substitute returns argv with every "{prompt}" inside each element replaced
+// by prompt. Elements are never split or joined.
+func Substitute(argv []string, prompt string) []string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = strings.ReplaceAll(a, PromptPlaceholder, prompt)
+	}
+	return out
+}
+
+// ChildEnv returns env without NOTIFY_SOCKET and WATCHDOG_* (WATCHDOG_USEC,
+// WATCHDOG_PID): an agent must never notify the daemon's systemd unit.
+func ChildEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if k == "NOTIFY_SOCKET" || strings.HasPrefix(k, "WATCHDOG_") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// stderrNote formats the end of stderr for an error message.
+func stderrNote(b *tailBuffer) string {
+	s := strings.TrimSpace(b.String())
+	if s == "" {
+		return ""
+	}
+	if b.dropped {
+		s = "..." + s
+	}
+	return ": stderr: " + s
+}
+
+// headBuffer keeps the first max bytes written and discards the rest, so a
+// chatty child never blocks on a full pipe nor fills memory.
+type headBuffer struct {
+	buf       []byte
+	max       int
+	truncated bool
+}
+
+func (h *headBuffer) Write(p []byte) (int, error) {
+	room := h.max - len(h.buf)
+	if room < len(p) {
+		h.truncated = true
+		if room > 0 {
+			h.buf = append(h.buf, p[:room]...)
+		}
+		return len(p), nil
+	}
+	h.buf = append(h.buf, p...)
+	return len(p), nil
+}
+
+func (h *headBuffer) String() string { return string(h.buf) }
+
+// tailBuffer keeps the last max bytes written.
+type tailBuffer struct {
+	buf     []byte
+	max     int
+	dropped bool
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	n := len(p)
+	if len(p) >= t.max {
+		t.dropped = t.dropped || len(t.buf) > 0 || len(p) > t.max
+		t.buf = append(t.buf[:0], p[len(p)-t.max:]...)
+		return n, nil
+	}
+	if over := len(t.buf) + len(p) - t.max; over > 0 {
+		t.dropped = true
+		t.buf = append(t.buf[:0], t.buf[over:]...)
+	}
+	t.buf = append(t.buf, p...)
+	return n, nil
+}
+
+func (t *tailBuffer) String() string { return string(t.buf) }

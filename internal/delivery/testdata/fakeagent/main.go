@@ -1,0 +1,67 @@
+// Command fakeagent stands in for an agent command in exec delivery tests.
+// Its first argument picks what it does:
+//
+//	args A...          print the remaining arguments as a JSON array
+//	env                print the environment as a JSON array
+//	pwd                print the working directory
+//	reply TEXT         print TEXT exactly
+//	exit CODE TEXT     print TEXT to stderr and exit with CODE
+//	flood N            write N bytes to stdout and N to stderr, exit 1
+//	hang PIDFILE       start a child that sleeps, write "PID CHILDPID" to PIDFILE, sleep
+//	sleep              sleep for a minute
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "fakeagent: no mode")
+		os.Exit(2)
+	}
+	args := os.Args[2:]
+	switch os.Args[1] {
+	case "args":
+		if args == nil {
+			args = []string{}
+		}
+		json.NewEncoder(os.Stdout).Encode(args)
+	case "env":
+		json.NewEncoder(os.Stdout).Encode(os.Environ())
+	case "pwd":
+		wd, _ := os.Getwd()
+		fmt.Print(wd)
+	case "reply":
+		fmt.Print(args[0])
+	case "exit":
+		code, _ := strconv.Atoi(args[0])
+		fmt.Fprint(os.Stderr, args[1])
+		os.Exit(code)
+	case "flood":
+		n, _ := strconv.Atoi(args[0])
+		os.Stdout.WriteString(strings.Repeat("o", n))
+		os.Stderr.WriteString(strings.Repeat("e", n-3) + "END")
+		os.Exit(1)
+	case "hang":
+		child := exec.Command(os.Args[0], "sleep")
+		child.Stdout = os.Stdout // holds the reply pipe open, as a stray tool would
+		if err := child.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		os.WriteFile(args[0], []byte(fmt.Sprintf("%d %d", os.Getpid(), child.Process.Pid)), 0o644)
+		time.Sleep(time.Minute)
+	case "sleep":
+		time.Sleep(time.Minute)
+	default:
+		fmt.Fprintln(os.Stderr, "fakeagent: unknown mode", os.Args[1])
+		os.Exit(2)
+	}
+}

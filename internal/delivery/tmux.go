@@ -1,0 +1,230 @@
+package delivery
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode"
+
+	"github.com/ai-heart/ai-heart/internal/config"
+)
+
+// DefaultEnterDelay is the pause between the text and its Enter, and between
+// the two Escapes of an interrupt.
+const DefaultEnterDelay = 300 * time.Millisecond
+
+// MaxSendKeys is the longest prompt sent with `send-keys -l`; longer text is
+// pasted from a buffer (tmux refuses commands over about 16 KiB).
+const MaxSendKeys = 4096
+
+// Errors a caller (or a person reading the log) can act on.
+var (
+	// ErrTmuxMissing reports that the tmux program could not be run.
+	ErrTmuxMissing = errors.New("tmux is not installed")
+	// ErrTmuxTarget reports that the tmux server, session, window or pane
+	// named by the target does not exist.
+	ErrTmuxTarget = errors.New("tmux target not found")
+)
+
+// Tmux types the prompt into a tmux pane.
+type Tmux struct {
+	// Target is the pane to type into (tmux -t): a session, "session:window"
+	// or "session:window.pane".
+	Target string
+	// Socket is the tmux server's socket (tmux -S); "" means tmux's default,
+	// /tmp/tmux-<uid>/default, which a unit with PrivateTmp cannot see.
+	Socket string
+	// EnterDelay is the pause before Enter, so the TUI has taken the text as
+	// typed before the Enter arrives (default DefaultEnterDelay).
+	EnterDelay time.Duration
+	// Program is the tmux binary (default "tmux", looked up in PATH).
+	Program string
+
+	mu sync.Mutex // one key sequence at a time per pane
+}
+
+var (
+	_ Deliverer   = (*Tmux)(nil)
+	_ Interrupter = (*Tmux)(nil)
+)
+
+// bufferSeq makes paste buffer names unique within the process.
+var bufferSeq atomic.Uint64
+
+// NewTmux returns a deliverer that types into target on the tmux server at
+// socket ("" for the default server).
+func NewTmux(target, socket string) *Tmux {
+	return &Tmux{Target: target, Socket: socket, EnterDelay: DefaultEnterDelay, Program: "tmux"}
+}
+
+// Method returns "tmux".
+func (t *Tmux) Method() string { return config.DeliveryTmux }
+
+// Deliver types prompt into the pane, pauses EnterDelay and sends Enter as a
+// separate call. The agent receives exactly the prompt, then one Enter (CR).
+func (t *Tmux) Deliver(ctx context.Context, prompt string) (Result, error) {
+	start := time.Now()
+	if strings.TrimSpace(prompt) == "" {
+		return Result{}, errors.New("deliver to tmux: empty prompt")
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.typeText(ctx, prompt); err != nil {
+		return Result{}, fmt.Errorf("deliver to tmux: %w", err)
+	}
+	if err := t.pause(ctx); err != nil {
+		return Result{}, fmt.Errorf("deliver to tmux: %w", err)
+	}
+	if err := t.run(ctx, nil, "send-keys", "-t", t.Target, "Enter"); err != nil {
+		return Result{}, fmt.Errorf("deliver to tmux: send Enter: %w", err)
+	}
+	return Result{Duration: time.Since(start)}, nil
+}
+
+// Interrupt sends Escape, pauses, and sends Escape again: Gemini CLI cancels
+// the running turn on the first and clears the input on the second.
+func (t *Tmux) Interrupt(ctx context.Context) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.run(ctx, nil, "send-keys", "-t", t.Target, "Escape"); err != nil {
+		return fmt.Errorf("interrupt agent: %w", err)
+	}
+	if err := t.pause(ctx); err != nil {
+		return fmt.Errorf("interrupt agent: %w", err)
+	}
+	if err := t.run(ctx, nil, "send-keys", "-t", t.Target, "Escape"); err != nil {
+		return fmt.Errorf("interrupt agent: %w", err)
+	}
+	return nil
+}
+
+// SaveChat types "/chat save NAME", pauses and sends Enter. name must be one
+// word of printable characters (Gemini CLI's chat tag).
+func (t *Tmux) SaveChat(ctx context.Context, name string) error {
+	if name == "" || strings.IndexFunc(name, func(r rune) bool { return unicode.IsSpace(r) || !unicode.IsPrint(r) }) >= 0 {
+		return fmt.Errorf("save chat: name %q must be one word of printable characters", name)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.typeText(ctx, "/chat save "+name); err != nil {
+		return fmt.Errorf("save chat: %w", err)
+	}
+	if err := t.pause(ctx); err != nil {
+		return fmt.Errorf("save chat: %w", err)
+	}
+	if err := t.run(ctx, nil, "send-keys", "-t", t.Target, "Enter"); err != nil {
+		return fmt.Errorf("save chat: send Enter: %w", err)
+	}
+	return nil
+}
+
+// typeText puts text into the pane: typed literally when it is one short
+// line of printable characters, otherwise as a (bracketed) paste.
+func (t *Tmux) typeText(ctx context.Context, text string) error {
+	if len(text) <= MaxSendKeys && strings.IndexFunc(text, unicode.IsControl) < 0 {
+		// "--" ends tmux's options, so text starting with "-" stays text.
+		if err := t.run(ctx, nil, "send-keys", "-t", t.Target, "-l", "--", text); err != nil {
+			return fmt.Errorf("type text: %w", err)
+		}
+		return nil
+	}
+	buf := fmt.Sprintf("ai-heart-%d-%d", os.Getpid(), bufferSeq.Add(1))
+	if err := t.run(ctx, strings.NewReader(text), "load-buffer", "-b", buf, "-"); err != nil {
+		return fmt.Errorf("load paste buffer: %w", err)
+	}
+	// -p: bracketed paste if the application enabled it; -r: keep LF as LF
+	// (tmux would turn it into CR, which is Enter); -d: delete the buffer.
+	if err := t.run(ctx, nil, "paste-buffer", "-p", "-r", "-d", "-b", buf, "-t", t.Target); err != nil {
+		_ = t.run(context.WithoutCancel(ctx), nil, "delete-buffer", "-b", buf)
+		return fmt.Errorf("paste text: %w", err)
+	}
+	return nil
+}
+
+// pause waits EnterDelay or until ctx is done.
+func (t *Tmux) pause(ctx context.Context) error {
+	d := t.EnterDelay
+	if d <= 0 {
+		d = DefaultEnterDelay
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// run runs one tmux command with stdin, and turns its failures into errors
+// that say what to do.
+func (t *Tmux) run(ctx context.Context, stdin io.Reader, args ...string) error {
+	prog := t.Program
+	if prog == "" {
+		prog = "tmux"
+	}
+	argv := make([]string, 0, len(args)+2)
+	if t.Socket != "" {
+		argv = append(argv, "-S", t.Socket)
+	}
+	argv = append(argv, args...)
+	cmd := exec.CommandContext(ctx, prog, argv...)
+	cmd.Stdin = stdin
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	if err == nil {
+		return nil
+	}
+	msg := strings.TrimSpace(stderr.String())
+	var exitErr *exec.ExitError
+	switch {
+	case errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("run %s: %w (%v); install tmux or put it in the daemon's PATH", prog, ErrTmuxMissing, err)
+	case ctx.Err() != nil:
+		return fmt.Errorf("run %s %s: %w", prog, args[0], ctx.Err())
+	case errors.As(err, &exitErr) && isMissingTarget(msg):
+		return fmt.Errorf("%w: %q on %s (tmux: %s); start the agent with `tmux%s new-session -d -s NAME ...` or set agent.tmux_target and agent.tmux_socket to where it runs",
+			ErrTmuxTarget, t.Target, t.server(), msg, t.socketFlag())
+	case msg != "":
+		return fmt.Errorf("run %s %s: %w: %s", prog, args[0], err, msg)
+	default:
+		return fmt.Errorf("run %s %s: %w", prog, args[0], err)
+	}
+}
+
+// isMissingTarget recognises tmux's messages for a missing server, session,
+// window or pane.
+func isMissingTarget(msg string) bool {
+	for _, s := range []string{"can't find", "no server running", "error connecting to", "no current"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// server names the tmux server for messages.
+func (t *Tmux) server() string {
+	if t.Socket == "" {
+		return "the default tmux server"
+	}
+	return "tmux server " + t.Socket
+}
+
+func (t *Tmux) socketFlag() string {
+	if t.Socket == "" {
+		return ""
+	}
+	return " -S " + t.Socket
+}
