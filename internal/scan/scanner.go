@@ -1,0 +1,700 @@
+package scan
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/ai-heart/ai-heart/internal/clock"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// namesPerFolder is how many of the greatest names of each histories folder
+// (and of stats/checkpoints) a full scan stats: proofs are named by the
+// current ID, so the newest file of a folder is among its greatest names.
+const namesPerFolder = 16
+
+// maxLogReads bounds how many logs a full scan reads looking for the last
+// introspection; stats/latest_proof.json covers one older than that.
+const maxLogReads = 64
+
+// dirKind says what a watched folder holds, and so what an event in it means.
+type dirKind int
+
+const (
+	kRoot dirKind = iota + 1
+	kStats
+	kArtifacts
+	kTheme
+	kSubthemes
+	kHistories
+	kCheckpoints
+	kSmall
+)
+
+// smallDirs are re-read whole when they change.
+var smallDirs = []string{
+	workspace.DeepWorkDir, workspace.ThemeHistoriesDir, workspace.FeedbackboxDir,
+	workspace.ThemeboxDir, workspace.CooldownDir, workspace.LockDir,
+}
+
+// Scanner produces Snapshots of one workspace, incrementally after the first.
+// It is used by one goroutine (the pulse); Close releases its inotify watches.
+type Scanner struct {
+	// Logf receives one line when the scanner falls back to a full rescan or
+	// cannot watch a folder; nil discards them.
+	Logf func(format string, args ...any)
+	// Clock stamps Snapshot.TakenAt; nil is the real clock.
+	Clock clock.Clock
+
+	ws      *workspace.Workspace
+	w       *watcher
+	dirs    map[string]dirKind // watched folders, workspace-relative ("" = root)
+	started bool
+	full    string // why the next scan must be full; "" when it need not
+	seq     int    // barrier file counter
+
+	recent     []workspace.Proof // newest first, at most RecentLogCount
+	intro      *workspace.Proof
+	checkpoint *workspace.Proof
+	dirty      map[string]bool // small folders to re-read
+
+	dw       deepWork
+	themeID  workspace.ID
+	themes   []string
+	feedback []InboxItem
+	themebox []InboxItem
+	cooldown []Marker
+	lock     []Marker
+
+	fullScans int // for tests and benchmarks
+}
+
+// NewScanner returns a scanner of ws. Nothing is read until the first Scan.
+func NewScanner(ws *workspace.Workspace) *Scanner {
+	return &Scanner{ws: ws}
+}
+
+// Close stops watching the workspace. The scanner may not be used after it.
+func (s *Scanner) Close() error {
+	if s.w == nil {
+		return nil
+	}
+	err := s.w.close()
+	s.w = nil
+	return err
+}
+
+func (s *Scanner) logf(format string, args ...any) {
+	if s.Logf != nil {
+		s.Logf(format, args...)
+	}
+}
+
+// Scan returns what the workspace holds now. The first call lists every
+// histories folder; later calls read only the files that changed since the
+// previous call, unless events were lost (then it rescans and says so in
+// Snapshot.Rescan and a log line). Malformed files are skipped or reported
+// in the snapshot, never an error; the error is for a workspace that cannot
+// be read at all.
+func (s *Scanner) Scan() (Snapshot, error) {
+	if s.started && s.full == "" {
+		s.incremental()
+		if s.full == "" {
+			s.verifyNewest()
+		}
+	}
+	full, reason := false, ""
+	if !s.started || s.full != "" {
+		full, reason = true, s.full
+		if reason != "" {
+			s.logf("scan: full rescan of %s: %s", s.ws.Root, reason)
+		}
+		if err := s.fullScan(); err != nil {
+			return Snapshot{}, err
+		}
+	}
+	return s.snapshot(full, reason), nil
+}
+
+// fullScan rebuilds everything: fresh watches, then the folders' names.
+// Watches are added before a folder is listed, so a file created in between
+// is seen by one or the other (or both: noting a file is idempotent).
+func (s *Scanner) fullScan() error {
+	fi, err := os.Stat(s.ws.Root)
+	if err != nil {
+		return fmt.Errorf("scan workspace: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("scan workspace: %s is not a folder", s.ws.Root)
+	}
+	s.Close()
+	s.full = ""
+	s.fullScans++
+	s.dirs = map[string]dirKind{}
+	s.recent, s.intro, s.checkpoint = nil, nil, nil
+	s.dirty = map[string]bool{}
+	if w, err := newWatcher(); err != nil {
+		s.full = err.Error()
+		s.logf("scan: %v; every scan will list the history", err)
+	} else {
+		s.w = w
+	}
+
+	s.watch("", kRoot)
+	s.watch(workspace.StatsDir, kStats)
+	s.watch(workspace.CheckpointsDir, kCheckpoints)
+	for _, d := range smallDirs {
+		s.watch(d, kSmall)
+	}
+	var cands []workspace.FileStat
+	if s.isDir(workspace.ArtifactsDir) {
+		s.watch(workspace.ArtifactsDir, kArtifacts)
+		s.walkThemes(workspace.ArtifactsDir, &cands)
+	}
+	s.loadLogs(cands)
+	s.rescanCheckpoints()
+	s.foldHints()
+	for _, d := range smallDirs {
+		s.readSmall(d)
+	}
+	s.started = true
+	return nil
+}
+
+// watch adds an inotify watch on the folder rel. A missing folder is not an
+// error: its parent's watch reports its creation.
+func (s *Scanner) watch(rel string, k dirKind) {
+	if _, ok := s.dirs[rel]; ok {
+		return
+	}
+	if s.w == nil {
+		return
+	}
+	err := s.w.fs.Add(s.ws.Path(rel))
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	if err != nil {
+		if s.full == "" {
+			s.full = fmt.Sprintf("watch %s: %v (see fs.inotify.max_user_watches)", rel, err)
+			s.logf("scan: %s; the next scan lists the history again", s.full)
+		}
+		return
+	}
+	s.dirs[rel] = k
+}
+
+func (s *Scanner) isDir(rel string) bool {
+	fi, err := os.Stat(s.ws.Path(rel))
+	return err == nil && fi.IsDir()
+}
+
+// walkThemes watches every theme folder under dir (artifacts or a subthemes
+// folder), their histories and subthemes, and collects each histories
+// folder's newest names.
+func (s *Scanner) walkThemes(dir string, cands *[]workspace.FileStat) {
+	names, err := readNames(s.ws.Path(dir))
+	if err != nil {
+		s.logf("scan: list %s: %v", dir, err)
+		return
+	}
+	for _, n := range names {
+		if _, ok := workspace.IDPrefix(n); !ok {
+			continue // theme_histories and other folders are not themes
+		}
+		if theme := dir + "/" + n; s.isDir(theme) {
+			s.addTheme(theme, cands)
+		}
+	}
+}
+
+func (s *Scanner) addTheme(theme string, cands *[]workspace.FileStat) {
+	s.watch(theme, kTheme)
+	if h := theme + "/" + workspace.HistoriesDir; s.isDir(h) {
+		s.addHistories(h, cands)
+	}
+	if sub := theme + "/" + workspace.SubthemesDir; s.isDir(sub) {
+		s.watch(sub, kSubthemes)
+		s.walkThemes(sub, cands)
+	}
+}
+
+func (s *Scanner) addHistories(h string, cands *[]workspace.FileStat) {
+	s.watch(h, kHistories)
+	top, err := s.newest(h, looksLikeLog, workspace.IsLogName)
+	if err != nil {
+		s.logf("scan: list %s: %v", h, err)
+		return
+	}
+	*cands = append(*cands, top...)
+}
+
+// looksLikeLog is a cheap first filter over a million names: <14 digits>
+// then "." or "_", ending ".md". Only the names kept are fully validated.
+func looksLikeLog(n string) bool {
+	return strings.HasSuffix(n, ".md") && idShaped(n)
+}
+
+func looksLikeCheckpoint(n string) bool {
+	return strings.HasSuffix(n, ".txt") && idShaped(n)
+}
+
+func idShaped(n string) bool {
+	if len(n) <= workspace.IDLen || (n[workspace.IDLen] != '.' && n[workspace.IDLen] != '_') {
+		return false
+	}
+	for i := 0; i < workspace.IDLen; i++ {
+		if n[i] < '0' || n[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// newest reads dir's names in batches, keeping the namesPerFolder greatest
+// that pass cheap (memory stays small whatever the folder's size), then
+// stats those that pass valid. The result is sorted newest mtime first.
+func (s *Scanner) newest(dir string, cheap, valid func(string) bool) ([]workspace.FileStat, error) {
+	f, err := os.Open(s.ws.Path(dir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	const k = namesPerFolder
+	top := make([]string, 0, k+1)
+	for {
+		names, err := f.Readdirnames(1024)
+		for _, n := range names {
+			if (len(top) == k && n <= top[k-1]) || !cheap(n) {
+				continue
+			}
+			i := sort.Search(len(top), func(i int) bool { return top[i] < n })
+			top = append(top, "")
+			copy(top[i+1:], top[i:])
+			top[i] = n
+			if len(top) > k {
+				top = top[:k]
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := make([]workspace.FileStat, 0, len(top))
+	for _, n := range top {
+		if !valid(n) {
+			continue
+		}
+		rel := dir + "/" + n
+		fi, err := os.Stat(s.ws.Path(rel))
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		id, _ := workspace.IDPrefix(n)
+		out = append(out, workspace.FileStat{Rel: rel, ID: id, ModTime: fi.ModTime()})
+	}
+	sortStats(out)
+	return out, nil
+}
+
+func sortStats(fs []workspace.FileStat) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		if !fs[i].ModTime.Equal(fs[j].ModTime) {
+			return fs[i].ModTime.After(fs[j].ModTime)
+		}
+		return fs[i].Rel > fs[j].Rel
+	})
+}
+
+// loadLogs reads the candidates newest first until it has RecentLogCount
+// logs and an introspection (or has read maxLogReads).
+func (s *Scanner) loadLogs(cands []workspace.FileStat) {
+	sortStats(cands)
+	for i, c := range cands {
+		if i >= maxLogReads || (len(s.recent) >= RecentLogCount && s.intro != nil) {
+			break
+		}
+		lg, err := s.ws.ReadLog(c.Rel)
+		if err != nil {
+			continue
+		}
+		p := workspace.Proof{Path: c.Rel, ID: c.ID, ModTime: c.ModTime, Type: lg.Type}
+		if len(s.recent) < RecentLogCount {
+			s.recent = append(s.recent, p)
+		}
+		if p.Type == workspace.Introspection && s.intro == nil {
+			s.intro = &p
+		}
+	}
+}
+
+// rescanCheckpoints finds the newest checkpoint from the folder's names.
+func (s *Scanner) rescanCheckpoints() {
+	s.checkpoint = nil
+	top, err := s.newest(workspace.CheckpointsDir, looksLikeCheckpoint, workspace.IsCheckpointName)
+	if err != nil {
+		s.logf("scan: list %s: %v", workspace.CheckpointsDir, err)
+		return
+	}
+	for _, f := range top {
+		if p, err := s.ws.ReadCheckpointProof(f.Rel); err == nil {
+			s.checkpoint = &p
+			return
+		}
+	}
+}
+
+// foldHints notes the files stats/latest_proof.json names (mcp-heart keeps it
+// current), read from the files themselves: it finds an introspection deeper
+// in history than a full scan reads.
+func (s *Scanner) foldHints() {
+	l, err := s.ws.ReadLatest()
+	if err != nil {
+		return
+	}
+	for _, p := range []*workspace.Proof{l.Log, l.Introspection} {
+		if p != nil && s.isHistoriesPath(p.Path) {
+			s.noteLog(p.Path)
+		}
+	}
+	if p := l.Checkpoint; p != nil && path.Dir(p.Path) == workspace.CheckpointsDir && workspace.IsCheckpointName(path.Base(p.Path)) {
+		s.noteCheckpoint(p.Path)
+	}
+}
+
+// isHistoriesPath accepts only an index entry that names a log inside the
+// artifacts tree: the index is a file anyone can write.
+func (s *Scanner) isHistoriesPath(rel string) bool {
+	return strings.HasPrefix(rel, workspace.ArtifactsDir+"/") && !strings.Contains(rel, "..") &&
+		!strings.Contains(rel, `\`) && path.Base(path.Dir(rel)) == workspace.HistoriesDir &&
+		workspace.IsLogName(path.Base(rel))
+}
+
+// tracked reports whether rel is a log the scanner holds.
+func (s *Scanner) tracked(rel string) bool {
+	if s.intro != nil && s.intro.Path == rel {
+		return true
+	}
+	for _, p := range s.recent {
+		if p.Path == rel {
+			return true
+		}
+	}
+	return false
+}
+
+// noteLog takes in a created or changed log: the newest RecentLogCount logs
+// by mtime are among the previous ones and the changed ones, so this keeps
+// them exact without listing a folder. A held log that vanished, or the held
+// introspection turned into another type, needs a rescan.
+func (s *Scanner) noteLog(rel string) {
+	fi, err := os.Stat(s.ws.Path(rel))
+	if err != nil || !fi.Mode().IsRegular() {
+		if s.tracked(rel) && s.full == "" {
+			s.full = "log " + rel + " disappeared"
+		}
+		return
+	}
+	for _, p := range s.recent {
+		if p.Path == rel && p.ModTime.Equal(fi.ModTime()) {
+			return // already read as it is
+		}
+	}
+	lg, err := s.ws.ReadLog(rel)
+	if err != nil {
+		return
+	}
+	id, _ := workspace.IDPrefix(path.Base(rel))
+	p := workspace.Proof{Path: rel, ID: id, ModTime: fi.ModTime(), Type: lg.Type}
+	out := s.recent[:0:0]
+	out = append(out, p)
+	for _, q := range s.recent {
+		if q.Path != rel {
+			out = append(out, q)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].ModTime.Equal(out[j].ModTime) {
+			return out[i].ModTime.After(out[j].ModTime)
+		}
+		return out[i].Path > out[j].Path
+	})
+	if len(out) > RecentLogCount {
+		out = out[:RecentLogCount]
+	}
+	s.recent = out
+	switch {
+	case p.Type == workspace.Introspection:
+		if s.intro == nil || s.intro.Path == rel || !p.ModTime.Before(s.intro.ModTime) {
+			s.intro = &p
+		}
+	case s.intro != nil && s.intro.Path == rel && s.full == "":
+		s.full = "introspection log " + rel + " was rewritten as another type"
+	}
+}
+
+// noteCheckpoint takes in a created or changed checkpoint file.
+func (s *Scanner) noteCheckpoint(rel string) {
+	p, err := s.ws.ReadCheckpointProof(rel)
+	if err != nil {
+		if s.checkpoint != nil && s.checkpoint.Path == rel {
+			s.rescanCheckpoints() // the held one vanished: names only, rare
+		}
+		return
+	}
+	if s.checkpoint == nil || s.checkpoint.Path == rel || !p.ModTime.Before(s.checkpoint.ModTime) {
+		s.checkpoint = &p
+	}
+}
+
+// verifyNewest stats the newest log and checkpoint, so an in-place rewrite
+// whose event was missed (or a file system without events) is still seen.
+func (s *Scanner) verifyNewest() {
+	if len(s.recent) > 0 {
+		p := s.recent[0]
+		fi, err := os.Stat(s.ws.Path(p.Path))
+		switch {
+		case err != nil:
+			s.full = "newest log " + p.Path + " disappeared"
+			return
+		case !fi.ModTime().Equal(p.ModTime):
+			s.noteLog(p.Path)
+		}
+	}
+	if c := s.checkpoint; c != nil {
+		if fi, err := os.Stat(s.ws.Path(c.Path)); err != nil || !fi.ModTime().Equal(c.ModTime) {
+			s.noteCheckpoint(c.Path)
+		}
+	}
+}
+
+// incremental applies the changes noted since the previous scan.
+func (s *Scanner) incremental() {
+	if s.w == nil {
+		s.full = "no inotify watcher"
+		return
+	}
+	if _, ok := s.dirs[workspace.StatsDir]; ok {
+		s.seq++
+		if err := s.w.sync(s.ws.Path(workspace.StatsDir), s.seq); err != nil {
+			s.logf("scan: %v; a change made just now may be seen one pulse late", err)
+		}
+	}
+	pending, lost := s.w.take()
+	if lost != "" {
+		s.full = "file events lost: " + lost
+		return
+	}
+	rels := make([]string, 0, len(pending))
+	ops := make(map[string]fsnotify.Op, len(pending))
+	for abs, op := range pending {
+		r := s.ws.Rel(abs)
+		rels = append(rels, r)
+		ops[r] = op
+	}
+	// Parents before children: a new theme folder is watched (and listed)
+	// before its histories' events are looked at.
+	sort.Strings(rels)
+	for _, r := range rels {
+		s.handle(r, ops[r])
+		if s.full != "" {
+			return
+		}
+	}
+	for _, d := range smallDirs {
+		if s.dirty[d] {
+			s.readSmall(d)
+		}
+	}
+}
+
+// handle applies one changed path, by what its folder holds.
+func (s *Scanner) handle(rel string, op fsnotify.Op) {
+	if _, ok := s.dirs[rel]; ok && op&(fsnotify.Remove|fsnotify.Rename) != 0 {
+		s.full = "watched folder " + rel + " was removed or renamed"
+		return
+	}
+	dir, name := path.Dir(rel), path.Base(rel)
+	if dir == "." {
+		dir = ""
+	}
+	k, ok := s.dirs[dir]
+	if !ok {
+		return
+	}
+	switch k {
+	case kHistories:
+		if workspace.IsLogName(name) {
+			s.noteLog(rel)
+		}
+	case kCheckpoints:
+		if workspace.IsCheckpointName(name) {
+			s.noteCheckpoint(rel)
+		}
+	case kSmall:
+		s.dirty[dir] = true
+	case kRoot:
+		switch rel {
+		case workspace.StatsDir:
+			s.addNew(rel, kStats)
+			s.addNew(workspace.CheckpointsDir, kCheckpoints)
+			for _, d := range []string{workspace.DeepWorkDir, workspace.CooldownDir, workspace.LockDir} {
+				s.addNew(d, kSmall)
+			}
+		case workspace.ArtifactsDir:
+			s.addNew(rel, kArtifacts)
+			s.addNew(workspace.ThemeHistoriesDir, kSmall)
+		case workspace.FeedbackboxDir, workspace.ThemeboxDir:
+			s.addNew(rel, kSmall)
+		}
+	case kStats:
+		switch rel {
+		case workspace.CheckpointsDir:
+			s.addNew(rel, kCheckpoints)
+		case workspace.DeepWorkDir, workspace.CooldownDir, workspace.LockDir:
+			s.addNew(rel, kSmall)
+		case workspace.LatestFile:
+			s.foldHints()
+		}
+	case kArtifacts:
+		if rel == workspace.ThemeHistoriesDir {
+			s.addNew(rel, kSmall)
+		} else if _, ok := workspace.IDPrefix(name); ok {
+			s.addNew(rel, kTheme)
+		}
+	case kTheme:
+		switch name {
+		case workspace.HistoriesDir:
+			s.addNew(rel, kHistories)
+		case workspace.SubthemesDir:
+			s.addNew(rel, kSubthemes)
+		}
+	case kSubthemes:
+		if _, ok := workspace.IDPrefix(name); ok {
+			s.addNew(rel, kTheme)
+		}
+	}
+}
+
+// addNew watches a folder that appeared after the first scan and takes in
+// what it already holds (it is new, so small).
+func (s *Scanner) addNew(rel string, k dirKind) {
+	if _, ok := s.dirs[rel]; ok || !s.isDir(rel) {
+		return
+	}
+	var cands []workspace.FileStat
+	switch k {
+	case kTheme:
+		s.addTheme(rel, &cands)
+	case kHistories:
+		s.addHistories(rel, &cands)
+	case kSubthemes:
+		s.watch(rel, kSubthemes)
+		s.walkThemes(rel, &cands)
+	case kArtifacts:
+		s.watch(rel, kArtifacts)
+		s.walkThemes(rel, &cands)
+	case kCheckpoints:
+		s.watch(rel, kCheckpoints)
+		s.rescanCheckpoints()
+	case kSmall:
+		s.watch(rel, kSmall)
+		s.dirty[rel] = true
+	default:
+		s.watch(rel, k)
+	}
+	for _, c := range cands {
+		s.noteLog(c.Rel)
+	}
+}
+
+// readSmall re-reads one small folder; on error the previous view is kept.
+func (s *Scanner) readSmall(d string) {
+	delete(s.dirty, d)
+	var err error
+	switch d {
+	case workspace.DeepWorkDir:
+		var dw deepWork
+		if dw, err = readDeepWork(s.ws); err == nil {
+			s.dw = dw
+		}
+	case workspace.ThemeHistoriesDir:
+		var id workspace.ID
+		var recs []string
+		if id, recs, err = readThemeRecords(s.ws); err == nil {
+			s.themeID, s.themes = id, recs
+		}
+	case workspace.FeedbackboxDir:
+		var items []InboxItem
+		if items, err = readInbox(s.ws, d); err == nil {
+			s.feedback = items
+		}
+	case workspace.ThemeboxDir:
+		var items []InboxItem
+		if items, err = readInbox(s.ws, d); err == nil {
+			s.themebox = items
+		}
+	case workspace.CooldownDir:
+		var ms []Marker
+		if ms, err = readMarkers(s.ws, d, Cooldown); err == nil {
+			s.cooldown = ms
+		}
+	case workspace.LockDir:
+		var ms []Marker
+		if ms, err = readMarkers(s.ws, d, Lock); err == nil {
+			s.lock = ms
+		}
+	}
+	if err != nil {
+		s.logf("scan: read %s: %v", d, err)
+	}
+}
+
+// snapshot copies the scanner's view, so the caller may keep it.
+func (s *Scanner) snapshot(full bool, reason string) Snapshot {
+	snap := Snapshot{
+		TakenAt:             clock.Or(s.Clock).Now(),
+		RecentLogs:          append([]workspace.Proof(nil), s.recent...),
+		ActiveDeepWork:      append([]workspace.Declaration(nil), s.dw.active...),
+		ActiveDeepWorkFiles: append([]DeepWorkFile(nil), s.dw.files...),
+		InvalidDeepWork:     append([]InvalidDeclaration(nil), s.dw.invalid...),
+		ThemeRecordID:       s.themeID,
+		ThemeRecords:        append([]string(nil), s.themes...),
+		Feedback:            append([]InboxItem(nil), s.feedback...),
+		Themebox:            append([]InboxItem(nil), s.themebox...),
+		Restrictions:        append(append([]Marker(nil), s.cooldown...), s.lock...),
+		FullScan:            full,
+		Rescan:              reason,
+	}
+	if len(s.recent) > 0 {
+		p := s.recent[0]
+		snap.LastLog = &p
+	}
+	if s.intro != nil {
+		p := *s.intro
+		snap.LastIntrospection = &p
+	}
+	if s.checkpoint != nil {
+		p := *s.checkpoint
+		snap.LastCheckpoint = &p
+	}
+	if s.dw.completed != nil {
+		c := *s.dw.completed
+		snap.LastCompleted = &c
+	}
+	return snap
+}

@@ -1,0 +1,200 @@
+package scan
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// The small folders are re-read whole when an event touches them: they hold a
+// few files each (declarations are renamed, inbox files processed, markers
+// removed), unlike the histories.
+
+// deepWork is what stats/deep_work says.
+type deepWork struct {
+	active    []workspace.Declaration
+	files     []DeepWorkFile
+	invalid   []InvalidDeclaration
+	completed *CompletedDeepWork
+}
+
+// readNames lists a folder's names without dot-files; a missing folder is empty.
+func readNames(abs string) ([]string, error) {
+	f, err := os.Open(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return nil, err
+	}
+	out := names[:0]
+	for _, n := range names {
+		if !strings.HasPrefix(n, ".") {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// readDeepWork reads stats/deep_work: active declarations parsed (or listed
+// as invalid) and the completed one with the greatest ID.
+func readDeepWork(ws *workspace.Workspace) (deepWork, error) {
+	var d deepWork
+	names, err := readNames(ws.Path(workspace.DeepWorkDir))
+	if err != nil {
+		return d, err
+	}
+	var lastCompleted string
+	for _, n := range names {
+		id, state, ok := workspace.ParseDeepWorkName(n)
+		if !ok {
+			continue
+		}
+		rel := workspace.DeepWorkDir + "/" + n
+		switch state {
+		case workspace.Completed:
+			lastCompleted = n // names sort by ID
+		case workspace.Active:
+			abs := ws.Path(rel)
+			fi, err := os.Stat(abs)
+			if err != nil || !fi.Mode().IsRegular() {
+				continue // renamed away meanwhile, or not a file
+			}
+			b, err := os.ReadFile(abs)
+			if err != nil {
+				continue
+			}
+			decl, err := workspace.ParseDeclaration(id, b, ws.Loc)
+			if err != nil {
+				d.invalid = append(d.invalid, InvalidDeclaration{Rel: rel, ID: id, Err: err.Error()})
+				continue
+			}
+			d.active = append(d.active, decl)
+			d.files = append(d.files, DeepWorkFile{Rel: rel, ID: id, ModTime: fi.ModTime()})
+		}
+	}
+	if lastCompleted != "" {
+		rel := workspace.DeepWorkDir + "/" + lastCompleted
+		abs := ws.Path(rel)
+		if fi, err := os.Stat(abs); err == nil {
+			id, _, _ := workspace.ParseDeepWorkName(lastCompleted)
+			c := &CompletedDeepWork{Decl: workspace.Declaration{ID: id}, Rel: rel, ModTime: fi.ModTime(), CompletedAt: changeTime(fi)}
+			if b, err := os.ReadFile(abs); err == nil {
+				if decl, err := workspace.ParseDeclaration(id, b, ws.Loc); err == nil {
+					c.Decl = decl
+				}
+			}
+			d.completed = c
+		}
+	}
+	return d, nil
+}
+
+// readThemeRecords finds the newest ID among artifacts/theme_histories files
+// and every file sharing it.
+func readThemeRecords(ws *workspace.Workspace) (workspace.ID, []string, error) {
+	names, err := readNames(ws.Path(workspace.ThemeHistoriesDir))
+	if err != nil {
+		return "", nil, err
+	}
+	var newest workspace.ID
+	var recs []string
+	for _, n := range names {
+		id, ok := workspace.IDPrefix(n)
+		if !ok {
+			continue
+		}
+		switch {
+		case id > newest:
+			newest, recs = id, recs[:0]
+			fallthrough
+		case id == newest:
+			recs = append(recs, workspace.ThemeHistoriesDir+"/"+n)
+		}
+	}
+	return newest, recs, nil
+}
+
+// readInbox lists the unprocessed markdown files of themebox or feedbackbox:
+// not dot-files, not "draft." (not ready) and not "processed." (handled).
+func readInbox(ws *workspace.Workspace, dir string) ([]InboxItem, error) {
+	names, err := readNames(ws.Path(dir))
+	if err != nil {
+		return nil, err
+	}
+	var out []InboxItem
+	for _, n := range names {
+		if strings.HasPrefix(n, "draft.") || strings.HasPrefix(n, "processed.") || !strings.HasSuffix(n, ".md") {
+			continue
+		}
+		rel := dir + "/" + n
+		fi, err := os.Stat(ws.Path(rel))
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		out = append(out, InboxItem{Rel: rel, Name: n, Interrupt: strings.HasPrefix(n, "interrupt."), ModTime: fi.ModTime()})
+	}
+	return out, nil
+}
+
+// readMarkers lists the restriction markers of stats/cooldown or stats/lock.
+func readMarkers(ws *workspace.Workspace, dir, kind string) ([]Marker, error) {
+	names, err := readNames(ws.Path(dir))
+	if err != nil {
+		return nil, err
+	}
+	var out []Marker
+	for _, n := range names {
+		rel := dir + "/" + n
+		abs := ws.Path(rel)
+		fi, err := os.Stat(abs)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		m := Marker{Kind: kind, Tool: n, Rel: rel, Since: fi.ModTime()}
+		if fi.Size() <= 64<<10 {
+			if b, err := os.ReadFile(abs); err == nil {
+				m.Until = markerUntil(b, m.Since)
+			}
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// markerUntil reads "until: <RFC 3339>" or "duration: <Go duration>" (from
+// since); the first usable line wins; zero when there is none.
+func markerUntil(b []byte, since time.Time) time.Time {
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if !ok {
+			continue
+		}
+		v = strings.TrimSpace(v)
+		switch strings.ToLower(strings.TrimSpace(k)) {
+		case "until":
+			if t, err := time.Parse(time.RFC3339, v); err == nil {
+				return t
+			}
+		case "duration":
+			if d, err := time.ParseDuration(v); err == nil && d > 0 {
+				return since.Add(d)
+			}
+		}
+	}
+	return time.Time{}
+}
