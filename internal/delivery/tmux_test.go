@@ -144,7 +144,9 @@ func TestTmuxInterruptAndSaveChat(t *testing.T) {
 		want string
 	}{
 		{name: "interrupt", do: func(ctx context.Context, d *Tmux) error { return d.Interrupt(ctx) }, want: "\x1b\x1b"},
-		{name: "save chat", do: func(ctx context.Context, d *Tmux) error { return d.SaveChat(ctx, "HEARTBEAT_20250101120000_20250101121000") }, want: "/chat save HEARTBEAT_20250101120000_20250101121000\r"},
+		{name: "save chat", do: func(ctx context.Context, d *Tmux) error {
+			return d.SaveChat(ctx, "HEARTBEAT_20250101120000_20250101121000")
+		}, want: "/chat save HEARTBEAT_20250101120000_20250101121000\r"},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -219,9 +221,9 @@ func TestTmuxErrors(t *testing.T) {
 			wantErr: ErrTmuxMissing, wantMsg: []string{"install tmux", "PATH"},
 		},
 		{
-			name: "interrupt without tmux",
-			tmux: func(t *testing.T) *Tmux { d := NewTmux("agent", ""); d.Program = noTmux; return d },
-			do:   func(ctx context.Context, d *Tmux) error { return d.Interrupt(ctx) },
+			name:    "interrupt without tmux",
+			tmux:    func(t *testing.T) *Tmux { d := NewTmux("agent", ""); d.Program = noTmux; return d },
+			do:      func(ctx context.Context, d *Tmux) error { return d.Interrupt(ctx) },
 			wantErr: ErrTmuxMissing,
 		},
 		{
@@ -258,9 +260,9 @@ func TestTmuxErrors(t *testing.T) {
 			wantErr: ErrTmuxTarget, wantMsg: []string{"agent:0.7"},
 		},
 		{
-			name: "save chat refuses a name with spaces",
-			tmux: func(t *testing.T) *Tmux { d := NewTmux("agent", ""); d.Program = noTmux; return d },
-			do:   func(ctx context.Context, d *Tmux) error { return d.SaveChat(ctx, "two words") },
+			name:    "save chat refuses a name with spaces",
+			tmux:    func(t *testing.T) *Tmux { d := NewTmux("agent", ""); d.Program = noTmux; return d },
+			do:      func(ctx context.Context, d *Tmux) error { return d.SaveChat(ctx, "two words") },
 			wantMsg: []string{"one word"},
 		},
 		{
