@@ -184,7 +184,12 @@ func (d Declaration) Format() []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "mode: %s\nactivity: %s\ndeclared_at: %s\n", d.Mode, OneLine(d.Activity), d.DeclaredAt.Format(time.RFC3339))
 	if d.Mode == Strict {
-		fmt.Fprintf(&b, "planned_minutes: %d\ndeadline: %s\n", d.PlannedMinutes, d.Deadline.Format(time.RFC3339))
+		// A declaration given by its deadline alone has no minutes, and
+		// "planned_minutes: 0" would not read back.
+		if d.PlannedMinutes > 0 {
+			fmt.Fprintf(&b, "planned_minutes: %d\n", d.PlannedMinutes)
+		}
+		fmt.Fprintf(&b, "deadline: %s\n", d.Deadline.Format(time.RFC3339))
 	}
 	return []byte(b.String())
 }
