@@ -3,6 +3,7 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -163,6 +164,10 @@ func cutKey(line string) (string, string, bool) {
 	return strings.ToLower(strings.TrimSpace(line[:i])), strings.TrimSpace(line[i+sep:]), true
 }
 
+// maxMinutes is the most minutes a time.Duration holds; more would overflow
+// and put the deadline centuries in the past.
+const maxMinutes = int(math.MaxInt64 / int64(time.Minute))
+
 // parseMinutes reads "30", "30分", "30m", "30 min", "30 minutes".
 func parseMinutes(s string) (int, error) {
 	t := strings.TrimSpace(s)
@@ -173,7 +178,7 @@ func parseMinutes(s string) (int, error) {
 		}
 	}
 	n, err := strconv.Atoi(t)
-	if err != nil || n <= 0 {
+	if err != nil || n <= 0 || n > maxMinutes {
 		return 0, fmt.Errorf("%w: planned time %q is not a positive number of minutes", ErrBadDeclaration, s)
 	}
 	return n, nil
