@@ -3,6 +3,7 @@ package workspace
 import (
 	"errors"
 	"os"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -85,6 +86,9 @@ func TestParseDeclaration(t *testing.T) {
 			Declaration{Mode: Strict, Activity: "長い論文を読むため", DeclaredAt: idTime, PlannedMinutes: 25, Deadline: idTime.Add(25 * time.Minute)}},
 		{"minutes forms", "mode: strict\nactivity: x\nplanned_minutes: 7minutes\n",
 			Declaration{Mode: Strict, Activity: "x", DeclaredAt: idTime, PlannedMinutes: 7, Deadline: idTime.Add(7 * time.Minute)}},
+		{"most minutes", "mode: strict\nplanned_minutes: " + strconv.Itoa(maxMinutes) + "\n",
+			Declaration{Mode: Strict, DeclaredAt: idTime, PlannedMinutes: maxMinutes, Deadline: idTime.Add(time.Duration(maxMinutes) * time.Minute)}},
+		{"minutes overflowing a duration", "mode: strict\nplanned_minutes: " + strconv.Itoa(maxMinutes+1) + "\n", Declaration{}},
 		{"empty", "", Declaration{}},
 		{"no mode no time", "activity: x\n", Declaration{}},
 		{"bad mode", "mode: relaxed\nactivity: x\n", Declaration{}},
@@ -134,6 +138,7 @@ func TestDeclarationRoundTrip(t *testing.T) {
 	}{
 		{"flexible", Declaration{ID: id, Mode: Flexible, Activity: "reading", DeclaredAt: at}},
 		{"strict", Declaration{ID: id, Mode: Strict, Activity: "writing", DeclaredAt: at, PlannedMinutes: 30, Deadline: at.Add(30 * time.Minute)}},
+		{"strict by deadline alone", Declaration{ID: id, Mode: Strict, Activity: "w", DeclaredAt: at, Deadline: at.Add(time.Hour)}},
 		{"japanese", Declaration{ID: id, Mode: Flexible, Activity: "日本語で：考える", DeclaredAt: at.UTC()}},
 	}
 	for _, tt := range tests {
