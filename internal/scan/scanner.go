@@ -488,11 +488,8 @@ func (s *Scanner) incremental() {
 		s.full = "no inotify watcher"
 		return
 	}
-	if _, ok := s.dirs[workspace.StatsDir]; ok {
-		s.seq++
-		if err := s.w.sync(s.ws.Path(workspace.StatsDir), s.seq); err != nil {
-			s.logf("scan: %v; a change made just now may be seen one pulse late", err)
-		}
+	if err := s.barrier(); err != nil {
+		s.logf("scan: %v; a change made just now may be seen one pulse late", err)
 	}
 	pending, lost := s.w.take()
 	if lost != "" {
@@ -520,6 +517,20 @@ func (s *Scanner) incremental() {
 			s.readSmall(d)
 		}
 	}
+}
+
+// barrier waits until every event queued before it has been noted, using a
+// dot-file in stats/ (or the root while stats/ does not exist).
+func (s *Scanner) barrier() error {
+	dir := workspace.StatsDir
+	if _, ok := s.dirs[dir]; !ok {
+		dir = ""
+		if _, ok := s.dirs[dir]; !ok {
+			return nil
+		}
+	}
+	s.seq++
+	return s.w.sync(s.ws.Path(dir), s.seq)
 }
 
 // handle applies one changed path, by what its folder holds.
