@@ -35,7 +35,9 @@ func newScanner(t *testing.T, ws *workspace.Workspace) *Scanner {
 	return s
 }
 
-func id(min int) workspace.ID { return workspace.NewID(base.Add(time.Duration(min) * time.Minute).UTC()) }
+func id(min int) workspace.ID {
+	return workspace.NewID(base.Add(time.Duration(min) * time.Minute).UTC())
+}
 
 // put writes rel with data and sets its mtime to base+min minutes.
 func put(t *testing.T, ws *workspace.Workspace, rel, data string, min int) string {
