@@ -1,0 +1,151 @@
+// Package transcript is the record of exec wakeups: one JSON line per wakeup
+// in stats/wakeups/<YYYY-MM-DD>.jsonl, minus the ghosts. A ghost is a wakeup
+// whose whole reply is the idle token: the agent had nothing to do, so (as in
+// the Heart paper's [IDLE] ghost mode) it leaves no trace here and the caller
+// only counts it.
+//
+// Each Append rewrites the day's file atomically (old lines + the new one,
+// through renameio), so a crash leaves the old or the new file, never a torn
+// line. The cost is a read and write of one day's file per wakeup, which the
+// daily cap and the exec delivery's bounded output keep small.
+package transcript
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// IdleToken is the reply by which an agent says it has nothing to do.
+const IdleToken = "[IDLE]"
+
+// LegacyIdleToken is also accepted as the idle token (other heartbeat tools
+// use it).
+const LegacyIdleToken = "HEARTBEAT_OK"
+
+// IsGhost reports whether reply is a ghost: the whole reply, trimmed of
+// white space, is IdleToken or LegacyIdleToken. A reply that says anything
+// else, or nothing at all, is not a ghost.
+func IsGhost(reply string) bool {
+	r := strings.TrimSpace(reply)
+	return r == IdleToken || r == LegacyIdleToken
+}
+
+// Entry is one wakeup as the transcript records it.
+type Entry struct {
+	// Time is when the wakeup was delivered; written in the transcript's
+	// location.
+	Time time.Time `json:"time"`
+	// Agent is the agent's display name.
+	Agent string `json:"agent"`
+	// Source is what woke it: "schedule", "extra", "idle"...
+	Source string `json:"source"`
+	// Prompt is the text delivered.
+	Prompt string `json:"prompt"`
+	// Reply is the agent's stdout.
+	Reply string `json:"reply"`
+	// DurationMS is how long the agent command ran, in milliseconds.
+	DurationMS int64 `json:"duration_ms"`
+	// ExitCode is the agent command's exit status (-1 when it did not exit).
+	ExitCode int `json:"exit_code"`
+	// Error says why the delivery failed; empty on success.
+	Error string `json:"error,omitempty"`
+}
+
+// ErrNoTime reports an Entry without a Time: it has no day to go to.
+var ErrNoTime = errors.New("entry has no time")
+
+// mu serialises Appends within the process, so two wakeups never read the
+// same old file and drop each other's line.
+var mu sync.Mutex
+
+// File is the workspace-relative transcript file for the local day of t in
+// loc (nil = Local): stats/wakeups/<YYYY-MM-DD>.jsonl.
+func File(t time.Time, loc *time.Location) string {
+	if loc == nil {
+		loc = time.Local
+	}
+	return workspace.WakeupsDir + "/" + t.In(loc).Format("2006-01-02") + ".jsonl"
+}
+
+// Append adds e as one JSON line to the transcript file of e.Time's local day
+// in loc (nil = the workspace's location). The file is rewritten atomically
+// with its old lines kept; a last line missing its newline gets one. It is
+// safe for concurrent use within the process (not across processes).
+func Append(ws *workspace.Workspace, loc *time.Location, e Entry) error {
+	if loc == nil {
+		loc = ws.Loc
+	}
+	if e.Time.IsZero() {
+		return fmt.Errorf("append wakeup: %w", ErrNoTime)
+	}
+	e.Time = e.Time.In(loc).Round(0)
+	rel := File(e.Time, loc)
+	var line bytes.Buffer
+	enc := json.NewEncoder(&line)
+	enc.SetEscapeHTML(false) // keep prompts and replies readable: <, >, & as is
+	if err := enc.Encode(e); err != nil {
+		return fmt.Errorf("encode wakeup: %w", err)
+	}
+	abs, err := ws.Resolve(rel)
+	if err != nil {
+		return fmt.Errorf("append wakeup: %w", err)
+	}
+
+	mu.Lock()
+	defer mu.Unlock()
+	old, err := os.ReadFile(abs)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("read %s: %w", rel, err)
+	}
+	if len(old) > 0 && old[len(old)-1] != '\n' {
+		old = append(old, '\n')
+	}
+	if err := ws.WriteFile(rel, append(old, line.Bytes()...)); err != nil {
+		return fmt.Errorf("append wakeup: %w", err)
+	}
+	return nil
+}
+
+// Read returns the entries of the transcript file rel (as File names it). A
+// missing file has no entries. Lines that are not valid entries are skipped
+// and reported together in the error, alongside the entries that were read.
+func Read(ws *workspace.Workspace, rel string) ([]Entry, error) {
+	abs, err := ws.Resolve(rel)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", rel, err)
+	}
+	b, err := os.ReadFile(abs)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", rel, err)
+	}
+	var (
+		out  []Entry
+		errs []error
+	)
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(nil, len(b)+1)
+	for n := 1; sc.Scan(); n++ {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		var e Entry
+		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+			errs = append(errs, fmt.Errorf("read %s:%d: %w", rel, n, err))
+			continue
+		}
+		out = append(out, e)
+	}
+	return out, errors.Join(errs...)
+}
