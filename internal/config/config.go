@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -264,6 +265,9 @@ func strict(b []byte, v any) error {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
 	if err := dec.Decode(v); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil // only comments: no document
+		}
 		var te *yaml.TypeError
 		if errors.As(err, &te) {
 			return fmt.Errorf("%s", strings.Join(te.Errors, "; "))
