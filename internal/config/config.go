@@ -27,10 +27,20 @@ func (d Duration) D() time.Duration { return time.Duration(d) }
 func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	v, err := time.ParseDuration(strings.TrimSpace(n.Value))
 	if err != nil {
-		return fmt.Errorf("line %d: %q is not a Go duration (like 90s, 5m, 2h)", n.Line, n.Value)
+		return &durationError{line: n.Line, column: n.Column, value: n.Value}
 	}
 	*d = Duration(v)
 	return nil
+}
+
+// durationError is a bad duration at a position; strict names its key.
+type durationError struct {
+	line, column int
+	value        string
+}
+
+func (e *durationError) Error() string {
+	return fmt.Sprintf("line %d: %q is not a Go duration (like 90s, 5m, 2h)", e.line, e.value)
 }
 
 // MarshalYAML writes the duration string.
@@ -268,6 +278,12 @@ func strict(b []byte, v any) error {
 		if errors.Is(err, io.EOF) {
 			return nil // only comments: no document
 		}
+		var de *durationError
+		if errors.As(err, &de) {
+			if key := keyAt(b, de.line, de.column); key != "" {
+				return fmt.Errorf("%s: %w", key, err)
+			}
+		}
 		var te *yaml.TypeError
 		if errors.As(err, &te) {
 			return fmt.Errorf("%s", strings.Join(te.Errors, "; "))
@@ -275,6 +291,47 @@ func strict(b []byte, v any) error {
 		return err
 	}
 	return nil
+}
+
+// keyAt names the key (dotted, [i] for list items) whose value is at
+// line:column of the YAML text b, or "".
+func keyAt(b []byte, line, column int) string {
+	var doc yaml.Node
+	if yaml.Unmarshal(b, &doc) != nil {
+		return ""
+	}
+	var find func(n *yaml.Node, path string) string
+	find = func(n *yaml.Node, path string) string {
+		switch n.Kind {
+		case yaml.DocumentNode:
+			for _, c := range n.Content {
+				if k := find(c, path); k != "" {
+					return k
+				}
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				p, v := n.Content[i].Value, n.Content[i+1]
+				if path != "" {
+					p = path + "." + p
+				}
+				if v.Line == line && v.Column == column {
+					return p
+				}
+				if k := find(v, p); k != "" {
+					return k
+				}
+			}
+		case yaml.SequenceNode:
+			for i, c := range n.Content {
+				if k := find(c, fmt.Sprintf("%s[%d]", path, i)); k != "" {
+					return k
+				}
+			}
+		}
+		return ""
+	}
+	return find(&doc, "")
 }
 
 // finish resolves relative paths against base, applies derived defaults and
