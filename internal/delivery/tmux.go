@@ -180,6 +180,9 @@ func (t *Tmux) run(ctx context.Context, stdin io.Reader, args ...string) error {
 	argv = append(argv, args...)
 	cmd := exec.CommandContext(ctx, prog, argv...)
 	cmd.Stdin = stdin
+	// Should this call start a tmux server, its panes must not inherit the
+	// daemon's systemd notify socket.
+	cmd.Env = ChildEnv(os.Environ())
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	err := cmd.Run()
