@@ -56,13 +56,10 @@ func apply(ws *workspace.Workspace, a Action) error {
 	default:
 		return fmt.Errorf("%w: unknown kind %q", ErrBadAction, a.Kind)
 	}
-	err := ws.Rename(a.Rel, a.NewRel)
-	if errors.Is(err, fs.ErrNotExist) {
-		if _, serr := os.Lstat(ws.Path(a.Rel)); errors.Is(serr, fs.ErrNotExist) {
-			return nil // already renamed by someone else
-		}
+	if _, err := os.Lstat(ws.Path(a.Rel)); errors.Is(err, fs.ErrNotExist) {
+		return nil // already renamed by someone else (mcp-heart, the agent)
 	}
-	return err
+	return ws.Rename(a.Rel, a.NewRel)
 }
 
 // within reports whether rel names a file directly inside dir.
