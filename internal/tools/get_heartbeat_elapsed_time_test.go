@@ -1,0 +1,134 @@
+package tools
+
+import (
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// japaneseLog is an activity log as existing Japanese workspaces write it.
+const japaneseLog = "# 活動ログ\n\n## 活動種別\n内省\n\n## 活動内容\n- 振り返り\n\n## 成果物、関連ファイル\n- なし\n\n## 自己評価、備考\n観測 と書いても種別ではない\n"
+
+func TestGetHeartbeatElapsedTime(t *testing.T) {
+	e := newEnv(t)
+	now := e.now()
+	// No index yet: the first call builds it from the newest files, reading
+	// the Japanese headings.
+	e.write(testThemeHist+"/20250102025000.md", japaneseLog, now.Add(-20*time.Minute))
+	e.write(testThemeHist+"/20250102030000.md", "## 活動種別\n思考\n", now.Add(-6*time.Minute))
+	e.write("stats/checkpoints/20250102030000.txt", "03:02:00 first\n03:03:00 second\n", now.Add(-2*time.Minute))
+	e.write("stats/deep_work/20250102030000.txt", "制限タイプ: strict\n活動予定内容: 論文の読解\n予定時間: 20分\n", now)
+	e.write(workspace.PromptFile, "Heartbeat: 20250102030405\n\nWarning: no activity log for 6 minutes.\nWrite one.\n\n\nFeedback waiting in feedbackbox/.\n", now)
+	before := e.snapshot()
+
+	res, err := e.tl.GetHeartbeatElapsedTime(args(t, `{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.sameSnapshot(before) // read only, even the first time
+	checks := []struct {
+		name string
+		got  any
+		want any
+	}{
+		{"heartbeat_id", res.HeartbeatID, string(testID)},
+		{"heartbeat_age", *res.HeartbeatAgeSeconds, int64(10)},
+		{"last_log", res.LastLog, testThemeHist + "/20250102030000.md"},
+		{"since_last_log", *res.SinceLastLogSeconds, int64(360)},
+		{"since_last_checkpoint", *res.SinceLastCheckpointSeconds, int64(120)},
+		{"last_checkpoint_message", res.LastCheckpointMessage, "second"},
+		{"since_last_introspection", *res.SinceLastIntrospectionSecs, int64(1200)},
+		{"stage", res.Stage, "notice"},
+		{"deep work mode", res.DeepWork.Mode, "strict"},
+		{"deep work left", *res.DeepWork.RemainingSeconds, int64(945)}, // legacy: deadline = ID time + 20 min,
+		{"notices id", res.PendingNoticesHeartbeatID, string(testID)},
+		{"notices", res.PendingNotices, []string{"Warning: no activity log for 6 minutes.\nWrite one.", "Feedback waiting in feedbackbox/."}},
+	}
+	for _, c := range checks {
+		if !reflect.DeepEqual(c.got, c.want) {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	// Newest proof is the checkpoint (2 m ago); strict deep work pauses
+	// everything; introspection 20 m ago crossed info (15 m) and warning (20 m).
+	wantTh := map[string]struct {
+		left    int64
+		crossed bool
+	}{
+		"inactivity warning": {180, false}, "inactivity error": {480, false},
+		"introspection info": {0, true}, "introspection warning": {0, true}, "introspection error": {600, false},
+	}
+	for _, th := range res.Thresholds {
+		w := wantTh[th.Check+" "+th.Level]
+		if th.RemainingSeconds == nil || *th.RemainingSeconds != w.left || th.Crossed != w.crossed || !th.Paused {
+			t.Errorf("threshold %s %s = %+v (left %v), want left %d crossed %v paused", th.Check, th.Level, th, th.RemainingSeconds, w.left, w.crossed)
+		}
+	}
+	if !strings.Contains(res.Text(), "Feedback waiting") {
+		t.Errorf("text lacks the notices: %s", res.Text())
+	}
+}
+
+// The stage note and threshold crossing, just under and just over.
+func TestGetHeartbeatElapsedTimeStages(t *testing.T) {
+	tests := []struct {
+		name        string
+		age         time.Duration
+		stage       string
+		warnCrossed bool
+	}{
+		{"4m59s", 4*time.Minute + 59*time.Second, "", false},
+		{"5m1s", 5*time.Minute + time.Second, "notice", true},
+		{"9m59s", 9*time.Minute + 59*time.Second, "notice", true},
+		{"10m1s", 10*time.Minute + time.Second, "split", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.write(testThemeHist+"/20250102020000.md", "## Activity type\ncreation\n", e.now().Add(-tc.age))
+			res, err := e.tl.GetHeartbeatElapsedTime(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Stage != tc.stage || res.Thresholds[0].Crossed != tc.warnCrossed {
+				t.Errorf("age %s: stage %q crossed %v, want %q %v", tc.age, res.Stage, res.Thresholds[0].Crossed, tc.stage, tc.warnCrossed)
+			}
+			if res.SinceLastIntrospectionSecs != nil {
+				t.Errorf("a creation log counted as introspection")
+			}
+		})
+	}
+}
+
+func TestGetHeartbeatElapsedTimeBadCalls(t *testing.T) {
+	e := newEnv(t)
+	_, err := e.tl.GetHeartbeatElapsedTime(args(t, `{"heartbeat_id":"20250102030405"}`))
+	wantInputError(t, err, "heartbeat_id", "no parameters")
+	os.Remove(e.ws.Path(workspace.CurrentIDFile))
+	_, err = e.tl.GetHeartbeatElapsedTime(nil)
+	wantInputError(t, err, "", "watchdog")
+}
+
+func TestParsePrompt(t *testing.T) {
+	tests := []struct {
+		name, in, id string
+		notices      []string
+	}{
+		{"empty", "", "", []string{}},
+		{"id only", "Heartbeat: 20250102030405\n", "20250102030405", []string{}},
+		{"crlf", "Heartbeat: 20250102030405\r\n\r\nA\r\n\r\nB", "20250102030405", []string{"A", "B"}},
+		{"no heartbeat line", "Recovery: re-read GEMINI.md\n\nThen log.", "", []string{"Recovery: re-read GEMINI.md", "Then log."}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			id, n := ParsePrompt([]byte(tc.in))
+			if id != tc.id || !reflect.DeepEqual(n, tc.notices) {
+				t.Errorf("ParsePrompt(%q) = %q, %q, want %q, %q", tc.in, id, n, tc.id, tc.notices)
+			}
+		})
+	}
+}

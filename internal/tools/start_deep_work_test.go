@@ -1,0 +1,127 @@
+package tools
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+func TestStartDeepWork(t *testing.T) {
+	tests := []struct {
+		name     string
+		json     string
+		mode     workspace.Mode
+		deadline time.Duration // after now; 0 for flexible
+	}{
+		{"flexible", `{"mode":"flexible","activity_description":"refactor the parser"}`, workspace.Flexible, 0},
+		{"strict 1 min", `{"mode":"strict","activity_description":"refactor the parser","planned_duration_minutes":1}`, workspace.Strict, time.Minute},
+		{"strict 30 min", `{"mode":"Strict","activity_description":"refactor the parser","planned_duration_minutes":30}`, workspace.Strict, 30 * time.Minute},
+		{"strict quoted number", `{"mode":"strict","activity_description":"refactor the parser","planned_duration_minutes":"15"}`, workspace.Strict, 15 * time.Minute},
+		{"flexible null minutes", `{"mode":"flexible","activity_description":"refactor the parser","planned_duration_minutes":null}`, workspace.Flexible, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			res, err := e.tl.StartDeepWork(args(t, tc.json))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel := "stats/deep_work/" + string(testID) + ".txt"
+			if res.Path != rel {
+				t.Errorf("path = %s, want %s", res.Path, rel)
+			}
+			d, err := workspace.ParseDeclaration(testID, []byte(e.read(rel)), time.UTC)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Mode != tc.mode || d.Activity != "refactor the parser" || !d.DeclaredAt.Equal(e.now().Truncate(time.Second)) {
+				t.Errorf("declaration = %+v", d)
+			}
+			if tc.deadline > 0 && !d.Deadline.Equal(e.now().Add(tc.deadline)) {
+				t.Errorf("deadline = %s, want now + %s", d.Deadline, tc.deadline)
+			}
+			if !strings.Contains(res.Rules, string(tc.mode)) && !strings.Contains(strings.ToLower(res.Rules), string(tc.mode)) {
+				t.Errorf("rules do not explain %s: %s", tc.mode, res.Rules)
+			}
+		})
+	}
+}
+
+func TestStartDeepWorkBadCalls(t *testing.T) {
+	desc := func(n int) string { return strings.Repeat("x", n) }
+	tests := []struct {
+		name, json, field string
+		words             []string
+	}{
+		{"missing mode", `{"activity_description":"refactor the parser"}`, "mode", []string{"flexible", "strict"}},
+		{"bad mode", `{"mode":"hard","activity_description":"refactor the parser"}`, "mode", []string{"hard"}},
+		{"description 9 chars", `{"mode":"flexible","activity_description":"` + desc(9) + `"}`, "activity_description", []string{"9", "10 to 200"}},
+		{"description 201 chars", `{"mode":"flexible","activity_description":"` + desc(201) + `"}`, "activity_description", []string{"201"}},
+		{"description 9 chars after newline folding", `{"mode":"flexible","activity_description":"\n\n` + desc(9) + `\n"}`, "activity_description", []string{"9"}},
+		{"strict without minutes", `{"mode":"strict","activity_description":"refactor the parser"}`, "planned_duration_minutes", []string{"required", "1 to 30"}},
+		{"strict 0 min", `{"mode":"strict","activity_description":"refactor the parser","planned_duration_minutes":0}`, "planned_duration_minutes", []string{"0", "1..30"}},
+		{"strict 31 min", `{"mode":"strict","activity_description":"refactor the parser","planned_duration_minutes":31}`, "planned_duration_minutes", []string{"31", "1..30"}},
+		{"strict fractional", `{"mode":"strict","activity_description":"refactor the parser","planned_duration_minutes":2.5}`, "planned_duration_minutes", []string{"whole"}},
+		{"strict word", `{"mode":"strict","activity_description":"refactor the parser","planned_duration_minutes":"ten"}`, "planned_duration_minutes", []string{"whole"}},
+		{"flexible with minutes", `{"mode":"flexible","activity_description":"refactor the parser","planned_duration_minutes":10}`, "planned_duration_minutes", []string{"strict mode only"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			before := e.snapshot()
+			_, err := e.tl.StartDeepWork(args(t, tc.json))
+			wantInputError(t, err, tc.field, tc.words...)
+			e.sameSnapshot(before)
+		})
+	}
+	for _, n := range []int{10, 200} {
+		t.Run(fmt.Sprintf("description %d chars ok", n), func(t *testing.T) {
+			e := newEnv(t)
+			if _, err := e.tl.StartDeepWork(args(t, `{"mode":"flexible","activity_description":"`+strings.Repeat("深", n)+`"}`)); err != nil {
+				t.Errorf("%d characters refused: %v", n, err)
+			}
+		})
+	}
+	t.Run("no current ID", func(t *testing.T) {
+		e := newEnv(t)
+		os.Remove(e.ws.Path(workspace.CurrentIDFile))
+		before := e.snapshot()
+		_, err := e.tl.StartDeepWork(args(t, `{"mode":"flexible","activity_description":"refactor the parser"}`))
+		wantInputError(t, err, "", "watchdog")
+		e.sameSnapshot(before)
+	})
+}
+
+// A second declaration in a later heartbeat expires the first; a second one
+// in the same heartbeat is refused and writes nothing.
+func TestStartDeepWorkSupersedes(t *testing.T) {
+	e := newEnv(t)
+	if _, err := e.tl.StartDeepWork(args(t, `{"mode":"flexible","activity_description":"first long task"}`)); err != nil {
+		t.Fatal(err)
+	}
+	before := e.snapshot()
+	_, err := e.tl.StartDeepWork(args(t, `{"mode":"strict","activity_description":"second long task","planned_duration_minutes":5}`))
+	wantInputError(t, err, "", "already exists", "next heartbeat ID")
+	e.sameSnapshot(before)
+
+	next := workspace.ID("20250102030505")
+	if err := e.ws.WriteCurrentID(next); err != nil {
+		t.Fatal(err)
+	}
+	e.clk.Advance(time.Minute)
+	res, err := e.tl.StartDeepWork(args(t, `{"mode":"strict","activity_description":"second long task","planned_duration_minutes":5}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantExpired := "stats/deep_work/" + string(testID) + ".expired.txt"
+	if len(res.Expired) != 1 || res.Expired[0] != wantExpired || !e.exists(wantExpired) || e.exists("stats/deep_work/"+string(testID)+".txt") {
+		t.Errorf("expired = %v; want the first declaration renamed to %s", res.Expired, wantExpired)
+	}
+	if !e.exists("stats/deep_work/" + string(next) + ".txt") {
+		t.Error("new declaration missing")
+	}
+}

@@ -1,0 +1,149 @@
+package tools
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+func TestStartTheme(t *testing.T) {
+	e := newEnv(t)
+	e.write("themebox/next.md", "please study X", e.now())
+	res, err := e.tl.StartTheme(args(t, `{"theme_name":"Study X\n# forged heading","theme_directory_part":"study_x","reason":"the user asked\n## Activity type\nintrospection",
+		"activity_content":["read the request"],"themebox_file":"themebox/next.md"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	folder := "artifacts/" + string(testID) + "_study_x"
+	record := "artifacts/theme_histories/" + string(testID) + "_start_study_x.md"
+	if res.ThemeFolder != folder || res.StartRecord != record || res.ThemeStartID != string(testID) || res.ThemeboxProcessed != "themebox/processed.next.md" {
+		t.Errorf("StartTheme = %+v", res)
+	}
+	if fi, err := os.Stat(e.ws.Path(folder, "histories")); err != nil || !fi.IsDir() {
+		t.Errorf("histories folder missing: %v", err)
+	}
+	rec := e.read(record)
+	for _, line := range strings.Split(rec, "\n") {
+		if strings.HasPrefix(line, "#") && line != "# Theme start: Study X # forged heading" && !strings.HasPrefix(line, "## ") {
+			t.Errorf("record has a forged heading line %q", line)
+		}
+	}
+	if strings.Contains(rec, "\n## Activity type") {
+		t.Errorf("reason opened a section:\n%s", rec)
+	}
+	if e.exists("themebox/next.md") || !e.exists("themebox/processed.next.md") {
+		t.Error("themebox file not renamed to processed.next.md")
+	}
+	// The new theme takes activity logs right away.
+	if _, err := e.tl.CreateActivityLog(args(t, `{"activity_type":"theme_start","activity_content":["started"],"theme_start_id":"`+string(testID)+`","theme_directory_part":"study_x"}`)); err != nil {
+		t.Errorf("log into the new theme: %v", err)
+	}
+
+	// A sub-theme goes under the parent's subthemes/.
+	sub, err := e.tl.StartTheme(args(t, `{"theme_name":"Part of X","theme_directory_part":"part","reason":"narrower","parent_theme_start_id":"20250101000000","parent_theme_directory_part":"research"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "artifacts/20250101000000_research/subthemes/" + string(testID) + "_part/histories"; sub.HistoriesFolder != want || !e.exists(want) {
+		t.Errorf("sub-theme histories = %s, want %s", sub.HistoriesFolder, want)
+	}
+}
+
+func TestStartThemeBadCalls(t *testing.T) {
+	tests := []struct {
+		name, json, field string
+		words             []string
+	}{
+		{"missing name", `{"theme_directory_part":"x","reason":"r"}`, "theme_name", []string{"required"}},
+		{"missing part", `{"theme_name":"X","reason":"r"}`, "theme_directory_part", []string{"required"}},
+		{"part dot-dot", `{"theme_name":"X","theme_directory_part":"..","reason":"r"}`, "theme_directory_part", []string{"dot"}},
+		{"part NUL", `{"theme_name":"X","theme_directory_part":"a\u0000b","reason":"r"}`, "theme_directory_part", []string{"control"}},
+		{"missing reason", `{"theme_name":"X","theme_directory_part":"x"}`, "reason", []string{"required"}},
+		{"half parent", `{"theme_name":"X","theme_directory_part":"x","reason":"r","parent_theme_start_id":"20250101000000"}`, "parent_theme_directory_part", []string{"both"}},
+		{"parent missing", `{"theme_name":"X","theme_directory_part":"x","reason":"r","parent_theme_start_id":"20250101000000","parent_theme_directory_part":"nope"}`, "parent_theme_start_id", []string{"does not exist"}},
+		{"themebox missing", `{"theme_name":"X","theme_directory_part":"x","reason":"r","themebox_file":"nope.md"}`, "themebox_file", []string{"does not exist"}},
+		{"themebox draft", `{"theme_name":"X","theme_directory_part":"x","reason":"r","themebox_file":"draft.idea.md"}`, "themebox_file", []string{"draft"}},
+		{"themebox processed", `{"theme_name":"X","theme_directory_part":"x","reason":"r","themebox_file":"processed.old.md"}`, "themebox_file", []string{"already processed"}},
+		{"themebox escape", `{"theme_name":"X","theme_directory_part":"x","reason":"r","themebox_file":"sub/../../stats/current_heartbeat_id.txt"}`, "themebox_file", []string{"separator"}},
+		{"already started", `{"theme_name":"X","theme_directory_part":"dup","reason":"r"}`, "theme_directory_part", []string{"already"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.write("themebox/draft.idea.md", "d", e.now())
+			e.write("themebox/processed.old.md", "d", e.now())
+			if err := os.MkdirAll(e.ws.Path("artifacts/"+string(testID)+"_dup/histories"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			before := e.snapshot()
+			_, err := e.tl.StartTheme(args(t, tc.json))
+			wantInputError(t, err, tc.field, tc.words...)
+			e.sameSnapshot(before)
+		})
+	}
+	t.Run("artifacts symlinked outside", func(t *testing.T) {
+		e := newEnv(t)
+		outside := t.TempDir()
+		if err := os.Rename(e.ws.Path("artifacts"), filepath.Join(outside, "artifacts")); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(filepath.Join(outside, "artifacts"), e.ws.Path("artifacts")); err != nil {
+			t.Skipf("symlinks unavailable: %v", err)
+		}
+		_, err := e.tl.StartTheme(args(t, `{"theme_name":"X","theme_directory_part":"x","reason":"r"}`))
+		wantInputError(t, err, "theme_directory_part", "outside the workspace")
+		if _, err := os.Stat(filepath.Join(outside, "artifacts", string(testID)+"_x")); err == nil {
+			t.Error("created a theme outside the workspace")
+		}
+	})
+	t.Run("no current ID", func(t *testing.T) {
+		e := newEnv(t)
+		os.Remove(e.ws.Path(workspace.CurrentIDFile))
+		_, err := e.tl.StartTheme(args(t, `{"theme_name":"X","theme_directory_part":"x","reason":"r"}`))
+		wantInputError(t, err, "", "watchdog")
+	})
+}
+
+func TestEndTheme(t *testing.T) {
+	e := newEnv(t)
+	res, err := e.tl.EndTheme(args(t, `{"theme_start_id":"20250101000000","theme_directory_part":"research","reason":"done","achievements":["paper read","notes\nwritten"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "artifacts/theme_histories/" + string(testID) + "_end_research.md"
+	if res.EndRecord != want {
+		t.Errorf("end record = %s, want %s", res.EndRecord, want)
+	}
+	if rec := e.read(want); !strings.Contains(rec, "- notes written\n") || !strings.Contains(rec, "theme_start_id: 20250101000000") {
+		t.Errorf("end record:\n%s", rec)
+	}
+	before := e.snapshot()
+	_, err = e.tl.EndTheme(args(t, `{"theme_start_id":"20250101000000","theme_directory_part":"research","reason":"again","achievements":["x"]}`))
+	wantInputError(t, err, "theme_directory_part", "already exists")
+	e.sameSnapshot(before)
+}
+
+func TestEndThemeBadCalls(t *testing.T) {
+	tests := []struct {
+		name, json, field string
+		words             []string
+	}{
+		{"theme missing", `{"theme_start_id":"20250101000000","theme_directory_part":"nope","reason":"r","achievements":["a"]}`, "theme_start_id", []string{"does not exist"}},
+		{"wrong start id", `{"theme_start_id":"20250101000009","theme_directory_part":"research","reason":"r","achievements":["a"]}`, "theme_start_id", []string{"20250101000000"}},
+		{"no achievements", `{"theme_start_id":"20250101000000","theme_directory_part":"research","reason":"r","achievements":[]}`, "achievements", []string{"at least one"}},
+		{"missing reason", `{"theme_start_id":"20250101000000","theme_directory_part":"research","achievements":["a"]}`, "reason", []string{"required"}},
+		{"sub-theme of missing parent", `{"theme_start_id":"20250101000000","theme_directory_part":"research","reason":"r","achievements":["a"],"parent_theme_start_id":"20250101000000","parent_theme_directory_part":"nope"}`, "parent_theme_start_id", []string{"does not exist"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			before := e.snapshot()
+			_, err := e.tl.EndTheme(args(t, tc.json))
+			wantInputError(t, err, tc.field, tc.words...)
+			e.sameSnapshot(before)
+		})
+	}
+}
