@@ -1,0 +1,212 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/ai-heart/ai-heart/internal/alert"
+	"github.com/ai-heart/ai-heart/internal/clock"
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/delivery"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// Notifier tells the service manager about the daemon (systemd sd_notify).
+type Notifier interface {
+	Ready() error
+	Watchdog() error
+	Stopping() error
+}
+
+// Options wire a Daemon. Zero values are usable: real clock, no alerts
+// file, no systemd, the real deliverers.
+type Options struct {
+	Clock  clock.Clock
+	Log    zerolog.Logger
+	Alerts *alert.Sink
+	Notify Notifier
+	// NewDeliverer builds an agent's deliverer; nil means delivery.New.
+	NewDeliverer func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error)
+	// OnPulse, when set, is called after every pulse of every agent.
+	OnPulse func(PulseEvent)
+}
+
+// Daemon supervises the agents of one config. Agents share nothing but the
+// process: each has its own workspace, chambers, cap and breaker.
+type Daemon struct {
+	opts    Options
+	started time.Time
+	reload  chan reloadReq
+
+	mu     sync.Mutex
+	cfg    *config.Config
+	agents []*agent
+}
+
+type reloadReq struct {
+	cfg  *config.Config
+	done chan error
+}
+
+// New builds the agents of cfg. It fails when any agent cannot start (a
+// missing workspace, a bad delivery setting).
+func New(cfg *config.Config, o Options) (*Daemon, error) {
+	d := &Daemon{opts: o, started: clock.Or(o.Clock).Now(), reload: make(chan reloadReq)}
+	agents, err := d.build(cfg, nil)
+	if err != nil {
+		return nil, err
+	}
+	d.cfg, d.agents = cfg, agents
+	return d, nil
+}
+
+func (d *Daemon) build(cfg *config.Config, old []*agent) ([]*agent, error) {
+	byName := map[string]*agent{}
+	for _, a := range old {
+		byName[a.name] = a
+	}
+	var out []*agent
+	for _, ac := range cfg.Fleet() {
+		a, err := newAgent(ac, cfg.Timezone, cfg.Location(), d.opts, d.started)
+		if err != nil {
+			return nil, err
+		}
+		if prev := byName[a.name]; prev != nil {
+			a.adopt(prev)
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// adopt carries an agent's memory across a config reload, so a reload fires
+// no alert again and loses no count.
+func (a *agent) adopt(old *agent) {
+	old.mu.Lock()
+	defer old.mu.Unlock()
+	a.levels, a.checkState, a.rec = old.levels, old.checkState, old.rec
+	a.counters, a.lastWakeup, a.lastProof = old.counters, old.lastWakeup, old.lastProof
+	a.idle, a.announced, a.pulse = old.idle, old.announced, old.pulse
+}
+
+// Agents names the supervised agents.
+func (d *Daemon) Agents() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []string
+	for _, a := range d.agents {
+		out = append(out, a.name)
+	}
+	return out
+}
+
+// Reload replaces the configuration while running. A config whose agents
+// cannot be built is refused and the old one keeps running.
+func (d *Daemon) Reload(ctx context.Context, cfg *config.Config) error {
+	r := reloadReq{cfg: cfg, done: make(chan error, 1)}
+	select {
+	case d.reload <- r:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-r.done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Run supervises until ctx ends: then it lets every pulse in flight finish,
+// cancels deliveries, persists state and returns nil.
+func (d *Daemon) Run(ctx context.Context) error {
+	notify := d.opts.Notify
+	ready := false
+	for {
+		d.mu.Lock()
+		agents := d.agents
+		d.mu.Unlock()
+		actx, stop := context.WithCancel(ctx)
+		var wg sync.WaitGroup
+		pinger := newPinger(agents, func() {
+			if notify == nil {
+				return
+			}
+			if !ready {
+				ready = true
+				_ = notify.Ready()
+			}
+			_ = notify.Watchdog()
+		})
+		for _, a := range agents {
+			wg.Add(1)
+			go func(a *agent) { defer wg.Done(); a.run(actx, pinger.pulsed) }(a)
+		}
+	wait:
+		for {
+			select {
+			case <-ctx.Done():
+				if notify != nil {
+					_ = notify.Stopping()
+				}
+				stop()
+				wg.Wait()
+				return nil
+			case r := <-d.reload:
+				next, err := d.build(r.cfg, agents)
+				if err != nil {
+					r.done <- fmt.Errorf("reload refused, old config kept: %w", err)
+					continue // the old agents keep running
+				}
+				stop()
+				wg.Wait()
+				for _, a := range next {
+					for _, o := range agents {
+						if o.name == a.name {
+							a.adopt(o) // take the counts of the final pulses too
+						}
+					}
+				}
+				d.mu.Lock()
+				d.cfg, d.agents = r.cfg, next
+				d.mu.Unlock()
+				r.done <- nil
+				break wait
+			}
+		}
+	}
+}
+
+// pinger sends WATCHDOG=1 only when every agent has completed a pulse since
+// the last ping: a pulse that hangs stops the pings and systemd restarts us.
+type pinger struct {
+	mu    sync.Mutex
+	seen  map[*agent]bool
+	total int
+	ping  func()
+}
+
+func newPinger(agents []*agent, ping func()) *pinger {
+	return &pinger{seen: map[*agent]bool{}, total: len(agents), ping: ping}
+}
+
+func (p *pinger) pulsed(a *agent) {
+	p.mu.Lock()
+	p.seen[a] = true
+	all := len(p.seen) >= p.total
+	if all {
+		p.seen = map[*agent]bool{}
+	}
+	p.mu.Unlock()
+	if all {
+		p.ping()
+	}
+}
+
+// ErrNoState reports a workspace without a state file.
+var ErrNoState = errors.New("no watchdog state")

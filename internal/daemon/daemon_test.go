@@ -1,0 +1,320 @@
+package daemon
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/ai-heart/ai-heart/internal/alert"
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/delivery"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// fakeDeliverer is a Deliverer whose behaviour the test sets.
+type fakeDeliverer struct {
+	method  string
+	deliver func(ctx context.Context, prompt string) (delivery.Result, error)
+}
+
+var _ delivery.Deliverer = (*fakeDeliverer)(nil)
+
+func (f *fakeDeliverer) Deliver(ctx context.Context, p string) (delivery.Result, error) {
+	return f.deliver(ctx, p)
+}
+func (f *fakeDeliverer) Method() string { return f.method }
+
+// testConfig is a one-agent config on a fresh workspace with fast timings.
+func testConfig(t *testing.T) *config.Config {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "ai-works")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c, err := config.Parse([]byte(`
+pulse: {interval: 100ms}
+thresholds: {inactivity_warning: 2s, inactivity_error: 4s, introspection: 30s}
+schedule: {every: 0s}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Workspace = dir
+	c.Name = "tester"
+	return c
+}
+
+// alertsOf reads the alerts file as (check, level) pairs.
+func alertsOf(t *testing.T, path string) []map[string]any {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var out []map[string]any
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("alert line %q is not JSON: %v", sc.Text(), err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+type harness struct {
+	t      *testing.T
+	cfg    *config.Config
+	alerts string
+	d      *Daemon
+	cancel context.CancelFunc
+	done   chan struct{}
+	mu     sync.Mutex
+	pulses []PulseEvent
+}
+
+func start(t *testing.T, cfg *config.Config, nd func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error)) *harness {
+	t.Helper()
+	h := &harness{t: t, cfg: cfg, alerts: filepath.Join(t.TempDir(), "alerts.jsonl"), done: make(chan struct{})}
+	sink, err := alert.NewSink(zerolog.Nop(), h.alerts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sink.Close() })
+	d, err := New(cfg, Options{Log: zerolog.Nop(), Alerts: sink, NewDeliverer: nd, OnPulse: func(e PulseEvent) {
+		h.mu.Lock()
+		h.pulses = append(h.pulses, e)
+		h.mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.d = d
+	ctx, cancel := context.WithCancel(context.Background())
+	h.cancel = cancel
+	go func() { defer close(h.done); d.Run(ctx) }()
+	t.Cleanup(h.stop)
+	return h
+}
+
+func (h *harness) stop() {
+	h.cancel()
+	<-h.done
+}
+
+func (h *harness) state() State {
+	h.t.Helper()
+	s, err := h.tryState()
+	if err != nil {
+		h.t.Fatalf("read state: %v", err)
+	}
+	return s
+}
+
+func (h *harness) tryState() (State, error) {
+	ws, _ := workspace.New(h.cfg.Fleet()[0].Workspace, nil)
+	return ReadState(ws)
+}
+
+func (h *harness) waitFor(what string, timeout time.Duration, cond func() bool) {
+	h.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		if cond() {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	h.t.Fatalf("timed out after %s waiting for %s", timeout, what)
+}
+
+func (h *harness) hasAlert(check, level string) bool {
+	for _, a := range alertsOf(h.t, h.alerts) {
+		if a["check"] == check && a["level"] == level {
+			return true
+		}
+	}
+	return false
+}
+
+func TestPulseMintsIDAndWritesState(t *testing.T) {
+	cfg := testConfig(t)
+	h := start(t, cfg, nil)
+	ws, _ := workspace.New(cfg.Workspace, nil)
+	h.waitFor("current ID", 2*time.Second, func() bool { _, err := ws.ReadCurrentID(); return err == nil })
+	h.waitFor("three pulses", 3*time.Second, func() bool { h.mu.Lock(); defer h.mu.Unlock(); return len(h.pulses) >= 3 })
+	st := h.state()
+	if !st.Running(time.Now()) || st.Agent != "tester" || st.HeartbeatID == "" || st.Counters.Pulses < 3 {
+		t.Fatalf("state = %+v, want a running state of tester with an ID and 3+ pulses", st)
+	}
+	if st.Thresholds.InactivityWarning.D() != 2*time.Second {
+		t.Fatalf("state thresholds = %+v, want the config's (mcp-heart reads them)", st.Thresholds)
+	}
+	h.stop()
+	if st := h.state(); st.Counters.Pulses < 3 {
+		t.Fatalf("state after stop = %+v", st.Counters)
+	}
+}
+
+func TestRestartDoesNotFireStaleAlarms(t *testing.T) {
+	cfg := testConfig(t)
+	ws, _ := workspace.New(cfg.Workspace, nil)
+	// An old log from a previous run, an hour ago: older than every threshold.
+	old := time.Now().Add(-time.Hour)
+	theme := workspace.Theme{StartID: workspace.NewID(old), Part: "t"}
+	if err := os.MkdirAll(ws.Path(theme.HistoriesDir()), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := ws.Path(theme.HistoriesDir(), string(workspace.NewID(old))+".md")
+	if err := os.WriteFile(p, workspace.ActivityLog{Type: workspace.Thinking, Content: []string{"x"}}.Format(workspace.NewID(old)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(p, old, old)
+	h := start(t, cfg, nil)
+	time.Sleep(1500 * time.Millisecond) // 15 pulses, under the 2s warning
+	for _, a := range alertsOf(t, h.alerts) {
+		if a["check"] == "inactivity" || a["check"] == "introspection" {
+			t.Fatalf("stale alarm after start: %v", a)
+		}
+	}
+	// Past the warning threshold measured from the start, it does fire.
+	h.waitFor("inactivity warning", 3*time.Second, func() bool { return h.hasAlert("inactivity", "warning") })
+}
+
+func TestWakeupsAreSerializedAndCoalesced(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.Schedule.Every = config.Duration(20 * time.Millisecond)
+	var calls, running, maxRunning atomic.Int32
+	release := make(chan struct{})
+	nd := func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error) {
+		return &fakeDeliverer{method: config.DeliveryExec, deliver: func(ctx context.Context, p string) (delivery.Result, error) {
+			calls.Add(1)
+			n := running.Add(1)
+			if n > maxRunning.Load() {
+				maxRunning.Store(n)
+			}
+			defer running.Add(-1)
+			select {
+			case <-release:
+			case <-ctx.Done():
+			}
+			return delivery.Result{Reply: "done"}, nil
+		}}, nil
+	}
+	h := start(t, cfg, nd)
+	time.Sleep(500 * time.Millisecond) // ~25 wakeups fall due while the first hangs
+	if c := calls.Load(); c != 1 {
+		t.Fatalf("deliveries while one hangs = %d, want 1", c)
+	}
+	close(release)
+	h.waitFor("more deliveries", 2*time.Second, func() bool { return calls.Load() > 3 })
+	h.stop()
+	st := h.state()
+	if maxRunning.Load() != 1 {
+		t.Fatalf("max wakeups in flight = %d, want 1", maxRunning.Load())
+	}
+	if st.Counters.Coalesced < 10 {
+		t.Fatalf("coalesced = %d, want the wakeups due during the hang counted", st.Counters.Coalesced)
+	}
+}
+
+// TestHangingAgentNeverDelaysThePulse measures pulse intervals while the
+// agent command hangs until its timeout (issue: independence, tested).
+func TestHangingAgentNeverDelaysThePulse(t *testing.T) {
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep binary")
+	}
+	cfg := testConfig(t)
+	cfg.Schedule.Every = config.Duration(50 * time.Millisecond)
+	cfg.Agent = config.Agent{Delivery: config.DeliveryExec, Command: []string{sleep, "30"}, Timeout: config.Duration(1200 * time.Millisecond)}
+	cfg.CircuitBreaker = config.CircuitBreaker{Failures: 2, Cooldown: config.Duration(time.Hour), MaxCooldown: config.Duration(2 * time.Hour)}
+	h := start(t, cfg, nil)
+	time.Sleep(3 * time.Second)
+	h.stop()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for i, p := range h.pulses {
+		if p.Took > 30*time.Millisecond {
+			t.Logf("pulse %d took %s", i, p.Took)
+		}
+	}
+	if len(h.pulses) < 20 {
+		t.Fatalf("pulses in 3s at 100ms = %d, want about 30", len(h.pulses))
+	}
+	var gaps []time.Duration
+	for i := 1; i < len(h.pulses); i++ {
+		g := h.pulses[i].Started.Sub(h.pulses[i-1].Started)
+		if g > 200*time.Millisecond {
+			t.Logf("pulse %d: gap %s, previous took %s", i, g, h.pulses[i-1].Took)
+		}
+		gaps = append(gaps, g)
+	}
+	sort.Slice(gaps, func(i, j int) bool { return gaps[i] < gaps[j] })
+	worst, median := gaps[len(gaps)-1], gaps[len(gaps)/2]
+	t.Logf("pulse gaps while exec hangs: min %s median %s max %s", gaps[0], median, worst)
+	// Each delivery hangs 1.2 s: a pulse that waited for one would show a gap
+	// of a second or more. The bounds leave room for a loaded 2-core machine.
+	if worst >= 600*time.Millisecond || median > 130*time.Millisecond {
+		t.Fatalf("pulse gaps median %s max %s while the agent hung; the pulse must not wait for deliveries", median, worst)
+	}
+	st := h.state()
+	if st.Counters.DeliveryFailures < 2 || st.Breaker.State != "open" {
+		t.Fatalf("after two timeouts: failures %d breaker %q, want 2+ and open", st.Counters.DeliveryFailures, st.Breaker.State)
+	}
+	if !h.hasAlert("circuit_breaker", "warning") {
+		t.Fatal("no circuit_breaker alert when it opened")
+	}
+}
+
+func TestGhostRepliesLeaveNoTrace(t *testing.T) {
+	echo, err := exec.LookPath("echo")
+	if err != nil {
+		t.Skip("no echo binary")
+	}
+	for _, tc := range []struct {
+		name, reply string
+		ghost       bool
+	}{
+		{"idle token", "[IDLE]", true},
+		{"heartbeat ok", "HEARTBEAT_OK", true},
+		{"real reply", "I wrote a poem", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := testConfig(t)
+			cfg.Schedule.Every = config.Duration(100 * time.Millisecond)
+			cfg.Agent = config.Agent{Delivery: config.DeliveryExec, Command: []string{echo, tc.reply}, Timeout: config.Duration(5 * time.Second)}
+			h := start(t, cfg, nil)
+			h.waitFor("three deliveries", 5*time.Second, func() bool { s, err := h.tryState(); return err == nil && s.Counters.Delivered >= 3 })
+			h.stop()
+			st := h.state()
+			files, _ := filepath.Glob(filepath.Join(cfg.Workspace, "stats", "wakeups", "*.jsonl"))
+			if tc.ghost {
+				if len(files) != 0 || st.Counters.Ghosts < 3 {
+					t.Fatalf("ghost reply: transcripts %v, ghosts %d; want none written and 3+ counted", files, st.Counters.Ghosts)
+				}
+				return
+			}
+			if len(files) != 1 || st.Counters.Ghosts != 0 {
+				t.Fatalf("real reply: transcripts %v, ghosts %d", files, st.Counters.Ghosts)
+			}
+			b, _ := os.ReadFile(files[0])
+			if !strings.Contains(string(b), tc.reply) {
+				t.Fatalf("transcript %q lacks the reply", b)
+			}
+		})
+	}
+}

@@ -1,0 +1,88 @@
+package daemon
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/config"
+)
+
+// Recovery is the recovery state of one agent (SPEC section 5, Recovery).
+type Recovery struct {
+	Active       bool       `json:"active"`
+	Attempt      int        `json:"attempt"`
+	WaitedCycles int        `json:"waited_cycles"`
+	GaveUp       bool       `json:"gave_up"`
+	Check        string     `json:"check,omitempty"`
+	Reason       string     `json:"reason,omitempty"`
+	StartedAt    *time.Time `json:"started_at,omitempty"`
+}
+
+// step is what the pulse must do after a recovery decision.
+type step int
+
+const (
+	stepNone      step = iota
+	stepAttempt        // interrupt, save chat, send the recovery notice
+	stepRecovered      // all checks ok again: alert ok
+	stepGaveUp         // attempts exhausted: alert gave_up, stop waking
+)
+
+// healthy means no check is at warning or above: "all checks ok" for
+// recovery (infos such as pending feedback do not hold recovery open).
+func healthy(res checks.Result) bool { return res.Worst() < checks.Warning }
+
+// recoverableError returns the first error finding that starts recovery.
+func recoverableError(res checks.Result) (checks.Finding, bool) {
+	for _, f := range res.Findings {
+		if f.Level == checks.Error && checks.Recoverable(f.Check) {
+			return f, true
+		}
+	}
+	return checks.Finding{}, false
+}
+
+// next decides the recovery step for one pulse. It is pure.
+func (r Recovery) next(res checks.Result, cfg config.Recovery, now time.Time) (Recovery, step) {
+	switch {
+	case r.GaveUp:
+		if healthy(res) {
+			return Recovery{}, stepRecovered
+		}
+		return r, stepNone
+	case !r.Active:
+		f, ok := recoverableError(res)
+		if !ok {
+			return r, stepNone
+		}
+		t := now
+		return Recovery{Active: true, Attempt: 1, Check: f.Check, Reason: f.Message, StartedAt: &t}, stepAttempt
+	case healthy(res):
+		return Recovery{}, stepRecovered
+	}
+	r.WaitedCycles++
+	if r.WaitedCycles < cfg.MaxWaitCycles {
+		return r, stepNone
+	}
+	if r.Attempt >= cfg.MaxAttempts {
+		r.Active, r.GaveUp = false, true
+		return r, stepGaveUp
+	}
+	r.Attempt++
+	r.WaitedCycles = 0
+	if f, ok := recoverableError(res); ok {
+		r.Check, r.Reason = f.Check, f.Message
+	}
+	return r, stepAttempt
+}
+
+// notice is the recovery paragraph for the next heartbeat prompt.
+func (r Recovery) notice(maxAttempts int) string {
+	return fmt.Sprintf(`RECOVERY (attempt %d of %d): the watchdog detected a problem: %s
+You were interrupted so you can reset. Do this now:
+1. Stop what you were doing; do not repeat the last action.
+2. Re-read GEMINI.md and ai-docs/ (healthy activity, deep work, heartbeat notices).
+3. Write an activity log with create_activity_log, activity_type "recovery", saying what happened and what you will do next.
+4. Use the heartbeat ID in this prompt from now on; never reuse or invent one.`, r.Attempt, maxAttempts, r.Reason)
+}
