@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -41,6 +42,7 @@ func IsCheckpointName(name string) bool {
 // themes, not of logs.
 func (w *Workspace) HistoryDirs() ([]string, error) {
 	var out []string
+	seen := map[string]bool{} // real theme folders: linked folders can loop
 	var walk func(dir string) error
 	walk = func(dir string) error {
 		ents, err := os.ReadDir(w.Path(dir))
@@ -59,6 +61,11 @@ func (w *Workspace) HistoryDirs() ([]string, error) {
 				continue // theme_histories and other folders are not themes
 			}
 			theme := dir + "/" + name
+			real, err := filepath.EvalSymlinks(w.Path(theme))
+			if err != nil || seen[real] {
+				continue
+			}
+			seen[real] = true
 			if fi, err := os.Stat(w.Path(theme, HistoriesDir)); err == nil && fi.IsDir() {
 				out = append(out, theme+"/"+HistoriesDir)
 			}
