@@ -59,6 +59,24 @@ func TestHistoryDirs(t *testing.T) {
 		t.Fatalf("HistoryDirs() = %q, %v, want %q", got, err, want)
 	}
 
+	// Linked theme folders that loop are walked once, not 2^40 times.
+	loop := "artifacts/20250101000000_a/subthemes/"
+	symlink(t, "../../20250101000000_a", w.Path(loop+"20250111000000_x"))
+	symlink(t, "../../20250101000000_a", w.Path(loop+"20250112000000_y"))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		got, err = w.HistoryDirs()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("HistoryDirs() with looping symlinks did not return in 10s")
+	}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("HistoryDirs() with looping symlinks = %q, %v, want %q", got, err, want)
+	}
+
 	empty := newWS(t)
 	if got, err := empty.HistoryDirs(); err != nil || len(got) != 0 {
 		t.Fatalf("HistoryDirs() without artifacts/ = %q, %v, want none", got, err)
