@@ -2,12 +2,75 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/daemon"
+	"github.com/ai-heart/ai-heart/internal/scan"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
-// runCheck is a placeholder until the check command lands.
+// runCheck is `watchdog check [-c FILE]`: one scan now, findings printed for
+// a person; exit 0 ok (infos included), 1 warning, 2 error. It changes
+// nothing: renames the daemon would make are listed, not made. The baseline
+// is the running daemon's start time, if one is running.
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "watchdog check: not implemented yet")
-	return 2
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	load := configFlag(fs)
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	cfg, _, err := load()
+	if err != nil {
+		fmt.Fprintf(stderr, "watchdog check: %v\n", err)
+		return 2
+	}
+	now := time.Now()
+	worst := checks.OK
+	for _, ac := range cfg.Fleet() {
+		ws, err := workspace.New(ac.Workspace, cfg.Location())
+		if err != nil {
+			fmt.Fprintf(stderr, "watchdog check: %v\n", err)
+			return 2
+		}
+		var baseline time.Time
+		note := "no watchdog running: no baseline"
+		if st, err := daemon.ReadState(ws); err == nil && st.Running(now) {
+			baseline = st.StartedAt
+			note = "baseline: running watchdog started " + st.StartedAt.Format(time.RFC3339)
+		}
+		sc := scan.NewScanner(ws)
+		snap, err := sc.Scan()
+		sc.Close()
+		if err != nil {
+			fmt.Fprintf(stderr, "watchdog check: %s: %v\n", ac.DisplayName(), err)
+			return 2
+		}
+		res, _ := checks.Evaluate(now, snap, checks.Config{Thresholds: ac.Thresholds, Restrictions: ac.Restrictions, Baseline: baseline, Loc: cfg.Location()}, checks.State{})
+		fmt.Fprintf(stdout, "%s (%s) — %s\n", ac.DisplayName(), ws.Root, note)
+		for _, f := range res.Findings {
+			fmt.Fprintf(stdout, "  %-8s %-20s %s\n", f.Level, f.Check, f.Message)
+		}
+		for _, a := range res.Actions {
+			fmt.Fprintf(stdout, "  would %s: %s %s\n", a.Kind, a.Rel, a.NewRel)
+		}
+		if w := res.Worst(); w > worst {
+			worst = w
+		}
+	}
+	switch worst {
+	case checks.Error:
+		return 2
+	case checks.Warning:
+		return 1
+	}
+	return 0
 }
+
+// isNotExist reports a missing file behind a wrapped error.
+func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

@@ -2,12 +2,115 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/rs/zerolog"
+
+	"github.com/ai-heart/ai-heart/internal/alert"
+	"github.com/ai-heart/ai-heart/internal/daemon"
+	"github.com/ai-heart/ai-heart/internal/sdnotify"
 )
 
-// runRun is a placeholder until the run command lands.
+// runRun is `watchdog run [-c FILE]`: the daemon. SIGINT/SIGTERM finish the
+// pulse in flight, persist state and exit 0; SIGHUP reloads the config (a bad
+// one is refused, alerted, and the old one kept).
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "watchdog run: not implemented yet")
-	return 2
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	load := configFlag(fs)
+	format := fs.String("log-format", "auto", "stderr log format: auto (console on a terminal, else JSON), json, console")
+	level := fs.String("log-level", "info", "log level: debug, info, warn, error")
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	log, err := newLogger(stderr, *format, *level)
+	if err != nil {
+		fmt.Fprintf(stderr, "watchdog run: %v\n", err)
+		return 2
+	}
+	cfg, path, err := load()
+	if err != nil {
+		log.Error().Err(err).Msg("bad config")
+		return 2
+	}
+	sink, err := alert.NewSink(log, cfg.Alerts.File)
+	if err != nil {
+		log.Error().Err(err).Msg("alerts file")
+		return 1
+	}
+	defer sink.Close()
+	d, err := daemon.New(cfg, daemon.Options{Log: log, Alerts: sink, Notify: sdnotify.Notifier{}})
+	if err != nil {
+		log.Error().Err(err).Msg("cannot start")
+		return 1
+	}
+	for _, a := range cfg.Fleet() {
+		log.Info().Str("agent", a.DisplayName()).Str("workspace", a.Workspace).Str("delivery", a.Agent.Delivery).
+			Dur("pulse", a.Pulse.Interval.D()).Str("config", orDefaults(path)).Msg("watchdog started")
+	}
+
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+			}
+			next, _, err := load()
+			if err == nil {
+				err = d.Reload(ctx, next)
+			}
+			if err != nil {
+				sink.Emit(alert.Alert{Time: time.Now(), Level: "error", Agent: "watchdog", Check: "config_reload", Message: fmt.Sprintf("config reload refused, old config kept: %v", err)})
+				continue
+			}
+			log.Info().Str("config", orDefaults(path)).Msg("config reloaded")
+		}
+	}()
+	if err := d.Run(ctx); err != nil {
+		log.Error().Err(err).Msg("watchdog stopped")
+		return 1
+	}
+	log.Info().Msg("watchdog stopped; state saved")
+	return 0
+}
+
+func orDefaults(path string) string {
+	if path == "" {
+		return "(built-in defaults)"
+	}
+	return path
+}
+
+// newLogger builds the stderr logger: JSON for journald and files, a
+// readable console format on a terminal.
+func newLogger(w io.Writer, format, level string) (zerolog.Logger, error) {
+	lvl, err := zerolog.ParseLevel(level)
+	if err != nil {
+		return zerolog.Logger{}, fmt.Errorf("log level %q: %w", level, err)
+	}
+	switch format {
+	case "auto":
+		if f, ok := w.(*os.File); ok && isatty.IsTerminal(f.Fd()) {
+			format = "console"
+		} else {
+			format = "json"
+		}
+	case "json", "console":
+	default:
+		return zerolog.Logger{}, fmt.Errorf("log format %q: want auto, json or console", format)
+	}
+	if format == "console" {
+		w = zerolog.ConsoleWriter{Out: w, TimeFormat: "15:04:05"}
+	}
+	return zerolog.New(w).Level(lvl).With().Timestamp().Logger(), nil
 }

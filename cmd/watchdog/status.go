@@ -2,12 +2,150 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/daemon"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
-// runStatus is a placeholder until the status command lands.
+// runStatus is `watchdog status [-c FILE]`: what a person wants at a glance,
+// per agent, from the state file the pulse writes.
 func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "watchdog status: not implemented yet")
-	return 2
+	fs := flag.NewFlagSet("status", flag.ContinueOnError)
+	load := configFlag(fs)
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	cfg, _, err := load()
+	if err != nil {
+		fmt.Fprintf(stderr, "watchdog status: %v\n", err)
+		return 2
+	}
+	now := time.Now()
+	code := 0
+	for i, ac := range cfg.Fleet() {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		ws, err := workspace.New(ac.Workspace, cfg.Location())
+		if err != nil {
+			fmt.Fprintf(stderr, "watchdog status: %v\n", err)
+			return 2
+		}
+		st, err := daemon.ReadState(ws)
+		if err != nil {
+			fmt.Fprintf(stdout, "%s (%s)\n  watchdog: never ran here (no %s)\n", ac.DisplayName(), ws.Root, workspace.StateFile)
+			if !isNotExist(err) {
+				fmt.Fprintf(stdout, "  error: %v\n", err)
+			}
+			code = 1
+			continue
+		}
+		if !st.Running(now) {
+			code = 1
+		}
+		printStatus(stdout, ws, st, now)
+	}
+	return code
+}
+
+func printStatus(w io.Writer, ws *workspace.Workspace, st daemon.State, now time.Time) {
+	run := fmt.Sprintf("running (pid %d, since %s)", st.PID, st.StartedAt.Local().Format("2006-01-02 15:04:05"))
+	if !st.Running(now) {
+		run = fmt.Sprintf("NOT RUNNING (last pulse %s ago)", ago(now, st.PulseAt))
+	}
+	fmt.Fprintf(w, "%s (%s)\n", st.Agent, ws.Root)
+	row := func(k, v string) { fmt.Fprintf(w, "  %-18s %s\n", k+":", v) }
+	row("watchdog", run)
+	row("heartbeat ID", string(st.HeartbeatID))
+	row("last proof", proof(now, st.LastProof))
+	row("last introspection", proof(now, st.LastIntro))
+	if len(st.DeepWork) == 0 {
+		row("deep work", "none")
+	}
+	for _, d := range st.DeepWork {
+		v := fmt.Sprintf("%s %s: %s", d.Mode, d.ID, d.Activity)
+		if d.Deadline != nil {
+			v += fmt.Sprintf(" (deadline %s, %s left)", d.Deadline.Local().Format("15:04:05"), left(now, *d.Deadline))
+		}
+		row("deep work", v)
+	}
+	var bad []string
+	for name, c := range st.Checks {
+		if c.Level != "ok" {
+			bad = append(bad, fmt.Sprintf("%s=%s", name, c.Level))
+		}
+	}
+	if len(bad) == 0 {
+		row("checks", "all ok")
+	} else {
+		sort.Strings(bad)
+		row("checks", strings.Join(bad, ", "))
+	}
+	r := st.Recovery
+	switch {
+	case r.GaveUp:
+		row("recovery", "GAVE UP: wakeups stopped ("+r.Reason+")")
+	case r.Active:
+		row("recovery", fmt.Sprintf("attempt %d, waited %d pulses: %s", r.Attempt, r.WaitedCycles, r.Reason))
+	default:
+		row("recovery", "none")
+	}
+	sc := st.Chambers.Schedule
+	next := "none scheduled"
+	if sc.NextWakeup != nil {
+		next = fmt.Sprintf("%s (%s, in %s)", sc.NextWakeup.Local().Format("15:04:05"), sc.NextSource, left(now, *sc.NextWakeup))
+	}
+	if sc.Stopped {
+		next = "stopped (recovery gave up)"
+	}
+	row("next wakeup", next)
+	if sc.InFlight && sc.InFlightSince != nil {
+		row("in flight", fmt.Sprintf("%s wakeup since %s ago", sc.InFlightSource, ago(now, *sc.InFlightSince)))
+	}
+	if st.Chambers.Idle.After > 0 {
+		v := "after " + st.Chambers.Idle.After.D().String()
+		if st.Chambers.Idle.Idle {
+			v += ", agent is idle"
+		} else if st.Chambers.Idle.WakeAt != nil {
+			v += ", idle wakeup in " + left(now, *st.Chambers.Idle.WakeAt)
+		}
+		row("idle", v)
+	}
+	limit := "unlimited"
+	if st.DailyCap.Limit > 0 {
+		limit = fmt.Sprint(st.DailyCap.Limit)
+	}
+	row("daily cap", fmt.Sprintf("%d of %s used on %s", st.DailyCap.Used, limit, st.DailyCap.Day))
+	b := st.Breaker
+	br := b.State
+	if b.State != "closed" {
+		br += fmt.Sprintf(" (%d failures, cooldown %s, %s left)", b.Failures, b.Cooldown, b.CooldownLeft.Round(time.Second))
+	}
+	row("circuit breaker", br)
+	c := st.Counters
+	row("counts", fmt.Sprintf("pulses %d, wakeups %d, delivered %d, failed %d, ghosts %d, dropped %d, skipped %d, coalesced %d",
+		c.Pulses, c.Wakeups, c.Delivered, c.DeliveryFailures, c.Ghosts, c.Dropped, c.Skipped, c.Coalesced))
+}
+
+func proof(now time.Time, p *workspace.Proof) string {
+	if p == nil {
+		return "none"
+	}
+	return fmt.Sprintf("%s (%s ago)", p.Path, ago(now, p.ModTime))
+}
+
+func ago(now, t time.Time) string { return now.Sub(t).Round(time.Second).String() }
+
+func left(now, t time.Time) string {
+	d := t.Sub(now).Round(time.Second)
+	if d < 0 {
+		return "0s"
+	}
+	return d.String()
 }
