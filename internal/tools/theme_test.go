@@ -67,7 +67,7 @@ func TestStartThemeBadCalls(t *testing.T) {
 		{"themebox missing", `{"theme_name":"X","theme_directory_part":"x","reason":"r","themebox_file":"nope.md"}`, "themebox_file", []string{"does not exist"}},
 		{"themebox draft", `{"theme_name":"X","theme_directory_part":"x","reason":"r","themebox_file":"draft.idea.md"}`, "themebox_file", []string{"draft"}},
 		{"themebox processed", `{"theme_name":"X","theme_directory_part":"x","reason":"r","themebox_file":"processed.old.md"}`, "themebox_file", []string{"already processed"}},
-		{"themebox escape", `{"theme_name":"X","theme_directory_part":"x","reason":"r","themebox_file":"sub/../../stats/current_heartbeat_id.txt"}`, "themebox_file", []string{"separator"}},
+		{"themebox escape", `{"theme_name":"X","theme_directory_part":"x","reason":"r","themebox_file":"sub/x.md"}`, "themebox_file", []string{"separator"}},
 		{"already started", `{"theme_name":"X","theme_directory_part":"dup","reason":"r"}`, "theme_directory_part", []string{"already"}},
 	}
 	for _, tc := range tests {
