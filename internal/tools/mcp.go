@@ -46,66 +46,89 @@ func (t *Tools) Definitions() []server.ServerTool {
 	maxMin := int(t.Thresholds.MaxStrictDeepWork.D() / time.Minute)
 	warn := human(t.Thresholds.InactivityWarning.D())
 	errAt := human(t.Thresholds.InactivityError.D())
+	theme := themeParams()
+	parent := theme[2:]
 
-	logOpts := append([]mcp.ToolOption{
-		mcp.WithDescription("Write the activity log that closes the current activity cycle, into the theme's histories folder, named by the current heartbeat ID (read from the workspace; never pass it). " +
-			"Also completes any active deep-work declaration. Call it at the end of each cycle. The reply gives the file path, the time since the previous log and checkpoint, and advice."),
-		mcp.WithString(pActivityType, mcp.Required(), mcp.Enum(typeNames...),
-			mcp.Description("What kind of activity this cycle was. Use introspection for the log right after deep work.")),
-		mcp.WithArray(pActivityContent, mcp.Required(), mcp.MinItems(1), mcp.WithStringItems(),
-			mcp.Description("What you did in this cycle, one item per point (at least one). Each item is written as one bullet line.")),
-		mcp.WithArray(pArtifacts, mcp.WithStringItems(),
-			mcp.Description("Optional: files you created or changed, as paths relative to the workspace (e.g. artifacts/20250101120000_ai_research/notes.md). Each must exist inside the workspace.")),
-		mcp.WithString(pEvaluation,
-			mcp.Description("Optional: your self-evaluation of this cycle, free text (several lines allowed).")),
-	}, themeParams()...)
-	logOpts = append(logOpts, mcp.WithOutputSchema[LogResult](), mcp.WithToolTitle("Create activity log"), hints(false, false, false))
+	logTool := mcp.NewTool("create_activity_log", opts(
+		[]mcp.ToolOption{
+			mcp.WithToolTitle("Create activity log"), hints(false, false, false), mcp.WithOutputSchema[LogResult](),
+			mcp.WithDescription("Write the activity log that closes the current activity cycle, into the theme's histories folder, named by the current heartbeat ID (read from the workspace; never pass it). " +
+				"Also completes any active deep-work declaration. Call it at the end of each cycle. The reply gives the file path, the time since the previous log and checkpoint, and advice."),
+			mcp.WithString(pActivityType, mcp.Required(), mcp.Enum(typeNames...),
+				mcp.Description("What kind of activity this cycle was. Use introspection for the log right after deep work.")),
+			mcp.WithArray(pActivityContent, mcp.Required(), mcp.MinItems(1), mcp.WithStringItems(),
+				mcp.Description("What you did in this cycle, one item per point (at least one). Each item is written as one bullet line.")),
+			mcp.WithArray(pArtifacts, mcp.WithStringItems(),
+				mcp.Description("Optional: files you created or changed, as paths relative to the workspace (e.g. artifacts/20250101120000_ai_research/notes.md). Each must exist inside the workspace.")),
+			mcp.WithString(pEvaluation,
+				mcp.Description("Optional: your self-evaluation of this cycle, free text (several lines allowed).")),
+		}, theme)...)
+
+	checkpointTool := mcp.NewTool("checkpoint",
+		mcp.WithToolTitle("Checkpoint"), hints(false, false, false), mcp.WithOutputSchema[CheckpointResult](),
+		mcp.WithDescription("Record a one-line proof that you are still consciously working, cheaper than an activity log; it counts as proof of activity for the watchdog. "+
+			"Call it every few minutes during long work (the watchdog warns after "+warn+" and intervenes after "+errAt+" without proof). The reply gives the current heartbeat ID and elapsed times."),
+		mcp.WithString(pCurrentActivity, mcp.Required(), mcp.MinLength(1), mcp.MaxLength(maxCheckpointLen),
+			mcp.Description(fmt.Sprintf("What you are working on right now, one short line (up to %d characters). Newlines are replaced by spaces.", maxCheckpointLen))),
+	)
+
+	deepTool := mcp.NewTool("start_deep_work",
+		mcp.WithToolTitle("Start deep work"), hints(false, false, false), mcp.WithOutputSchema[DeepWorkResult](),
+		mcp.WithDescription("Declare a period of long, uninterrupted work for the current heartbeat ID. flexible: lasts until your next activity log, introspection checks pause, keep calling checkpoint. "+
+			"strict: lasts planned_duration_minutes, every watchdog check pauses until the deadline. A new declaration supersedes (expires) an older active one. After deep work, the next activity log must be an introspection."),
+		mcp.WithString(pMode, mcp.Required(), mcp.Enum("flexible", "strict"),
+			mcp.Description("flexible (until the next activity log; checkpoints still required) or strict (fixed minutes; all checks paused).")),
+		mcp.WithString(pActivityDesc, mcp.Required(), mcp.MinLength(minDescLen), mcp.MaxLength(maxDescLen),
+			mcp.Description(fmt.Sprintf("What you will work on, %d to %d characters on one line.", minDescLen, maxDescLen))),
+		mcp.WithInteger(pPlannedDuration, mcp.Min(1), mcp.Max(float64(maxMin)),
+			mcp.Description(fmt.Sprintf("Strict mode only, and required there: planned length in whole minutes, 1 to %d. Leave it out for flexible mode.", maxMin))),
+	)
+
+	elapsedTool := mcp.NewTool("get_heartbeat_elapsed_time",
+		mcp.WithToolTitle("Get heartbeat elapsed time"), hints(true, false, true), mcp.WithOutputSchema[ElapsedResult](),
+		mcp.WithDescription("Read-only status: the current heartbeat ID, time since your latest activity log (the cycle so far), checkpoint and introspection, deep work in force and time left, "+
+			"the time until each watchdog threshold is crossed, a stage note (notice at "+warn+", split your work at "+errAt+"), and the watchdog's pending notices. Takes no parameters."),
+	)
+
+	startTool := mcp.NewTool("start_theme", opts(
+		[]mcp.ToolOption{
+			mcp.WithToolTitle("Start theme"), hints(false, false, false), mcp.WithOutputSchema[StartThemeResult](),
+			mcp.WithDescription("Start a long-running theme: creates artifacts/<current heartbeat ID>_<theme_directory_part>/histories/ (or under the parent theme's subthemes/), writes the start record in artifacts/theme_histories/, " +
+				"and marks the themebox file it came from as processed. The reply gives theme_start_id and theme_directory_part to use in create_activity_log."),
+			mcp.WithString(pThemeName, mcp.Required(), mcp.MaxLength(maxThemeNameLen), mcp.Description("The theme's title, one line.")),
+			mcp.WithString(pThemePart, mcp.Required(), mcp.MaxLength(100),
+				mcp.Description("A short folder name for the theme, e.g. ai_research; the folder becomes artifacts/<current heartbeat ID>_<theme_directory_part>/. One folder name: no / or \\, no .., no leading dot.")),
+			mcp.WithString(pReason, mcp.Required(), mcp.Description("Why you start this theme, free text.")),
+			mcp.WithArray(pActivityContent, mcp.WithStringItems(), mcp.Description("Optional: what you did to start the theme, one item per point.")),
+			mcp.WithString(pThemeboxFile, mcp.Description("Optional: the name of the themebox/ file this theme comes from (e.g. next_theme.md); it is renamed to processed.<name>. Not a draft. file.")),
+		}, parent)...)
+
+	endTool := mcp.NewTool("end_theme", opts(
+		[]mcp.ToolOption{
+			mcp.WithToolTitle("End theme"), hints(false, false, false), mcp.WithOutputSchema[EndThemeResult](),
+			mcp.WithDescription("End a theme: writes its end record artifacts/theme_histories/<current heartbeat ID>_end_<theme_directory_part>.md. The theme folder must exist; it is kept as it is."),
+		}, theme, []mcp.ToolOption{
+			mcp.WithString(pReason, mcp.Required(), mcp.Description("Why the theme ends now, free text.")),
+			mcp.WithArray(pAchievements, mcp.Required(), mcp.MinItems(1), mcp.WithStringItems(), mcp.Description("What the theme achieved, one item per point (at least one).")),
+		})...)
 
 	return []server.ServerTool{
-		{Tool: mcp.NewTool("create_activity_log", logOpts...), Handler: handle(t, "create_activity_log", t.CreateActivityLog)},
-		{Tool: mcp.NewTool("checkpoint",
-			mcp.WithDescription("Record a one-line proof that you are still consciously working, cheaper than an activity log; it counts as proof of activity for the watchdog. "+
-				"Call it every few minutes during long work (the watchdog warns after "+warn+" and intervenes after "+errAt+" without proof). The reply gives the current heartbeat ID and elapsed times."),
-			mcp.WithString(pCurrentActivity, mcp.Required(), mcp.MinLength(1), mcp.MaxLength(maxCheckpointLen),
-				mcp.Description(fmt.Sprintf("What you are working on right now, one short line (up to %d characters). Newlines are replaced by spaces.", maxCheckpointLen))),
-			mcp.WithOutputSchema[CheckpointResult](), mcp.WithToolTitle("Checkpoint"), hints(false, false, false),
-		), Handler: handle(t, "checkpoint", t.Checkpoint)},
-		{Tool: mcp.NewTool("start_deep_work",
-			mcp.WithDescription("Declare a period of long, uninterrupted work for the current heartbeat ID. flexible: lasts until your next activity log, introspection checks pause, keep calling checkpoint. "+
-				"strict: lasts planned_duration_minutes, every watchdog check pauses until the deadline. A new declaration supersedes (expires) an older active one. After deep work, the next activity log must be an introspection."),
-			mcp.WithString(pMode, mcp.Required(), mcp.Enum("flexible", "strict"),
-				mcp.Description("flexible (until the next activity log; checkpoints still required) or strict (fixed minutes; all checks paused).")),
-			mcp.WithString(pActivityDesc, mcp.Required(), mcp.MinLength(minDescLen), mcp.MaxLength(maxDescLen),
-				mcp.Description(fmt.Sprintf("What you will work on, %d to %d characters on one line.", minDescLen, maxDescLen))),
-			mcp.WithInteger(pPlannedDuration, mcp.Min(1), mcp.Max(float64(maxMin)),
-				mcp.Description(fmt.Sprintf("Strict mode only, and required there: planned length in whole minutes, 1 to %d. Leave it out for flexible mode.", maxMin))),
-			mcp.WithOutputSchema[DeepWorkResult](), mcp.WithToolTitle("Start deep work"), hints(false, false, false),
-		), Handler: handle(t, "start_deep_work", t.StartDeepWork)},
-		{Tool: mcp.NewTool("get_heartbeat_elapsed_time",
-			mcp.WithDescription("Read-only status: the current heartbeat ID, time since your latest activity log (the cycle so far), checkpoint and introspection, deep work in force and time left, "+
-				"the time until each watchdog threshold is crossed, a stage note (notice at "+warn+", split your work at "+errAt+"), and the watchdog's pending notices. Takes no parameters."),
-			mcp.WithOutputSchema[ElapsedResult](), mcp.WithToolTitle("Get heartbeat elapsed time"), hints(true, false, true),
-		), Handler: handle(t, "get_heartbeat_elapsed_time", t.GetHeartbeatElapsedTime)},
-		{Tool: mcp.NewTool("start_theme",
-			append([]mcp.ToolOption{
-				mcp.WithDescription("Start a long-running theme: creates artifacts/<current heartbeat ID>_<theme_directory_part>/histories/ (or under the parent theme's subthemes/), writes the start record in artifacts/theme_histories/, " +
-					"and marks the themebox file it came from as processed. The reply gives theme_start_id and theme_directory_part to use in create_activity_log."),
-				mcp.WithString(pThemeName, mcp.Required(), mcp.MaxLength(maxThemeNameLen), mcp.Description("The theme's title, one line.")),
-				mcp.WithString(pThemePart, mcp.Required(), mcp.MaxLength(100),
-					mcp.Description("A short folder name for the theme, e.g. ai_research; the folder becomes artifacts/<current heartbeat ID>_<theme_directory_part>/. One folder name: no / or \\, no .., no leading dot.")),
-				mcp.WithString(pReason, mcp.Required(), mcp.Description("Why you start this theme, free text.")),
-				mcp.WithArray(pActivityContent, mcp.WithStringItems(), mcp.Description("Optional: what you did to start the theme, one item per point.")),
-				mcp.WithString(pThemeboxFile, mcp.Description("Optional: the name of the themebox/ file this theme comes from (e.g. next_theme.md); it is renamed to processed.<name>. Not a draft. file.")),
-			}, append(themeParams()[2:], mcp.WithOutputSchema[StartThemeResult](), mcp.WithToolTitle("Start theme"), hints(false, false, false))...)...,
-		), Handler: handle(t, "start_theme", t.StartTheme)},
-		{Tool: mcp.NewTool("end_theme",
-			append(append([]mcp.ToolOption{
-				mcp.WithDescription("End a theme: writes its end record artifacts/theme_histories/<current heartbeat ID>_end_<theme_directory_part>.md. The theme folder must exist; it is kept as it is."),
-				mcp.WithString(pReason, mcp.Required(), mcp.Description("Why the theme ends now, free text.")),
-				mcp.WithArray(pAchievements, mcp.Required(), mcp.MinItems(1), mcp.WithStringItems(), mcp.Description("What the theme achieved, one item per point (at least one).")),
-			}, themeParams()...), mcp.WithOutputSchema[EndThemeResult](), mcp.WithToolTitle("End theme"), hints(false, false, false))...,
-		), Handler: handle(t, "end_theme", t.EndTheme)},
+		{Tool: logTool, Handler: handle(t, logTool.Name, t.CreateActivityLog)},
+		{Tool: checkpointTool, Handler: handle(t, checkpointTool.Name, t.Checkpoint)},
+		{Tool: deepTool, Handler: handle(t, deepTool.Name, t.StartDeepWork)},
+		{Tool: elapsedTool, Handler: handle(t, elapsedTool.Name, t.GetHeartbeatElapsedTime)},
+		{Tool: startTool, Handler: handle(t, startTool.Name, t.StartTheme)},
+		{Tool: endTool, Handler: handle(t, endTool.Name, t.EndTheme)},
 	}
+}
+
+// opts concatenates option lists.
+func opts(lists ...[]mcp.ToolOption) []mcp.ToolOption {
+	var out []mcp.ToolOption
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
 }
 
 // handle adapts a domain method to an MCP handler: it passes the arguments,
