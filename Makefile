@@ -14,7 +14,7 @@ build:
 test:
 	$(GO) vet $(PKGS)
 	$(GO) test -race -count=1 $(PKGS)
-	$(GO) test -count=1 -run '^TestFleet$$' -v ./internal/daemon/ | grep -E '^(---|ok|FAIL|PASS)|fleet:'
+	$(GO) test -count=1 -run '^TestFleet$$' -v ./internal/daemon/
 
 # Initialise ./ai-works if absent and run the watchdog on it (inbox delivery).
 run: build

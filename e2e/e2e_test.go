@@ -342,7 +342,7 @@ func TestWatchdogEndToEnd(t *testing.T) {
 		if _, err := os.Stat(w.ws.Path(workspace.DeepWorkDir, workspace.DeepWorkName(id, workspace.Expired))); err != nil {
 			t.Fatalf("expired declaration not renamed: %v", err)
 		}
-		w.offset = resumed // the same pulse may report both, in either order
+		w.offset = resumed                             // the same pulse may report both, in either order
 		w.expect("inactivity", "error", 4*time.Second) // checks resumed
 		w.log(theme, "introspection")
 		w.expect("inactivity", "ok", 4*time.Second)
