@@ -1,0 +1,238 @@
+package tools
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// benchSize is a generated workspace: logs spread evenly over themes, plus
+// one checkpoint file per ten logs.
+type benchSize struct{ logs, themes int }
+
+// benchSizes are 1k, 100k and 1M logs. The 1M workspace (about 4 GB of
+// small files, a few minutes to generate once) is made only when
+// AI_HEART_BENCH_1M=1; -short keeps to 1k.
+func benchSizes(b *testing.B) []benchSize {
+	s := []benchSize{{1_000, 10}}
+	if testing.Short() {
+		return s
+	}
+	s = append(s, benchSize{100_000, 100})
+	if os.Getenv("AI_HEART_BENCH_1M") == "1" {
+		s = append(s, benchSize{1_000_000, 1000})
+	} else {
+		b.Log("set AI_HEART_BENCH_1M=1 for the 1M-log workspace")
+	}
+	return s
+}
+
+// benchBase is the first generated ID's time; generated IDs advance one
+// minute per log, and benchmark calls use IDs after all of them.
+var benchBase = time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// benchWorkspace returns the generated workspace of size s, cached under
+// os.TempDir() by size so reruns skip generation.
+func benchWorkspace(b *testing.B, s benchSize) *workspace.Workspace {
+	b.Helper()
+	root := filepath.Join(os.TempDir(), fmt.Sprintf("ai-heart-bench-%d-%d", s.logs, s.themes))
+	done := filepath.Join(root, ".generated")
+	if _, err := os.Stat(done); err != nil {
+		os.RemoveAll(root)
+		start := time.Now()
+		if err := generate(root, s); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(done, nil, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		b.Logf("generated %d logs in %d themes in %s", s.logs, s.themes, time.Since(start).Round(time.Millisecond))
+	}
+	ws, err := workspace.New(root, time.UTC)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ws
+}
+
+// generate writes the files directly (no tools), in parallel per theme.
+func generate(root string, s benchSize) error {
+	ws, err := workspace.New(root, time.UTC)
+	if err != nil {
+		return err
+	}
+	if err := ws.EnsureSkeleton(); err != nil {
+		return err
+	}
+	per := s.logs / s.themes
+	var wg sync.WaitGroup
+	errs := make(chan error, s.themes)
+	sem := make(chan struct{}, runtime.NumCPU()*2)
+	for th := 0; th < s.themes; th++ {
+		wg.Add(1)
+		go func(th int) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			hist := ws.Path(fmt.Sprintf("artifacts/%s_theme%04d/histories", workspace.NewID(benchBase), th))
+			if err := os.MkdirAll(hist, 0o755); err != nil {
+				errs <- err
+				return
+			}
+			for i := 0; i < per; i++ {
+				n := th*per + i
+				id := workspace.NewID(benchBase.Add(time.Duration(n) * time.Minute))
+				typ := workspace.Thinking
+				if n%7 == 0 {
+					typ = workspace.Introspection
+				}
+				data := workspace.ActivityLog{Type: typ, Content: []string{"generated log " + fmt.Sprint(n)}}.Format(id)
+				if err := os.WriteFile(filepath.Join(hist, string(id)+".md"), data, 0o644); err != nil {
+					errs <- err
+					return
+				}
+				if n%10 == 0 {
+					cp := ws.Path(workspace.CheckpointsDir, string(id)+".txt")
+					if err := os.WriteFile(cp, []byte("00:00:00 generated\n"), 0o644); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}
+		}(th)
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
+}
+
+// benchTools points real-time Tools at ws with a fresh current ID after
+// every generated one, and makes one call so the latest-proof index exists
+// (its one-time build is not what is measured).
+func benchTools(b *testing.B, ws *workspace.Workspace) (*Tools, func()) {
+	b.Helper()
+	tl := &Tools{WS: ws, Thresholds: config.Defaults().Thresholds, Log: zerolog.Nop()}
+	next := benchBase.AddDate(10, 0, 0).Add(time.Duration(time.Now().UnixNano()%1e6) * time.Second)
+	rotate := func() {
+		next = next.Add(time.Second)
+		if err := ws.WriteCurrentID(workspace.NewID(next)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	rotate()
+	if _, err := tl.GetHeartbeatElapsedTime(nil); err != nil {
+		b.Fatal(err)
+	}
+	return tl, rotate
+}
+
+// BenchmarkTools times one call of each writing/reading tool per workspace
+// size; the cost must not grow with the history (1M within 2x of 1k).
+func BenchmarkTools(b *testing.B) {
+	for _, s := range benchSizes(b) {
+		ws := benchWorkspace(b, s)
+		theme := fmt.Sprintf("%s_theme%04d", workspace.NewID(benchBase), 0)
+		logArgs := Args{"activity_type": "creation", "activity_content": []any{"benchmark"},
+			"theme_start_id": string(workspace.NewID(benchBase)), "theme_directory_part": strings.TrimPrefix(theme, string(workspace.NewID(benchBase))+"_")}
+		b.Run(fmt.Sprintf("logs=%d/checkpoint", s.logs), func(b *testing.B) {
+			tl, _ := benchTools(b, ws)
+			a := Args{"current_activity": "benchmarking"}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := tl.Checkpoint(a); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("logs=%d/create_activity_log", s.logs), func(b *testing.B) {
+			tl, rotate := benchTools(b, ws)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if i > 0 && i%workspace.MaxSequence == 0 {
+					b.StopTimer()
+					rotate()
+					b.StartTimer()
+				}
+				if _, err := tl.CreateActivityLog(logArgs); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("logs=%d/get_heartbeat_elapsed_time", s.logs), func(b *testing.B) {
+			tl, _ := benchTools(b, ws)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := tl.GetHeartbeatElapsedTime(nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("logs=%d/start_to_initialize", s.logs), func(b *testing.B) {
+			benchStart(b, ws)
+		})
+	}
+}
+
+var (
+	benchBinOnce sync.Once
+	benchBin     string
+	benchBinErr  error
+)
+
+// benchStart execs the real binary and times process start to the
+// initialize reply; it must stay under 50 ms whatever the history size.
+func benchStart(b *testing.B, ws *workspace.Workspace) {
+	benchBinOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "mcp-heart-bench-")
+		if err != nil {
+			benchBinErr = err
+			return
+		}
+		benchBin = filepath.Join(dir, "mcp-heart")
+		out, err := exec.Command("go", "build", "-o", benchBin, "../../cmd/mcp-heart").CombinedOutput()
+		if err != nil {
+			benchBinErr = fmt.Errorf("build mcp-heart: %v\n%s", err, out)
+		}
+	})
+	if benchBinErr != nil {
+		b.Fatal(benchBinErr)
+	}
+	const initReq = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}` + "\n"
+	var worst time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		cmd := exec.Command(benchBin, "--workspace", ws.Root)
+		in, _ := cmd.StdinPipe()
+		out, _ := cmd.StdoutPipe()
+		start := time.Now()
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := in.Write([]byte(initReq)); err != nil {
+			b.Fatal(err)
+		}
+		line, err := bufio.NewReader(out).ReadString('\n')
+		took := time.Since(start)
+		if err != nil || !strings.Contains(line, `"protocolVersion"`) {
+			b.Fatalf("initialize reply %q: %v", line, err)
+		}
+		b.StopTimer()
+		worst = max(worst, took)
+		in.Close()
+		cmd.Wait()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(worst.Microseconds())/1000, "worst-ms")
+}
