@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -123,5 +124,22 @@ func TestStartDeepWorkSupersedes(t *testing.T) {
 	}
 	if !e.exists("stats/deep_work/" + string(next) + ".txt") {
 		t.Error("new declaration missing")
+	}
+}
+
+// The strict maximum comes from the watchdog's max_strict_deep_work.
+func TestStartDeepWorkConfiguredMax(t *testing.T) {
+	for _, tc := range []struct {
+		minutes int
+		ok      bool
+	}{{44, true}, {45, true}, {46, false}} {
+		t.Run(fmt.Sprintf("%dmin", tc.minutes), func(t *testing.T) {
+			e := newEnv(t)
+			e.tl.Thresholds.MaxStrictDeepWork = config.Duration(45 * time.Minute)
+			_, err := e.tl.StartDeepWork(args(t, fmt.Sprintf(`{"mode":"strict","activity_description":"refactor the parser","planned_duration_minutes":%d}`, tc.minutes)))
+			if (err == nil) != tc.ok {
+				t.Errorf("%d min with max 45: err = %v, want ok %v", tc.minutes, err, tc.ok)
+			}
+		})
 	}
 }

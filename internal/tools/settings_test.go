@@ -1,0 +1,68 @@
+package tools
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLoadSettings(t *testing.T) {
+	root := t.TempDir()
+	other := t.TempDir()
+	writeFile := func(p, s string) string {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	single := writeFile(filepath.Join(t.TempDir(), "single.yaml"), "timezone: Asia/Tokyo\nthresholds: {inactivity_warning: 2m, inactivity_error: 4m}\n")
+	fleet := writeFile(filepath.Join(t.TempDir(), "fleet.yaml"), "timezone: UTC\nagents:\n  - {workspace: "+other+", name: a}\n  - {workspace: "+root+", name: b, thresholds: {inactivity_warning: 3m, inactivity_error: 7m, max_strict_deep_work: 45m}}\n")
+	noMatch := writeFile(filepath.Join(t.TempDir(), "nomatch.yaml"), "agents:\n  - {workspace: "+other+", name: a}\n")
+
+	tests := []struct {
+		name    string
+		state   string // stats/watchdog_state.json content, "" for none
+		config  string
+		warn    time.Duration
+		maxDeep time.Duration
+		tz      string
+		wantErr string
+	}{
+		{"defaults", "", "", 5 * time.Minute, 30 * time.Minute, "Local", ""},
+		{"state file", `{"timezone":"Europe/Paris","thresholds":{"inactivity_warning":"1m0s","inactivity_error":"2m0s","introspection":"30m0s","max_strict_deep_work":"50m0s"},"pulse":"x"}`, "", time.Minute, 50 * time.Minute, "Europe/Paris", ""},
+		{"torn state file", `{"timezone":"Eur`, "", 5 * time.Minute, 30 * time.Minute, "Local", ""},
+		{"state without thresholds", `{"timezone":"UTC"}`, "", 5 * time.Minute, 30 * time.Minute, "UTC", ""},
+		{"config beats state", `{"timezone":"Europe/Paris"}`, single, 2 * time.Minute, 30 * time.Minute, "Asia/Tokyo", ""},
+		{"fleet picks this workspace", "", fleet, 3 * time.Minute, 45 * time.Minute, "UTC", ""},
+		{"fleet without this workspace", "", noMatch, 0, 0, "", "no agent whose workspace"},
+		{"missing config", "", filepath.Join(root, "nope.yaml"), 0, 0, "", "read config"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			state := filepath.Join(root, "stats", "watchdog_state.json")
+			os.Remove(state)
+			if tc.state != "" {
+				writeFile(state, tc.state)
+			}
+			s, err := LoadSettings(root, tc.config)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("LoadSettings = %v, want error containing %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Thresholds.InactivityWarning.D() != tc.warn || s.Thresholds.MaxStrictDeepWork.D() != tc.maxDeep || s.Location.String() != tc.tz {
+				t.Errorf("LoadSettings = warn %s max %s tz %s (%s), want %s %s %s", s.Thresholds.InactivityWarning.D(), s.Thresholds.MaxStrictDeepWork.D(), s.Location, s.Source, tc.warn, tc.maxDeep, tc.tz)
+			}
+		})
+	}
+}
