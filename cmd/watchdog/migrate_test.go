@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// migrateFixture copies the legacy workspace fixture of internal/migrate
+// into a temp folder.
+func migrateFixture(t *testing.T) string {
+	t.Helper()
+	src := filepath.Join("..", "..", "internal", "migrate", "testdata", "legacy")
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func TestRunMigrateUsage(t *testing.T) {
+	empty := t.TempDir()
+	file := filepath.Join(empty, "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want int
+	}{
+		{"no DIR", nil, 2},
+		{"two DIRs", []string{"a", "b"}, 2},
+		{"missing DIR", []string{filepath.Join(empty, "nope")}, 2},
+		{"DIR is a file", []string{file}, 2},
+		{"not a workspace", []string{empty}, 2},
+		{"help", []string{"--help"}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			if got := runMigrate(context.Background(), tt.args, &out, &errb); got != tt.want {
+				t.Errorf("runMigrate(%q) = %d, want %d; stderr:\n%s", tt.args, got, tt.want, errb.String())
+			}
+		})
+	}
+	if _, err := os.Stat(filepath.Join(empty, "stats")); err == nil {
+		t.Errorf("migrate of a non-workspace created stats/")
+	}
+}
+
+func TestRunMigrate(t *testing.T) {
+	dir := migrateFixture(t)
+	var out, errb bytes.Buffer
+	if code := runMigrate(context.Background(), []string{dir}, &out, &errb); code != 0 {
+		t.Fatalf("runMigrate() = %d; stderr:\n%s", code, errb.String())
+	}
+	for _, want := range []string{
+		"converted", "stats/deep_work/20250720094500.txt",
+		"stats/deep_work/20250720080000.completed.txt",
+		"stats/deep_work/20250719230000.expired.txt",
+		"stats/extended_processing.migrated/",
+		"introspection artifacts/20250720090000_ai_music/histories/20250720093000.md",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	if code := runMigrate(context.Background(), []string{dir}, &out, &errb); code != 0 || !strings.Contains(out.String(), "nothing to migrate") {
+		t.Errorf("second runMigrate() = %d:\n%s", code, out.String())
+	}
+}
+
+func TestRunMigrateConflict(t *testing.T) {
+	dir := migrateFixture(t)
+	clash := filepath.Join(dir, "stats", "deep_work", "20250719230000.expired.txt")
+	if err := os.MkdirAll(filepath.Dir(clash), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(clash, []byte("other\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := runMigrate(context.Background(), []string{dir}, &out, &errb); code != 1 {
+		t.Fatalf("runMigrate() = %d, want 1; out:\n%s", code, out.String())
+	}
+	if !strings.Contains(errb.String(), "1 conflict") || !strings.Contains(out.String(), "conflict") {
+		t.Errorf("conflict not reported:\n%s\n%s", out.String(), errb.String())
+	}
+	if b, _ := os.ReadFile(clash); string(b) != "other\n" {
+		t.Errorf("conflicting file clobbered: %q", b)
+	}
+}
