@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/google/renameio/v2/maybe"
 )
 
 // ErrSequenceFull reports that <ID>.md and <ID>_01.md .. <ID>_99.md all exist.
@@ -25,7 +24,7 @@ func (w *Workspace) WriteFile(rel string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", rel, err)
 	}
-	if err := maybe.WriteFile(abs, data, 0o644); err != nil {
+	if err := atomicWrite(abs, data); err != nil {
 		return fmt.Errorf("write %s: %w", rel, err)
 	}
 	return nil
