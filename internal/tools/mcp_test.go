@@ -1,0 +1,45 @@
+package tools
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// The adapter turns every failure into an isError result the agent reads,
+// and a panic never reaches the transport.
+func TestHandle(t *testing.T) {
+	e := newEnv(t)
+	tests := []struct {
+		name    string
+		run     func(Args) (*CheckpointResult, error)
+		args    any
+		isError bool
+		want    string
+	}{
+		{"ok", e.tl.Checkpoint, map[string]any{"current_activity": "x"}, false, "Checkpoint recorded"},
+		{"input error", e.tl.Checkpoint, map[string]any{}, true, "current_activity: required"},
+		{"arguments not an object", e.tl.Checkpoint, []any{"x"}, true, "JSON object"},
+		{"panic", func(Args) (*CheckpointResult, error) { panic("boom") }, nil, true, "internal error (boom)"},
+		{"io error", func(Args) (*CheckpointResult, error) { return nil, context.DeadlineExceeded }, nil, true, "failed: context deadline exceeded"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			req := mcp.CallToolRequest{}
+			req.Params.Arguments = tc.args
+			res, err := handle(e.tl, "checkpoint", tc.run)(context.Background(), req)
+			if err != nil {
+				t.Fatalf("handler returned a Go error %v; the agent would never see it", err)
+			}
+			txt := res.Content[0].(mcp.TextContent).Text
+			if res.IsError != tc.isError || !strings.Contains(txt, tc.want) {
+				t.Errorf("isError %v text %q, want %v containing %q", res.IsError, txt, tc.isError, tc.want)
+			}
+			if !tc.isError && res.StructuredContent == nil {
+				t.Error("success without structuredContent")
+			}
+		})
+	}
+}
