@@ -135,7 +135,13 @@ func (s *Scanner) fullScan() error {
 	if !fi.IsDir() {
 		return fmt.Errorf("scan workspace: %s is not a folder", s.ws.Root)
 	}
-	s.Close()
+	if old := s.w; old != nil {
+		// Closing an inotify instance takes the kernel time per watch
+		// (about half a millisecond each); the old watcher's goroutine
+		// only fills its own set meanwhile, so let it go in the background.
+		s.w = nil
+		go old.close()
+	}
 	s.full = ""
 	s.fullScans++
 	s.dirs = map[string]dirKind{}
