@@ -132,12 +132,12 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 
 // run drives the agent's chambers until ctx ends, then waits for the pulse
 // in flight, cancels deliveries and writes the state a last time.
-func (a *agent) run(ctx context.Context, pulsed func(*agent)) {
+func (a *agent) run(ctx context.Context, phase time.Duration, pulsed func(*agent)) {
 	dctx, cancel := context.WithCancel(context.Background())
 	a.deliverC = dctx
 	var wg sync.WaitGroup
 	wg.Add(3)
-	go func() { defer wg.Done(); a.pulseLoop(ctx, pulsed) }()
+	go func() { defer wg.Done(); a.pulseLoop(ctx, phase, pulsed) }()
 	go func() { defer wg.Done(); a.scheduleLoop(ctx) }()
 	go func() { defer wg.Done(); a.idleLoop(ctx) }()
 	wg.Wait()
@@ -147,10 +147,20 @@ func (a *agent) run(ctx context.Context, pulsed func(*agent)) {
 	a.scanner.Close()
 }
 
-// pulseLoop runs a pulse now and then every interval, timed by the monotonic
-// clock (a wall-clock jump neither fires nor skips a pulse).
-func (a *agent) pulseLoop(ctx context.Context, pulsed func(*agent)) {
+// pulseLoop runs a pulse after phase and then every interval, timed by the
+// monotonic clock (a wall-clock jump neither fires nor skips a pulse). The
+// phase spreads a fleet's pulses over the interval instead of a burst.
+func (a *agent) pulseLoop(ctx context.Context, phase time.Duration, pulsed func(*agent)) {
 	iv := a.cfg.Pulse.Interval.D()
+	if phase > 0 {
+		t := time.NewTimer(phase)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+	}
 	begin := time.Now()
 	t := time.NewTicker(iv)
 	defer t.Stop()
@@ -247,7 +257,20 @@ func (a *agent) pulseOnce(scheduled time.Time) {
 	}
 	a.recoveryStep(now, id, stp, rec)
 	a.writeState()
-	log.Debug().Str("worst", res.Worst().String()).Dur("took", took).Msg("pulse")
+	ev := log.Info().Str("worst", res.Worst().String()).Dur("took", took)
+	if p := newestProof(snap); p != nil {
+		ev = ev.Str("last_proof", p.Path).Dur("proof_age", now.Sub(p.ModTime).Round(time.Second))
+	}
+	var notOK []string
+	for _, f := range res.Findings {
+		if f.Level != checks.OK {
+			notOK = append(notOK, f.Check+"="+f.Level.String())
+		}
+	}
+	if len(notOK) > 0 {
+		ev = ev.Strs("not_ok", notOK)
+	}
+	ev.Msg("pulse")
 	if a.onPulse != nil {
 		a.onPulse(PulseEvent{Agent: a.name, Scheduled: scheduled, Started: startMono, Took: took, ID: id, Result: res})
 	}

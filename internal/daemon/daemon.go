@@ -143,9 +143,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 			}
 			_ = notify.Watchdog()
 		})
-		for _, a := range agents {
+		for i, a := range agents {
+			// The first agent pulses at once; the others spread over its interval.
+			phase := a.cfg.Pulse.Interval.D() * time.Duration(i) / time.Duration(len(agents))
 			wg.Add(1)
-			go func(a *agent) { defer wg.Done(); a.run(actx, pinger.pulsed) }(a)
+			go func(a *agent) { defer wg.Done(); a.run(actx, phase, pinger.pulsed) }(a)
 		}
 	wait:
 		for {
