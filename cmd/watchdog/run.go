@@ -52,7 +52,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	for _, a := range cfg.Fleet() {
 		log.Info().Str("agent", a.DisplayName()).Str("workspace", a.Workspace).Str("delivery", a.Agent.Delivery).
-			Dur("pulse", a.Pulse.Interval.D()).Str("config", orDefaults(path)).Msg("watchdog started")
+			Str("pulse", a.Pulse.Interval.D().String()).Str("config", orDefaults(path)).Msg("watchdog started")
 	}
 
 	hup := make(chan os.Signal, 1)
