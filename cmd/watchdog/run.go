@@ -65,10 +65,12 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				return
 			case <-hup:
 			}
+			_ = sdnotify.Reloading()
 			next, _, err := load()
 			if err == nil {
 				err = d.Reload(ctx, next)
 			}
+			_ = sdnotify.Ready() // reload over, whatever its outcome
 			if err != nil {
 				sink.Emit(alert.Alert{Time: time.Now(), Level: "error", Agent: "watchdog", Check: "config_reload", Message: fmt.Sprintf("config reload refused, old config kept: %v", err)})
 				continue
