@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-
 )
 
 // ErrSequenceFull reports that <ID>.md and <ID>_01.md .. <ID>_99.md all exist.
