@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -59,7 +60,7 @@ func (t *Tools) EndTheme(a Args) (*EndThemeResult, error) {
 	for _, x := range achievements {
 		fmt.Fprintf(&b, "- %s\n", workspace.OneLine(x))
 	}
-	if err := t.WS.CreateExclusive(record, []byte(b.String())); err != nil {
+	if err := t.WS.CreateNew(record, []byte(b.String()), time.Time{}); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return nil, badField(pThemePart, fmt.Sprintf("an end record for %s already exists in this heartbeat (%s)", theme.Part, record), "the theme has already been ended; nothing more to do")
 		}

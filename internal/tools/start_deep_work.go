@@ -102,7 +102,7 @@ func (t *Tools) StartDeepWork(a Args) (*DeepWorkResult, error) {
 		return nil, err
 	}
 	rel := workspace.DeepWorkDir + "/" + workspace.DeepWorkName(id, workspace.Active)
-	if err := t.WS.CreateExclusive(rel, d.Format()); err != nil {
+	if err := t.WS.CreateNew(rel, d.Format(), time.Time{}); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return nil, &InputError{Problem: "another call declared deep work for heartbeat ID " + string(id) + " at the same moment", Fix: "keep working under that declaration"}
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -107,7 +108,7 @@ func (t *Tools) StartTheme(a Args) (*StartThemeResult, error) {
 			fmt.Fprintf(&b, "- %s\n", workspace.OneLine(c))
 		}
 	}
-	if err := t.WS.CreateExclusive(record, []byte(b.String())); err != nil {
+	if err := t.WS.CreateNew(record, []byte(b.String()), time.Time{}); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return nil, badField(pThemePart, "another call started theme "+part+" at the same moment", "use that theme (theme_start_id "+string(id)+")")
 		}

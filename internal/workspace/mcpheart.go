@@ -4,57 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/gofrs/flock"
 )
 
-// This file holds the writes mcp-heart needs beyond the foundation: an
-// exclusive create for names that are one per heartbeat ID (declarations,
-// theme records) and a locked checkpoint append, so concurrent servers on one
-// workspace neither clobber a name nor lose a checkpoint line.
-
-// CreateExclusive writes data to the workspace-relative path rel only if no
-// file has that name yet; otherwise it fails with os.ErrExist and writes
-// nothing. Like ClaimSequenced, the whole content goes to a dot-named temp file
-// first and is hard-linked into place, so the name never holds a partial file.
-func (w *Workspace) CreateExclusive(rel string, data []byte) error {
-	abs, err := w.Resolve(rel)
-	if err != nil {
-		return fmt.Errorf("create %s: %w", rel, err)
-	}
-	dir := filepath.Dir(abs)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", rel, err)
-	}
-	tmp, err := os.CreateTemp(dir, ".create-*")
-	if err != nil {
-		return fmt.Errorf("create %s: %w", rel, err)
-	}
-	tmpName := tmp.Name()
-	defer os.Remove(tmpName)
-	_ = tmp.Chmod(0o644) // CreateTemp makes 0600; best effort on Windows.
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("create %s: %w", rel, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("create %s: %w", rel, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("create %s: %w", rel, err)
-	}
-	if err := os.Link(tmpName, abs); err != nil {
-		if errors.Is(err, os.ErrExist) {
-			return fmt.Errorf("create %s: %w", rel, os.ErrExist)
-		}
-		return fmt.Errorf("create %s: %w", rel, err)
-	}
-	syncDir(dir)
-	return nil
-}
+// This file holds the locked checkpoint append mcp-heart needs, so concurrent
+// servers on one workspace never lose a checkpoint line.
 
 // checkpointLock is held while a checkpoint file is read, extended and
 // replaced, so two servers appending at once never drop each other's line.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // ErrSequenceFull reports that <ID>.md and <ID>_01.md .. <ID>_99.md all exist.
@@ -49,24 +50,11 @@ func (w *Workspace) ClaimSequenced(dir string, id ID, ext string, data []byte) (
 	if err != nil {
 		return "", fmt.Errorf("claim in %s: %w", dir, err)
 	}
-	tmp, err := os.CreateTemp(absDir, ".claim-*")
+	tmpName, err := stageTemp(absDir, data, time.Time{})
 	if err != nil {
 		return "", fmt.Errorf("claim in %s: %w", dir, err)
 	}
-	tmpName := tmp.Name()
 	defer os.Remove(tmpName)
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return "", fmt.Errorf("claim in %s: %w", dir, err)
-	}
-	_ = tmp.Chmod(0o644) // CreateTemp makes 0600; best effort on Windows.
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return "", fmt.Errorf("claim in %s: %w", dir, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return "", fmt.Errorf("claim in %s: %w", dir, err)
-	}
 	for n := 0; n <= MaxSequence; n++ {
 		name := SequenceName(id, n, ext)
 		err := os.Link(tmpName, filepath.Join(absDir, name))
@@ -124,5 +112,66 @@ func (w *Workspace) Rename(oldRel, newRel string) error {
 	if err := os.Rename(oldAbs, newAbs); err != nil {
 		return fmt.Errorf("rename %s: %w", oldRel, err)
 	}
+	return nil
+}
+
+// stageTemp writes data to a new dot-named temp file in dir, synced and
+// closed, with mtime set when non-zero. The caller links it into place and
+// removes the temp name; readers never see a partial file under a real name.
+func stageTemp(dir string, data []byte, mtime time.Time) (string, error) {
+	tmp, err := os.CreateTemp(dir, ".stage-*")
+	if err != nil {
+		return "", err
+	}
+	name := tmp.Name()
+	_ = tmp.Chmod(0o644) // CreateTemp makes 0600; best effort on Windows.
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && !mtime.IsZero() {
+		err = os.Chtimes(name, mtime, mtime)
+	}
+	if err != nil {
+		os.Remove(name)
+		return "", err
+	}
+	return name, nil
+}
+
+// CreateNew writes data to the workspace-relative path rel only if nothing of
+// that name exists, creating its folder; otherwise it fails wrapping
+// os.ErrExist and writes nothing. The content is staged in a temp file and
+// hard-linked into place, so an existing file is never touched and the name
+// never holds a partial file. A non-zero mtime is set on the new file
+// (migrate keeps the old files' times). For names that are one per heartbeat
+// ID (declarations, theme records) and for init and migrate.
+func (w *Workspace) CreateNew(rel string, data []byte, mtime time.Time) error {
+	abs, err := w.Resolve(rel)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", rel, err)
+	}
+	if _, err := os.Lstat(abs); err == nil {
+		return fmt.Errorf("create %s: %w", rel, os.ErrExist)
+	}
+	dir := filepath.Dir(abs)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", rel, err)
+	}
+	tmpName, err := stageTemp(dir, data, mtime)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", rel, err)
+	}
+	defer os.Remove(tmpName)
+	if err := os.Link(tmpName, abs); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return fmt.Errorf("create %s: %w", rel, os.ErrExist)
+		}
+		return fmt.Errorf("create %s: %w", rel, err)
+	}
+	syncDir(dir)
 	return nil
 }
