@@ -278,19 +278,12 @@ func (s *Scanner) newest(dir string, cheap, valid func(string) bool) ([]workspac
 	}
 	defer f.Close()
 	const k = namesPerFolder
-	top := make([]string, 0, k+1)
+	g := workspace.Greatest{K: k}
 	for {
 		names, err := f.Readdirnames(1024)
 		for _, n := range names {
-			if (len(top) == k && n <= top[k-1]) || !cheap(n) {
-				continue
-			}
-			i := sort.Search(len(top), func(i int) bool { return top[i] < n })
-			top = append(top, "")
-			copy(top[i+1:], top[i:])
-			top[i] = n
-			if len(top) > k {
-				top = top[:k]
+			if cheap(n) {
+				g.Offer(n)
 			}
 		}
 		if err == io.EOF {
@@ -300,8 +293,8 @@ func (s *Scanner) newest(dir string, cheap, valid func(string) bool) ([]workspac
 			return nil, err
 		}
 	}
-	out := make([]workspace.FileStat, 0, len(top))
-	for _, n := range top {
+	out := make([]workspace.FileStat, 0, len(g.Names))
+	for _, n := range g.Names {
 		if !valid(n) {
 			continue
 		}

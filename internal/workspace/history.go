@@ -3,6 +3,7 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -109,26 +110,22 @@ func (w *Workspace) NewestByName(dir string, k int, keep func(string) bool) ([]F
 		return nil, fmt.Errorf("list %s: %w", dir, err)
 	}
 	defer f.Close()
-	names, err := f.Readdirnames(-1)
-	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", dir, err)
-	}
-	top := make([]string, 0, k+1)
-	for _, n := range names {
-		if !keep(n) {
-			continue
+	g := Greatest{K: k}
+	for {
+		names, err := f.Readdirnames(1024)
+		for _, n := range names {
+			if keep(n) {
+				g.Offer(n)
+			}
 		}
-		if len(top) == k && n <= top[k-1] {
-			continue
+		if err == io.EOF {
+			break
 		}
-		i := sort.Search(len(top), func(i int) bool { return top[i] < n })
-		top = append(top, "")
-		copy(top[i+1:], top[i:])
-		top[i] = n
-		if len(top) > k {
-			top = top[:k]
+		if err != nil {
+			return nil, fmt.Errorf("list %s: %w", dir, err)
 		}
 	}
+	top := g.Names
 	out := make([]FileStat, 0, len(top))
 	for _, n := range top {
 		rel := dir + "/" + n
@@ -218,4 +215,26 @@ func (w *Workspace) ReadCheckpointProof(rel string) (Proof, error) {
 	}
 	id, _ := IDPrefix(rel[strings.LastIndex(rel, "/")+1:])
 	return Proof{Path: rel, ID: id, ModTime: fi.ModTime(), Message: LastCheckpointMessage(b)}, nil
+}
+
+// Greatest keeps the K greatest names offered to it, greatest first. Heartbeat
+// IDs sort by time, so it finds a folder's newest files from names alone,
+// in memory bounded by K however large the folder.
+type Greatest struct {
+	K     int
+	Names []string
+}
+
+// Offer considers one name.
+func (g *Greatest) Offer(n string) {
+	if g.K <= 0 || (len(g.Names) == g.K && n <= g.Names[g.K-1]) {
+		return
+	}
+	i := sort.Search(len(g.Names), func(i int) bool { return g.Names[i] < n })
+	g.Names = append(g.Names, "")
+	copy(g.Names[i+1:], g.Names[i:])
+	g.Names[i] = n
+	if len(g.Names) > g.K {
+		g.Names = g.Names[:g.K]
+	}
 }
