@@ -24,17 +24,17 @@ type benchSize struct{ logs, themes int }
 
 // benchSizes are 1k, 100k and 1M logs. The 1M workspace (about 4 GB of
 // small files, a few minutes to generate once) is made only when
-// AI_HEART_BENCH_1M=1; -short keeps to 1k.
+// AIHEART_BENCH_1M=1; -short keeps to 1k.
 func benchSizes(b *testing.B) []benchSize {
 	s := []benchSize{{1_000, 10}}
 	if testing.Short() {
 		return s
 	}
 	s = append(s, benchSize{100_000, 100})
-	if os.Getenv("AI_HEART_BENCH_1M") == "1" {
+	if os.Getenv("AIHEART_BENCH_1M") == "1" {
 		s = append(s, benchSize{1_000_000, 1000})
 	} else {
-		b.Log("set AI_HEART_BENCH_1M=1 for the 1M-log workspace")
+		b.Log("set AIHEART_BENCH_1M=1 for the 1M-log workspace")
 	}
 	return s
 }
