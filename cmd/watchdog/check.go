@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
@@ -71,6 +69,3 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	return 0
 }
-
-// isNotExist reports a missing file behind a wrapped error.
-func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 	"time"
@@ -40,7 +42,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		st, err := daemon.ReadState(ws)
 		if err != nil {
 			fmt.Fprintf(stdout, "%s (%s)\n  watchdog: never ran here (no %s)\n", ac.DisplayName(), ws.Root, workspace.StateFile)
-			if !isNotExist(err) {
+			if !errors.Is(err, os.ErrNotExist) {
 				fmt.Fprintf(stdout, "  error: %v\n", err)
 			}
 			code = 1

@@ -121,11 +121,14 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 		return nil, fmt.Errorf("agent %s: %w", cfg.DisplayName(), err)
 	}
 	name := cfg.DisplayName()
+	log := o.Log.With().Str("agent", name).Logger()
+	sc := scan.NewScanner(ws)
+	sc.Logf = func(format string, args ...any) { log.Warn().Msgf(format, args...) } // full rescans, unwatchable folders
 	return &agent{
 		name: name, cfg: cfg, tz: tz, loc: loc, ws: ws,
-		clock: clock.Or(o.Clock), log: o.Log.With().Str("agent", name).Logger(),
+		clock: clock.Or(o.Clock), log: log,
 		alerts: o.Alerts, deliver: d, cap: dc, breaker: br, plan: plan,
-		scanner: scan.NewScanner(ws), started: started, onPulse: o.OnPulse,
+		scanner: sc, started: started, onPulse: o.OnPulse,
 		levels: map[string]checks.Level{}, announced: map[string]bool{},
 	}, nil
 }
@@ -164,8 +167,11 @@ func (a *agent) pulseLoop(ctx context.Context, phase time.Duration, pulsed func(
 	begin := time.Now()
 	t := time.NewTicker(iv)
 	defer t.Stop()
-	for k := int64(0); ; k++ {
-		a.pulseOnce(begin.Add(time.Duration(k) * iv))
+	for {
+		// The pulse due now; ticks dropped while a pulse was slow are
+		// skipped, not replayed.
+		due := begin.Add(time.Since(begin) / iv * iv)
+		a.pulseOnce(due)
 		if pulsed != nil {
 			pulsed(a)
 		}
@@ -173,9 +179,6 @@ func (a *agent) pulseLoop(ctx context.Context, phase time.Duration, pulsed func(
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			// Ticks dropped while a pulse was slow are skipped, not replayed.
-			k = int64(time.Since(begin) / iv)
-			k--
 		}
 	}
 }
@@ -223,7 +226,7 @@ func (a *agent) pulseOnce(scheduled time.Time) {
 
 	a.mu.Lock()
 	a.id, a.snap, a.result, a.checkState = id, snap, res, st
-	if p := newestProof(snap); p != nil {
+	if p := snap.NewestProof(); p != nil {
 		a.lastProof = p.ModTime
 		if a.inFlight && a.flightSrc != srcRecovery && a.deliver.Method() == config.DeliveryTmux &&
 			snap.LastLog != nil && snap.LastLog.ModTime.After(a.flightAt) {
@@ -258,7 +261,7 @@ func (a *agent) pulseOnce(scheduled time.Time) {
 	a.recoveryStep(now, id, stp, rec)
 	a.writeState()
 	ev := log.Info().Str("worst", res.Worst().String()).Dur("took", took)
-	if p := newestProof(snap); p != nil {
+	if p := snap.NewestProof(); p != nil {
 		ev = ev.Str("last_proof", p.Path).Dur("proof_age", now.Sub(p.ModTime).Round(time.Second))
 	}
 	var notOK []string
@@ -278,7 +281,7 @@ func (a *agent) pulseOnce(scheduled time.Time) {
 
 func (a *agent) hasInterrupt(actions []checks.Action) bool {
 	for _, x := range actions {
-		if x.Kind == checks.ActionKind("strip_interrupt") {
+		if x.Kind == checks.StripInterrupt {
 			return true
 		}
 	}
@@ -338,10 +341,6 @@ func proofKey(p *workspace.Proof) string {
 		return ""
 	}
 	return p.Path + "@" + p.ModTime.String()
-}
-
-func newestProof(s scan.Snapshot) *workspace.Proof {
-	return workspace.Latest{Log: s.LastLog, Checkpoint: s.LastCheckpoint}.NewestProof()
 }
 
 // recoveryStep carries out a recovery decision: interrupt, chat save and the
@@ -573,12 +572,7 @@ func (a *agent) idleLoop(ctx context.Context) {
 
 func (a *agent) idleTick(now time.Time, after time.Duration) {
 	a.mu.Lock()
-	last := a.started
-	for _, t := range []time.Time{a.lastProof, a.lastWakeup} {
-		if t.After(last) {
-			last = t
-		}
-	}
+	last := a.lastActivity()
 	idle := a.idle
 	var fresh []string
 	if idle {
@@ -604,6 +598,18 @@ func (a *agent) idleTick(now time.Time, after time.Duration) {
 	}
 }
 
+// lastActivity is when something last happened: a proof, a wakeup, or the
+// watchdog's start. Call with a.mu held.
+func (a *agent) lastActivity() time.Time {
+	last := a.started
+	for _, t := range []time.Time{a.lastProof, a.lastWakeup} {
+		if t.After(last) {
+			last = t
+		}
+	}
+	return last
+}
+
 // stateNow assembles the state file content.
 func (a *agent) stateNow() State {
 	now := a.clock.Now()
@@ -614,7 +620,7 @@ func (a *agent) stateNow() State {
 		PulseInterval: a.cfg.Pulse.Interval, HeartbeatID: a.id, Timezone: a.tz,
 		Thresholds: a.cfg.Thresholds, Delivery: a.deliver.Method(),
 		Checks: map[string]CheckState{}, LastLog: a.snap.LastLog, LastIntro: a.snap.LastIntrospection,
-		LastCheck: a.snap.LastCheckpoint, LastProof: newestProof(a.snap), Recovery: a.rec,
+		LastCheck: a.snap.LastCheckpoint, LastProof: a.snap.NewestProof(), Recovery: a.rec,
 		DeepWork: []DeepWork{}, Counters: a.counters,
 		DailyCap: a.cap.State(now), Breaker: a.breaker.State(now),
 	}
@@ -646,13 +652,7 @@ func (a *agent) stateNow() State {
 	}
 	s.Chambers.Idle = IdleChamber{After: a.cfg.Idle.After, Idle: a.idle}
 	if after := a.cfg.Idle.After.D(); after > 0 && !a.idle {
-		last := a.started
-		for _, t := range []time.Time{a.lastProof, a.lastWakeup} {
-			if t.After(last) {
-				last = t
-			}
-		}
-		t := last.Add(after)
+		t := a.lastActivity().Add(after)
 		s.Chambers.Idle.WakeAt = &t
 	}
 	return s

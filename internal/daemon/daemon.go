@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -57,7 +56,7 @@ type reloadReq struct {
 // missing workspace, a bad delivery setting).
 func New(cfg *config.Config, o Options) (*Daemon, error) {
 	d := &Daemon{opts: o, started: clock.Or(o.Clock).Now(), reload: make(chan reloadReq)}
-	agents, err := d.build(cfg, nil)
+	agents, err := d.build(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -65,19 +64,12 @@ func New(cfg *config.Config, o Options) (*Daemon, error) {
 	return d, nil
 }
 
-func (d *Daemon) build(cfg *config.Config, old []*agent) ([]*agent, error) {
-	byName := map[string]*agent{}
-	for _, a := range old {
-		byName[a.name] = a
-	}
+func (d *Daemon) build(cfg *config.Config) ([]*agent, error) {
 	var out []*agent
 	for _, ac := range cfg.Fleet() {
 		a, err := newAgent(ac, cfg.Timezone, cfg.Location(), d.opts, d.started)
 		if err != nil {
 			return nil, err
-		}
-		if prev := byName[a.name]; prev != nil {
-			a.adopt(prev)
 		}
 		out = append(out, a)
 	}
@@ -160,7 +152,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 				wg.Wait()
 				return nil
 			case r := <-d.reload:
-				next, err := d.build(r.cfg, agents)
+				next, err := d.build(r.cfg)
 				if err != nil {
 					r.done <- fmt.Errorf("reload refused, old config kept: %w", err)
 					continue // the old agents keep running
@@ -170,7 +162,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 				for _, a := range next {
 					for _, o := range agents {
 						if o.name == a.name {
-							a.adopt(o) // take the counts of the final pulses too
+							a.adopt(o)
 						}
 					}
 				}
@@ -209,6 +201,3 @@ func (p *pinger) pulsed(a *agent) {
 		p.ping()
 	}
 }
-
-// ErrNoState reports a workspace without a state file.
-var ErrNoState = errors.New("no watchdog state")

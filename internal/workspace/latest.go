@@ -92,7 +92,7 @@ func (w *Workspace) UpdateLatest(fn func(*Latest)) error {
 		return fmt.Errorf("lock %s: %w", LatestFile, err)
 	}
 	defer lock.Unlock()
-	l, err := w.loadLatest()
+	l, err := w.LoadLatest()
 	if err != nil {
 		return err
 	}
@@ -113,9 +113,7 @@ func (w *Workspace) UpdateLatest(fn func(*Latest)) error {
 // LoadLatest returns the index, checked against the files it names: an entry
 // whose file is gone is dropped, a changed modification time is taken over.
 // With no index (or a dropped log entry) the history is scanned once.
-func (w *Workspace) LoadLatest() (Latest, error) { return w.loadLatest() }
-
-func (w *Workspace) loadLatest() (Latest, error) {
+func (w *Workspace) LoadLatest() (Latest, error) {
 	l, err := w.ReadLatest()
 	missing := errors.Is(err, fs.ErrNotExist)
 	if err != nil && !missing {
