@@ -4,10 +4,12 @@
 // the Heart paper's [IDLE] ghost mode) it leaves no trace here and the caller
 // only counts it.
 //
-// Each Append rewrites the day's file atomically (old lines + the new one,
-// through renameio), so a crash leaves the old or the new file, never a torn
-// line. The cost is a read and write of one day's file per wakeup, which the
-// daily cap and the exec delivery's bounded output keep small.
+// The day's file is an append-only log, appended to in place rather than
+// rewritten and renamed like the workspace's other files: a rewrite would cost
+// a read and write of the whole day per wakeup (quadratic over a day with no
+// daily cap and replies up to 1 MiB), while an append costs one line. A crash
+// costs at most the line being written: the next Append starts on a fresh
+// line, and Read skips the torn one.
 package transcript
 
 import (
@@ -17,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -63,8 +66,8 @@ type Entry struct {
 // ErrNoTime reports an Entry without a Time: it has no day to go to.
 var ErrNoTime = errors.New("entry has no time")
 
-// mu serialises Appends within the process, so two wakeups never read the
-// same old file and drop each other's line.
+// mu serialises Appends within the process, so the newline check before a
+// line and the line itself are never interleaved with another Append.
 var mu sync.Mutex
 
 // File is the workspace-relative transcript file for the local day of t in
@@ -77,9 +80,12 @@ func File(t time.Time, loc *time.Location) string {
 }
 
 // Append adds e as one JSON line to the transcript file of e.Time's local day
-// in loc (nil = the workspace's location). The file is rewritten atomically
-// with its old lines kept; a last line missing its newline gets one. It is
-// safe for concurrent use within the process (not across processes).
+// in loc (nil = the workspace's location). The line is appended to the file
+// (created if missing) in one write and synced; it is not renamed into place,
+// because the file is an append-only log where a crash costs at most the line
+// being written. A last line missing its newline (torn by a crash) gets one
+// first. It is safe for concurrent use within the process (not across
+// processes).
 func Append(ws *workspace.Workspace, loc *time.Location, e Entry) error {
 	if loc == nil {
 		loc = ws.Loc
@@ -89,8 +95,8 @@ func Append(ws *workspace.Workspace, loc *time.Location, e Entry) error {
 	}
 	e.Time = e.Time.In(loc).Round(0)
 	rel := File(e.Time, loc)
-	var line bytes.Buffer
-	enc := json.NewEncoder(&line)
+	line := bytes.NewBufferString("\n") // dropped below unless the file lacks its final newline
+	enc := json.NewEncoder(line)
 	enc.SetEscapeHTML(false) // keep prompts and replies readable: <, >, & as is
 	if err := enc.Encode(e); err != nil {
 		return fmt.Errorf("encode wakeup: %w", err)
@@ -102,17 +108,44 @@ func Append(ws *workspace.Workspace, loc *time.Location, e Entry) error {
 
 	mu.Lock()
 	defer mu.Unlock()
-	old, err := os.ReadFile(abs)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("read %s: %w", rel, err)
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return fmt.Errorf("append wakeup: %w", err)
 	}
-	if len(old) > 0 && old[len(old)-1] != '\n' {
-		old = append(old, '\n')
+	f, err := os.OpenFile(abs, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return fmt.Errorf("append wakeup: %w", err)
 	}
-	if err := ws.WriteFile(rel, append(old, line.Bytes()...)); err != nil {
+	defer f.Close()
+	b := line.Bytes()
+	if torn, err := lacksNewline(f); err != nil {
+		return fmt.Errorf("append wakeup: %s: %w", rel, err)
+	} else if !torn {
+		b = b[1:]
+	}
+	if _, err := f.Write(b); err != nil {
+		return fmt.Errorf("append wakeup: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("append wakeup: %w", err)
+	}
+	if err := f.Close(); err != nil {
 		return fmt.Errorf("append wakeup: %w", err)
 	}
 	return nil
+}
+
+// lacksNewline reports whether f is not empty and its last byte is not a
+// newline.
+func lacksNewline(f *os.File) (bool, error) {
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return false, err
+	}
+	last := make([]byte, 1)
+	if _, err := f.ReadAt(last, fi.Size()-1); err != nil {
+		return false, err
+	}
+	return last[0] != '\n', nil
 }
 
 // Read returns the entries of the transcript file rel (as File names it). A

@@ -209,3 +209,39 @@ func TestReadSkipsBadLines(t *testing.T) {
 		t.Errorf("Read(missing) = %v, %v; want nothing", got, err)
 	}
 }
+
+// TestAppendInPlace pins the append-only log: the file is appended to, not
+// replaced, and a torn last line is kept as is, ended, and skipped by Read.
+func TestAppendInPlace(t *testing.T) {
+	ws := newWS(t)
+	at := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	rel := File(at, time.UTC)
+	torn := `{"time":"2026-05-01T11:00:00Z","agent":"a","rep`
+	if err := ws.WriteFile(rel, []byte(torn)); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.Stat(ws.Path(rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		if err := Append(ws, time.UTC, Entry{Time: at, Agent: fmt.Sprint(i)}); err != nil {
+			t.Fatalf("Append: %v", err)
+		}
+	}
+	after, err := os.Stat(ws.Path(rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !os.SameFile(before, after) {
+		t.Errorf("Append replaced %s, want it appended to in place", rel)
+	}
+	b, _ := os.ReadFile(ws.Path(rel))
+	if !strings.HasPrefix(string(b), torn+"\n{") || strings.Count(string(b), "\n") != 3 {
+		t.Errorf("%s = %q, want the torn line, a newline, then 2 lines", rel, b)
+	}
+	got, err := Read(ws, rel)
+	if len(got) != 2 || got[0].Agent != "0" || got[1].Agent != "1" || err == nil {
+		t.Errorf("Read = %+v, %v; want the 2 appended entries and an error for the torn line", got, err)
+	}
+}
