@@ -84,6 +84,10 @@ type Breaker struct {
 	// st holds State Closed or Open (HalfOpen is derived from the time) and
 	// ProbeOut; its CooldownLeft is unused.
 	st BreakerState
+	// saved is st as last persisted (or read), so Record writes only when
+	// something changed; zero after a corrupt file, so the next Record
+	// replaces it.
+	saved BreakerState
 }
 
 // OpenBreaker loads the breaker of ws. Opening never writes. A missing file is
@@ -129,6 +133,7 @@ func OpenBreaker(ws *workspace.Workspace, cfg config.CircuitBreaker) (*Breaker, 
 		b.st = BreakerState{State: Closed}
 		return b, fmt.Errorf("open breaker: %s: state %q: %w", BreakerFile, state, ErrCorrupt)
 	}
+	b.saved = b.st
 	return b, nil
 }
 
@@ -156,7 +161,9 @@ func (b *Breaker) Allow(now time.Time) (ok bool, probe bool) {
 	return true, true
 }
 
-// Record reports how a delivered wakeup went at now and persists the result.
+// Record reports how a delivered wakeup went at now and persists the result
+// when the state (skips counted by Allow included) differs from the one last
+// persisted: a success while closed with no failures writes nothing.
 // changed is true when the state as State reports it changed: closed to
 // open, half-open back to open, or open/half-open to closed (a caller alerts
 // on it).
@@ -184,10 +191,24 @@ func (b *Breaker) Record(now time.Time, success bool) (changed bool, err error) 
 	default:
 		b.st.Failures++
 	}
-	if werr := writeJSON(b.ws, BreakerFile, b.st); werr != nil {
-		err = fmt.Errorf("save breaker: %w", werr)
+	if !b.st.equal(b.saved) {
+		if werr := writeJSON(b.ws, BreakerFile, b.st); werr != nil {
+			err = fmt.Errorf("save breaker: %w", werr)
+		} else {
+			b.saved = b.st
+		}
 	}
 	return b.state(now).State != before, err
+}
+
+// equal reports whether s and o are the same state; OpenUntil is compared as
+// an instant.
+func (s BreakerState) equal(o BreakerState) bool {
+	if !s.OpenUntil.Equal(o.OpenUntil) {
+		return false
+	}
+	s.OpenUntil, o.OpenUntil = time.Time{}, time.Time{}
+	return s == o
 }
 
 // open (re)opens the breaker at now for cooldown. Called with b.mu held.

@@ -3,6 +3,7 @@ package budget
 import (
 	"encoding/json"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -268,5 +269,46 @@ func TestBreakerStateJSON(t *testing.T) {
 	b, _ = json.Marshal(BreakerState{State: Closed})
 	if strings.Contains(string(b), "open_until") {
 		t.Errorf("closed state JSON %s carries open_until, want it left out", b)
+	}
+}
+
+// TestBreakerWritesOnlyChanges pins that Record persists only a changed state:
+// a success while closed with no failures writes nothing, a failure does, and
+// so does the success that resets it.
+func TestBreakerWritesOnlyChanges(t *testing.T) {
+	ws := newWS(t)
+	b := openBreaker(t, ws, bcf)
+	exists := func() bool {
+		_, err := os.Stat(ws.Path(BreakerFile))
+		return err == nil
+	}
+	if _, err := b.Record(t0, true); err != nil || exists() {
+		t.Fatalf("Record(success) while closed: err %v, file written %v; want no write", err, exists())
+	}
+	b.Record(t0, false)
+	if st := openBreaker(t, ws, bcf).State(t0); st.Failures != 1 {
+		t.Fatalf("after a failure, reopened Failures = %d, want 1", st.Failures)
+	}
+	b.Record(t0, true)
+	if st := openBreaker(t, ws, bcf).State(t0); st.Failures != 0 {
+		t.Fatalf("after a success, reopened Failures = %d, want 0", st.Failures)
+	}
+	if err := os.Remove(ws.Path(BreakerFile)); err != nil {
+		t.Fatal(err)
+	}
+	b.Record(t0, true)
+	if exists() {
+		t.Error("second Record(success) while closed wrote the file, want no write")
+	}
+	if err := ws.WriteFile(BreakerFile, []byte("{")); err != nil {
+		t.Fatal(err)
+	}
+	b, err := OpenBreaker(ws, bcf)
+	if !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("OpenBreaker(corrupt) = %v, want ErrCorrupt", err)
+	}
+	b.Record(t0, true)
+	if _, err := OpenBreaker(ws, bcf); err != nil {
+		t.Errorf("reopen after Record(success) on a corrupt file: %v, want the file repaired", err)
 	}
 }

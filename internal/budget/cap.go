@@ -38,8 +38,8 @@ type CapState struct {
 }
 
 // DailyCap is the per-agent wakeup budget for one local day, shared by the
-// schedule and idle chambers, persisted in stats/daily_cap.json. It is safe
-// for concurrent use.
+// schedule and idle chambers, persisted in stats/daily_cap.json when it has a
+// limit. It is safe for concurrent use.
 type DailyCap struct {
 	ws    *workspace.Workspace
 	limit int
@@ -84,14 +84,20 @@ func OpenDailyCap(ws *workspace.Workspace, limit int, loc *time.Location) (*Dail
 
 // Take asks for one wakeup at now. ok is false when the day's budget is spent:
 // the wakeup is dropped and counted. alert is true only for the first drop of
-// the local day (also across restarts), so the caller alerts once per day. The
-// new count is persisted atomically; err reports only a failed write, the
-// decision stands (see the package caveats).
+// the local day (also across restarts), so the caller alerts once per day. With
+// a limit the new count is persisted atomically; err reports only a failed
+// write, the decision stands (see the package caveats). Unlimited (limit 0),
+// the count is kept in memory only: nothing is ever refused, so no count needs
+// to survive a restart, and a wakeup costs no write.
 func (c *DailyCap) Take(now time.Time) (ok bool, alert bool, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.roll(now)
-	if c.limit == 0 || c.st.Used < c.limit {
+	c.st = c.at(now)
+	if c.limit == 0 {
+		c.st.Used++
+		return true, false, nil
+	}
+	if c.st.Used < c.limit {
 		c.st.Used++
 		ok = true
 	} else {
@@ -109,21 +115,18 @@ func (c *DailyCap) Take(now time.Time) (ok bool, alert bool, err error) {
 func (c *DailyCap) State(now time.Time) CapState {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.at(now)
+}
+
+// at is the counter as of now: the current limit, and a fresh count when now's
+// local day is later than the one counted. Called with c.mu held.
+func (c *DailyCap) at(now time.Time) CapState {
 	st := c.st
 	st.Limit = c.limit
 	if day := Day(now, c.loc); day > st.Day {
 		st = CapState{Day: day, Limit: c.limit}
 	}
 	return st
-}
-
-// roll moves the counter to now's local day when that day is later than the
-// one counted. Called with c.mu held.
-func (c *DailyCap) roll(now time.Time) {
-	c.st.Limit = c.limit
-	if day := Day(now, c.loc); day > c.st.Day {
-		c.st = CapState{Day: day, Limit: c.limit}
-	}
 }
 
 // Day is the local calendar date of t in loc, as "2006-01-02". Comparing two

@@ -241,6 +241,15 @@ func TestDailyCapConcurrent(t *testing.T) {
 				t.Errorf("50 concurrent Takes: ok %d dropped %d alerts %d errors %d; want %d %d %d 0", oks, drops, alerts, errs, wantOK, wantDrops, wantAlerts)
 			}
 			want := CapState{Day: "2026-05-01", Used: wantOK, Limit: limit, Dropped: wantDrops}
+			if got := c.State(now); got != want {
+				t.Errorf("State = %+v, want %+v (no count lost)", got, want)
+			}
+			if limit == 0 { // unlimited: counted in memory only, never written
+				if _, err := os.Stat(ws.Path(DailyCapFile)); !errors.Is(err, os.ErrNotExist) {
+					t.Errorf("unlimited: Stat(%s) = %v, want not exist", DailyCapFile, err)
+				}
+				return
+			}
 			if got := openCap(t, ws, limit, time.UTC).State(now); got != want {
 				t.Errorf("reopened State = %+v, want %+v (no count lost)", got, want)
 			}

@@ -18,6 +18,10 @@
 //     fresh state and returns a usable value together with an error wrapping
 //     ErrCorrupt (log it and carry on). The file is overwritten on the next
 //     write.
+//   - Files are written only when there is something to keep: the breaker
+//     when its state changed, the daily cap only when it has a limit. An
+//     unlimited cap counts in memory, so after a restart that sets a limit the
+//     day is counted from the last persisted count (0 if none).
 //   - Days are calendar dates in the configured location, so the cap resets at
 //     local midnight whatever the length of the day (23 or 25 hours around DST).
 //     A wall clock stepping back across midnight does not reopen a spent day:
