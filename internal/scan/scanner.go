@@ -3,7 +3,6 @@ package scan
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -235,81 +234,16 @@ func (s *Scanner) addTheme(theme string, cands *[]workspace.FileStat) {
 
 func (s *Scanner) addHistories(h string, cands *[]workspace.FileStat) {
 	s.watch(h, kHistories)
-	top, err := s.newest(h, looksLikeLog, workspace.IsLogName)
+	top, err := s.ws.NewestByName(h, namesPerFolder, workspace.IsLogName)
 	if err != nil {
-		s.logf("scan: list %s: %v", h, err)
+		s.logf("scan: %v", err)
 		return
 	}
 	*cands = append(*cands, top...)
 }
 
-// looksLikeLog is a cheap first filter over a million names: <14 digits>
-// then "." or "_", ending ".md". Only the names kept are fully validated.
-func looksLikeLog(n string) bool {
-	return strings.HasSuffix(n, ".md") && idShaped(n)
-}
-
-func looksLikeCheckpoint(n string) bool {
-	return strings.HasSuffix(n, ".txt") && idShaped(n)
-}
-
-func idShaped(n string) bool {
-	if len(n) <= workspace.IDLen || (n[workspace.IDLen] != '.' && n[workspace.IDLen] != '_') {
-		return false
-	}
-	for i := 0; i < workspace.IDLen; i++ {
-		if n[i] < '0' || n[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// newest reads dir's names in batches, keeping the namesPerFolder greatest
-// that pass cheap (memory stays small whatever the folder's size), then
-// stats those that pass valid. The result is sorted newest mtime first.
-func (s *Scanner) newest(dir string, cheap, valid func(string) bool) ([]workspace.FileStat, error) {
-	f, err := os.Open(s.ws.Path(dir))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	const k = namesPerFolder
-	g := workspace.Greatest{K: k}
-	for {
-		names, err := f.Readdirnames(1024)
-		for _, n := range names {
-			if cheap(n) {
-				g.Offer(n)
-			}
-		}
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	out := make([]workspace.FileStat, 0, len(g.Names))
-	for _, n := range g.Names {
-		if !valid(n) {
-			continue
-		}
-		rel := dir + "/" + n
-		fi, err := os.Stat(s.ws.Path(rel))
-		if err != nil || !fi.Mode().IsRegular() {
-			continue
-		}
-		id, _ := workspace.IDPrefix(n)
-		out = append(out, workspace.FileStat{Rel: rel, ID: id, ModTime: fi.ModTime()})
-	}
-	sortStats(out)
-	return out, nil
-}
-
+// sortStats orders files newest modification time first, a tie by the
+// greater path, as noteLog orders the logs it holds.
 func sortStats(fs []workspace.FileStat) {
 	sort.SliceStable(fs, func(i, j int) bool {
 		if !fs[i].ModTime.Equal(fs[j].ModTime) {
@@ -344,9 +278,9 @@ func (s *Scanner) loadLogs(cands []workspace.FileStat) {
 // rescanCheckpoints finds the newest checkpoint from the folder's names.
 func (s *Scanner) rescanCheckpoints() {
 	s.checkpoint = nil
-	top, err := s.newest(workspace.CheckpointsDir, looksLikeCheckpoint, workspace.IsCheckpointName)
+	top, err := s.ws.NewestByName(workspace.CheckpointsDir, namesPerFolder, workspace.IsCheckpointName)
 	if err != nil {
-		s.logf("scan: list %s: %v", workspace.CheckpointsDir, err)
+		s.logf("scan: %v", err)
 		return
 	}
 	for _, f := range top {

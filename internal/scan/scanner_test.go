@@ -428,3 +428,25 @@ func names(items []InboxItem) string {
 	}
 	return strings.Join(out, " ")
 }
+
+// TestInvalidIDNamesDoNotHideLogs: names shaped like IDs but naming no real
+// time (month 13) sort above every real log; they must not take the slots of
+// the greatest names a full scan looks at.
+func TestInvalidIDNamesDoNotHideLogs(t *testing.T) {
+	ws := newWS(t)
+	newest := putLog(t, ws, themeA, "thinking", 2)
+	putLog(t, ws, themeA, "introspection", 1)
+	put(t, ws, "stats/checkpoints/"+string(id(3))+".txt", "12:00:00 real\n", 3)
+	for i := 0; i < namesPerFolder+4; i++ {
+		bad := fmt.Sprintf("999913%08d", 99999999-i)
+		put(t, ws, "artifacts/"+themeA+"/histories/"+bad+".md", logText("creation"), 10)
+		put(t, ws, "stats/checkpoints/"+bad+".txt", "12:00:00 bad\n", 10)
+	}
+	snap := scanOK(t, newScanner(t, ws))
+	if proofPath(snap.LastLog) != newest || snap.LastIntrospection == nil {
+		t.Errorf("LastLog = %s, LastIntrospection = %s, want %s and the introspection", proofPath(snap.LastLog), proofPath(snap.LastIntrospection), newest)
+	}
+	if c := snap.LastCheckpoint; c == nil || c.ID != id(3) {
+		t.Errorf("LastCheckpoint = %+v, want ID %s", c, id(3))
+	}
+}

@@ -95,9 +95,12 @@ func isDirEntry(w *Workspace, rel string, e fs.DirEntry) bool {
 	return err == nil && fi.IsDir()
 }
 
-// NewestByName returns up to k files of dir whose names pass keep, taking the
-// k greatest names (IDs sort by time) and stating only those; the result is
-// sorted newest modification time first. A missing dir gives nothing.
+// NewestByName returns up to k regular files of dir whose names pass keep,
+// taking the k greatest such names (IDs sort by time) and stating only those;
+// the result is sorted newest modification time first. keep is asked only
+// about a name that would enter the k greatest, so it may be costly (a full
+// ID parse) over a million names, and invalid names never take a valid one's
+// place. A missing dir gives nothing.
 func (w *Workspace) NewestByName(dir string, k int, keep func(string) bool) ([]FileStat, error) {
 	if k <= 0 {
 		return nil, nil
@@ -110,13 +113,11 @@ func (w *Workspace) NewestByName(dir string, k int, keep func(string) bool) ([]F
 		return nil, fmt.Errorf("list %s: %w", dir, err)
 	}
 	defer f.Close()
-	g := Greatest{K: k}
+	g := Greatest{K: k, Valid: keep}
 	for {
 		names, err := f.Readdirnames(1024)
 		for _, n := range names {
-			if keep(n) {
-				g.Offer(n)
-			}
+			g.Offer(n)
 		}
 		if err == io.EOF {
 			break
@@ -130,8 +131,8 @@ func (w *Workspace) NewestByName(dir string, k int, keep func(string) bool) ([]F
 	for _, n := range top {
 		rel := dir + "/" + n
 		fi, err := os.Stat(w.Path(rel))
-		if err != nil {
-			continue // renamed away meanwhile
+		if err != nil || !fi.Mode().IsRegular() {
+			continue // renamed away meanwhile, or a folder
 		}
 		id, _ := IDPrefix(n)
 		out = append(out, FileStat{Rel: rel, ID: id, ModTime: fi.ModTime()})
@@ -221,13 +222,20 @@ func (w *Workspace) ReadCheckpointProof(rel string) (Proof, error) {
 // IDs sort by time, so it finds a folder's newest files from names alone,
 // in memory bounded by K however large the folder.
 type Greatest struct {
-	K     int
+	K int
+	// Valid, when set, must accept a name for it to be kept. It is called
+	// only for a name that would enter the K greatest, so a costly check
+	// stays cheap over a million names; nil keeps every name.
+	Valid func(string) bool
 	Names []string
 }
 
 // Offer considers one name.
 func (g *Greatest) Offer(n string) {
 	if g.K <= 0 || (len(g.Names) == g.K && n <= g.Names[g.K-1]) {
+		return
+	}
+	if g.Valid != nil && !g.Valid(n) {
 		return
 	}
 	i := sort.Search(len(g.Names), func(i int) bool { return g.Names[i] < n })
