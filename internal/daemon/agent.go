@@ -318,7 +318,7 @@ func (a *agent) noteLatest(snap scan.Snapshot) {
 	if key == a.noted || (snap.LastLog == nil && snap.LastCheckpoint == nil) {
 		return
 	}
-	err := a.ws.UpdateLatest(func(l *workspace.Latest) {
+	err := a.ws.NoteLatest(func(l *workspace.Latest) {
 		if snap.LastLog != nil {
 			l.NoteLog(*snap.LastLog)
 		}

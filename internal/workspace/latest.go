@@ -1,11 +1,11 @@
 package workspace
 
 import (
+	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -82,60 +82,102 @@ func (w *Workspace) ReadLatest() (Latest, error) {
 
 // UpdateLatest changes the index under an exclusive lock held across
 // processes (stats/.latest_proof.lock), so concurrent writers never lose each
-// other's entries. fn sees the verified index (see LoadLatest).
+// other's entries. fn sees the stored index checked against its files; when
+// it holds no log yet (a workspace the old system wrote) the history is
+// scanned once first, so the stored index is whole from then on. The file is
+// written only when its content changes.
 func (w *Workspace) UpdateLatest(fn func(*Latest)) error {
-	if err := os.MkdirAll(w.Path(StatsDir), 0o755); err != nil {
+	return w.updateLatest(fn, true)
+}
+
+// NoteLatest is UpdateLatest without the scan: for the watchdog's pulse,
+// which passes the proofs its own snapshot found and must never walk the
+// history.
+func (w *Workspace) NoteLatest(fn func(*Latest)) error {
+	return w.updateLatest(fn, false)
+}
+
+func (w *Workspace) updateLatest(fn func(*Latest), scan bool) error {
+	dir, err := w.statsDir()
+	if err != nil {
 		return fmt.Errorf("update %s: %w", LatestFile, err)
 	}
-	lock := flock.New(w.Path(StatsDir, ".latest_proof.lock"))
+	lock := flock.New(filepath.Join(dir, ".latest_proof.lock"))
 	if err := lock.Lock(); err != nil {
 		return fmt.Errorf("lock %s: %w", LatestFile, err)
 	}
 	defer lock.Unlock()
-	l, err := w.LoadLatest()
-	if err != nil {
-		return err
+	l, raw := w.readVerified()
+	if scan && l.Log == nil {
+		if l, err = w.withScan(l); err != nil {
+			return err
+		}
 	}
-	before, _ := json.Marshal(l)
 	fn(&l)
-	after, err := json.MarshalIndent(l, "", "  ")
+	out, err := json.MarshalIndent(l, "", "  ")
 	if err != nil {
 		return fmt.Errorf("update %s: %w", LatestFile, err)
 	}
-	if compact, _ := json.Marshal(l); string(compact) == string(before) {
-		if _, err := os.Stat(w.Path(LatestFile)); err == nil {
-			return nil // unchanged: skip the write
-		}
+	out = append(out, '\n')
+	if bytes.Equal(out, raw) {
+		return nil
 	}
-	return w.WriteFile(LatestFile, append(after, '\n'))
+	return w.WriteFile(LatestFile, out)
 }
 
 // LoadLatest returns the index, checked against the files it names: an entry
 // whose file is gone is dropped, a changed modification time is taken over.
-// With no index (or a dropped log entry) the history is scanned once.
+// With no log in the index the history is scanned; nothing is written (the
+// next UpdateLatest stores the result).
 func (w *Workspace) LoadLatest() (Latest, error) {
-	l, err := w.ReadLatest()
-	missing := errors.Is(err, fs.ErrNotExist)
-	if err != nil && !missing {
-		missing = true // a corrupt index is rebuilt, never fatal
+	l, _ := w.readVerified()
+	if l.Log != nil {
+		return l, nil
 	}
-	if !missing {
-		l.Log = w.verify(l.Log)
-		l.Introspection = w.verify(l.Introspection)
-		l.Checkpoint = w.verify(l.Checkpoint)
-		missing = l.Log == nil
+	return w.withScan(l)
+}
+
+// withScan is the scanned index with l's checkpoint kept if newer.
+func (w *Workspace) withScan(l Latest) (Latest, error) {
+	scanned, err := w.ScanLatest()
+	if err != nil {
+		return l, err
 	}
-	if missing {
-		scanned, err := w.ScanLatest()
-		if err != nil {
-			return l, err
-		}
-		if l.Checkpoint != nil {
-			scanned.NoteCheckpoint(*l.Checkpoint)
-		}
-		return scanned, nil
+	if l.Checkpoint != nil {
+		scanned.NoteCheckpoint(*l.Checkpoint)
 	}
-	return l, nil
+	return scanned, nil
+}
+
+// readVerified reads the stored index and checks its entries against their
+// files. raw is the file's content as read (nil when there is none); a
+// corrupt index reads as empty and is rebuilt, never fatal.
+func (w *Workspace) readVerified() (Latest, []byte) {
+	var l Latest
+	raw, err := os.ReadFile(w.Path(LatestFile))
+	if err != nil {
+		return l, nil
+	}
+	if json.Unmarshal(raw, &l) != nil {
+		return Latest{}, raw
+	}
+	l.Log = w.verify(l.Log)
+	l.Introspection = w.verify(l.Introspection)
+	l.Checkpoint = w.verify(l.Checkpoint)
+	return l, raw
+}
+
+// statsDir resolves stats/ (refusing a symlink that leads out of the
+// workspace) and creates it, so locks and indexes never land outside.
+func (w *Workspace) statsDir() (string, error) {
+	abs, err := w.Resolve(StatsDir)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return "", err
+	}
+	return abs, nil
 }
 
 // verify stats the file a proof names.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -23,10 +24,18 @@ const checkpointLock = ".checkpoint.lock"
 // line. It returns the new entry as a proof.
 func (w *Workspace) AddCheckpoint(id ID, t time.Time, msg string) (Proof, error) {
 	rel := CheckpointsDir + "/" + string(id) + ".txt"
-	if err := os.MkdirAll(w.Path(CheckpointsDir), 0o755); err != nil {
+	stats, err := w.statsDir()
+	if err != nil {
 		return Proof{}, fmt.Errorf("add checkpoint: %w", err)
 	}
-	lock := flock.New(w.Path(StatsDir, checkpointLock))
+	dir, err := w.Resolve(CheckpointsDir)
+	if err != nil {
+		return Proof{}, fmt.Errorf("add checkpoint: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return Proof{}, fmt.Errorf("add checkpoint: %w", err)
+	}
+	lock := flock.New(filepath.Join(stats, checkpointLock))
 	if err := lock.Lock(); err != nil {
 		return Proof{}, fmt.Errorf("lock checkpoints: %w", err)
 	}
