@@ -50,7 +50,14 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		log.Error().Err(err).Msg("cannot start")
 		return 1
 	}
+	// systemd restarts a unit whose pings stop for WatchdogSec; a pulse as
+	// long as that gets the daemon killed while healthy.
+	wd, _ := sdnotify.WatchdogInterval()
 	for _, a := range cfg.Fleet() {
+		if wd > 0 && a.Pulse.Interval.D() >= wd {
+			log.Warn().Str("agent", a.DisplayName()).Str("pulse", a.Pulse.Interval.D().String()).Str("watchdog_sec", wd.String()).
+				Msg("pulse.interval is not shorter than the unit's WatchdogSec: raise WatchdogSec")
+		}
 		log.Info().Str("agent", a.DisplayName()).Str("workspace", a.Workspace).Str("delivery", a.Agent.Delivery).
 			Str("pulse", a.Pulse.Interval.D().String()).Str("config", orDefaults(path)).Msg("watchdog started")
 	}
