@@ -14,13 +14,17 @@ import (
 // runMigrate moves an old workspace's stats/extended_processing to
 // stats/deep_work (SPEC section 3) and builds the latest-proof index. Exit
 // 0 ok (also when there is nothing to migrate), 2 usage or not a workspace,
-// 1 conflicts or failure.
+// 1 conflicts or failure. Heartbeat IDs are read in the timezone of the
+// config (-c FILE, default ./watchdog.yaml if present, else Local), as the
+// daemon and the tools read them.
 func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("migrate", flag.ContinueOnError)
 	fl.SetOutput(stderr)
+	load := configFlag(fl)
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: watchdog migrate DIR")
+		fmt.Fprintln(stderr, "usage: watchdog migrate [-c FILE] DIR")
 		fmt.Fprintln(stderr, "Moves DIR/stats/extended_processing to stats/deep_work; copies, never deletes or overwrites.")
+		fl.PrintDefaults()
 	}
 	rest, code := parseInterspersed(fl, args)
 	if code >= 0 {
@@ -30,13 +34,18 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fl.Usage()
 		return 2
 	}
+	cfg, _, err := load()
+	if err != nil {
+		fmt.Fprintf(stderr, "watchdog migrate: %v\n", err)
+		return 2
+	}
 	dir := rest[0]
 	fi, err := os.Stat(dir)
 	if err != nil || !fi.IsDir() {
 		fmt.Fprintf(stderr, "watchdog migrate: %s is not a folder\n", dir)
 		return 2
 	}
-	ws, err := workspace.New(dir, nil)
+	ws, err := workspace.New(dir, cfg.Location())
 	if err != nil {
 		fmt.Fprintf(stderr, "watchdog migrate: %v\n", err)
 		return 2

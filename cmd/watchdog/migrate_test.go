@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // migrateFixture copies the legacy workspace fixture of internal/migrate
@@ -108,5 +109,40 @@ func TestRunMigrateConflict(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(clash); string(b) != "other\n" {
 		t.Errorf("conflicting file clobbered: %q", b)
+	}
+}
+
+// TestRunMigrateTimezone: current.conf's heartbeat ID is read in the config's
+// timezone, not Local, so the converted declaration's deadline is the ID's
+// time there plus the planned minutes.
+func TestRunMigrateTimezone(t *testing.T) {
+	id := time.Date(2025, 7, 20, 9, 45, 0, 0, time.UTC) // the fixture's ハートビートID 20250720094500, 20分
+	zone := "Asia/Tokyo"
+	if _, off := id.In(time.Local).Zone(); off == 9*3600 {
+		zone = "America/Los_Angeles" // Local is Tokyo's offset: pick a zone far from it
+	}
+	loc, err := time.LoadLocation(zone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := migrateFixture(t)
+	cfgFile := filepath.Join(t.TempDir(), "watchdog.yaml")
+	if err := os.WriteFile(cfgFile, []byte("timezone: "+zone+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := runMigrate(context.Background(), []string{"-c", cfgFile, dir}, &out, &errb); code != 0 {
+		t.Fatalf("runMigrate(-c %s) = %d; stderr:\n%s", cfgFile, code, errb.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "stats", "deep_work", "20250720094500.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(b), "\ndeadline: ")
+	line, _, _ := strings.Cut(after, "\n")
+	deadline, err := time.Parse(time.RFC3339, line)
+	want := time.Date(2025, 7, 20, 9, 45, 0, 0, loc).Add(20 * time.Minute)
+	if !ok || err != nil || !deadline.Equal(want) {
+		t.Errorf("converted declaration's deadline = %q (%v), want %s (ID time in %s + 20 min):\n%s", line, err, want.Format(time.RFC3339), zone, b)
 	}
 }
