@@ -488,7 +488,7 @@ func (a *agent) deliverOne(source, text string, now time.Time) {
 		a.idle = true
 	}
 	a.mu.Unlock()
-	entry := transcript.Entry{Time: now, Agent: a.name, Source: source, Prompt: text, Reply: res.Reply, DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode}
+	entry := transcript.Entry{Time: now, Agent: a.name, Source: source, Prompt: text, Reply: res.Reply, DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode, Truncated: res.Truncated}
 	if err != nil {
 		a.count(func(c *Counters) { c.DeliveryFailures++ })
 		a.log.Warn().Err(err).Str("source", source).Bool("probe", probe).Msg("delivery failed")

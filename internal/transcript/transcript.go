@@ -61,6 +61,9 @@ type Entry struct {
 	ExitCode int `json:"exit_code"`
 	// Error says why the delivery failed; empty on success.
 	Error string `json:"error,omitempty"`
+	// Truncated is true when the reply was cut at the delivery's output limit
+	// (delivery.MaxReply): Reply is only its beginning.
+	Truncated bool `json:"truncated,omitempty"`
 }
 
 // ErrNoTime reports an Entry without a Time: it has no day to go to.

@@ -245,3 +245,25 @@ func TestAppendInPlace(t *testing.T) {
 		t.Errorf("Read = %+v, %v; want the 2 appended entries and an error for the torn line", got, err)
 	}
 }
+
+// TestAppendTruncated: a reply cut at the delivery's limit is marked, and an
+// uncut one carries no truncated key.
+func TestAppendTruncated(t *testing.T) {
+	ws := newWS(t)
+	at := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	for _, e := range []Entry{{Time: at, Agent: "cut", Reply: "xxx", Truncated: true}, {Time: at, Agent: "whole", Reply: "x"}} {
+		if err := Append(ws, time.UTC, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := lines(t, ws, File(at, time.UTC))
+	if len(got) != 2 || got[0]["truncated"] != true {
+		t.Fatalf("lines = %v, want the first with truncated: true", got)
+	}
+	if _, ok := got[1]["truncated"]; ok {
+		t.Errorf("uncut reply's line = %v, want no truncated key", got[1])
+	}
+	if read, err := Read(ws, File(at, time.UTC)); err != nil || len(read) != 2 || !read[0].Truncated || read[1].Truncated {
+		t.Errorf("Read = %+v, %v; want Truncated read back", read, err)
+	}
+}
