@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -56,6 +57,7 @@ type Scanner struct {
 	ws      *workspace.Workspace
 	w       *watcher
 	dirs    map[string]dirKind // watched folders, workspace-relative ("" = root)
+	real    map[string]bool    // real paths of the theme folders taken in: links may repeat or loop
 	started bool
 	full    string // why the next scan must be full; "" when it need not
 	seq     int    // barrier file counter
@@ -144,6 +146,7 @@ func (s *Scanner) fullScan() error {
 	s.full = ""
 	s.fullScans++
 	s.dirs = map[string]dirKind{}
+	s.real = map[string]bool{}
 	s.recent, s.intro, s.checkpoint = nil, nil, nil
 	s.dirty = map[string]bool{}
 	if w, err := newWatcher(); err != nil {
@@ -204,7 +207,8 @@ func (s *Scanner) isDir(rel string) bool {
 
 // walkThemes watches every theme folder under dir (artifacts or a subthemes
 // folder), their histories and subthemes, and collects each histories
-// folder's newest names.
+// folder's newest names. It finds the folders ws.HistoryDirs finds, and
+// like it takes each real folder once.
 func (s *Scanner) walkThemes(dir string, cands *[]workspace.FileStat) {
 	names, err := readNames(s.ws.Path(dir))
 	if err != nil {
@@ -221,7 +225,15 @@ func (s *Scanner) walkThemes(dir string, cands *[]workspace.FileStat) {
 	}
 }
 
+// addTheme takes in one theme folder unless its real path was taken in
+// already: two links to one folder would hold its logs twice under two
+// paths, and a subthemes link to an ancestor would recurse until ELOOP.
 func (s *Scanner) addTheme(theme string, cands *[]workspace.FileStat) {
+	real, err := filepath.EvalSymlinks(s.ws.Path(theme))
+	if err != nil || s.real[real] {
+		return
+	}
+	s.real[real] = true
 	s.watch(theme, kTheme)
 	if h := theme + "/" + workspace.HistoriesDir; s.isDir(h) {
 		s.addHistories(h, cands)

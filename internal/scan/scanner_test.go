@@ -450,3 +450,45 @@ func TestInvalidIDNamesDoNotHideLogs(t *testing.T) {
 		t.Errorf("LastCheckpoint = %+v, want ID %s", c, id(3))
 	}
 }
+
+// TestLinkedThemesCountOnce: a theme folder reached through two links, or a
+// subthemes link back to an ancestor, is one folder: its logs are held once
+// (after_deep_work reads "the next log" from RecentLogs) and the walk ends.
+func TestLinkedThemesCountOnce(t *testing.T) {
+	ws := newWS(t)
+	for m := 1; m <= 3; m++ {
+		putLog(t, ws, themeA, "thinking", m)
+	}
+	if err := os.Symlink(themeA, ws.Path("artifacts/20250105000000_link")); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	if err := os.MkdirAll(ws.Path("artifacts/"+themeA+"/subthemes"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("..", ws.Path("artifacts/"+themeA+"/subthemes/20250106000000_loop")); err != nil {
+		t.Fatal(err)
+	}
+	s := newScanner(t, ws)
+	check := func(when string, want int) {
+		t.Helper()
+		snap := scanOK(t, s)
+		seen := map[workspace.ID]bool{}
+		for _, p := range snap.RecentLogs {
+			if seen[p.ID] || !strings.HasPrefix(p.Path, "artifacts/"+themeA+"/histories/") {
+				t.Errorf("%s: RecentLogs holds %s twice or by a link path: %v", when, p.ID, snap.RecentLogs)
+			}
+			seen[p.ID] = true
+		}
+		if len(snap.RecentLogs) != want {
+			t.Errorf("%s: len(RecentLogs) = %d, want %d", when, len(snap.RecentLogs), want)
+		}
+	}
+	check("first scan", 3)
+	for d := range s.dirs {
+		if strings.Contains(d, "_link") || strings.Contains(d, "_loop") {
+			t.Errorf("watched %s, a second path to a folder already watched", d)
+		}
+	}
+	putLog(t, ws, themeA, "thinking", 4)
+	check("after a new log", 4)
+}
