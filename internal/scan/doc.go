@@ -19,7 +19,8 @@
 //   - The first scan looks at the 16 greatest names per histories folder, so
 //     an old log edited in place before the scanner started is not seen as
 //     the newest until it changes again; stats/latest_proof.json (written by
-//     mcp-heart) is folded in to find an introspection deeper in history.
+//     mcp-heart) is folded in on each full scan (not on its own changes: it is
+//     rewritten on every tool call) to find an introspection deeper in history.
 //   - Each incremental scan creates and removes one dot-named file in stats/
 //     and waits for its event, so every change made before Scan was called is
 //     in the snapshot (inotify delivers events in order).

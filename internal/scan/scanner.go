@@ -305,7 +305,9 @@ func (s *Scanner) rescanCheckpoints() {
 
 // foldHints notes the files stats/latest_proof.json names (mcp-heart keeps it
 // current), read from the files themselves: it finds an introspection deeper
-// in history than a full scan reads.
+// in history than a full scan reads. Only a full scan folds them in: later
+// logs and checkpoints fire their own events, while the index is rewritten
+// on every tool call and by the watchdog itself.
 func (s *Scanner) foldHints() {
 	l, err := s.ws.ReadLatest()
 	if err != nil {
@@ -354,9 +356,12 @@ func (s *Scanner) noteLog(rel string) {
 		}
 		return
 	}
+	if s.intro != nil && s.intro.Path == rel && s.intro.ModTime.Equal(fi.ModTime()) {
+		return // already read as it is
+	}
 	for _, p := range s.recent {
 		if p.Path == rel && p.ModTime.Equal(fi.ModTime()) {
-			return // already read as it is
+			return
 		}
 	}
 	lg, err := s.ws.ReadLog(rel)
@@ -523,8 +528,6 @@ func (s *Scanner) handle(rel string, op fsnotify.Op) {
 			s.addNew(rel, kCheckpoints)
 		case workspace.DeepWorkDir, workspace.CooldownDir, workspace.LockDir:
 			s.addNew(rel, kSmall)
-		case workspace.LatestFile:
-			s.foldHints()
 		}
 	case kArtifacts:
 		if rel == workspace.ThemeHistoriesDir {
