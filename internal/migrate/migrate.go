@@ -14,7 +14,8 @@
 // is then renamed stats/extended_processing.migrated. A target that exists
 // with the same content counts as done; with other content it is a conflict:
 // it is never replaced, and the old folder stays in place until the conflict
-// is resolved, so running Run again is safe and changes nothing.
+// is resolved, so running Run again is safe and changes nothing. A target that
+// exists but cannot be read (a folder, say) is an error, not a conflict.
 package migrate
 
 import (
@@ -212,7 +213,10 @@ func migrateFile(ws *workspace.Workspace, from, name string) (Step, error) {
 	err = ws.CreateNew(to, target.Data, fi.ModTime())
 	if errors.Is(err, os.ErrExist) {
 		existing, rerr := os.ReadFile(ws.Path(to))
-		if rerr == nil && bytes.Equal(existing, target.Data) {
+		if rerr != nil {
+			return Step{}, fmt.Errorf("migrate %s: existing %s: %w", from, to, rerr)
+		}
+		if bytes.Equal(existing, target.Data) {
 			return Step{Kind: Done, From: from, To: to}, nil
 		}
 		return Step{Kind: Conflict, From: from, To: to, Note: "the target exists with other content; nothing was replaced"}, nil

@@ -252,6 +252,23 @@ func TestRunConflict(t *testing.T) {
 	})
 }
 
+// TestRunUnreadableTarget: a target that exists but cannot be read (here a
+// folder) is an I/O failure reported as such, not a content conflict.
+func TestRunUnreadableTarget(t *testing.T) {
+	ws := legacyWorkspace(t)
+	clash := "stats/deep_work/20250720080000.completed.txt"
+	if err := os.MkdirAll(ws.Path(clash), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(ws)
+	if err == nil || !strings.Contains(err.Error(), clash) || rep.Conflicts() != 0 {
+		t.Fatalf("Run() = %v, %d conflicts; want the read error of %s and no conflict", err, rep.Conflicts(), clash)
+	}
+	if _, err := os.Stat(ws.Path(workspace.LegacyDeepWorkDir)); err != nil {
+		t.Errorf("old folder must stay in place: %v", err)
+	}
+}
+
 func TestRunMigratedBefore(t *testing.T) {
 	ws := legacyWorkspace(t)
 	if err := os.MkdirAll(ws.Path("stats/extended_processing.migrated"), 0o755); err != nil {
