@@ -84,15 +84,19 @@ func (t *Tools) StartTheme(a Args) (*StartThemeResult, error) {
 		}
 	}
 	record := workspace.ThemeHistoriesDir + "/" + string(id) + "_start_" + part + ".md"
-	if !t.gone(theme.Dir()) || !t.gone(record) {
-		return nil, badField(pThemePart, fmt.Sprintf("a theme %s was already started in this heartbeat (%s or %s exists)", part, theme.Dir(), record), "use that theme (theme_start_id "+string(id)+"), or choose another theme_directory_part")
+	already := func(what string) error {
+		return badField(pThemePart, fmt.Sprintf("a theme %s was already started in this heartbeat (%s exists)", part, what), "use that theme (theme_start_id "+string(id)+"), or choose another theme_directory_part")
+	}
+	if !t.gone(theme.Dir()) {
+		return nil, already(theme.Dir())
 	}
 	histAbs, err := t.WS.Resolve(theme.HistoriesDir())
 	if err != nil {
 		return nil, badField(pThemePart, "the theme folder would lie outside the workspace ("+err.Error()+")", "make sure artifacts/ (and the parent theme folder) are real folders inside the workspace")
 	}
 	// The record is claimed first: it is the one name that must be unique,
-	// so two concurrent calls cannot both start the theme.
+	// so two concurrent calls cannot both start the theme. It is taken back
+	// when the folder cannot be made, so the call can be retried.
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Theme start: %s\n\n## Theme\n- name: %s\n- theme_start_id: %s\n- folder: %s\n", name, name, id, theme.Dir())
 	if parent != nil {
@@ -110,11 +114,18 @@ func (t *Tools) StartTheme(a Args) (*StartThemeResult, error) {
 	}
 	if err := t.WS.CreateNew(record, []byte(b.String()), time.Time{}); err != nil {
 		if errors.Is(err, os.ErrExist) {
-			return nil, badField(pThemePart, "another call started theme "+part+" at the same moment", "use that theme (theme_start_id "+string(id)+")")
+			return nil, already(record)
 		}
 		return nil, err
 	}
-	if err := os.MkdirAll(histAbs, 0o755); err != nil {
+	mkdirAll := t.mkdirAll
+	if mkdirAll == nil {
+		mkdirAll = os.MkdirAll
+	}
+	if err := mkdirAll(histAbs, 0o755); err != nil {
+		if rmErr := os.Remove(t.WS.Path(record)); rmErr != nil {
+			return nil, fmt.Errorf("create %s: %w (and the start record %s could not be removed: %v; remove it before retrying)", theme.HistoriesDir(), err, record, rmErr)
+		}
 		return nil, fmt.Errorf("create %s: %w", theme.HistoriesDir(), err)
 	}
 	res := &StartThemeResult{ThemeStartID: string(id), ThemeDirectoryPart: part, ThemeFolder: theme.Dir(), HistoriesFolder: theme.HistoriesDir(), StartRecord: record}

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,6 +50,30 @@ func TestStartTheme(t *testing.T) {
 	}
 	if want := "artifacts/20250101000000_research/subthemes/" + string(testID) + "_part/histories"; sub.HistoriesFolder != want || !e.exists(want) {
 		t.Errorf("sub-theme histories = %s, want %s", sub.HistoriesFolder, want)
+	}
+}
+
+// A theme whose folder cannot be made leaves no start record behind, so the
+// same call succeeds once the folder can be made.
+func TestStartThemeRetryAfterFailedFolder(t *testing.T) {
+	e := newEnv(t)
+	e.tl.mkdirAll = func(string, os.FileMode) error { return errors.New("disk full") }
+	call := `{"theme_name":"X","theme_directory_part":"x","reason":"r"}`
+	_, err := e.tl.StartTheme(args(t, call))
+	var ie *InputError
+	if err == nil || errors.As(err, &ie) || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("StartTheme with mkdir failing = %v, want the mkdir error", err)
+	}
+	record := "artifacts/theme_histories/" + string(testID) + "_start_x.md"
+	if e.exists(record) {
+		t.Errorf("failed StartTheme left %s behind", record)
+	}
+	e.tl.mkdirAll = nil
+	if _, err := e.tl.StartTheme(args(t, call)); err != nil {
+		t.Fatalf("retry once the folder can be made: %v", err)
+	}
+	if !e.exists(record) || !e.exists("artifacts/"+string(testID)+"_x/histories") {
+		t.Errorf("retry did not start the theme")
 	}
 }
 

@@ -27,6 +27,10 @@ type Tools struct {
 	// Log receives one line per call (stderr in mcp-heart); the zero value
 	// logs nothing.
 	Log zerolog.Logger
+
+	// mkdirAll makes folders; nil means os.MkdirAll. Tests make it fail,
+	// which root cannot be made to see through permissions.
+	mkdirAll func(path string, perm os.FileMode) error
 }
 
 // New returns Tools for ws with the given thresholds and real time.
