@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/prompt"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -199,24 +200,14 @@ func (t *Tools) pendingNotices() (string, []string) {
 	if err != nil {
 		return "", []string{}
 	}
-	return ParsePrompt(data)
-}
-
-// ParsePrompt splits a heartbeat prompt into its ID and notice paragraphs.
-// A first line that is not "Heartbeat: <ID>" is read as a notice too.
-func ParsePrompt(data []byte) (string, []string) {
-	text := strings.ReplaceAll(string(bytes.ToValidUTF8(data, []byte("\uFFFD"))), "\r\n", "\n")
-	var id string
-	first, rest, _ := strings.Cut(text, "\n")
-	if v, ok := strings.CutPrefix(strings.TrimSpace(first), "Heartbeat:"); ok {
-		id = strings.TrimSpace(v)
-		text = rest
+	// A prompt without its heartbeat line is read as notices all the same.
+	text := string(bytes.ToValidUTF8(data, []byte("\uFFFD")))
+	id, notices, ok := prompt.Parse(text)
+	if !ok {
+		_, notices, _ = prompt.Parse(prompt.Prefix + "\n" + text)
 	}
-	notices := []string{}
-	for _, p := range strings.Split(text, "\n\n") {
-		if p = strings.TrimSpace(p); p != "" {
-			notices = append(notices, p)
-		}
+	if notices == nil {
+		notices = []string{}
 	}
 	return id, notices
 }

@@ -113,21 +113,31 @@ func TestGetHeartbeatElapsedTimeBadCalls(t *testing.T) {
 	wantInputError(t, err, "", "watchdog")
 }
 
-func TestParsePrompt(t *testing.T) {
+// The pending notices come from stats/heartbeat_prompt.md as the watchdog
+// left it, or as a person edited it.
+func TestGetHeartbeatElapsedTimeNotices(t *testing.T) {
 	tests := []struct {
 		name, in, id string
 		notices      []string
 	}{
-		{"empty", "", "", []string{}},
+		{"no file", "", "", []string{}},
 		{"id only", "Heartbeat: 20250102030405\n", "20250102030405", []string{}},
 		{"crlf", "Heartbeat: 20250102030405\r\n\r\nA\r\n\r\nB", "20250102030405", []string{"A", "B"}},
 		{"no heartbeat line", "Recovery: re-read GEMINI.md\n\nThen log.", "", []string{"Recovery: re-read GEMINI.md", "Then log."}},
+		{"invalid UTF-8", "Heartbeat: 20250102030405\n\nbad \xff byte", "20250102030405", []string{"bad \uFFFD byte"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			id, n := ParsePrompt([]byte(tc.in))
-			if id != tc.id || !reflect.DeepEqual(n, tc.notices) {
-				t.Errorf("ParsePrompt(%q) = %q, %q, want %q, %q", tc.in, id, n, tc.id, tc.notices)
+			e := newEnv(t)
+			if tc.in != "" {
+				e.write(workspace.PromptFile, tc.in, e.now())
+			}
+			res, err := e.tl.GetHeartbeatElapsedTime(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.PendingNoticesHeartbeatID != tc.id || !reflect.DeepEqual(res.PendingNotices, tc.notices) {
+				t.Errorf("GetHeartbeatElapsedTime(prompt %q) notices = %q, %q, want %q, %q", tc.in, res.PendingNoticesHeartbeatID, res.PendingNotices, tc.id, tc.notices)
 			}
 		})
 	}
