@@ -346,7 +346,7 @@ func (e *eval) introspection() Finding {
 		return f
 	}
 	f.Elapsed = el
-	limit := e.cfg.Thresholds.Introspection.D()
+	info, warning, limit := e.cfg.Thresholds.IntrospectionLevels()
 	if e.active != nil {
 		f.Message = fmt.Sprintf("%s %s ago; paused by %s deep work %s", what, human(el), e.active.Mode, e.active.ID)
 		return f
@@ -354,9 +354,9 @@ func (e *eval) introspection() Finding {
 	switch {
 	case el > limit:
 		f.Level = Error
-	case el > limit*2/3:
+	case el > warning:
 		f.Level = Warning
-	case el > limit/2:
+	case el > info:
 		f.Level = Info
 	default:
 		f.Message = fmt.Sprintf("%s %s ago", what, human(el))

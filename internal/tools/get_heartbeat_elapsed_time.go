@@ -156,12 +156,13 @@ func (t *Tools) GetHeartbeatElapsedTime(a Args) (*ElapsedResult, error) {
 
 	th := t.Thresholds
 	proof := latest.NewestProof()
+	info, warning, limit := th.IntrospectionLevels()
 	res.Thresholds = append(res.Thresholds,
 		threshold("inactivity", "warning", th.InactivityWarning.D(), now, proof, strict),
 		threshold("inactivity", "error", th.InactivityError.D(), now, proof, strict),
-		threshold("introspection", "info", th.Introspection.D()/2, now, latest.Introspection, anyDeep),
-		threshold("introspection", "warning", th.Introspection.D()*2/3, now, latest.Introspection, anyDeep),
-		threshold("introspection", "error", th.Introspection.D(), now, latest.Introspection, anyDeep),
+		threshold("introspection", "info", info, now, latest.Introspection, anyDeep),
+		threshold("introspection", "warning", warning, now, latest.Introspection, anyDeep),
+		threshold("introspection", "error", limit, now, latest.Introspection, anyDeep),
 	)
 	res.Stage, res.StageNote = t.stageNote(res.SinceLastLogSeconds)
 	res.PendingNoticesHeartbeatID, res.PendingNotices = t.pendingNotices()
