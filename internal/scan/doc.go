@@ -6,8 +6,8 @@
 // Cost does not grow with history (SPEC section 6). The first Scan reads the
 // names of every histories folder but stats and reads only the greatest few
 // names of each (names are heartbeat IDs, so they sort by time) and keeps
-// only a handful of proofs in memory. Later scans never list a histories or
-// checkpoints folder again: inotify (fsnotify) watches tell the scanner which
+// only a handful of proofs in memory. Later scans do not list a histories or
+// checkpoints folder again (see the caveats for the exceptions): inotify (fsnotify) watches tell the scanner which
 // files changed, and only those are stat'ed and read. Small folders
 // (deep_work, feedbackbox, themebox, cooldown, lock, theme_histories) are
 // re-read whole when an event touches them.
@@ -15,7 +15,11 @@
 // Caveats:
 //   - A full rescan replaces the incremental path when the kernel event queue
 //     overflows, a watch cannot be added (fs.inotify.max_user_watches), or a
-//     file the scanner holds as newest disappears. Snapshot.Rescan says why.
+//     log the scanner holds disappears. Snapshot.Rescan says why.
+//   - The scanner holds the newest checkpoint and the next newest 16 (read
+//     only when needed): a removed checkpoint falls back to the next one
+//     without a listing. stats/checkpoints is listed again only when every
+//     checkpoint held is gone, or when the folder appears after the first scan.
 //   - The first scan looks at the 16 greatest names per histories folder, so
 //     an old log edited in place before the scanner started is not seen as
 //     the newest until it changes again; stats/latest_proof.json (written by

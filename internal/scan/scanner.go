@@ -65,7 +65,8 @@ type Scanner struct {
 	recent     []workspace.Proof // newest first, at most RecentLogCount
 	intro      *workspace.Proof
 	checkpoint *workspace.Proof
-	dirty      map[string]bool // small folders to re-read
+	olderCps   []workspace.FileStat // the next newest checkpoints, newest first, at most namesPerFolder
+	dirty      map[string]bool      // small folders to re-read
 
 	dw       deepWork
 	themeID  workspace.ID
@@ -76,6 +77,7 @@ type Scanner struct {
 	lock     []Marker
 
 	fullScans int // for tests and benchmarks
+	cpLists   int // listings of stats/checkpoints, for tests
 }
 
 // NewScanner returns a scanner of ws. Nothing is read until the first Scan.
@@ -147,7 +149,7 @@ func (s *Scanner) fullScan() error {
 	s.fullScans++
 	s.dirs = map[string]dirKind{}
 	s.real = map[string]bool{}
-	s.recent, s.intro, s.checkpoint = nil, nil, nil
+	s.recent, s.intro, s.checkpoint, s.olderCps = nil, nil, nil, nil
 	s.dirty = map[string]bool{}
 	if w, err := newWatcher(); err != nil {
 		s.full = err.Error()
@@ -168,7 +170,7 @@ func (s *Scanner) fullScan() error {
 		s.walkThemes(workspace.ArtifactsDir, &cands)
 	}
 	s.loadLogs(cands)
-	s.rescanCheckpoints()
+	s.loadCheckpoints()
 	s.foldHints()
 	for _, d := range smallDirs {
 		s.readSmall(d)
@@ -287,17 +289,63 @@ func (s *Scanner) loadLogs(cands []workspace.FileStat) {
 	}
 }
 
-// rescanCheckpoints finds the newest checkpoint from the folder's names.
-func (s *Scanner) rescanCheckpoints() {
-	s.checkpoint = nil
+// loadCheckpoints lists stats/checkpoints for its newest checkpoints. It
+// runs on a full scan, for a checkpoints folder created after it, and when
+// every checkpoint the scanner held has been removed; otherwise checkpoints
+// are known from their events, as logs are.
+func (s *Scanner) loadCheckpoints() {
+	s.checkpoint, s.olderCps = nil, nil
+	s.cpLists++
 	top, err := s.ws.NewestByName(workspace.CheckpointsDir, namesPerFolder, workspace.IsCheckpointName)
 	if err != nil {
 		s.logf("scan: %v", err)
 		return
 	}
-	for _, f := range top {
+	s.olderCps = top
+	s.nextCheckpoint()
+}
+
+// nextCheckpoint holds the newest readable one of olderCps (read only now:
+// a full scan reads one checkpoint, not namesPerFolder), or nil.
+func (s *Scanner) nextCheckpoint() {
+	s.checkpoint = nil
+	for len(s.olderCps) > 0 {
+		f := s.olderCps[0]
+		s.olderCps = s.olderCps[1:]
 		if p, err := s.ws.ReadCheckpointProof(f.Rel); err == nil {
 			s.checkpoint = &p
+			return
+		}
+	}
+}
+
+// keepOlder adds f to olderCps in order (newest mtime first, a tie by the
+// greater path, as NewestByName gives them), dropping the oldest beyond
+// namesPerFolder.
+func (s *Scanner) keepOlder(f workspace.FileStat) {
+	i := sort.Search(len(s.olderCps), func(i int) bool {
+		o := s.olderCps[i]
+		if !o.ModTime.Equal(f.ModTime) {
+			return f.ModTime.After(o.ModTime)
+		}
+		return f.Rel > o.Rel
+	})
+	if i >= namesPerFolder {
+		return
+	}
+	s.olderCps = append(s.olderCps, workspace.FileStat{})
+	copy(s.olderCps[i+1:], s.olderCps[i:])
+	s.olderCps[i] = f
+	if len(s.olderCps) > namesPerFolder {
+		s.olderCps = s.olderCps[:namesPerFolder]
+	}
+}
+
+// dropOlder removes rel from olderCps.
+func (s *Scanner) dropOlder(rel string) {
+	for i, f := range s.olderCps {
+		if f.Rel == rel {
+			s.olderCps = append(s.olderCps[:i], s.olderCps[i+1:]...)
 			return
 		}
 	}
@@ -397,17 +445,32 @@ func (s *Scanner) noteLog(rel string) {
 	}
 }
 
-// noteCheckpoint takes in a created or changed checkpoint file.
+// noteCheckpoint takes in a created, changed or removed checkpoint file. A
+// removed held checkpoint falls back to the next newest without listing the
+// folder (it grows by one file per heartbeat).
 func (s *Scanner) noteCheckpoint(rel string) {
+	s.dropOlder(rel)
 	p, err := s.ws.ReadCheckpointProof(rel)
 	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			s.logf("scan: %v; skipped", err)
+		}
 		if s.checkpoint != nil && s.checkpoint.Path == rel {
-			s.rescanCheckpoints() // the held one vanished: names only, rare
+			if s.nextCheckpoint(); s.checkpoint == nil {
+				s.loadCheckpoints() // every one held is gone: rare
+			}
 		}
 		return
 	}
-	if s.checkpoint == nil || s.checkpoint.Path == rel || !p.ModTime.Before(s.checkpoint.ModTime) {
+	held := s.checkpoint
+	switch {
+	case held == nil || held.Path == rel:
 		s.checkpoint = &p
+	case !p.ModTime.Before(held.ModTime):
+		s.keepOlder(workspace.FileStat{Rel: held.Path, ID: held.ID, ModTime: held.ModTime})
+		s.checkpoint = &p
+	default:
+		s.keepOlder(workspace.FileStat{Rel: rel, ID: p.ID, ModTime: p.ModTime})
 	}
 }
 
@@ -569,7 +632,7 @@ func (s *Scanner) addNew(rel string, k dirKind) {
 		s.walkThemes(rel, &cands)
 	case kCheckpoints:
 		s.watch(rel, kCheckpoints)
-		s.rescanCheckpoints()
+		s.loadCheckpoints()
 	case kSmall:
 		s.watch(rel, kSmall)
 		s.dirty[rel] = true

@@ -492,3 +492,64 @@ func TestLinkedThemesCountOnce(t *testing.T) {
 	putLog(t, ws, themeA, "thinking", 4)
 	check("after a new log", 4)
 }
+
+// TestCheckpointFallback: removing the held checkpoint falls back to the
+// next newest from memory; stats/checkpoints (one file per heartbeat) is not
+// listed again until every checkpoint held is gone.
+func TestCheckpointFallback(t *testing.T) {
+	ws := newWS(t)
+	cp := func(min int) string {
+		return put(t, ws, "stats/checkpoints/"+string(id(min))+".txt", fmt.Sprintf("12:00:00 at %d\n", min), min)
+	}
+	cp(1)
+	cp(2)
+	s := newScanner(t, ws)
+	scanOK(t, s)
+	c3, c4 := cp(3), cp(4)
+	c5 := cp(5)
+	steps := []struct {
+		name   string
+		remove string
+		want   int // minute of the checkpoint held; 0 for none
+		lists  int
+	}{
+		{"newest removed", c5, 4, 1},
+		{"older one removed first", c3, 4, 1},
+		{"next newest removed", c4, 2, 1},
+		{"the rest removed", "stats/checkpoints/" + string(id(2)) + ".txt", 1, 1},
+		{"last one removed", "stats/checkpoints/" + string(id(1)) + ".txt", 0, 2},
+	}
+	for _, st := range steps {
+		if err := os.Remove(ws.Path(st.remove)); err != nil {
+			t.Fatal(err)
+		}
+		snap := scanOK(t, s)
+		switch c := snap.LastCheckpoint; {
+		case st.want == 0 && c != nil, st.want != 0 && (c == nil || c.ID != id(st.want) || c.Message != fmt.Sprintf("at %d", st.want)):
+			t.Errorf("%s: LastCheckpoint = %+v, want minute %d", st.name, c, st.want)
+		}
+		if s.cpLists != st.lists || snap.FullScan {
+			t.Errorf("%s: checkpoints listed %d times (full scan %v), want %d", st.name, s.cpLists, snap.FullScan, st.lists)
+		}
+	}
+}
+
+func TestUnreadableCheckpointLogged(t *testing.T) {
+	ws := newWS(t)
+	put(t, ws, "stats/checkpoints/"+string(id(1))+".txt", "12:00:00 ok\n", 1)
+	s := newScanner(t, ws)
+	var logged []string
+	s.Logf = func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }
+	scanOK(t, s)
+	bad := "stats/checkpoints/" + string(id(2)) + ".txt"
+	if err := os.Mkdir(ws.Path(bad), 0o755); err != nil { // reading a folder fails
+		t.Fatal(err)
+	}
+	snap := scanOK(t, s)
+	if c := snap.LastCheckpoint; c == nil || c.ID != id(1) {
+		t.Errorf("LastCheckpoint = %+v, want %s kept", c, id(1))
+	}
+	if !strings.Contains(strings.Join(logged, "\n"), bad) {
+		t.Errorf("log = %q, want a line naming %s", logged, bad)
+	}
+}
