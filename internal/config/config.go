@@ -337,7 +337,7 @@ func keyAt(b []byte, line, column int) string {
 // finish resolves relative paths against base, applies derived defaults and
 // validates.
 func (c *Config) finish(base string) error {
-	loc, err := loadLocation(c.Timezone)
+	loc, err := LoadLocation(c.Timezone)
 	if err != nil {
 		return err
 	}
@@ -384,17 +384,6 @@ func absUnder(base, p string) string {
 	return filepath.Join(base, p)
 }
 
-func loadLocation(name string) (*time.Location, error) {
-	if name == "" || name == "Local" {
-		return time.Local, nil
-	}
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		return nil, fmt.Errorf("timezone: %q is not a known time zone (like Local, UTC, Asia/Tokyo)", name)
-	}
-	return loc, nil
-}
-
 // cronParser reads 5-field specs and descriptors such as @hourly.
 var cronParser = cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
 
@@ -416,20 +405,16 @@ func (a *AgentConfig) validate(key string) error {
 	bad := func(field, format string, args ...any) error {
 		return fmt.Errorf("%s%s: %s", key, field, fmt.Sprintf(format, args...))
 	}
-	t := a.Thresholds
 	switch {
 	case a.Workspace == "":
 		return bad("workspace", "must not be empty")
 	case a.Pulse.Interval <= 0:
 		return bad("pulse.interval", "must be positive, got %s", a.Pulse.Interval.D())
-	case t.InactivityWarning <= 0:
-		return bad("thresholds.inactivity_warning", "must be positive")
-	case t.InactivityError <= t.InactivityWarning:
-		return bad("thresholds.inactivity_error", "must be longer than inactivity_warning (%s)", t.InactivityWarning.D())
-	case t.Introspection <= 0:
-		return bad("thresholds.introspection", "must be positive")
-	case t.MaxStrictDeepWork < Duration(time.Minute):
-		return bad("thresholds.max_strict_deep_work", "must be at least 1m (declarations are in whole minutes)")
+	}
+	if err := a.Thresholds.Validate(); err != nil {
+		return fmt.Errorf("%s%w", key, err)
+	}
+	switch {
 	case a.Schedule.Every < 0:
 		return bad("schedule.every", "must not be negative (0 turns it off)")
 	case a.Idle.After < 0:

@@ -32,7 +32,6 @@ type watchdogState struct {
 // workspace is root), else from the running watchdog's state file, else the
 // defaults. It reads at most two small files, so startup stays fast.
 func LoadSettings(root, configPath string) (Settings, error) {
-	def := config.Defaults()
 	if configPath != "" {
 		c, err := config.Load(configPath)
 		if err != nil {
@@ -51,9 +50,11 @@ func LoadSettings(root, configPath string) (Settings, error) {
 		}
 		return Settings{}, fmt.Errorf("load settings: %s lists no agent whose workspace is %s; pass the matching --workspace or add the agent", configPath, root)
 	}
+	d := config.Defaults()
+	s := Settings{Thresholds: d.Thresholds, Location: d.Location(), Source: "defaults"}
 	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(workspace.StateFile)))
 	if errors.Is(err, os.ErrNotExist) {
-		return Settings{Thresholds: def.Thresholds, Location: def.Location(), Source: "defaults"}, nil
+		return s, nil
 	}
 	if err != nil {
 		return Settings{}, fmt.Errorf("load settings: %w", err)
@@ -61,25 +62,19 @@ func LoadSettings(root, configPath string) (Settings, error) {
 	var st watchdogState
 	if err := json.Unmarshal(b, &st); err != nil {
 		// A torn or foreign state file must not keep the tools from serving.
-		return Settings{Thresholds: def.Thresholds, Location: def.Location(), Source: "defaults (unreadable " + workspace.StateFile + ": " + err.Error() + ")"}, nil
+		s.Source = "defaults (unreadable " + workspace.StateFile + ": " + err.Error() + ")"
+		return s, nil
 	}
-	s := Settings{Thresholds: def.Thresholds, Location: def.Location(), Source: workspace.StateFile}
-	if st.Thresholds != nil && validThresholds(*st.Thresholds) {
+	s.Source = workspace.StateFile
+	// Thresholds the config validation would have refused (zero values from
+	// a partial file) and unknown zones fall back to the defaults.
+	if st.Thresholds != nil && st.Thresholds.Validate() == nil {
 		s.Thresholds = *st.Thresholds
 	}
-	if st.Timezone != "" && st.Timezone != "Local" {
-		if loc, err := time.LoadLocation(st.Timezone); err == nil {
-			s.Location = loc
-		}
+	if loc, err := config.LoadLocation(st.Timezone); err == nil {
+		s.Location = loc
 	}
 	return s, nil
-}
-
-// validThresholds rejects a state file's thresholds that the config
-// validation would have refused (zero values from a partial file).
-func validThresholds(t config.Thresholds) bool {
-	return t.InactivityWarning > 0 && t.InactivityError > t.InactivityWarning &&
-		t.Introspection > 0 && t.MaxStrictDeepWork.D() >= time.Minute
 }
 
 // sameDir reports whether two paths name the same folder, following symlinks.

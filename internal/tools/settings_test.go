@@ -38,6 +38,8 @@ func TestLoadSettings(t *testing.T) {
 		{"state file", `{"timezone":"Europe/Paris","thresholds":{"inactivity_warning":"1m0s","inactivity_error":"2m0s","introspection":"30m0s","max_strict_deep_work":"50m0s"},"pulse":"x"}`, "", time.Minute, 50 * time.Minute, "Europe/Paris", ""},
 		{"torn state file", `{"timezone":"Eur`, "", 5 * time.Minute, 30 * time.Minute, "Local", ""},
 		{"state without thresholds", `{"timezone":"UTC"}`, "", 5 * time.Minute, 30 * time.Minute, "UTC", ""},
+		{"state with partial thresholds", `{"timezone":"UTC","thresholds":{"inactivity_warning":"1m0s"}}`, "", 5 * time.Minute, 30 * time.Minute, "UTC", ""},
+		{"state with unknown timezone", `{"timezone":"Mars/Olympus"}`, "", 5 * time.Minute, 30 * time.Minute, "Local", ""},
 		{"config beats state", `{"timezone":"Europe/Paris"}`, single, 2 * time.Minute, 30 * time.Minute, "Asia/Tokyo", ""},
 		{"fleet picks this workspace", "", fleet, 3 * time.Minute, 45 * time.Minute, "UTC", ""},
 		{"fleet without this workspace", "", noMatch, 0, 0, "", "no agent whose workspace"},
