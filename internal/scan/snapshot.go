@@ -107,15 +107,8 @@ type Marker struct {
 }
 
 // NewestProof is the newer of LastLog and LastCheckpoint by modification
-// time (the proof of activity), or nil.
+// time (the proof of activity), or nil, decided as the latest-proof index
+// decides it.
 func (s Snapshot) NewestProof() *workspace.Proof {
-	switch {
-	case s.LastLog == nil:
-		return s.LastCheckpoint
-	case s.LastCheckpoint == nil:
-		return s.LastLog
-	case s.LastCheckpoint.ModTime.After(s.LastLog.ModTime):
-		return s.LastCheckpoint
-	}
-	return s.LastLog
+	return workspace.Latest{Log: s.LastLog, Checkpoint: s.LastCheckpoint}.NewestProof()
 }
