@@ -109,7 +109,7 @@ func (t *Tools) CreateActivityLog(a Args) (*LogResult, error) {
 	rel, err := t.WS.ClaimSequenced(theme.HistoriesDir(), id, ".md", data)
 	if errors.Is(err, workspace.ErrSequenceFull) {
 		return nil, &InputError{
-			Problem: fmt.Sprintf("all 100 activity log names for heartbeat ID %s are taken in %s (%s.md and _01 to _99)", id, theme.HistoriesDir(), id),
+			Problem: fmt.Sprintf("all %d activity log names for heartbeat ID %s are taken in %s (%s.md and _01 to _%02d)", workspace.MaxSequence+1, id, theme.HistoriesDir(), id, workspace.MaxSequence),
 			Fix:     "wait for the watchdog's next heartbeat ID (get_heartbeat_elapsed_time shows it), then call again; write fewer, larger logs per cycle",
 		}
 	}
@@ -150,7 +150,17 @@ func (t *Tools) CreateActivityLog(a Args) (*LogResult, error) {
 	return res, nil
 }
 
-const typeHint = "use one of observation, thinking, creation, introspection, theme_start, theme_end, recovery, other"
+// typeHint is the fix for a bad activity_type.
+var typeHint = "use one of " + strings.Join(activityTypeNames(), ", ")
+
+// activityTypeNames lists the activity types an agent may pass.
+func activityTypeNames() []string {
+	names := make([]string, len(workspace.ActivityTypes))
+	for i, t := range workspace.ActivityTypes {
+		names[i] = string(t)
+	}
+	return names
+}
 
 // artifactsArg reads the artifacts list: each path must name an existing
 // file or folder inside the workspace. Absolute paths inside the workspace

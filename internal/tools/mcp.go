@@ -9,6 +9,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // texter is every tool result: structured content with words for the agent.
@@ -30,11 +32,11 @@ func themeParams() []mcp.ToolOption {
 	return []mcp.ToolOption{
 		mcp.WithString(pThemeStartID, mcp.Required(), mcp.Pattern(`^[0-9]{14}$`),
 			mcp.Description("The theme's start ID: 14 digits YYYYMMDDHHMMSS, the first part of the theme folder name artifacts/<theme_start_id>_<theme_directory_part>/ (start_theme returns it).")),
-		mcp.WithString(pThemePart, mcp.Required(), mcp.MaxLength(100),
+		mcp.WithString(pThemePart, mcp.Required(), mcp.MaxLength(workspace.MaxPartLen),
 			mcp.Description("The theme folder's name after the ID and underscore, e.g. ai_research for artifacts/20250101120000_ai_research/. One folder name: no / or \\, no .., no leading dot.")),
 		mcp.WithString(pParentThemeStartID, mcp.Pattern(`^[0-9]{14}$`),
 			mcp.Description("Only for a sub-theme (artifacts/<parent>/subthemes/<theme>/): the parent theme's 14-digit start ID. Give it together with parent_theme_directory_part, or leave both out.")),
-		mcp.WithString(pParentThemePart, mcp.MaxLength(100),
+		mcp.WithString(pParentThemePart, mcp.MaxLength(workspace.MaxPartLen),
 			mcp.Description("Only for a sub-theme: the parent theme's directory part. Give it together with parent_theme_start_id, or leave both out.")),
 	}
 }
@@ -42,7 +44,6 @@ func themeParams() []mcp.ToolOption {
 // Definitions returns the six tools with their schemas and annotations,
 // bound to t.
 func (t *Tools) Definitions() []server.ServerTool {
-	typeNames := []string{"observation", "thinking", "creation", "introspection", "theme_start", "theme_end", "recovery", "other"}
 	maxMin := int(t.Thresholds.MaxStrictDeepWork.D() / time.Minute)
 	warn := human(t.Thresholds.InactivityWarning.D())
 	errAt := human(t.Thresholds.InactivityError.D())
@@ -54,7 +55,7 @@ func (t *Tools) Definitions() []server.ServerTool {
 			mcp.WithToolTitle("Create activity log"), hints(false, false, false), mcp.WithOutputSchema[LogResult](),
 			mcp.WithDescription("Write the activity log that closes the current activity cycle, into the theme's histories folder, named by the current heartbeat ID (read from the workspace; never pass it). " +
 				"Also completes any active deep-work declaration. Call it at the end of each cycle. The reply gives the file path, the time since the previous log and checkpoint, and advice."),
-			mcp.WithString(pActivityType, mcp.Required(), mcp.Enum(typeNames...),
+			mcp.WithString(pActivityType, mcp.Required(), mcp.Enum(activityTypeNames()...),
 				mcp.Description("What kind of activity this cycle was. Use introspection for the log right after deep work.")),
 			mcp.WithArray(pActivityContent, mcp.Required(), mcp.MinItems(1), mcp.WithStringItems(),
 				mcp.Description("What you did in this cycle, one item per point (at least one). Each item is written as one bullet line.")),
@@ -96,7 +97,7 @@ func (t *Tools) Definitions() []server.ServerTool {
 			mcp.WithDescription("Start a long-running theme: creates artifacts/<current heartbeat ID>_<theme_directory_part>/histories/ (or under the parent theme's subthemes/), writes the start record in artifacts/theme_histories/, " +
 				"and marks the themebox file it came from as processed. The reply gives theme_start_id and theme_directory_part to use in create_activity_log."),
 			mcp.WithString(pThemeName, mcp.Required(), mcp.MaxLength(maxThemeNameLen), mcp.Description("The theme's title, one line.")),
-			mcp.WithString(pThemePart, mcp.Required(), mcp.MaxLength(100),
+			mcp.WithString(pThemePart, mcp.Required(), mcp.MaxLength(workspace.MaxPartLen),
 				mcp.Description("A short folder name for the theme, e.g. ai_research; the folder becomes artifacts/<current heartbeat ID>_<theme_directory_part>/. One folder name: no / or \\, no .., no leading dot.")),
 			mcp.WithString(pReason, mcp.Required(), mcp.Description("Why you start this theme, free text.")),
 			mcp.WithArray(pActivityContent, mcp.WithStringItems(), mcp.Description("Optional: what you did to start the theme, one item per point.")),
