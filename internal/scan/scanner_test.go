@@ -553,3 +553,19 @@ func TestUnreadableCheckpointLogged(t *testing.T) {
 		t.Errorf("log = %q, want a line naming %s", logged, bad)
 	}
 }
+
+func TestInboxEntries(t *testing.T) {
+	ws := newWS(t)
+	put(t, ws, "themebox/a.md", "x", 1)
+	put(t, ws, "elsewhere/b.md", "x", 1)
+	if err := os.Symlink("../elsewhere/b.md", ws.Path("themebox/b.md")); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	os.Symlink("../elsewhere", ws.Path("themebox/c.md"))
+	os.Symlink("missing.md", ws.Path("themebox/d.md"))
+	os.Mkdir(ws.Path("themebox/e.md"), 0o755)
+	snap := scanOK(t, newScanner(t, ws))
+	if got := names(snap.Themebox); got != "a.md b.md" {
+		t.Errorf("Themebox = %q, want files and links to files only: %q", got, "a.md b.md")
+	}
+}

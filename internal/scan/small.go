@@ -130,22 +130,31 @@ func readThemeRecords(ws *workspace.Workspace) (workspace.ID, []string, error) {
 
 // readInbox lists the unprocessed markdown files of themebox or feedbackbox:
 // not dot-files, not "draft." (not ready) and not "processed." (handled).
+// The folder's entry types say which are files, so only a link is stat'ed.
 func readInbox(ws *workspace.Workspace, dir string) ([]InboxItem, error) {
-	names, err := readNames(ws.Path(dir))
+	ents, err := os.ReadDir(ws.Path(dir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
 	var out []InboxItem
-	for _, n := range names {
-		if strings.HasPrefix(n, "draft.") || strings.HasPrefix(n, "processed.") || !strings.HasSuffix(n, ".md") {
+	for _, e := range ents {
+		n := e.Name()
+		if strings.HasPrefix(n, ".") || strings.HasPrefix(n, "draft.") || strings.HasPrefix(n, "processed.") || !strings.HasSuffix(n, ".md") {
 			continue
 		}
 		rel := dir + "/" + n
-		fi, err := os.Stat(ws.Path(rel))
-		if err != nil || !fi.Mode().IsRegular() {
-			continue
+		if !e.Type().IsRegular() {
+			if e.Type()&fs.ModeSymlink == 0 {
+				continue
+			}
+			if fi, err := os.Stat(ws.Path(rel)); err != nil || !fi.Mode().IsRegular() {
+				continue
+			}
 		}
-		out = append(out, InboxItem{Rel: rel, Name: n, Interrupt: strings.HasPrefix(n, "interrupt."), ModTime: fi.ModTime()})
+		out = append(out, InboxItem{Rel: rel, Name: n, Interrupt: strings.HasPrefix(n, "interrupt.")})
 	}
 	return out, nil
 }

@@ -85,7 +85,6 @@ type InboxItem struct {
 	Name string
 	// Interrupt is true for "interrupt." files: urgent feedback.
 	Interrupt bool
-	ModTime   time.Time
 }
 
 // Marker kinds.
