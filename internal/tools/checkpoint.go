@@ -25,6 +25,8 @@ type CheckpointResult struct {
 	Notes                          []string `json:"notes" jsonschema:"advice for the agent"`
 }
 
+func (r *CheckpointResult) heartbeatID() string { return r.HeartbeatID }
+
 // Text is the reply in words.
 func (r *CheckpointResult) Text() string {
 	var b strings.Builder

@@ -40,6 +40,8 @@ type LogResult struct {
 	Notes                          []string            `json:"notes" jsonschema:"advice for the agent"`
 }
 
+func (r *LogResult) heartbeatID() string { return r.HeartbeatID }
+
 // Text is the reply in words.
 func (r *LogResult) Text() string {
 	var b strings.Builder

@@ -17,6 +17,8 @@ type EndThemeResult struct {
 	EndRecord   string `json:"end_record" jsonschema:"artifacts/theme_histories/<ID>_end_<part>.md"`
 }
 
+func (r *EndThemeResult) heartbeatID() string { return r.HeartbeatID }
+
 // Text is the reply in words.
 func (r *EndThemeResult) Text() string {
 	return fmt.Sprintf("Theme ended: %s. End record: %s. Record the closing cycle with create_activity_log (activity_type theme_end) if you have not yet.", r.ThemeFolder, r.EndRecord)

@@ -54,6 +54,8 @@ type ElapsedResult struct {
 	PendingNotices             []string          `json:"pending_notices" jsonschema:"the watchdog's notice paragraphs from stats/heartbeat_prompt.md (warnings, feedback, recovery instructions)"`
 }
 
+func (r *ElapsedResult) heartbeatID() string { return r.HeartbeatID }
+
 // Text is the reply in words.
 func (r *ElapsedResult) Text() string {
 	var b strings.Builder

@@ -13,8 +13,12 @@ import (
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
-// texter is every tool result: structured content with words for the agent.
-type texter interface{ Text() string }
+// result is every tool result: structured content with words for the
+// agent, and the heartbeat ID the call used, for its log line.
+type result interface {
+	Text() string
+	heartbeatID() string
+}
 
 // hints sets all four annotation hints; mcp-go's defaults claim destructive
 // and open-world, which would make clients ask the user before every call.
@@ -136,13 +140,10 @@ func opts(lists ...[]mcp.ToolOption) []mcp.ToolOption {
 // turns an InputError into an isError result the agent can act on, any
 // other failure into an isError result saying nothing may have been recorded,
 // and a panic into an isError result, so the server keeps serving.
-func handle[R texter](t *Tools, name string, run func(Args) (R, error)) server.ToolHandlerFunc {
+func handle[R result](t *Tools, name string, run func(Args) (R, error)) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, _ error) {
 		start := t.now()
 		log := t.Log.With().Str("tool", name).Logger()
-		if id, err := t.WS.ReadCurrentID(); err == nil {
-			log = log.With().Str("heartbeat_id", string(id)).Logger()
-		}
 		defer func() {
 			if p := recover(); p != nil {
 				log.Error().Interface("panic", p).Bytes("stack", debug.Stack()).Msg("tool panicked")
@@ -163,7 +164,7 @@ func handle[R texter](t *Tools, name string, run func(Args) (R, error)) server.T
 			log.Error().Err(err).Dur("took", t.now().Sub(start)).Msg("call failed")
 			return mcp.NewToolResultError(fmt.Sprintf("%s failed: %v. Check the workspace (permissions, disk space) and try again.", name, err)), nil
 		}
-		log.Info().Dur("took", t.now().Sub(start)).Msg("call")
+		log.Info().Str("heartbeat_id", out.heartbeatID()).Dur("took", t.now().Sub(start)).Msg("call")
 		return mcp.NewToolResultStructured(out, out.Text()), nil
 	}
 }

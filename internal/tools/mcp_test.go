@@ -1,11 +1,13 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"strings"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/rs/zerolog"
 )
 
 // The adapter turns every failure into an isError result the agent reads,
@@ -41,5 +43,20 @@ func TestHandle(t *testing.T) {
 				t.Error("success without structuredContent")
 			}
 		})
+	}
+}
+
+// A call's log line names the heartbeat ID the call used.
+func TestHandleLogsHeartbeatID(t *testing.T) {
+	e := newEnv(t)
+	var buf bytes.Buffer
+	e.tl.Log = zerolog.New(&buf)
+	req := mcp.CallToolRequest{}
+	req.Params.Arguments = map[string]any{"current_activity": "x"}
+	if _, err := handle(e.tl, "checkpoint", e.tl.Checkpoint)(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	if want := `"heartbeat_id":"` + string(testID) + `"`; !strings.Contains(buf.String(), want) {
+		t.Errorf("log = %s, want it to contain %s", buf.String(), want)
 	}
 }

@@ -36,6 +36,8 @@ type DeepWorkResult struct {
 	Rules          string   `json:"rules" jsonschema:"what the mode means, in plain words"`
 }
 
+func (r *DeepWorkResult) heartbeatID() string { return r.HeartbeatID }
+
 // Text is the reply in words.
 func (r *DeepWorkResult) Text() string {
 	var b strings.Builder

@@ -31,6 +31,8 @@ type StartThemeResult struct {
 	ThemeboxProcessed  string `json:"themebox_processed,omitempty" jsonschema:"the themebox file's new name, themebox/processed.<name>"`
 }
 
+func (r *StartThemeResult) heartbeatID() string { return r.ThemeStartID }
+
 // Text is the reply in words.
 func (r *StartThemeResult) Text() string {
 	var b strings.Builder
