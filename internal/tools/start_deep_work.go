@@ -87,7 +87,11 @@ func (t *Tools) StartDeepWork(a Args) (*DeepWorkResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if taken := t.declarationFor(id); taken != "" {
+	taken, older, err := t.deepWorkFiles(id)
+	if err != nil {
+		return nil, err
+	}
+	if taken != "" {
 		return nil, &InputError{
 			Problem: fmt.Sprintf("a deep-work declaration for the current heartbeat ID %s already exists (%s); there is one per heartbeat ID", id, taken),
 			Fix:     "keep working under it, or wait for the watchdog's next heartbeat ID (about a minute; get_heartbeat_elapsed_time shows it) and declare again",
@@ -99,10 +103,6 @@ func (t *Tools) StartDeepWork(a Args) (*DeepWorkResult, error) {
 		d.PlannedMinutes = minutes
 		d.Deadline = now.Add(time.Duration(minutes) * time.Minute)
 	}
-	older, err := t.activeDeclarations()
-	if err != nil {
-		return nil, err
-	}
 	rel := workspace.DeepWorkDir + "/" + workspace.DeepWorkName(id, workspace.Active)
 	if err := t.WS.CreateNew(rel, d.Format(), time.Time{}); err != nil {
 		if errors.Is(err, os.ErrExist) {
@@ -112,12 +112,10 @@ func (t *Tools) StartDeepWork(a Args) (*DeepWorkResult, error) {
 	}
 	res := &DeepWorkResult{HeartbeatID: string(id), Path: rel, Mode: string(mode), Activity: desc, DeclaredAt: now.Format(time.RFC3339), Expired: []string{}}
 	for _, o := range older {
-		if o.ID >= id {
-			continue
-		}
-		to := workspace.DeepWorkDir + "/" + workspace.DeepWorkName(o.ID, workspace.Expired)
-		if err := t.WS.Rename(o.Rel, to); err != nil {
-			if !t.gone(o.Rel) {
+		from := workspace.DeepWorkDir + "/" + workspace.DeepWorkName(o, workspace.Active)
+		to := workspace.DeepWorkDir + "/" + workspace.DeepWorkName(o, workspace.Expired)
+		if err := t.WS.Rename(from, to); err != nil {
+			if !t.gone(from) {
 				t.Log.Warn().Err(err).Str("id", string(id)).Msg("expire older declaration")
 			}
 			continue
@@ -134,14 +132,28 @@ func (t *Tools) StartDeepWork(a Args) (*DeepWorkResult, error) {
 	return res, nil
 }
 
-// declarationFor returns the name of any declaration file for id (active,
-// completed, expired or invalid), or "".
-func (t *Tools) declarationFor(id workspace.ID) string {
-	for _, s := range []workspace.DeepWorkState{workspace.Active, workspace.Completed, workspace.Expired, workspace.Invalid} {
-		rel := workspace.DeepWorkDir + "/" + workspace.DeepWorkName(id, s)
-		if _, err := os.Lstat(t.WS.Path(rel)); err == nil {
-			return rel
+// deepWorkFiles lists stats/deep_work once and returns the file already
+// named by id in any state (active, completed, expired or invalid), or "",
+// and the IDs of the active declarations older than id, oldest first.
+func (t *Tools) deepWorkFiles(id workspace.ID) (taken string, older []workspace.ID, err error) {
+	ents, err := os.ReadDir(t.WS.Path(workspace.DeepWorkDir))
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil, nil
+	}
+	if err != nil {
+		return "", nil, fmt.Errorf("list %s: %w", workspace.DeepWorkDir, err)
+	}
+	for _, e := range ents {
+		eid, state, ok := workspace.ParseDeepWorkName(e.Name())
+		switch {
+		case !ok:
+		case eid == id:
+			if taken == "" || state == workspace.Active {
+				taken = workspace.DeepWorkDir + "/" + e.Name()
+			}
+		case eid < id && state == workspace.Active && !e.IsDir():
+			older = append(older, eid)
 		}
 	}
-	return ""
+	return taken, older, nil // ReadDir sorts by name, so by ID
 }

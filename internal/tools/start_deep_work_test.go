@@ -3,6 +3,7 @@ package tools
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -125,6 +126,37 @@ func TestStartDeepWorkSupersedes(t *testing.T) {
 	if !e.exists("stats/deep_work/" + string(next) + ".txt") {
 		t.Error("new declaration missing")
 	}
+}
+
+// Any file for the current ID, whatever its state, refuses a declaration;
+// every older active one is expired, readable or not, and others are left.
+func TestStartDeepWorkFolder(t *testing.T) {
+	t.Run("completed for this ID", func(t *testing.T) {
+		e := newEnv(t)
+		e.write("stats/deep_work/"+string(testID)+".completed.txt", "x", e.now())
+		before := e.snapshot()
+		_, err := e.tl.StartDeepWork(args(t, `{"mode":"flexible","activity_description":"another long task"}`))
+		wantInputError(t, err, "", string(testID)+".completed.txt", "already exists")
+		e.sameSnapshot(before)
+	})
+	t.Run("older active ones", func(t *testing.T) {
+		e := newEnv(t)
+		e.write("stats/deep_work/20250102020000.txt", "not a declaration", e.now())
+		e.write("stats/deep_work/20250102010000.txt", "制限タイプ: flexible\n活動予定内容: 論文の読解\n", e.now())
+		e.write("stats/deep_work/20250102000000.completed.txt", "x", e.now())
+		e.write("stats/deep_work/notes.txt", "x", e.now())
+		res, err := e.tl.StartDeepWork(args(t, `{"mode":"flexible","activity_description":"another long task"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"stats/deep_work/20250102010000.expired.txt", "stats/deep_work/20250102020000.expired.txt"}
+		if !reflect.DeepEqual(res.Expired, want) {
+			t.Errorf("StartDeepWork expired %v, want %v", res.Expired, want)
+		}
+		if !e.exists("stats/deep_work/20250102000000.completed.txt") || !e.exists("stats/deep_work/notes.txt") {
+			t.Error("a file that is not an older active declaration was touched")
+		}
+	})
 }
 
 // The strict maximum comes from the watchdog's max_strict_deep_work.
