@@ -235,7 +235,7 @@ func TestAfterDeepWork(t *testing.T) {
 	done := &scan.CompletedDeepWork{
 		Decl:    decl(workspace.Flexible, 60*m, 0),
 		Rel:     "stats/deep_work/x.completed.txt",
-		ModTime: now.Add(-60 * m), CompletedAt: now.Add(-40 * m),
+		ModTime: now.Add(-60 * m),
 	}
 	snap := func(logs ...*workspace.Proof) scan.Snapshot {
 		return withLogs(scan.Snapshot{LastCompleted: done}, logs...)

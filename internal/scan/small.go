@@ -91,7 +91,7 @@ func readDeepWork(ws *workspace.Workspace) (deepWork, error) {
 		abs := ws.Path(rel)
 		if fi, err := os.Stat(abs); err == nil {
 			id, _, _ := workspace.ParseDeepWorkName(lastCompleted)
-			c := &CompletedDeepWork{Decl: workspace.Declaration{ID: id}, Rel: rel, ModTime: fi.ModTime(), CompletedAt: changeTime(fi)}
+			c := &CompletedDeepWork{Decl: workspace.Declaration{ID: id}, Rel: rel, ModTime: fi.ModTime()}
 			if b, err := os.ReadFile(abs); err == nil {
 				if decl, err := workspace.ParseDeclaration(id, b, ws.Loc); err == nil {
 					c.Decl = decl

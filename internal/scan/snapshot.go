@@ -71,10 +71,6 @@ type CompletedDeepWork struct {
 	// Decl is the parsed content; only ID is set when the content is unreadable.
 	Decl workspace.Declaration
 	Rel  string
-	// CompletedAt is when the file became .completed.txt: its change time
-	// where the platform has one (a rename keeps the modification time, so
-	// mtime would be the declaration's time), else its modification time.
-	CompletedAt time.Time
 	// ModTime is the file's modification time: when the declaration was written.
 	ModTime time.Time
 }
