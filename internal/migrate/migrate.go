@@ -130,14 +130,11 @@ func Run(ws *workspace.Workspace) (Report, error) {
 			return rep, err
 		}
 	}
-	if err := ws.UpdateLatest(func(*workspace.Latest) {}); err != nil {
+	// UpdateLatest scans the history once when the index has no log and
+	// stores it, so the tools start fast on an old workspace.
+	if err := ws.UpdateLatest(func(l *workspace.Latest) { rep.Latest = *l }); err != nil {
 		return rep, fmt.Errorf("build latest-proof index: %w", err)
 	}
-	l, err := ws.LoadLatest()
-	if err != nil {
-		return rep, fmt.Errorf("read latest-proof index: %w", err)
-	}
-	rep.Latest = l
 	return rep, nil
 }
 
