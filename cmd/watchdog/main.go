@@ -23,7 +23,7 @@ var commands = []command{
 	{"run", "run [-c FILE]      the daemon", runRun},
 	{"check", "check [-c FILE]    one scan now; exit 0 ok, 1 warning, 2 error", runCheck},
 	{"status", "status [-c FILE]   ID, last proof, deep work, chambers, cap, breaker", runStatus},
-	{"migrate", "migrate DIR       move stats/extended_processing to stats/deep_work", runMigrate},
+	{"migrate", "migrate [-c FILE] DIR  move stats/extended_processing to stats/deep_work", runMigrate},
 }
 
 func main() {
