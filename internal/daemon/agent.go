@@ -123,6 +123,7 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 	name := cfg.DisplayName()
 	log := o.Log.With().Str("agent", name).Logger()
 	sc := scan.NewScanner(ws)
+	sc.Poll = o.ScanPoll
 	sc.Logf = func(format string, args ...any) { log.Warn().Msgf(format, args...) } // full rescans, unwatchable folders
 	return &agent{
 		name: name, cfg: cfg, tz: tz, loc: loc, ws: ws,

@@ -3,9 +3,11 @@ package daemon
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
@@ -35,94 +37,132 @@ func (r *recorder) prompts() []string {
 	return append([]string(nil), r.got...)
 }
 
+// writeLog writes an activity log named and dated now. Its mtime is set
+// before it takes its name, so under fake time no scan sees a real-clock
+// mtime on it.
 func writeLog(t *testing.T, ws *workspace.Workspace, typ workspace.ActivityType) {
 	t.Helper()
 	now := time.Now()
 	id := workspace.NewID(now)
-	theme := workspace.Theme{StartID: "20260101000000", Part: "t"}
-	if err := os.MkdirAll(ws.Path(theme.HistoriesDir()), 0o755); err != nil {
+	theme := workspace.Theme{StartID: "20000101000000", Part: "t"}
+	dir := ws.Path(theme.HistoriesDir())
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ws.ClaimSequenced(theme.HistoriesDir(), id, ".md", workspace.ActivityLog{Type: typ, Content: []string{"x"}}.Format(id)); err != nil {
+	tmp := filepath.Join(dir, ".writing")
+	if err := os.WriteFile(tmp, workspace.ActivityLog{Type: typ, Content: []string{"x"}}.Format(id), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(tmp, now, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, string(id)+".md")); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestIdleChamber(t *testing.T) {
-	cfg := testConfig(t)
-	cfg.Idle = config.Idle{After: config.Duration(600 * time.Millisecond), Prompt: "You have been idle. Explore."}
-	rec := &recorder{method: config.DeliveryExec}
-	h := start(t, cfg, rec.factory)
-	ws, _ := workspace.New(cfg.Workspace, nil)
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Idle = config.Idle{After: config.Duration(600 * time.Millisecond), Prompt: "You have been idle. Explore."}
+		rec := &recorder{method: config.DeliveryExec}
+		startFake(t, cfg, rec.factory)
+		ws, _ := workspace.New(cfg.Workspace, nil)
 
-	time.Sleep(400 * time.Millisecond)
-	if n := len(rec.prompts()); n != 0 {
-		t.Fatalf("woken %d times before idle.after", n)
-	}
-	h.waitFor("the idle wakeup", 2*time.Second, func() bool { return len(rec.prompts()) == 1 })
-	if p := rec.prompts()[0]; !strings.HasPrefix(p, "Heartbeat: ") || !strings.Contains(p, "You have been idle. Explore.") {
-		t.Fatalf("idle prompt = %q", p)
-	}
-	// While idle, a new themebox file wakes the agent within a pulse or two,
-	// named in the prompt; no second plain idle prompt meanwhile.
-	time.Sleep(300 * time.Millisecond)
-	if err := ws.WriteFile("themebox/next-theme.md", []byte("# Paint the sea\n")); err != nil {
-		t.Fatal(err)
-	}
-	h.waitFor("the themebox wakeup", time.Second, func() bool { return len(rec.prompts()) == 2 })
-	if p := rec.prompts()[1]; !strings.Contains(p, "themebox/next-theme.md") {
-		t.Fatalf("themebox wakeup = %q, want the file named", p)
-	}
-	// Activity ends idleness: the next idle wakeup comes idle.after later.
-	writeLog(t, ws, workspace.Thinking)
-	time.Sleep(300 * time.Millisecond)
-	if n := len(rec.prompts()); n != 2 {
-		t.Fatalf("woken %d times right after activity, want 2", n)
-	}
-	h.waitFor("the next idle wakeup", 2*time.Second, func() bool { return len(rec.prompts()) == 3 })
+		time.Sleep(550 * time.Millisecond)
+		synctest.Wait()
+		if n := len(rec.prompts()); n != 0 {
+			t.Fatalf("woken %d times before idle.after", n)
+		}
+		time.Sleep(100 * time.Millisecond) // the idle tick at 600ms
+		synctest.Wait()
+		if n := len(rec.prompts()); n != 1 {
+			t.Fatalf("woken %d times at idle.after, want the idle wakeup", n)
+		}
+		if p := rec.prompts()[0]; !strings.HasPrefix(p, "Heartbeat: ") || !strings.Contains(p, "You have been idle. Explore.") {
+			t.Fatalf("idle prompt = %q", p)
+		}
+		// While idle, a new themebox file wakes the agent within a pulse or
+		// two, named in the prompt; no second plain idle prompt meanwhile.
+		time.Sleep(300 * time.Millisecond)
+		synctest.Wait()
+		if err := ws.WriteFile("themebox/next-theme.md", []byte("# Paint the sea\n")); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(250 * time.Millisecond)
+		synctest.Wait()
+		if n := len(rec.prompts()); n != 2 {
+			t.Fatalf("woken %d times after a themebox file while idle, want 2", n)
+		}
+		if p := rec.prompts()[1]; !strings.Contains(p, "themebox/next-theme.md") {
+			t.Fatalf("themebox wakeup = %q, want the file named", p)
+		}
+		// Activity ends idleness: the next idle wakeup comes idle.after later.
+		writeLog(t, ws, workspace.Thinking)
+		time.Sleep(550 * time.Millisecond)
+		synctest.Wait()
+		if n := len(rec.prompts()); n != 2 {
+			t.Fatalf("woken %d times within idle.after of activity, want 2", n)
+		}
+		time.Sleep(200 * time.Millisecond)
+		synctest.Wait()
+		if n := len(rec.prompts()); n != 3 {
+			t.Fatalf("woken %d times idle.after past the activity, want 3", n)
+		}
+	})
 }
 
 func TestDailyCapDropsAndAlertsOnce(t *testing.T) {
-	cfg := testConfig(t)
-	cfg.Schedule.Every = config.Duration(40 * time.Millisecond)
-	cfg.DailyCap = 3
-	rec := &recorder{method: config.DeliveryExec}
-	h := start(t, cfg, rec.factory)
-	h.waitFor("drops", 3*time.Second, func() bool { s, err := h.tryState(); return err == nil && s.Counters.Dropped >= 5 })
-	h.stop()
-	if n := len(rec.prompts()); n != 3 {
-		t.Fatalf("delivered %d wakeups with a cap of 3", n)
-	}
-	var capAlerts int
-	for _, a := range alertsOf(t, h.alerts) {
-		if a["check"] == "daily_cap" {
-			capAlerts++
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Schedule.Every = config.Duration(40 * time.Millisecond)
+		cfg.DailyCap = 3
+		rec := &recorder{method: config.DeliveryExec}
+		h := startFake(t, cfg, rec.factory)
+		time.Sleep(330 * time.Millisecond) // 8 wakeups due
+		synctest.Wait()
+		h.stop()
+		if n := len(rec.prompts()); n != 3 {
+			t.Fatalf("delivered %d wakeups with a cap of 3", n)
 		}
-	}
-	if capAlerts != 1 {
-		t.Fatalf("daily_cap alerts = %d, want exactly 1 per day", capAlerts)
-	}
-	if st := h.state(); st.DailyCap.Used != 3 || st.DailyCap.Limit != 3 {
-		t.Fatalf("state daily cap = %+v", st.DailyCap)
-	}
+		var capAlerts int
+		for _, a := range alertsOf(t, h.alerts) {
+			if a["check"] == "daily_cap" {
+				capAlerts++
+			}
+		}
+		if capAlerts != 1 {
+			t.Fatalf("daily_cap alerts = %d, want exactly 1 per day", capAlerts)
+		}
+		st := h.state()
+		if st.DailyCap.Used != 3 || st.DailyCap.Limit != 3 || st.Counters.Dropped != 5 {
+			t.Fatalf("state daily cap = %+v, dropped %d; want 3 of 3 used and 5 dropped", st.DailyCap, st.Counters.Dropped)
+		}
+	})
 }
 
 // TestTmuxWakeupStaysInFlightUntilALog: no heartbeat is pushed into a busy
 // pane; the next goes out after the agent writes an activity log.
 func TestTmuxWakeupStaysInFlightUntilALog(t *testing.T) {
-	cfg := testConfig(t)
-	cfg.Schedule.Every = config.Duration(50 * time.Millisecond)
-	rec := &recorder{method: config.DeliveryTmux}
-	h := start(t, cfg, rec.factory)
-	ws, _ := workspace.New(cfg.Workspace, nil)
-	h.waitFor("the first wakeup", time.Second, func() bool { return len(rec.prompts()) == 1 })
-	time.Sleep(600 * time.Millisecond)
-	if n := len(rec.prompts()); n != 1 {
-		t.Fatalf("%d heartbeats pushed into a busy pane, want 1", n)
-	}
-	writeLog(t, ws, workspace.Thinking)
-	h.waitFor("the next wakeup after the log", 2*time.Second, func() bool { return len(rec.prompts()) == 2 })
-	if s, _ := h.tryState(); s.Counters.Coalesced == 0 {
-		t.Fatal("the wakeups due while in flight were not counted as coalesced")
-	}
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Schedule.Every = config.Duration(50 * time.Millisecond)
+		rec := &recorder{method: config.DeliveryTmux}
+		h := startFake(t, cfg, rec.factory)
+		ws, _ := workspace.New(cfg.Workspace, nil)
+		time.Sleep(650 * time.Millisecond) // 13 wakeups due
+		synctest.Wait()
+		if n := len(rec.prompts()); n != 1 {
+			t.Fatalf("%d heartbeats pushed into a busy pane, want 1", n)
+		}
+		if s := h.state(); s.Counters.Coalesced < 10 {
+			t.Fatalf("coalesced = %d, want the wakeups due while in flight counted", s.Counters.Coalesced)
+		}
+		writeLog(t, ws, workspace.Thinking)
+		time.Sleep(200 * time.Millisecond) // the next pulse sees the log; the next wakeup goes out
+		synctest.Wait()
+		if n := len(rec.prompts()); n != 2 {
+			t.Fatalf("%d heartbeats after the agent's log, want 2", n)
+		}
+	})
 }

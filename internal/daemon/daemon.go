@@ -31,6 +31,9 @@ type Options struct {
 	Notify Notifier
 	// NewDeliverer builds an agent's deliverer; nil means delivery.New.
 	NewDeliverer func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error)
+	// ScanPoll lists each workspace on every pulse instead of following it
+	// with inotify (see scan.Scanner.Poll).
+	ScanPoll bool
 	// OnPulse, when set, is called after every pulse of every agent.
 	OnPulse func(PulseEvent)
 }

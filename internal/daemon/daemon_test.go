@@ -4,14 +4,15 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -86,7 +87,21 @@ type harness struct {
 	pulses []PulseEvent
 }
 
+// start runs a daemon on cfg until the test ends. Inside a synctest bubble
+// (fake time) the scanner polls, since a goroutine blocked on inotify would
+// keep the bubble's clock from advancing.
 func start(t *testing.T, cfg *config.Config, nd func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error)) *harness {
+	t.Helper()
+	return startWith(t, cfg, Options{NewDeliverer: nd})
+}
+
+// startFake is start for tests run under synctest.Test.
+func startFake(t *testing.T, cfg *config.Config, nd func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error)) *harness {
+	t.Helper()
+	return startWith(t, cfg, Options{NewDeliverer: nd, ScanPoll: true})
+}
+
+func startWith(t *testing.T, cfg *config.Config, o Options) *harness {
 	t.Helper()
 	h := &harness{t: t, cfg: cfg, alerts: filepath.Join(t.TempDir(), "alerts.jsonl"), done: make(chan struct{})}
 	sink, err := alert.NewSink(zerolog.Nop(), h.alerts)
@@ -94,11 +109,13 @@ func start(t *testing.T, cfg *config.Config, nd func(config.Agent, *workspace.Wo
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sink.Close() })
-	d, err := New(cfg, Options{Log: zerolog.Nop(), Alerts: sink, NewDeliverer: nd, OnPulse: func(e PulseEvent) {
+	o.Log, o.Alerts = zerolog.Nop(), sink
+	o.OnPulse = func(e PulseEvent) {
 		h.mu.Lock()
 		h.pulses = append(h.pulses, e)
 		h.mu.Unlock()
-	}})
+	}
+	d, err := New(cfg, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,133 +168,147 @@ func (h *harness) hasAlert(check, level string) bool {
 }
 
 func TestPulseMintsIDAndWritesState(t *testing.T) {
-	cfg := testConfig(t)
-	h := start(t, cfg, nil)
-	ws, _ := workspace.New(cfg.Workspace, nil)
-	h.waitFor("current ID", 2*time.Second, func() bool { _, err := ws.ReadCurrentID(); return err == nil })
-	h.waitFor("three pulses", 3*time.Second, func() bool { h.mu.Lock(); defer h.mu.Unlock(); return len(h.pulses) >= 3 })
-	st := h.state()
-	if !st.Running(time.Now()) || st.Agent != "tester" || st.HeartbeatID == "" || st.Counters.Pulses < 3 {
-		t.Fatalf("state = %+v, want a running state of tester with an ID and 3+ pulses", st)
-	}
-	if st.Thresholds.InactivityWarning.D() != 2*time.Second {
-		t.Fatalf("state thresholds = %+v, want the config's (mcp-heart reads them)", st.Thresholds)
-	}
-	h.stop()
-	if st := h.state(); st.Counters.Pulses < 3 {
-		t.Fatalf("state after stop = %+v", st.Counters)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		h := startFake(t, cfg, nil)
+		ws, _ := workspace.New(cfg.Workspace, nil)
+		time.Sleep(250 * time.Millisecond) // pulses at 0, 100 and 200 ms
+		synctest.Wait()
+		if _, err := ws.ReadCurrentID(); err != nil {
+			t.Fatalf("current ID: %v", err)
+		}
+		st := h.state()
+		if !st.Running(time.Now()) || st.Agent != "tester" || st.HeartbeatID == "" || st.Counters.Pulses != 3 {
+			t.Fatalf("state = %+v, want a running state of tester with an ID and 3 pulses", st)
+		}
+		if st.Thresholds.InactivityWarning.D() != 2*time.Second {
+			t.Fatalf("state thresholds = %+v, want the config's (mcp-heart reads them)", st.Thresholds)
+		}
+		h.stop()
+		if st := h.state(); st.Counters.Pulses != 3 {
+			t.Fatalf("state after stop = %+v, want the 3 pulses kept", st.Counters)
+		}
+	})
 }
 
 func TestRestartDoesNotFireStaleAlarms(t *testing.T) {
-	cfg := testConfig(t)
-	ws, _ := workspace.New(cfg.Workspace, nil)
-	// An old log from a previous run, an hour ago: older than every threshold.
-	old := time.Now().Add(-time.Hour)
-	theme := workspace.Theme{StartID: workspace.NewID(old), Part: "t"}
-	if err := os.MkdirAll(ws.Path(theme.HistoriesDir()), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	p := ws.Path(theme.HistoriesDir(), string(workspace.NewID(old))+".md")
-	if err := os.WriteFile(p, workspace.ActivityLog{Type: workspace.Thinking, Content: []string{"x"}}.Format(workspace.NewID(old)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	os.Chtimes(p, old, old)
-	h := start(t, cfg, nil)
-	time.Sleep(1500 * time.Millisecond) // 15 pulses, under the 2s warning
-	for _, a := range alertsOf(t, h.alerts) {
-		if a["check"] == "inactivity" || a["check"] == "introspection" {
-			t.Fatalf("stale alarm after start: %v", a)
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		ws, _ := workspace.New(cfg.Workspace, nil)
+		// An old log from a previous run, an hour ago: older than every threshold.
+		old := time.Now().Add(-time.Hour)
+		theme := workspace.Theme{StartID: workspace.NewID(old), Part: "t"}
+		if err := os.MkdirAll(ws.Path(theme.HistoriesDir()), 0o755); err != nil {
+			t.Fatal(err)
 		}
-	}
-	// Past the warning threshold measured from the start, it does fire.
-	h.waitFor("inactivity warning", 3*time.Second, func() bool { return h.hasAlert("inactivity", "warning") })
+		p := ws.Path(theme.HistoriesDir(), string(workspace.NewID(old))+".md")
+		if err := os.WriteFile(p, workspace.ActivityLog{Type: workspace.Thinking, Content: []string{"x"}}.Format(workspace.NewID(old)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+		h := startFake(t, cfg, nil)
+		time.Sleep(1950 * time.Millisecond) // just under the 2s warning, counted from the start
+		synctest.Wait()
+		for _, a := range alertsOf(t, h.alerts) {
+			if a["check"] == "inactivity" || a["check"] == "introspection" {
+				t.Fatalf("stale alarm after start: %v", a)
+			}
+		}
+		// Past the warning threshold measured from the start, it does fire.
+		time.Sleep(200 * time.Millisecond)
+		synctest.Wait()
+		if !h.hasAlert("inactivity", "warning") {
+			t.Fatal("no inactivity warning 2.15s after the start")
+		}
+	})
 }
 
 func TestWakeupsAreSerializedAndCoalesced(t *testing.T) {
-	cfg := testConfig(t)
-	cfg.Schedule.Every = config.Duration(20 * time.Millisecond)
-	var calls, running, maxRunning atomic.Int32
-	release := make(chan struct{})
-	nd := func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error) {
-		return &fakeDeliverer{method: config.DeliveryExec, deliver: func(ctx context.Context, p string) (delivery.Result, error) {
-			calls.Add(1)
-			n := running.Add(1)
-			if n > maxRunning.Load() {
-				maxRunning.Store(n)
-			}
-			defer running.Add(-1)
-			select {
-			case <-release:
-			case <-ctx.Done():
-			}
-			return delivery.Result{Reply: "done"}, nil
-		}}, nil
-	}
-	h := start(t, cfg, nd)
-	time.Sleep(500 * time.Millisecond) // ~25 wakeups fall due while the first hangs
-	if c := calls.Load(); c != 1 {
-		t.Fatalf("deliveries while one hangs = %d, want 1", c)
-	}
-	close(release)
-	h.waitFor("more deliveries", 2*time.Second, func() bool { return calls.Load() > 3 })
-	h.stop()
-	st := h.state()
-	if maxRunning.Load() != 1 {
-		t.Fatalf("max wakeups in flight = %d, want 1", maxRunning.Load())
-	}
-	if st.Counters.Coalesced < 10 {
-		t.Fatalf("coalesced = %d, want the wakeups due during the hang counted", st.Counters.Coalesced)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Schedule.Every = config.Duration(20 * time.Millisecond)
+		var calls, running, maxRunning atomic.Int32
+		release := make(chan struct{})
+		nd := func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error) {
+			return &fakeDeliverer{method: config.DeliveryExec, deliver: func(ctx context.Context, p string) (delivery.Result, error) {
+				calls.Add(1)
+				n := running.Add(1)
+				if n > maxRunning.Load() {
+					maxRunning.Store(n)
+				}
+				defer running.Add(-1)
+				select {
+				case <-release:
+				case <-ctx.Done():
+				}
+				return delivery.Result{Reply: "done"}, nil
+			}}, nil
+		}
+		h := startFake(t, cfg, nd)
+		time.Sleep(500 * time.Millisecond) // 25 wakeups fall due while the first hangs
+		synctest.Wait()
+		if c := calls.Load(); c != 1 {
+			t.Fatalf("deliveries while one hangs = %d, want 1", c)
+		}
+		close(release)
+		time.Sleep(100 * time.Millisecond) // 5 more wakeups, none hanging now
+		synctest.Wait()
+		h.stop()
+		st := h.state()
+		if c := calls.Load(); c < 4 {
+			t.Fatalf("deliveries after the release = %d, want the schedule going again", c)
+		}
+		if maxRunning.Load() != 1 {
+			t.Fatalf("max wakeups in flight = %d, want 1", maxRunning.Load())
+		}
+		if st.Counters.Coalesced < 20 {
+			t.Fatalf("coalesced = %d, want the 24 wakeups due during the hang counted", st.Counters.Coalesced)
+		}
+	})
 }
 
-// TestHangingAgentNeverDelaysThePulse measures pulse intervals while the
-// agent command hangs until its timeout (issue: independence, tested).
+// TestHangingAgentNeverDelaysThePulse: while every delivery hangs until its
+// timeout, the pulses keep their exact interval (fake time makes any wait for
+// a delivery show as a gap of the delivery's length).
 func TestHangingAgentNeverDelaysThePulse(t *testing.T) {
-	sleep, err := exec.LookPath("sleep")
-	if err != nil {
-		t.Skip("no sleep binary")
-	}
-	cfg := testConfig(t)
-	cfg.Schedule.Every = config.Duration(50 * time.Millisecond)
-	cfg.Agent = config.Agent{Delivery: config.DeliveryExec, Command: []string{sleep, "30"}, Timeout: config.Duration(1200 * time.Millisecond)}
-	cfg.CircuitBreaker = config.CircuitBreaker{Failures: 2, Cooldown: config.Duration(time.Hour), MaxCooldown: config.Duration(2 * time.Hour)}
-	h := start(t, cfg, nil)
-	time.Sleep(3 * time.Second)
-	h.stop()
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for i, p := range h.pulses {
-		if p.Took > 30*time.Millisecond {
-			t.Logf("pulse %d took %s", i, p.Took)
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Schedule.Every = config.Duration(50 * time.Millisecond)
+		cfg.CircuitBreaker = config.CircuitBreaker{Failures: 2, Cooldown: config.Duration(time.Hour), MaxCooldown: config.Duration(2 * time.Hour)}
+		hang := func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error) {
+			return &fakeDeliverer{method: config.DeliveryExec, deliver: func(ctx context.Context, p string) (delivery.Result, error) {
+				select {
+				case <-time.After(1200 * time.Millisecond):
+					return delivery.Result{}, errors.New("agent command timed out after 1.2s")
+				case <-ctx.Done():
+					return delivery.Result{}, ctx.Err()
+				}
+			}}, nil
 		}
-	}
-	if len(h.pulses) < 20 {
-		t.Fatalf("pulses in 3s at 100ms = %d, want about 30", len(h.pulses))
-	}
-	var gaps []time.Duration
-	for i := 1; i < len(h.pulses); i++ {
-		g := h.pulses[i].Started.Sub(h.pulses[i-1].Started)
-		if g > 200*time.Millisecond {
-			t.Logf("pulse %d: gap %s, previous took %s", i, g, h.pulses[i-1].Took)
+		h := startFake(t, cfg, hang)
+		time.Sleep(3 * time.Second)
+		synctest.Wait()
+		h.stop()
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		if len(h.pulses) != 31 {
+			t.Fatalf("pulses in 3s at 100ms = %d, want 31 (at 0, 100ms, ... 3s)", len(h.pulses))
 		}
-		gaps = append(gaps, g)
-	}
-	sort.Slice(gaps, func(i, j int) bool { return gaps[i] < gaps[j] })
-	worst, median := gaps[len(gaps)-1], gaps[len(gaps)/2]
-	t.Logf("pulse gaps while exec hangs: min %s median %s max %s", gaps[0], median, worst)
-	// Each delivery hangs 1.2 s: a pulse that waited for one would show a gap
-	// of a second or more. The bounds leave room for a loaded 2-core machine.
-	if worst >= 600*time.Millisecond || median > 130*time.Millisecond {
-		t.Fatalf("pulse gaps median %s max %s while the agent hung; the pulse must not wait for deliveries", median, worst)
-	}
-	st := h.state()
-	if st.Counters.DeliveryFailures < 2 || st.Breaker.State != "open" {
-		t.Fatalf("after two timeouts: failures %d breaker %q, want 2+ and open", st.Counters.DeliveryFailures, st.Breaker.State)
-	}
-	if !h.hasAlert("circuit_breaker", "warning") {
-		t.Fatal("no circuit_breaker alert when it opened")
-	}
+		for i := 1; i < len(h.pulses); i++ {
+			if g := h.pulses[i].Started.Sub(h.pulses[i-1].Started); g != 100*time.Millisecond {
+				t.Fatalf("pulse %d came %s after the previous one, want exactly the 100ms interval", i, g)
+			}
+		}
+		st := h.state()
+		if st.Counters.DeliveryFailures != 2 || st.Breaker.State != "open" {
+			t.Fatalf("after two timeouts: failures %d breaker %q, want 2 and open", st.Counters.DeliveryFailures, st.Breaker.State)
+		}
+		if !h.hasAlert("circuit_breaker", "warning") {
+			t.Fatal("no circuit_breaker alert when it opened")
+		}
+	})
 }
 
 func TestGhostRepliesLeaveNoTrace(t *testing.T) {

@@ -96,7 +96,6 @@ const (
 )
 
 func TestTmuxDeliver(t *testing.T) {
-	srv := newTmuxServer(t)
 	tests := []struct {
 		name      string
 		prompt    string
@@ -118,6 +117,9 @@ func TestTmuxDeliver(t *testing.T) {
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
+			// Each subtest has its own server, so the check for paste
+			// buffers left behind sees only this Deliver's buffers.
+			srv := newTmuxServer(t)
 			session := "s" + string(rune('a'+i))
 			received := srv.recorder(t, session, tt.bracketed)
 			d := NewTmux(session, srv.socket)
