@@ -280,7 +280,7 @@ func (e *eval) deadline(d workspace.Declaration, mtime time.Time) (time.Time, bo
 
 // since is now minus the later of t and the baseline; false when both are zero.
 func (e *eval) since(t time.Time) (time.Duration, bool) {
-	if b := e.cfg.Baseline; b.After(t) {
+	if b := e.baseline(); b.After(t) {
 		t = b
 	}
 	if t.IsZero() {
@@ -291,8 +291,12 @@ func (e *eval) since(t time.Time) (time.Duration, bool) {
 
 // beforeBaseline reports whether t is older than the baseline.
 func (e *eval) beforeBaseline(t time.Time) bool {
-	return !e.cfg.Baseline.IsZero() && t.Before(e.cfg.Baseline)
+	return !e.cfg.Baseline.IsZero() && t.Before(e.baseline())
 }
+
+// baseline is the watchdog's start at the IDs' resolution (whole seconds):
+// an ID the watchdog minted in its first second is not before its start.
+func (e *eval) baseline() time.Time { return e.cfg.Baseline.Truncate(time.Second) }
 
 func (e *eval) clock(t time.Time) string { return t.In(e.cfg.Loc).Format("15:04:05") }
 

@@ -370,6 +370,10 @@ func TestThemePattern(t *testing.T) {
 		{"3, 10m ago", recs(3, 10*m), cfg, Error},
 		{"3, just over 10m ago", recs(3, 10*m+sec), cfg, OK},
 		{"3, before the baseline", recs(3, 2*m), withBaseline(m), OK},
+		// IDs have whole seconds; the baseline has nanoseconds. The ID of the
+		// baseline's own second is the watchdog's first: not before it.
+		{"3, in the baseline's second", recs(3, sec), withBaseline(500 * time.Millisecond), Error},
+		{"3, the second before the baseline's", recs(3, 2*sec), withBaseline(500 * time.Millisecond), OK},
 	})
 }
 
