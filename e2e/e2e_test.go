@@ -254,12 +254,35 @@ func (w *world) checkpoint(msg string) {
 	w.call("checkpoint", map[string]any{"current_activity": msg})
 }
 
-// TestWatchdogEndToEnd walks through every scenario in one workspace, as an
-// agent's day would, with the watchdog restarted part-way.
-func TestWatchdogEndToEnd(t *testing.T) {
+// pulsedAfter waits until the watchdog has completed a pulse later than t,
+// so an assertion that nothing happened covers a pulse that looked at t.
+func (w *world) pulsedAfter(t time.Time, timeout time.Duration) {
+	w.t.Helper()
+	w.eventually("a pulse after "+t.Format("15:04:05.000"), timeout, func() bool {
+		var st struct {
+			PulseAt time.Time `json:"pulse_at"`
+		}
+		b, err := os.ReadFile(w.ws.Path(workspace.StateFile))
+		return err == nil && json.Unmarshal(b, &st) == nil && st.PulseAt.After(t)
+	})
+}
+
+// newIDAfter waits until the watchdog has minted an ID other than id.
+func (w *world) newIDAfter(id workspace.ID) {
+	w.t.Helper()
+	w.eventually("a new heartbeat ID", 5*time.Second, func() bool {
+		cur, err := w.ws.ReadCurrentID()
+		return err == nil && cur != id
+	})
+}
+
+// themed starts a scenario's world: a workspace with a watchdog, a theme and
+// a first introspection log. Scenarios are independent and run in parallel.
+func themed(t *testing.T) (*world, string) {
 	if testing.Short() {
-		t.Skip("end-to-end: about two minutes")
+		t.Skip("end-to-end")
 	}
+	t.Parallel()
 	w := newWorld(t)
 	st := structured(t, w.call("start_theme", map[string]any{"theme_name": "End to end", "theme_directory_part": "e2e", "reason": "exercise the watchdog"}))
 	theme, _ := st["theme_start_id"].(string)
@@ -267,152 +290,162 @@ func TestWatchdogEndToEnd(t *testing.T) {
 		t.Fatalf("start_theme gave no theme_start_id: %v", st)
 	}
 	w.log(theme, "introspection")
+	return w, theme
+}
 
-	t.Run("inactivity warning, error, recovery notice", func(t *testing.T) {
-		w.t = t
-		w.mark()
-		a := w.expect("inactivity", "warning", 8*time.Second)
-		if a.ElapsedS < 3 || a.Agent != "e2e" || len(a.HeartbeatID) != 14 {
-			t.Fatalf("warning alert = %+v, want elapsed ≥ 3 s, agent e2e, a heartbeat ID", a)
-		}
-		w.expect("inactivity", "error", 8*time.Second)
-		w.expect("recovery", "warning", 4*time.Second)
-		w.eventually("the recovery notice in the prompt", 4*time.Second, func() bool {
-			b, _ := os.ReadFile(w.ws.Path(workspace.PromptFile))
-			return strings.HasPrefix(string(b), "Heartbeat: ") && strings.Contains(string(b), "RECOVERY")
-		})
-		w.log(theme, "introspection")
-		w.expect("inactivity", "ok", 4*time.Second)
-		w.expect("recovery", "ok", 4*time.Second)
+func TestE2EInactivityWarningErrorRecovery(t *testing.T) {
+	w, theme := themed(t)
+	w.mark()
+	a := w.expect("inactivity", "warning", 8*time.Second)
+	if a.ElapsedS < 3 || a.Agent != "e2e" || len(a.HeartbeatID) != 14 {
+		t.Fatalf("warning alert = %+v, want elapsed ≥ 3 s, agent e2e, a heartbeat ID", a)
+	}
+	w.expect("inactivity", "error", 8*time.Second)
+	w.expect("recovery", "warning", 4*time.Second)
+	w.eventually("the recovery notice in the prompt", 4*time.Second, func() bool {
+		b, _ := os.ReadFile(w.ws.Path(workspace.PromptFile))
+		return strings.HasPrefix(string(b), "Heartbeat: ") && strings.Contains(string(b), "RECOVERY")
 	})
+	w.log(theme, "introspection")
+	w.expect("inactivity", "ok", 4*time.Second)
+	w.expect("recovery", "ok", 4*time.Second)
+}
 
-	t.Run("checkpoints keep it healthy", func(t *testing.T) {
-		w.t = t
-		w.mark()
-		for i := 0; i < 6; i++ {
-			w.checkpoint(fmt.Sprintf("still refactoring, step %d", i))
-			time.Sleep(1500 * time.Millisecond)
-		}
+func TestE2ECheckpointsKeepItHealthy(t *testing.T) {
+	w, _ := themed(t)
+	w.mark()
+	began := time.Now()
+	for i := 0; i < 5; i++ { // the agent's pace: a checkpoint every 1.5 s
+		w.checkpoint(fmt.Sprintf("still refactoring, step %d", i))
+		time.Sleep(1500 * time.Millisecond)
+	}
+	w.pulsedAfter(began.Add(7*time.Second), 5*time.Second) // well past the 3 s warning since the log
+	w.none("inactivity", "warning", "error")
+}
+
+func TestE2EFlexibleDeepWork(t *testing.T) {
+	w, theme := themed(t)
+	w.call("start_deep_work", map[string]any{"mode": "flexible", "activity_description": "a long refactor of the scanner"})
+	w.mark()
+	began := time.Now()
+	for i := 0; i < 8; i++ { // 12 s: past the 10 s introspection warning
+		w.checkpoint("deep in the refactor")
+		time.Sleep(1500 * time.Millisecond)
+	}
+	w.pulsedAfter(began.Add(11*time.Second), 5*time.Second)
+	w.none("introspection", "warning", "error")
+	w.none("inactivity", "warning", "error")
+	w.expect("inactivity", "warning", 8*time.Second) // no checkpoints now: not paused
+	w.log(theme, "creation")                         // completes the declaration
+	w.expect("inactivity", "ok", 4*time.Second)
+	done, _ := filepath.Glob(w.ws.Path(workspace.DeepWorkDir, "*.completed.txt"))
+	if len(done) != 1 {
+		t.Fatalf("completed declarations = %v, want 1", done)
+	}
+	w.log(theme, "thinking") // the next log after deep work is not introspection
+	w.expect("after_deep_work", "warning", 4*time.Second)
+	w.log(theme, "introspection")
+	w.expect("after_deep_work", "ok", 4*time.Second)
+}
+
+func TestE2EStrictDeepWork(t *testing.T) {
+	w, theme := themed(t)
+	id, err := w.ws.ReadCurrentID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The tool plans whole minutes; to keep the test short the agent writes
+	// a strict declaration with a deadline 8 s ahead by hand.
+	now := time.Now()
+	decl := workspace.Declaration{ID: id, Mode: workspace.Strict, Activity: "rendering a long batch", DeclaredAt: now, PlannedMinutes: 1, Deadline: now.Add(8 * time.Second)}
+	if err := w.ws.WriteFile(workspace.DeepWorkDir+"/"+workspace.DeepWorkName(id, workspace.Active), decl.Format()); err != nil {
+		t.Fatal(err)
+	}
+	w.mark()
+	w.pulsedAfter(now.Add(6500*time.Millisecond), 10*time.Second) // past the 6 s inactivity error
+	if _, err := os.Stat(w.ws.Path(workspace.DeepWorkDir, workspace.DeepWorkName(id, workspace.Active))); err == nil {
+		// Still before the deadline: nothing may have fired.
 		w.none("inactivity", "warning", "error")
-	})
+	}
+	resumed := w.offset
+	w.expect("deep_work_expired", "warning", 8*time.Second)
+	if _, err := os.Stat(w.ws.Path(workspace.DeepWorkDir, workspace.DeepWorkName(id, workspace.Expired))); err != nil {
+		t.Fatalf("expired declaration not renamed: %v", err)
+	}
+	w.offset = resumed                             // the same pulse may report both, in either order
+	w.expect("inactivity", "error", 4*time.Second) // checks resumed
+	w.log(theme, "introspection")
+	w.expect("inactivity", "ok", 4*time.Second)
+}
 
-	t.Run("flexible deep work pauses introspection, not inactivity", func(t *testing.T) {
-		w.t = t
-		w.log(theme, "introspection")
-		w.call("start_deep_work", map[string]any{"mode": "flexible", "activity_description": "a long refactor of the scanner"})
-		w.mark()
-		for i := 0; i < 8; i++ { // 12 s: past the 10 s introspection warning
-			w.checkpoint("deep in the refactor")
-			time.Sleep(1500 * time.Millisecond)
-		}
-		w.none("introspection", "warning", "error")
-		w.none("inactivity", "warning", "error")
-		w.expect("inactivity", "warning", 8*time.Second) // no checkpoints now: not paused
-		w.log(theme, "creation")                         // completes the declaration
-		w.expect("inactivity", "ok", 4*time.Second)
-		done, _ := filepath.Glob(w.ws.Path(workspace.DeepWorkDir, "*.completed.txt"))
-		if len(done) != 1 {
-			t.Fatalf("completed declarations = %v, want 1", done)
-		}
-		w.log(theme, "thinking") // the next log after deep work is not introspection
-		w.expect("after_deep_work", "warning", 4*time.Second)
-		w.log(theme, "introspection")
-		w.expect("after_deep_work", "ok", 4*time.Second)
-	})
+func TestE2EFutureID(t *testing.T) {
+	w, theme := themed(t)
+	w.mark()
+	future := workspace.NewID(time.Now().Add(time.Hour))
+	rel := "artifacts/" + theme + "_e2e/histories/" + string(future) + ".md"
+	if err := w.ws.WriteFile(rel, workspace.ActivityLog{Type: workspace.Thinking, Content: []string{"forged"}}.Format(future)); err != nil {
+		t.Fatal(err)
+	}
+	w.expect("future_id", "error", 4*time.Second)
+	os.Rename(w.ws.Path(rel), w.ws.Path("artifacts/"+theme+"_e2e/histories/.forged"))
+	w.log(theme, "introspection")
+	w.expect("future_id", "ok", 4*time.Second)
+}
 
-	t.Run("strict deep work pauses everything until its deadline", func(t *testing.T) {
-		w.t = t
-		w.log(theme, "introspection")
-		id, err := w.ws.ReadCurrentID()
+func TestE2ELogLoop(t *testing.T) {
+	w, theme := themed(t)
+	p := w.log(theme, "introspection")
+	w.pulsedAfter(time.Now(), 5*time.Second)
+	w.mark()
+	for i := 0; i < 3; i++ { // rewritten in consecutive pulses
+		f, err := os.OpenFile(w.ws.Path(p), os.O_APPEND|os.O_WRONLY, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		// The tool plans whole minutes; to keep the test short the agent
-		// writes a strict declaration with a deadline 8 s ahead by hand.
-		now := time.Now()
-		decl := workspace.Declaration{ID: id, Mode: workspace.Strict, Activity: "rendering a long batch", DeclaredAt: now, PlannedMinutes: 1, Deadline: now.Add(8 * time.Second)}
-		if err := w.ws.WriteFile(workspace.DeepWorkDir+"/"+workspace.DeepWorkName(id, workspace.Active), decl.Format()); err != nil {
+		fmt.Fprintf(f, "- edited again %d\n", i)
+		f.Close()
+		w.pulsedAfter(time.Now(), 5*time.Second)
+	}
+	w.expect("log_loop", "error", 4*time.Second)
+	w.log(theme, "introspection")
+	w.expect("log_loop", "ok", 4*time.Second)
+}
+
+func TestE2EThemePattern(t *testing.T) {
+	w, theme := themed(t)
+	w.mark()
+	id, err := w.ws.ReadCurrentID() // the watchdog's own ID: never before its baseline
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"_start_a", "_start_b", "_end_c"} {
+		if err := w.ws.WriteFile(workspace.ThemeHistoriesDir+"/"+string(id)+name+".md", []byte("# theme record\n")); err != nil {
 			t.Fatal(err)
 		}
-		w.mark()
-		time.Sleep(7 * time.Second) // past the 6 s inactivity error, before the deadline
-		w.none("inactivity", "warning", "error")
-		resumed := w.offset
-		w.expect("deep_work_expired", "warning", 5*time.Second)
-		if _, err := os.Stat(w.ws.Path(workspace.DeepWorkDir, workspace.DeepWorkName(id, workspace.Expired))); err != nil {
-			t.Fatalf("expired declaration not renamed: %v", err)
-		}
-		w.offset = resumed                             // the same pulse may report both, in either order
-		w.expect("inactivity", "error", 4*time.Second) // checks resumed
-		w.log(theme, "introspection")
-		w.expect("inactivity", "ok", 4*time.Second)
-	})
+	}
+	w.expect("theme_pattern", "error", 4*time.Second)
+	w.newIDAfter(id) // a new ID for the next record
+	w.call("start_theme", map[string]any{"theme_name": "Next", "theme_directory_part": "next", "reason": "move on"})
+	w.expect("theme_pattern", "ok", 4*time.Second)
+	w.log(theme, "introspection")
+}
 
-	t.Run("a log named with a future ID", func(t *testing.T) {
-		w.t = t
-		w.mark()
-		future := workspace.NewID(time.Now().Add(time.Hour))
-		rel := "artifacts/" + theme + "_e2e/histories/" + string(future) + ".md"
-		if err := w.ws.WriteFile(rel, workspace.ActivityLog{Type: workspace.Thinking, Content: []string{"forged"}}.Format(future)); err != nil {
-			t.Fatal(err)
-		}
-		w.expect("future_id", "error", 3*time.Second)
-		os.Rename(w.ws.Path(rel), w.ws.Path("artifacts/"+theme+"_e2e/histories/.forged"))
-		w.log(theme, "introspection")
-		w.expect("future_id", "ok", 4*time.Second)
-	})
-
-	t.Run("a hand-edited log rewritten twice", func(t *testing.T) {
-		w.t = t
-		p := w.log(theme, "introspection")
-		time.Sleep(1500 * time.Millisecond)
-		w.mark()
-		for i := 0; i < 3; i++ {
-			f, err := os.OpenFile(w.ws.Path(p), os.O_APPEND|os.O_WRONLY, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fmt.Fprintf(f, "- edited again %d\n", i)
-			f.Close()
-			time.Sleep(1100 * time.Millisecond)
-		}
-		w.expect("log_loop", "error", 4*time.Second)
-		w.log(theme, "introspection")
-		w.expect("log_loop", "ok", 4*time.Second)
-	})
-
-	t.Run("three theme records with one ID", func(t *testing.T) {
-		w.t = t
-		w.mark()
-		id := workspace.NewID(time.Now())
-		for _, name := range []string{"_start_a", "_start_b", "_end_c"} {
-			if err := w.ws.WriteFile(workspace.ThemeHistoriesDir+"/"+string(id)+name+".md", []byte("# theme record\n")); err != nil {
-				t.Fatal(err)
-			}
-		}
-		w.expect("theme_pattern", "error", 4*time.Second)
-		time.Sleep(1100 * time.Millisecond) // a new ID for the next record
-		w.call("start_theme", map[string]any{"theme_name": "Next", "theme_directory_part": "next", "reason": "move on"})
-		w.expect("theme_pattern", "ok", 4*time.Second)
-		w.log(theme, "introspection")
-	})
-
-	t.Run("restart fires no stale alarms", func(t *testing.T) {
-		w.t = t
-		w.stopWatchdog()
-		var st struct {
-			PulseAt time.Time `json:"pulse_at"`
-		}
-		b, err := os.ReadFile(w.ws.Path(workspace.StateFile))
-		if err != nil || json.Unmarshal(b, &st) != nil || time.Since(st.PulseAt) > 3*time.Second {
-			t.Fatalf("state not persisted at shutdown: %v %s", err, b)
-		}
-		time.Sleep(7 * time.Second) // longer than the inactivity error threshold
-		w.mark()
-		w.startWatchdog()
-		time.Sleep(2 * time.Second)
-		w.none("inactivity", "warning", "error")
-		w.none("stale_id", "warning", "error")
-		w.expect("inactivity", "warning", 5*time.Second) // measured from the restart
-	})
+func TestE2ERestartFiresNoStaleAlarms(t *testing.T) {
+	w, _ := themed(t)
+	w.stopWatchdog()
+	var st struct {
+		PulseAt time.Time `json:"pulse_at"`
+	}
+	b, err := os.ReadFile(w.ws.Path(workspace.StateFile))
+	if err != nil || json.Unmarshal(b, &st) != nil || time.Since(st.PulseAt) > 3*time.Second {
+		t.Fatalf("state not persisted at shutdown: %v %s", err, b)
+	}
+	time.Sleep(7 * time.Second) // the watchdog is down longer than the inactivity error threshold
+	w.mark()
+	restarted := time.Now()
+	w.startWatchdog()
+	w.pulsedAfter(restarted.Add(2*time.Second), 5*time.Second)
+	w.none("inactivity", "warning", "error")
+	w.none("stale_id", "warning", "error")
+	w.expect("inactivity", "warning", 5*time.Second) // measured from the restart
 }
