@@ -29,17 +29,20 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
-	log, err := newLogger(stderr, *format, *level)
+	base, err := newLogger(stderr, *format, *level)
 	if err != nil {
 		fmt.Fprintf(stderr, "watchdog run: %v\n", err)
 		return 2
 	}
+	// Alert lines carry the alert's own "time"; a timestamped logger would
+	// add a second "time" key to each of them.
+	log := base.With().Timestamp().Logger()
 	cfg, path, err := load()
 	if err != nil {
 		log.Error().Err(err).Msg("bad config")
 		return 2
 	}
-	sink, err := alert.NewSink(log, cfg.Alerts.File)
+	sink, err := alert.NewSink(base, cfg.Alerts.File)
 	if err != nil {
 		log.Error().Err(err).Msg("alerts file")
 		return 1
@@ -100,8 +103,8 @@ func orDefaults(path string) string {
 	return path
 }
 
-// newLogger builds the stderr logger: JSON for journald and files, a
-// readable console format on a terminal.
+// newLogger builds the stderr logger, without timestamps: JSON for journald
+// and files, a readable console format on a terminal.
 func newLogger(w io.Writer, format, level string) (zerolog.Logger, error) {
 	lvl, err := zerolog.ParseLevel(level)
 	if err != nil {
@@ -121,5 +124,5 @@ func newLogger(w io.Writer, format, level string) (zerolog.Logger, error) {
 	if format == "console" {
 		w = zerolog.ConsoleWriter{Out: w, TimeFormat: "15:04:05"}
 	}
-	return zerolog.New(w).Level(lvl).With().Timestamp().Logger(), nil
+	return zerolog.New(w).Level(lvl), nil
 }

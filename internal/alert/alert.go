@@ -35,7 +35,8 @@ type Sink struct {
 }
 
 // NewSink writes alerts to log and, when path is not empty, appends them to
-// the file at path (created if missing).
+// the file at path (created if missing). log must not add a timestamp of its
+// own: each line carries the alert's "time", once.
 func NewSink(log zerolog.Logger, path string) (*Sink, error) {
 	s := &Sink{log: log, path: path}
 	if path != "" {
