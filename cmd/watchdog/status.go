@@ -123,7 +123,11 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st daemon.State, now time
 	if st.DailyCap.Limit > 0 {
 		limit = fmt.Sprint(st.DailyCap.Limit)
 	}
-	row("daily cap", fmt.Sprintf("%d of %s used on %s", st.DailyCap.Used, limit, st.DailyCap.Day))
+	capRow := fmt.Sprintf("%d of %s used on %s", st.DailyCap.Used, limit, st.DailyCap.Day)
+	if st.DailyCap.Limit > 0 && st.DailyCap.Used >= st.DailyCap.Limit {
+		capRow += "; spent: no wakeups until midnight, recovery only alerts and watches"
+	}
+	row("daily cap", capRow)
 	b := st.Breaker
 	br := b.State
 	if b.State != "closed" {

@@ -30,6 +30,7 @@ const (
 	srcSchedule = "schedule"
 	srcIdle     = "idle"
 	srcRecovery = "recovery"
+	srcFeedback = "feedback" // an urgent (interrupt.) feedback item
 )
 
 // agent supervises one agent: its workspace, chambers and wakeup gate.
@@ -212,14 +213,7 @@ func (a *agent) pulseOnce(scheduled time.Time) {
 		Baseline: a.started, Loc: a.loc,
 	}, prevState)
 
-	// Interrupt first for urgent feedback, then apply the renames.
-	if a.hasInterrupt(res.Actions) {
-		if in, ok := a.deliver.(delivery.Interrupter); ok {
-			if err := in.Interrupt(context.Background()); err != nil {
-				log.Warn().Err(err).Msg("interrupt for urgent feedback")
-			}
-		}
-	}
+	urgent := urgentItems(res.Actions)
 	for _, err := range checks.Apply(a.ws, res.Actions) {
 		log.Warn().Err(err).Msg("apply check action")
 	}
@@ -260,6 +254,9 @@ func (a *agent) pulseOnce(scheduled time.Time) {
 		a.emit(now, id, f.Level.String(), f.Check, f.Message, f.Elapsed)
 	}
 	a.recoveryStep(now, id, stp, rec)
+	if len(urgent) > 0 {
+		a.wakeUrgent(urgent)
+	}
 	a.writeState()
 	ev := log.Info().Str("worst", res.Worst().String()).Dur("took", took)
 	if p := snap.NewestProof(); p != nil {
@@ -280,13 +277,26 @@ func (a *agent) pulseOnce(scheduled time.Time) {
 	}
 }
 
-func (a *agent) hasInterrupt(actions []checks.Action) bool {
+// urgentItems are the feedback items whose interrupt. prefix this pulse
+// strips, by their new names.
+func urgentItems(actions []checks.Action) []string {
+	var out []string
 	for _, x := range actions {
 		if x.Kind == checks.StripInterrupt {
-			return true
+			out = append(out, x.NewRel)
 		}
 	}
-	return false
+	return out
+}
+
+// wakeUrgent interrupts the agent and hands it the urgent feedback items. It
+// takes over from a wakeup in flight, as recovery does, and goes through the
+// gate like every invocation: it counts toward the daily cap.
+func (a *agent) wakeUrgent(items []string) {
+	a.mu.Lock()
+	a.inFlight = false
+	a.mu.Unlock()
+	a.wake(srcFeedback, "Urgent feedback: "+strings.Join(items, ", ")+". Read it now, act on it, and rename it processed.<name> when it is handled.")
 }
 
 // levelChanges returns the findings whose level differs from the last
@@ -349,7 +359,15 @@ func proofKey(p *workspace.Proof) string {
 func (a *agent) recoveryStep(now time.Time, id workspace.ID, stp step, rec Recovery) {
 	switch stp {
 	case stepAttempt:
-		a.emit(now, id, "warning", "recovery", fmt.Sprintf("recovery attempt %d of %d: %s", rec.Attempt, a.cfg.Recovery.MaxAttempts, rec.Reason), 0)
+		msg := fmt.Sprintf("recovery attempt %d of %d: %s", rec.Attempt, a.cfg.Recovery.MaxAttempts, rec.Reason)
+		if a.capSpent(now) {
+			// The cap protects a budget: recovery alerts and watches, but
+			// does not touch or invoke the agent until the cap resets.
+			a.count(func(c *Counters) { c.Dropped++ })
+			a.emit(now, id, "warning", "recovery", msg+"; the daily cap is spent, so the agent is not woken (recovery keeps watching)", 0)
+			return
+		}
+		a.emit(now, id, "warning", "recovery", msg, 0)
 		if in, ok := a.deliver.(delivery.Interrupter); ok {
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			if err := in.Interrupt(ctx); err != nil {
@@ -434,20 +452,19 @@ func (a *agent) deliverOne(source, text string, now time.Time) {
 		a.count(func(c *Counters) { c.Skipped++ })
 		return
 	}
-	if source != srcRecovery {
-		ok, first, err := a.cap.Take(now)
-		if err != nil {
-			a.log.Warn().Err(err).Msg("daily cap")
+	// Every invocation counts: schedule, idle, recovery and urgent feedback.
+	ok, first, err := a.cap.Take(now)
+	if err != nil {
+		a.log.Warn().Err(err).Msg("daily cap")
+	}
+	if !ok {
+		a.count(func(c *Counters) { c.Dropped++ })
+		a.log.Info().Str("source", source).Msg("wakeup dropped: daily cap reached")
+		if first {
+			st := a.cap.State(now)
+			a.emit(now, a.currentID(), "warning", "daily_cap", fmt.Sprintf("daily cap of %d wakeups reached for %s; further wakeups today are dropped, recovery included", st.Limit, st.Day), 0)
 		}
-		if !ok {
-			a.count(func(c *Counters) { c.Dropped++ })
-			a.log.Info().Str("source", source).Msg("wakeup dropped: daily cap reached")
-			if first {
-				st := a.cap.State(now)
-				a.emit(now, a.currentID(), "warning", "daily_cap", fmt.Sprintf("daily cap of %d wakeups reached for %s; further wakeups today are dropped", st.Limit, st.Day), 0)
-			}
-			return
-		}
+		return
 	}
 	ok, probe := a.breaker.Allow(now)
 	if !ok {
@@ -465,6 +482,13 @@ func (a *agent) deliverOne(source, text string, now time.Time) {
 		paras = paras[1:]
 	}
 	text = prompt.Build(string(id), paras...)
+	if source == srcFeedback {
+		if in, ok := a.deliver.(delivery.Interrupter); ok {
+			if err := in.Interrupt(a.deliverC); err != nil {
+				a.log.Warn().Err(err).Msg("interrupt for urgent feedback")
+			}
+		}
+	}
 
 	res, err := a.deliver.Deliver(a.deliverC, text)
 	end := a.clock.Now()
@@ -509,6 +533,12 @@ func (a *agent) deliverOne(source, text string, now time.Time) {
 	if err := transcript.Append(a.ws, a.loc, entry); err != nil {
 		a.log.Warn().Err(err).Msg("wakeup transcript")
 	}
+}
+
+// capSpent reports whether the daily cap allows no more invocations today.
+func (a *agent) capSpent(now time.Time) bool {
+	st := a.cap.State(now)
+	return st.Limit > 0 && st.Used >= st.Limit
 }
 
 func (a *agent) count(f func(*Counters)) {

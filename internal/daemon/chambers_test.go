@@ -166,3 +166,65 @@ func TestTmuxWakeupStaysInFlightUntilALog(t *testing.T) {
 		}
 	})
 }
+
+// TestDailyCapCountsRecovery: the cap is hard. An exec agent that never
+// writes a log is woken twice by the schedule; the recovery that follows
+// alerts but invokes nothing.
+func TestDailyCapCountsRecovery(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t) // inactivity error after 4s
+		cfg.Schedule.Every = config.Duration(time.Second)
+		cfg.DailyCap = 2
+		rec := &recorder{method: config.DeliveryExec}
+		h := startFake(t, cfg, rec.factory)
+		time.Sleep(7 * time.Second)
+		synctest.Wait()
+		h.stop()
+		if n := len(rec.prompts()); n != 2 {
+			t.Fatalf("agent invoked %d times with a cap of 2: %q", n, rec.prompts())
+		}
+		var recovery bool
+		for _, a := range alertsOf(t, h.alerts) {
+			if a["check"] == "recovery" && a["level"] == "warning" {
+				recovery = true
+				if msg, _ := a["message"].(string); !strings.Contains(msg, "daily cap is spent") {
+					t.Fatalf("recovery alert %q does not say the cap kept the agent asleep", msg)
+				}
+			}
+		}
+		if !recovery {
+			t.Fatal("no recovery alert: recovery must still alert when the cap is spent")
+		}
+		if st := h.state(); st.DailyCap.Used != 2 || st.DailyCap.Limit != 2 || st.Recovery.Attempt == 0 {
+			t.Fatalf("cap %+v, recovery %+v; want 2 of 2 used and recovery attempted", st.DailyCap, st.Recovery)
+		}
+	})
+}
+
+// TestUrgentFeedbackIsDelivered: an interrupt. feedback file loses its prefix
+// and is handed to the agent in a prompt of its own, counted by the cap.
+func TestUrgentFeedbackIsDelivered(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.DailyCap = 5
+		rec := &recorder{method: config.DeliveryTmux}
+		h := startFake(t, cfg, rec.factory)
+		ws, _ := workspace.New(cfg.Workspace, nil)
+		time.Sleep(150 * time.Millisecond)
+		if err := ws.WriteFile("feedbackbox/interrupt.stop-the-loop.md", []byte("Stop the loop.\n")); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(200 * time.Millisecond)
+		synctest.Wait()
+		p := rec.prompts()
+		if len(p) != 1 || !strings.Contains(p[0], "Urgent feedback: feedbackbox/stop-the-loop.md") {
+			t.Fatalf("prompts = %q, want one naming the urgent item", p)
+		}
+		if _, err := os.Stat(ws.Path("feedbackbox/stop-the-loop.md")); err != nil {
+			t.Fatalf("the item lost its interrupt. prefix? %v", err)
+		}
+		if st := h.state(); st.DailyCap.Used != 1 {
+			t.Fatalf("cap used = %d, want the urgent wakeup counted", st.DailyCap.Used)
+		}
+	})
+}
