@@ -233,7 +233,7 @@ func (a *agent) pulseOnce(scheduled time.Time) {
 		}
 	}
 	changes := a.levelChanges(res)
-	rec, stp := a.rec.next(res, a.cfg.Recovery, now)
+	rec, stp := nextRecovery(a.rec, res, a.cfg.Recovery, now)
 	a.rec = rec
 	a.counters.Pulses++
 	a.pulse.Count++
@@ -395,7 +395,7 @@ func (a *agent) recoveryStep(now time.Time, id workspace.ID, stp step, rec Recov
 func (a *agent) notices() []string {
 	var out []string
 	if a.rec.Active {
-		out = append(out, a.rec.notice(a.cfg.Recovery.MaxAttempts))
+		out = append(out, recoveryNotice(a.rec, a.cfg.Recovery.MaxAttempts))
 	}
 	for _, f := range a.result.Findings {
 		if f.Level != checks.OK && f.Notice != "" {
@@ -654,6 +654,7 @@ func (a *agent) stateNow() State {
 		LastCheck: a.snap.LastCheckpoint, LastProof: a.snap.NewestProof(), Recovery: a.rec,
 		DeepWork: []DeepWork{}, Counters: a.counters,
 		DailyCap: a.cap.State(now), Breaker: a.breaker.State(now),
+		Notices: append([]string{}, a.notices()...),
 	}
 	for _, f := range a.result.Findings {
 		s.Checks[f.Check] = CheckState{Level: f.Level.String(), Message: f.Message}

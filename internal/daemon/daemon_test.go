@@ -349,3 +349,24 @@ func TestGhostRepliesLeaveNoTrace(t *testing.T) {
 		})
 	}
 }
+
+// TestStateCarriesNotices: the state file holds the notices the next
+// heartbeat would carry, whatever the delivery (mcp-heart reads them there).
+func TestStateCarriesNotices(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t) // inactivity warning after 2s
+		rec := &recorder{method: config.DeliveryExec}
+		h := startFake(t, cfg, rec.factory)
+		time.Sleep(1900 * time.Millisecond)
+		synctest.Wait()
+		if n := h.state().Notices; len(n) != 0 {
+			t.Fatalf("notices before any warning = %q, want none", n)
+		}
+		time.Sleep(300 * time.Millisecond)
+		synctest.Wait()
+		n := h.state().Notices
+		if len(n) != 1 || !strings.Contains(n[0], "checkpoint") {
+			t.Fatalf("notices after the inactivity warning = %q, want its advice", n)
+		}
+	})
+}

@@ -8,17 +8,6 @@ import (
 	"github.com/ai-heart/ai-heart/internal/config"
 )
 
-// Recovery is the recovery state of one agent (SPEC section 5, Recovery).
-type Recovery struct {
-	Active       bool       `json:"active"`
-	Attempt      int        `json:"attempt"`
-	WaitedCycles int        `json:"waited_cycles"`
-	GaveUp       bool       `json:"gave_up"`
-	Check        string     `json:"check,omitempty"`
-	Reason       string     `json:"reason,omitempty"`
-	StartedAt    *time.Time `json:"started_at,omitempty"`
-}
-
 // step is what the pulse must do after a recovery decision.
 type step int
 
@@ -43,8 +32,8 @@ func recoverableError(res checks.Result) (checks.Finding, bool) {
 	return checks.Finding{}, false
 }
 
-// next decides the recovery step for one pulse. It is pure.
-func (r Recovery) next(res checks.Result, cfg config.Recovery, now time.Time) (Recovery, step) {
+// nextRecovery decides the recovery step for one pulse. It is pure.
+func nextRecovery(r Recovery, res checks.Result, cfg config.Recovery, now time.Time) (Recovery, step) {
 	switch {
 	case r.GaveUp:
 		if healthy(res) {
@@ -77,8 +66,8 @@ func (r Recovery) next(res checks.Result, cfg config.Recovery, now time.Time) (R
 	return r, stepAttempt
 }
 
-// notice is the recovery paragraph for the next heartbeat prompt.
-func (r Recovery) notice(maxAttempts int) string {
+// recoveryNotice is the recovery paragraph for the next heartbeat prompt.
+func recoveryNotice(r Recovery, maxAttempts int) string {
 	return fmt.Sprintf(`RECOVERY (attempt %d of %d): the watchdog detected a problem: %s
 You were interrupted so you can reset. Do this now:
 1. Stop what you were doing; do not repeat the last action.

@@ -43,7 +43,7 @@ func TestRecoveryNext(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, s := tc.in.next(tc.res, cfg, now)
+			got, s := nextRecovery(tc.in, tc.res, cfg, now)
 			got.StartedAt = nil
 			if s != tc.wantStep {
 				t.Fatalf("next(%+v) step = %v, want %v", tc.in, s, tc.wantStep)

@@ -1,21 +1,15 @@
 package tools
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
 
-	"github.com/ai-heart/ai-heart/internal/prompt"
+	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
-
-// maxPromptBytes bounds how much of stats/heartbeat_prompt.md is read: a
-// prompt is a few paragraphs, and a runaway file must not slow a call.
-const maxPromptBytes = 64 << 10
 
 // DeepWorkStatus is the declaration in force.
 type DeepWorkStatus struct {
@@ -50,8 +44,8 @@ type ElapsedResult struct {
 	Thresholds                 []ThresholdStatus `json:"thresholds" jsonschema:"each watchdog threshold and the time until it is crossed"`
 	Stage                      string            `json:"stage" jsonschema:"empty, notice (cycle 5+ min) or split (cycle 10+ min: split recommended)"`
 	StageNote                  string            `json:"stage_note,omitempty" jsonschema:"advice for the stage"`
-	PendingNoticesHeartbeatID  string            `json:"pending_notices_heartbeat_id,omitempty" jsonschema:"the heartbeat the pending notices belong to"`
-	PendingNotices             []string          `json:"pending_notices" jsonschema:"the watchdog's notice paragraphs from stats/heartbeat_prompt.md (warnings, feedback, recovery instructions)"`
+	PendingNoticesHeartbeatID  string            `json:"pending_notices_heartbeat_id,omitempty" jsonschema:"the heartbeat ID of the watchdog pulse the notices come from"`
+	PendingNotices             []string          `json:"pending_notices" jsonschema:"the watchdog's current notice paragraphs (warnings, feedback, recovery instructions), whatever the delivery"`
 }
 
 func (r *ElapsedResult) heartbeatID() string { return r.HeartbeatID }
@@ -167,7 +161,7 @@ func (t *Tools) GetHeartbeatElapsedTime(a Args) (*ElapsedResult, error) {
 		threshold("introspection", "error", limit, now, latest.Introspection, anyDeep),
 	)
 	res.Stage, res.StageNote = t.stageNote(res.SinceLastLogSeconds)
-	res.PendingNoticesHeartbeatID, res.PendingNotices = t.pendingNotices()
+	res.PendingNoticesHeartbeatID, res.PendingNotices = t.pendingNotices(now)
 	return res, nil
 }
 
@@ -187,30 +181,19 @@ func threshold(check, level string, limit time.Duration, now time.Time, from *wo
 	return s
 }
 
-// pendingNotices reads the notice paragraphs of stats/heartbeat_prompt.md,
-// the prompt the watchdog's inbox delivery leaves for agents that pull it:
-// first line "Heartbeat: <ID>", then paragraphs separated by blank lines.
-func (t *Tools) pendingNotices() (string, []string) {
-	f, err := os.Open(t.WS.Path(workspace.PromptFile))
+// pendingNotices are the watchdog's current notices, from the state file it
+// writes every pulse whatever the delivery. A state from a watchdog that is
+// no longer running has none worth repeating.
+func (t *Tools) pendingNotices(now time.Time) (string, []string) {
+	st, err := state.Read(t.WS)
 	if err != nil {
 		if !errors.Is(err, os.ErrNotExist) {
-			t.Log.Warn().Err(err).Msg("read heartbeat prompt")
+			t.Log.Warn().Err(err).Msg("read watchdog state")
 		}
 		return "", []string{}
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxPromptBytes))
-	if err != nil {
+	if !st.Running(now) || len(st.Notices) == 0 {
 		return "", []string{}
 	}
-	// A prompt without its heartbeat line is read as notices all the same.
-	text := string(bytes.ToValidUTF8(data, []byte("\uFFFD")))
-	id, notices, ok := prompt.Parse(text)
-	if !ok {
-		_, notices, _ = prompt.Parse(prompt.Prefix + "\n" + text)
-	}
-	if notices == nil {
-		notices = []string{}
-	}
-	return id, notices
+	return string(st.HeartbeatID), st.Notices
 }

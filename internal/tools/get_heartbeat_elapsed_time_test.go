@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -22,7 +24,7 @@ func TestGetHeartbeatElapsedTime(t *testing.T) {
 	e.write(testThemeHist+"/20250102030000.md", "## 活動種別\n思考\n", now.Add(-6*time.Minute))
 	e.write("stats/checkpoints/20250102030000.txt", "03:02:00 first\n03:03:00 second\n", now.Add(-2*time.Minute))
 	e.write("stats/deep_work/20250102030000.txt", "制限タイプ: strict\n活動予定内容: 論文の読解\n予定時間: 20分\n", now)
-	e.write(workspace.PromptFile, "Heartbeat: 20250102030405\n\nWarning: no activity log for 6 minutes.\nWrite one.\n\n\nFeedback waiting in feedbackbox/.\n", now)
+	e.writeState(t, now, "Warning: no activity log for 6 minutes.\nWrite one.", "Feedback waiting in feedbackbox/.")
 	before := e.snapshot()
 
 	res, err := e.tl.GetHeartbeatElapsedTime(args(t, `{}`))
@@ -113,31 +115,47 @@ func TestGetHeartbeatElapsedTimeBadCalls(t *testing.T) {
 	wantInputError(t, err, "", "watchdog")
 }
 
-// The pending notices come from stats/heartbeat_prompt.md as the watchdog
-// left it, or as a person edited it.
+// writeState writes the watchdog's state file as a pulse at pulseAt would,
+// with the given notices.
+func (e *env) writeState(t *testing.T, pulseAt time.Time, notices ...string) {
+	t.Helper()
+	st := state.State{Version: 1, PulseAt: pulseAt, PulseInterval: config.Duration(time.Minute), HeartbeatID: testID, Notices: notices}
+	if err := state.Write(e.ws, st); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The pending notices are the running watchdog's current ones, from its
+// state file, whatever the delivery; nothing is parsed back out of a prompt.
 func TestGetHeartbeatElapsedTimeNotices(t *testing.T) {
 	tests := []struct {
-		name, in, id string
-		notices      []string
+		name    string
+		state   bool
+		age     time.Duration // of the state's last pulse
+		notices []string
+		wantID  string
+		want    []string
 	}{
-		{"no file", "", "", []string{}},
-		{"id only", "Heartbeat: 20250102030405\n", "20250102030405", []string{}},
-		{"crlf", "Heartbeat: 20250102030405\r\n\r\nA\r\n\r\nB", "20250102030405", []string{"A", "B"}},
-		{"no heartbeat line", "Recovery: re-read GEMINI.md\n\nThen log.", "", []string{"Recovery: re-read GEMINI.md", "Then log."}},
-		{"invalid UTF-8", "Heartbeat: 20250102030405\n\nbad \xff byte", "20250102030405", []string{"bad \uFFFD byte"}},
+		{name: "no state file", want: []string{}},
+		{name: "running, no notices", state: true, age: time.Second, want: []string{}},
+		{name: "running, two notices", state: true, age: time.Second, notices: []string{"A", "B"}, wantID: string(testID), want: []string{"A", "B"}},
+		{name: "just under two pulses old", state: true, age: 2*time.Minute - time.Second, notices: []string{"A"}, wantID: string(testID), want: []string{"A"}},
+		{name: "stopped watchdog (just over two pulses old)", state: true, age: 2*time.Minute + time.Second, notices: []string{"A"}, want: []string{}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
-			if tc.in != "" {
-				e.write(workspace.PromptFile, tc.in, e.now())
+			// An inbox prompt with other notices is not read any more.
+			e.write(workspace.PromptFile, "Heartbeat: 20250102030405\n\nStale prompt notice.\n", e.now())
+			if tc.state {
+				e.writeState(t, e.now().Add(-tc.age), tc.notices...)
 			}
 			res, err := e.tl.GetHeartbeatElapsedTime(nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.PendingNoticesHeartbeatID != tc.id || !reflect.DeepEqual(res.PendingNotices, tc.notices) {
-				t.Errorf("GetHeartbeatElapsedTime(prompt %q) notices = %q, %q, want %q, %q", tc.in, res.PendingNoticesHeartbeatID, res.PendingNotices, tc.id, tc.notices)
+			if res.PendingNoticesHeartbeatID != tc.wantID || !reflect.DeepEqual(res.PendingNotices, tc.want) {
+				t.Errorf("notices = %q, %q, want %q, %q", res.PendingNoticesHeartbeatID, res.PendingNotices, tc.wantID, tc.want)
 			}
 		})
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -19,12 +20,6 @@ type Settings struct {
 	Location   *time.Location
 	// Source says where they came from, for the startup log line.
 	Source string
-}
-
-// watchdogState is the part of stats/watchdog_state.json mcp-heart reads.
-type watchdogState struct {
-	Timezone   string             `json:"timezone"`
-	Thresholds *config.Thresholds `json:"thresholds"`
 }
 
 // LoadSettings finds the thresholds and timezone for the workspace at root:
@@ -59,7 +54,7 @@ func LoadSettings(root, configPath string) (Settings, error) {
 	if err != nil {
 		return Settings{}, fmt.Errorf("load settings: %w", err)
 	}
-	var st watchdogState
+	var st state.State
 	if err := json.Unmarshal(b, &st); err != nil {
 		// A torn or foreign state file must not keep the tools from serving.
 		s.Source = "defaults (unreadable " + workspace.StateFile + ": " + err.Error() + ")"
@@ -68,8 +63,8 @@ func LoadSettings(root, configPath string) (Settings, error) {
 	s.Source = workspace.StateFile
 	// Thresholds the config validation would have refused (zero values from
 	// a partial file) and unknown zones fall back to the defaults.
-	if st.Thresholds != nil && st.Thresholds.Validate() == nil {
-		s.Thresholds = *st.Thresholds
+	if st.Thresholds.Validate() == nil {
+		s.Thresholds = st.Thresholds
 	}
 	if loc, err := config.LoadLocation(st.Timezone); err == nil {
 		s.Location = loc

@@ -1,0 +1,154 @@
+// Package state owns stats/watchdog_state.json: what the watchdog's pulse
+// knows, written every pulse and read by `watchdog status`, `watchdog check`,
+// dashboards and mcp-heart. It is its own package (not internal/workspace)
+// because the schema holds config and budget types that themselves build on
+// the workspace.
+package state
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/budget"
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// State is stats/watchdog_state.json: what the pulse knows, for `watchdog
+// status`, dashboards, and mcp-heart (which reads timezone and thresholds so
+// its messages agree with the alerts). A state older than two pulses means
+// the watchdog is not running.
+type State struct {
+	Version       int                   `json:"version"`
+	Agent         string                `json:"agent"`
+	PID           int                   `json:"pid"`
+	StartedAt     time.Time             `json:"started_at"`
+	PulseAt       time.Time             `json:"pulse_at"`
+	PulseInterval config.Duration       `json:"pulse_interval"`
+	HeartbeatID   workspace.ID          `json:"heartbeat_id"`
+	Timezone      string                `json:"timezone"`
+	Thresholds    config.Thresholds     `json:"thresholds"`
+	Delivery      string                `json:"delivery"`
+	Checks        map[string]CheckState `json:"checks"`
+	LastProof     *workspace.Proof      `json:"last_proof,omitempty"`
+	LastLog       *workspace.Proof      `json:"last_log,omitempty"`
+	LastIntro     *workspace.Proof      `json:"last_introspection,omitempty"`
+	LastCheck     *workspace.Proof      `json:"last_checkpoint,omitempty"`
+	DeepWork      []DeepWork            `json:"deep_work"`
+	Recovery      Recovery              `json:"recovery"`
+	Chambers      Chambers              `json:"chambers"`
+	DailyCap      budget.CapState       `json:"daily_cap"`
+	Breaker       budget.BreakerState   `json:"circuit_breaker"`
+	Counters      Counters              `json:"counters"`
+	// Notices are the paragraphs the next heartbeat would carry (recovery
+	// and each non-ok check's advice), whatever the delivery: mcp-heart
+	// reads them here, so agents under tmux and exec see them too.
+	Notices []string `json:"notices"`
+}
+
+// CheckState is one check's current level and message.
+type CheckState struct {
+	Level   string `json:"level"`
+	Message string `json:"message"`
+}
+
+// DeepWork is an active declaration as the state shows it.
+type DeepWork struct {
+	ID       workspace.ID   `json:"id"`
+	Mode     workspace.Mode `json:"mode"`
+	Activity string         `json:"activity"`
+	Deadline *time.Time     `json:"deadline,omitempty"`
+}
+
+// Chambers shows what each chamber is doing.
+type Chambers struct {
+	Pulse    PulseChamber    `json:"pulse"`
+	Schedule ScheduleChamber `json:"schedule"`
+	Idle     IdleChamber     `json:"idle"`
+}
+
+// PulseChamber shows the pulse's timing.
+type PulseChamber struct {
+	Count       int64  `json:"count"`
+	LastTookMS  int64  `json:"last_took_ms"`
+	MaxLateMS   int64  `json:"max_late_ms"`
+	LastError   string `json:"last_error,omitempty"`
+	ScanHealthy bool   `json:"scan_healthy"`
+}
+
+// ScheduleChamber shows the next wakeup and the one in flight.
+type ScheduleChamber struct {
+	NextWakeup     *time.Time `json:"next_wakeup,omitempty"`
+	NextSource     string     `json:"next_source,omitempty"`
+	InFlight       bool       `json:"in_flight"`
+	InFlightSource string     `json:"in_flight_source,omitempty"`
+	InFlightSince  *time.Time `json:"in_flight_since,omitempty"`
+	LastWakeup     *time.Time `json:"last_wakeup,omitempty"`
+	Stopped        bool       `json:"stopped"` // recovery gave up: no wakeups
+}
+
+// IdleChamber shows the idle chamber.
+type IdleChamber struct {
+	After  config.Duration `json:"after"`
+	Idle   bool            `json:"idle"`
+	WakeAt *time.Time      `json:"wake_at,omitempty"`
+}
+
+// Counters are running totals since the watchdog started.
+type Counters struct {
+	Pulses           int64 `json:"pulses"`
+	Wakeups          int64 `json:"wakeups"`
+	Delivered        int64 `json:"delivered"`
+	DeliveryFailures int64 `json:"delivery_failures"`
+	Ghosts           int64 `json:"ghosts"`
+	Dropped          int64 `json:"dropped"`   // over the daily cap
+	Skipped          int64 `json:"skipped"`   // circuit breaker open, or gave up
+	Coalesced        int64 `json:"coalesced"` // due while another was in flight
+	Alerts           int64 `json:"alerts"`
+	SweptTempFiles   int64 `json:"swept_temp_files"` // stale renameio temp files removed
+}
+
+// Read reads a workspace's state file.
+func Read(ws *workspace.Workspace) (State, error) {
+	var s State
+	b, err := os.ReadFile(ws.Path(workspace.StateFile))
+	if err != nil {
+		return s, fmt.Errorf("read state: %w", err)
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return s, fmt.Errorf("read state %s: %w", workspace.StateFile, err)
+	}
+	return s, nil
+}
+
+// Running reports whether the state was written by a live watchdog: its last
+// pulse is no older than two pulse intervals.
+func (s State) Running(now time.Time) bool {
+	iv := s.PulseInterval.D()
+	if iv <= 0 || s.PulseAt.IsZero() {
+		return false
+	}
+	return now.Sub(s.PulseAt) <= 2*iv
+}
+
+// Write writes the state file atomically.
+func Write(ws *workspace.Workspace, s State) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("write state: %w", err)
+	}
+	return ws.WriteFile(workspace.StateFile, append(b, '\n'))
+}
+
+// Recovery is the recovery state of one agent (SPEC section 5, Recovery).
+type Recovery struct {
+	Active       bool       `json:"active"`
+	Attempt      int        `json:"attempt"`
+	WaitedCycles int        `json:"waited_cycles"`
+	GaveUp       bool       `json:"gave_up"`
+	Check        string     `json:"check,omitempty"`
+	Reason       string     `json:"reason,omitempty"`
+	StartedAt    *time.Time `json:"started_at,omitempty"`
+}
