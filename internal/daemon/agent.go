@@ -141,8 +141,9 @@ func (a *agent) run(ctx context.Context, phase time.Duration, pulsed func(*agent
 	dctx, cancel := context.WithCancel(context.Background())
 	a.deliverC = dctx
 	var wg sync.WaitGroup
-	wg.Add(3)
+	wg.Add(4)
 	go func() { defer wg.Done(); a.pulseLoop(ctx, phase, pulsed) }()
+	go func() { defer wg.Done(); a.sweepLoop(ctx) }()
 	go func() { defer wg.Done(); a.scheduleLoop(ctx) }()
 	go func() { defer wg.Done(); a.idleLoop(ctx) }()
 	wg.Wait()

@@ -370,3 +370,39 @@ func TestStateCarriesNotices(t *testing.T) {
 		}
 	})
 }
+
+// TestSweepsStaleTempFiles: a temp file a killed writer left an hour ago is
+// swept and counted; a fresh one (a write in progress) and the agent's own
+// files stay.
+func TestSweepsStaleTempFiles(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		ws, _ := workspace.New(cfg.Workspace, nil)
+		if err := ws.EnsureSkeleton(); err != nil {
+			t.Fatal(err)
+		}
+		now := time.Now()
+		for name, age := range map[string]time.Duration{
+			".current_heartbeat_id.txt1234567890123456789": 2 * time.Hour,
+			".watchdog_state.json9876543210987654321":      time.Minute,
+			".my-notes.md":                                 2 * time.Hour,
+		} {
+			p := ws.Path(workspace.StatsDir, name)
+			if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			os.Chtimes(p, now.Add(-age), now.Add(-age))
+		}
+		h := startFake(t, cfg, nil)
+		time.Sleep(150 * time.Millisecond)
+		synctest.Wait()
+		if n := h.state().Counters.SweptTempFiles; n != 1 {
+			t.Fatalf("swept_temp_files = %d, want 1", n)
+		}
+		for name, want := range map[string]bool{".current_heartbeat_id.txt1234567890123456789": false, ".watchdog_state.json9876543210987654321": true, ".my-notes.md": true} {
+			if _, err := os.Stat(ws.Path(workspace.StatsDir, name)); (err == nil) != want {
+				t.Errorf("%s present = %v, want %v", name, err == nil, want)
+			}
+		}
+	})
+}
