@@ -385,7 +385,7 @@ func TestSweepsStaleTempFiles(t *testing.T) {
 		for name, age := range map[string]time.Duration{
 			".current_heartbeat_id.txt1234567890123456789": 2 * time.Hour,
 			".watchdog_state.json9876543210987654321":      time.Minute,
-			".my-notes.md":                                 2 * time.Hour,
+			".my-notes.md": 2 * time.Hour,
 		} {
 			p := ws.Path(workspace.StatsDir, name)
 			if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
