@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/ai-heart/ai-heart/internal/alert"
+	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/daemon"
 	"github.com/ai-heart/ai-heart/internal/sdnotify"
 )
@@ -82,7 +83,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			}
 			_ = sdnotify.Ready() // reload over, whatever its outcome
 			if err != nil {
-				sink.Emit(alert.Alert{Time: time.Now(), Level: "error", Agent: "watchdog", Check: "config_reload", Message: fmt.Sprintf("config reload refused, old config kept: %v", err)})
+				sink.Emit(alert.Alert{Time: time.Now(), Level: checks.Error, Agent: "watchdog", Check: "config_reload", Message: fmt.Sprintf("config reload refused, old config kept: %v", err)})
 				continue
 			}
 			log.Info().Str("config", orDefaults(path)).Msg("config reloaded")

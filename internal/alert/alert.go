@@ -12,13 +12,15 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/ai-heart/ai-heart/internal/checks"
 )
 
-// Alert is one change of a check's level. Level is the check level: ok,
-// info, warning or error (ok means "back to normal").
+// Alert is one change of a check's level (checks.OK means "back to
+// normal"). The level stays typed up to here; the line spells it.
 type Alert struct {
 	Time        time.Time
-	Level       string
+	Level       checks.Level
 	Agent       string
 	Check       string
 	Message     string
@@ -74,7 +76,7 @@ func write(w io.Writer, a Alert) error {
 
 func event(e *zerolog.Event, a Alert) *zerolog.Event {
 	return e.Time("time", a.Time).
-		Str("level", a.Level).
+		Str("level", a.Level.String()).
 		Str("agent", a.Agent).
 		Str("check", a.Check).
 		Str("heartbeat_id", a.HeartbeatID).

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/ai-heart/ai-heart/internal/checks"
 )
 
 func TestEmitWritesSpecFields(t *testing.T) {
@@ -20,8 +22,8 @@ func TestEmitWritesSpecFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	s.Emit(Alert{Time: at, Level: "warning", Agent: "alice", Check: "inactivity", Message: "no proof for 6m", HeartbeatID: "20261122100000", Elapsed: 6*time.Minute + 500*time.Millisecond})
-	s.Emit(Alert{Time: at.Add(time.Minute), Level: "ok", Agent: "alice", Check: "inactivity", Message: "back to normal"})
+	s.Emit(Alert{Time: at, Level: checks.Warning, Agent: "alice", Check: "inactivity", Message: "no proof for 6m", HeartbeatID: "20261122100000", Elapsed: 6*time.Minute + 500*time.Millisecond})
+	s.Emit(Alert{Time: at.Add(time.Minute), Level: checks.OK, Agent: "alice", Check: "inactivity", Message: "back to normal"})
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}

@@ -143,7 +143,8 @@ type Action struct {
 type Result struct {
 	// Findings has one entry per check, OK included, in the order of Names.
 	Findings []Finding
-	// Actions are to be applied after alerts and interrupts are sent.
+	// Actions are applied by the pulse right after Evaluate, before it alerts
+	// on level changes; the findings describe the workspace before them.
 	Actions []Action
 }
 

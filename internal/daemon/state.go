@@ -1,6 +1,8 @@
 package daemon
 
 import (
+	"os"
+
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -22,3 +24,58 @@ type (
 func ReadState(ws *workspace.Workspace) (State, error) { return state.Read(ws) }
 
 func writeState(ws *workspace.Workspace, s State) error { return state.Write(ws, s) }
+
+// stateNow assembles the state file content.
+func (a *agent) stateNow() State {
+	now := a.clock.Now()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	s := State{
+		Version: 1, Agent: a.name, PID: os.Getpid(), StartedAt: a.started, PulseAt: now,
+		PulseInterval: a.cfg.Pulse.Interval, HeartbeatID: a.id, Timezone: a.tz,
+		Thresholds: a.cfg.Thresholds, Delivery: a.deliver.Method(),
+		Checks: map[string]CheckState{}, LastLog: a.snap.LastLog, LastIntro: a.snap.LastIntrospection,
+		LastCheck: a.snap.LastCheckpoint, LastProof: a.snap.NewestProof(), Recovery: a.rec,
+		DeepWork: []DeepWork{}, Counters: a.counters,
+		DailyCap: a.cap.State(now), Breaker: a.breaker.State(now),
+		Notices: append([]string{}, a.notices()...),
+	}
+	for _, f := range a.result.Findings {
+		s.Checks[f.Check] = CheckState{Level: f.Level.String(), Message: f.Message}
+	}
+	for _, d := range a.snap.ActiveDeepWork {
+		dw := DeepWork{ID: d.ID, Mode: d.Mode, Activity: d.Activity}
+		if !d.Deadline.IsZero() {
+			t := d.Deadline
+			dw.Deadline = &t
+		}
+		s.DeepWork = append(s.DeepWork, dw)
+	}
+	s.Chambers.Pulse = a.pulse
+	sc := &s.Chambers.Schedule
+	if a.next != nil {
+		t := a.next.At
+		sc.NextWakeup, sc.NextSource = &t, a.next.Source
+	}
+	sc.InFlight, sc.Stopped = a.inFlight, a.rec.GaveUp
+	if a.inFlight {
+		t := a.flightAt
+		sc.InFlightSource, sc.InFlightSince = a.flightSrc, &t
+	}
+	if !a.lastWakeup.IsZero() {
+		t := a.lastWakeup
+		sc.LastWakeup = &t
+	}
+	s.Chambers.Idle = IdleChamber{After: a.cfg.Idle.After, Idle: a.idle}
+	if after := a.cfg.Idle.After.D(); after > 0 && !a.idle {
+		t := a.lastActivity().Add(after)
+		s.Chambers.Idle.WakeAt = &t
+	}
+	return s
+}
+
+func (a *agent) writeState() {
+	if err := writeState(a.ws, a.stateNow()); err != nil {
+		a.log.Error().Err(err).Msg("write state")
+	}
+}

@@ -1,0 +1,99 @@
+package daemon
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/scan"
+	"github.com/ai-heart/ai-heart/internal/schedule"
+)
+
+// scheduleLoop fires the schedule chamber's wakeups. It starts from now, so a
+// restart never replays missed wakeups.
+func (a *agent) scheduleLoop(ctx context.Context) {
+	w, ok := a.plan.Next(a.clock.Now())
+	for ok {
+		a.setNext(&w)
+		timer := time.NewTimer(w.At.Sub(a.clock.Now()))
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		case <-timer.C:
+		}
+		a.wake(w.Source, w.Prompt)
+		w, ok = a.plan.NextFrom(w.At, a.clock.Now())
+	}
+	a.setNext(nil)
+	<-ctx.Done()
+}
+
+func (a *agent) setNext(w *schedule.Wakeup) {
+	a.mu.Lock()
+	a.next = w
+	a.mu.Unlock()
+}
+
+// idleLoop is the idle chamber: every pulse interval it looks at the last
+// snapshot; after idle.after with no proof and no wakeup it sends the idle
+// prompt, and while idle a new themebox or feedbackbox item wakes the agent
+// at once, named in the prompt.
+func (a *agent) idleLoop(ctx context.Context) {
+	after := a.cfg.Idle.After.D()
+	if after <= 0 {
+		<-ctx.Done()
+		return
+	}
+	t := time.NewTicker(a.cfg.Pulse.Interval.D())
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		a.idleTick(a.clock.Now(), after)
+	}
+}
+
+func (a *agent) idleTick(now time.Time, after time.Duration) {
+	a.mu.Lock()
+	last := a.lastActivity()
+	idle := a.idle
+	var fresh []string
+	if idle {
+		for _, it := range append(append([]scan.InboxItem(nil), a.snap.Themebox...), a.snap.Feedback...) {
+			if !a.announced[it.Rel] {
+				a.announced[it.Rel] = true
+				fresh = append(fresh, it.Rel)
+			}
+		}
+	}
+	a.mu.Unlock()
+	switch {
+	case len(fresh) > 0:
+		sort.Strings(fresh)
+		a.wake(srcIdle, "New while you were idle: "+strings.Join(fresh, ", ")+". Read it and decide what to do (start_theme for a themebox file; handle feedback and rename it processed.<name>).")
+	case !idle && now.Sub(last) >= after:
+		a.mu.Lock()
+		for _, it := range append(append([]scan.InboxItem(nil), a.snap.Themebox...), a.snap.Feedback...) {
+			a.announced[it.Rel] = true // the idle prompt is sent now; only newer items re-wake
+		}
+		a.mu.Unlock()
+		a.wake(srcIdle, a.cfg.Idle.Prompt)
+	}
+}
+
+// lastActivity is when something last happened: a proof, a wakeup, or the
+// watchdog's start. Call with a.mu held.
+func (a *agent) lastActivity() time.Time {
+	last := a.started
+	for _, t := range []time.Time{a.lastProof, a.lastWakeup} {
+		if t.After(last) {
+			last = t
+		}
+	}
+	return last
+}

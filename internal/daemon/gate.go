@@ -1,0 +1,163 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/budget"
+	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/delivery"
+	"github.com/ai-heart/ai-heart/internal/prompt"
+	"github.com/ai-heart/ai-heart/internal/transcript"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// wake asks for a wakeup from a chamber. It never blocks: the delivery runs
+// on its own goroutine; one already in flight coalesces this one.
+func (a *agent) wake(source, text string) {
+	a.mu.Lock()
+	if a.rec.GaveUp {
+		a.counters.Skipped++
+		a.mu.Unlock()
+		return
+	}
+	if a.inFlight {
+		a.counters.Coalesced++
+		a.mu.Unlock()
+		return
+	}
+	if a.deliverC == nil || a.deliverC.Err() != nil {
+		a.mu.Unlock()
+		return // shutting down
+	}
+	now := a.clock.Now()
+	a.inFlight, a.flightSrc, a.flightAt = true, source, now
+	a.counters.Wakeups++
+	a.mu.Unlock()
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		a.deliverOne(source, text, now)
+	}()
+}
+
+// wakeUrgent interrupts the agent and hands it the urgent feedback items. It
+// takes over from a wakeup in flight, as recovery does, and goes through the
+// gate like every invocation: it counts toward the daily cap.
+func (a *agent) wakeUrgent(items []string) {
+	a.mu.Lock()
+	a.inFlight = false
+	a.mu.Unlock()
+	a.wake(srcFeedback, "Urgent feedback: "+strings.Join(items, ", ")+". Read it now, act on it, and rename it processed.<name> when it is handled.")
+}
+
+// deliverOne gates a wakeup by the breaker and the daily cap, builds the
+// prompt and delivers it.
+func (a *agent) deliverOne(source, text string, now time.Time) {
+	keepFlight := false
+	defer func() {
+		if !keepFlight {
+			a.mu.Lock()
+			a.inFlight = false
+			a.mu.Unlock()
+		}
+	}()
+	// Breaker first when it is plainly open, so a skipped wakeup spends no
+	// cap; the cap before Allow, so a dropped wakeup never holds the probe.
+	if st := a.breaker.State(now); st.State == budget.Open && st.CooldownLeft > 0 {
+		a.breaker.Allow(now) // counts the skip
+		a.count(func(c *Counters) { c.Skipped++ })
+		return
+	}
+	// Every invocation counts: schedule, idle, recovery and urgent feedback.
+	ok, first, err := a.cap.Take(now)
+	if err != nil {
+		a.log.Warn().Err(err).Msg("daily cap")
+	}
+	if !ok {
+		a.count(func(c *Counters) { c.Dropped++ })
+		a.log.Info().Str("source", source).Msg("wakeup dropped: daily cap reached")
+		if first {
+			st := a.cap.State(now)
+			a.emit(now, a.currentID(), checks.Warning, "daily_cap", fmt.Sprintf("daily cap of %d wakeups reached for %s; further wakeups today are dropped, recovery included", st.Limit, st.Day), 0)
+		}
+		return
+	}
+	ok, probe := a.breaker.Allow(now)
+	if !ok {
+		a.count(func(c *Counters) { c.Skipped++ })
+		return
+	}
+	a.mu.Lock()
+	id := a.id
+	if id == "" {
+		id = workspace.NewID(now.In(a.loc))
+	}
+	paras := append([]string{text}, a.notices()...)
+	a.mu.Unlock()
+	if source == srcRecovery {
+		paras = paras[1:]
+	}
+	text = prompt.Build(string(id), paras...)
+	if source == srcFeedback {
+		if in, ok := a.deliver.(delivery.Interrupter); ok {
+			if err := in.Interrupt(a.deliverC); err != nil {
+				a.log.Warn().Err(err).Msg("interrupt for urgent feedback")
+			}
+		}
+	}
+
+	res, err := a.deliver.Deliver(a.deliverC, text)
+	end := a.clock.Now()
+	if errors.Is(err, context.Canceled) && a.deliverC.Err() != nil {
+		return // shutting down: not the agent's failure
+	}
+	changed, rerr := a.breaker.Record(end, err == nil)
+	if rerr != nil {
+		a.log.Warn().Err(rerr).Msg("circuit breaker state")
+	}
+	if changed {
+		st := a.breaker.State(end)
+		level, msg := checks.OK, "delivery works again; circuit breaker closed"
+		if st.State != budget.Closed {
+			level, msg = checks.Warning, fmt.Sprintf("circuit breaker %s after %d delivery failures; wakeups paused for %s", st.State, st.Failures, st.CooldownLeft.Round(time.Second))
+		}
+		a.emit(end, id, level, "circuit_breaker", msg, 0)
+	}
+	a.mu.Lock()
+	a.lastWakeup = now
+	if source == srcIdle {
+		a.idle = true
+	}
+	a.mu.Unlock()
+	entry := transcript.Entry{Time: now, Agent: a.name, Source: source, Prompt: text, Reply: res.Reply, DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode, Truncated: res.Truncated}
+	if err != nil {
+		a.count(func(c *Counters) { c.DeliveryFailures++ })
+		a.log.Warn().Err(err).Str("source", source).Bool("probe", probe).Msg("delivery failed")
+		entry.Error = err.Error()
+	} else {
+		a.count(func(c *Counters) { c.Delivered++ })
+		a.log.Info().Str("source", source).Str("heartbeat_id", string(id)).Str("delivery", a.deliver.Method()).Msg("agent woken")
+		keepFlight = a.deliver.Method() == config.DeliveryTmux
+	}
+	if a.deliver.Method() != config.DeliveryExec {
+		return
+	}
+	if err == nil && transcript.IsGhost(res.Reply) {
+		a.count(func(c *Counters) { c.Ghosts++ })
+		return // ghost mode: counted, no trace
+	}
+	if err := transcript.Append(a.ws, a.loc, entry); err != nil {
+		a.log.Warn().Err(err).Msg("wakeup transcript")
+	}
+}
+
+// capSpent reports whether the daily cap allows no more invocations today.
+func (a *agent) capSpent(now time.Time) bool {
+	st := a.cap.State(now)
+	return st.Limit > 0 && st.Used >= st.Limit
+}

@@ -1,0 +1,313 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/ai-heart/ai-heart/internal/alert"
+	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/delivery"
+	"github.com/ai-heart/ai-heart/internal/scan"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// pulseLoop runs a pulse after phase and then every interval, timed by the
+// monotonic clock (a wall-clock jump neither fires nor skips a pulse). The
+// phase spreads a fleet's pulses over the interval instead of a burst.
+func (a *agent) pulseLoop(ctx context.Context, phase time.Duration, pulsed func(*agent)) {
+	iv := a.cfg.Pulse.Interval.D()
+	if phase > 0 {
+		t := time.NewTimer(phase)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+	}
+	begin := time.Now()
+	t := time.NewTicker(iv)
+	defer t.Stop()
+	for {
+		// The pulse due now; ticks dropped while a pulse was slow are
+		// skipped, not replayed.
+		due := begin.Add(time.Since(begin) / iv * iv)
+		a.pulseOnce(due)
+		if pulsed != nil {
+			pulsed(a)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// pulseOnce is one pulse of the pulse chamber, in the order its steps
+// happen. It never calls an LLM and never waits for a delivery.
+func (a *agent) pulseOnce(scheduled time.Time) {
+	a.pulseMu.Lock()
+	defer a.pulseMu.Unlock()
+	b := &beat{scheduled: scheduled, startMono: time.Now(), now: a.clock.Now()}
+	a.mint(b)
+	a.scan(b)
+	a.evaluate(b)
+	a.apply(b)
+	a.record(b)
+	a.alert(b)
+	a.recover(b)
+	a.persist(b)
+}
+
+// beat is what one pulse learns as it goes.
+type beat struct {
+	scheduled, startMono, now time.Time
+	id                        workspace.ID
+	log                       zerolog.Logger
+	err                       error // the first failure to write the ID or scan
+	snap                      scan.Snapshot
+	res                       checks.Result
+	checkState                checks.State
+	urgent                    []string // feedback items that lose their interrupt. prefix
+	changes                   []checks.Finding
+	rec                       Recovery
+	step                      step
+	took                      time.Duration
+}
+
+// mint writes this pulse's heartbeat ID.
+func (a *agent) mint(b *beat) {
+	b.id = workspace.NewID(b.now.In(a.loc))
+	b.log = a.log.With().Str("heartbeat_id", string(b.id)).Logger()
+	if err := a.ws.WriteCurrentID(b.id); err != nil {
+		b.err = err
+		b.log.Error().Err(err).Msg("write current heartbeat ID")
+	}
+}
+
+// scan takes the workspace's snapshot.
+func (a *agent) scan(b *beat) {
+	snap, err := a.scanner.Scan()
+	if err != nil {
+		b.err = err
+		b.log.Error().Err(err).Msg("scan workspace")
+	}
+	b.snap = snap
+}
+
+// evaluate runs the pure checks on the snapshot.
+func (a *agent) evaluate(b *beat) {
+	a.mu.Lock()
+	prev := a.checkState
+	a.mu.Unlock()
+	b.res, b.checkState = checks.Evaluate(b.now, b.snap, checks.Config{
+		Thresholds: a.cfg.Thresholds, Restrictions: a.cfg.Restrictions,
+		Baseline: a.started, Loc: a.loc,
+	}, prev)
+}
+
+// apply carries out the checks' renames and copies new proofs into the
+// latest-proof index.
+func (a *agent) apply(b *beat) {
+	b.urgent = urgentItems(b.res.Actions)
+	for _, err := range checks.Apply(a.ws, b.res.Actions) {
+		b.log.Warn().Err(err).Msg("apply check action")
+	}
+	a.noteLatest(b.snap)
+}
+
+// record folds the pulse into the agent's state: what it saw, whether the
+// agent answered a wakeup, the level changes to alert on, the recovery
+// decision and the pulse's own timing.
+func (a *agent) record(b *beat) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.id, a.snap, a.result, a.checkState = b.id, b.snap, b.res, b.checkState
+	if p := b.snap.NewestProof(); p != nil {
+		a.lastProof = p.ModTime
+		if a.inFlight && a.flightSrc != srcRecovery && a.deliver.Method() == config.DeliveryTmux &&
+			b.snap.LastLog != nil && b.snap.LastLog.ModTime.After(a.flightAt) {
+			a.inFlight = false // the agent answered the tmux wakeup with a log
+		}
+		if a.idle && p.ModTime.After(a.lastWakeup) {
+			a.idle = false
+			a.announced = map[string]bool{}
+		}
+	}
+	b.changes = a.levelChanges(b.res)
+	b.rec, b.step = nextRecovery(a.rec, b.res, a.cfg.Recovery, b.now)
+	a.rec = b.rec
+	a.counters.Pulses++
+	a.pulse.Count++
+	b.took = time.Since(b.startMono)
+	a.pulse.LastTookMS = b.took.Milliseconds()
+	if late := b.startMono.Sub(b.scheduled); late.Milliseconds() > a.pulse.MaxLateMS {
+		a.pulse.MaxLateMS = late.Milliseconds()
+	}
+	a.pulse.ScanHealthy = b.err == nil
+	a.pulse.LastError = ""
+	if b.err != nil {
+		a.pulse.LastError = b.err.Error()
+	}
+}
+
+// alert emits one alert per check whose level changed.
+func (a *agent) alert(b *beat) {
+	for _, f := range b.changes {
+		a.emit(b.now, b.id, f.Level, f.Check, f.Message, f.Elapsed)
+	}
+}
+
+// recover carries out the recovery decision, then hands urgent feedback to
+// the agent.
+func (a *agent) recover(b *beat) {
+	a.recoveryStep(b.now, b.id, b.step, b.rec)
+	if len(b.urgent) > 0 {
+		a.wakeUrgent(b.urgent)
+	}
+}
+
+// persist writes the state file, logs the pulse line and reports the pulse.
+func (a *agent) persist(b *beat) {
+	a.writeState()
+	ev := b.log.Info().Str("worst", b.res.Worst().String()).Dur("took", b.took)
+	if p := b.snap.NewestProof(); p != nil {
+		ev = ev.Str("last_proof", p.Path).Dur("proof_age", b.now.Sub(p.ModTime).Round(time.Second))
+	}
+	var notOK []string
+	for _, f := range b.res.Findings {
+		if f.Level != checks.OK {
+			notOK = append(notOK, f.Check+"="+f.Level.String())
+		}
+	}
+	if len(notOK) > 0 {
+		ev = ev.Strs("not_ok", notOK)
+	}
+	ev.Msg("pulse")
+	if a.onPulse != nil {
+		a.onPulse(PulseEvent{Agent: a.name, Scheduled: b.scheduled, Started: b.startMono, Took: b.took, ID: b.id, Result: b.res})
+	}
+}
+
+// urgentItems are the feedback items whose interrupt. prefix this pulse
+// strips, by their new names.
+func urgentItems(actions []checks.Action) []string {
+	var out []string
+	for _, x := range actions {
+		if x.Kind == checks.StripInterrupt {
+			out = append(out, x.NewRel)
+		}
+	}
+	return out
+}
+
+// levelChanges returns the findings whose level differs from the last
+// pulse's; a first pulse reports only what is not ok.
+func (a *agent) levelChanges(res checks.Result) []checks.Finding {
+	var out []checks.Finding
+	for _, f := range res.Findings {
+		prev, seen := a.levels[f.Check]
+		if (seen && prev != f.Level) || (!seen && f.Level != checks.OK) {
+			out = append(out, f)
+		}
+		a.levels[f.Check] = f.Level
+	}
+	return out
+}
+
+func (a *agent) emit(now time.Time, id workspace.ID, level checks.Level, check, msg string, elapsed time.Duration) {
+	a.mu.Lock()
+	a.counters.Alerts++
+	a.mu.Unlock()
+	if a.alerts != nil {
+		a.alerts.Emit(alert.Alert{Time: now, Level: level, Agent: a.name, Check: check, Message: msg, HeartbeatID: string(id), Elapsed: elapsed})
+	}
+}
+
+// noteLatest copies proofs that other writers made (hand-written logs) into
+// the latest-proof index, so tools see them too. It writes only on change.
+func (a *agent) noteLatest(snap scan.Snapshot) {
+	key := [2]string{proofKey(snap.LastLog), proofKey(snap.LastCheckpoint)}
+	if key == a.noted || (snap.LastLog == nil && snap.LastCheckpoint == nil) {
+		return
+	}
+	err := a.ws.NoteLatest(func(l *workspace.Latest) {
+		if snap.LastLog != nil {
+			l.NoteLog(*snap.LastLog)
+		}
+		if snap.LastIntrospection != nil {
+			l.NoteLog(*snap.LastIntrospection)
+		}
+		if snap.LastCheckpoint != nil {
+			l.NoteCheckpoint(*snap.LastCheckpoint)
+		}
+	})
+	if err != nil {
+		a.log.Warn().Err(err).Msg("update latest-proof index")
+		return
+	}
+	a.noted = key
+}
+
+func proofKey(p *workspace.Proof) string {
+	if p == nil {
+		return ""
+	}
+	return p.Path + "@" + p.ModTime.String()
+}
+
+// recoveryStep carries out a recovery decision: interrupt, chat save and the
+// recovery notice; or the alerts that close or abandon recovery.
+func (a *agent) recoveryStep(now time.Time, id workspace.ID, stp step, rec Recovery) {
+	switch stp {
+	case stepAttempt:
+		msg := fmt.Sprintf("recovery attempt %d of %d: %s", rec.Attempt, a.cfg.Recovery.MaxAttempts, rec.Reason)
+		if a.capSpent(now) {
+			// The cap protects a budget: recovery alerts and watches, but
+			// does not touch or invoke the agent until the cap resets.
+			a.count(func(c *Counters) { c.Dropped++ })
+			a.emit(now, id, checks.Warning, "recovery", msg+"; the daily cap is spent, so the agent is not woken (recovery keeps watching)", 0)
+			return
+		}
+		a.emit(now, id, checks.Warning, "recovery", msg, 0)
+		if in, ok := a.deliver.(delivery.Interrupter); ok {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			if err := in.Interrupt(ctx); err != nil {
+				a.log.Warn().Err(err).Msg("recovery: interrupt")
+			}
+			name := fmt.Sprintf("HEARTBEAT_%s_%s", workspace.NewID(a.started.In(a.loc)), id)
+			if err := in.SaveChat(ctx, name); err != nil {
+				a.log.Warn().Err(err).Msg("recovery: save chat")
+			}
+			cancel()
+		}
+		a.mu.Lock()
+		a.inFlight = false // recovery takes over from a wakeup that got no answer
+		a.mu.Unlock()
+		a.wake(srcRecovery, "")
+	case stepRecovered:
+		a.emit(now, id, checks.OK, "recovery", "all checks are ok again; recovery finished", 0)
+	case stepGaveUp:
+		a.emit(now, id, checks.Error, "gave_up", fmt.Sprintf("recovery failed %d times (%s); the watchdog stops waking the agent, pulse and status go on", a.cfg.Recovery.MaxAttempts, rec.Reason), 0)
+	}
+}
+
+// notices are the paragraphs every heartbeat carries: the recovery notice
+// and what each non-ok check tells the agent. Call with a.mu held.
+func (a *agent) notices() []string {
+	var out []string
+	if a.rec.Active {
+		out = append(out, recoveryNotice(a.rec, a.cfg.Recovery.MaxAttempts))
+	}
+	for _, f := range a.result.Findings {
+		if f.Level != checks.OK && f.Notice != "" {
+			out = append(out, f.Notice)
+		}
+	}
+	return out
+}
