@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/daemon"
+	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -111,7 +112,7 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st daemon.State, now time
 		row("in flight", fmt.Sprintf("%s wakeup since %s ago", sc.InFlightSource, ago(now, *sc.InFlightSince)))
 	}
 	if st.Chambers.Idle.After > 0 {
-		v := "after " + st.Chambers.Idle.After.D().String()
+		v := "after " + humanize.Duration(st.Chambers.Idle.After.D())
 		if st.Chambers.Idle.Idle {
 			v += ", agent is idle"
 		} else if st.Chambers.Idle.WakeAt != nil {
@@ -131,7 +132,7 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st daemon.State, now time
 	b := st.Breaker
 	br := b.State
 	if b.State != "closed" {
-		br += fmt.Sprintf(" (%d failures, cooldown %s, %s left)", b.Failures, b.Cooldown, b.CooldownLeft.Round(time.Second))
+		br += fmt.Sprintf(" (%d failures, cooldown %s, %s left)", b.Failures, humanize.Duration(b.Cooldown), humanize.Duration(b.CooldownLeft))
 	}
 	row("circuit breaker", br)
 	c := st.Counters
@@ -146,12 +147,12 @@ func proof(now time.Time, p *workspace.Proof) string {
 	return fmt.Sprintf("%s (%s ago)", p.Path, ago(now, p.ModTime))
 }
 
-func ago(now, t time.Time) string { return now.Sub(t).Round(time.Second).String() }
+func ago(now, t time.Time) string { return humanize.Duration(now.Sub(t)) }
 
 func left(now, t time.Time) string {
-	d := t.Sub(now).Round(time.Second)
+	d := t.Sub(now)
 	if d < 0 {
 		return "0s"
 	}
-	return d.String()
+	return humanize.Duration(d)
 }

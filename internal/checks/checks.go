@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -318,7 +319,7 @@ func (e *eval) inactivity() Finding {
 	f.Elapsed = el
 	warn, errT := e.cfg.Thresholds.InactivityWarning.D(), e.cfg.Thresholds.InactivityError.D()
 	if e.strict != nil {
-		f.Message = fmt.Sprintf("%s %s ago; paused by strict deep work %s until %s", what, human(el), e.strict.ID, e.clock(e.strictUntil))
+		f.Message = fmt.Sprintf("%s %s ago; paused by strict deep work %s until %s", what, humanize.Duration(el), e.strict.ID, e.clock(e.strictUntil))
 		return f
 	}
 	switch {
@@ -327,13 +328,13 @@ func (e *eval) inactivity() Finding {
 	case el > warn:
 		f.Level = Warning
 	default:
-		f.Message = fmt.Sprintf("%s %s ago", what, human(el))
+		f.Message = fmt.Sprintf("%s %s ago", what, humanize.Duration(el))
 		return f
 	}
-	f.Message = fmt.Sprintf("no activity log or checkpoint for %s (warning after %s, error after %s; %s)", human(el), human(warn), human(errT), what)
+	f.Message = fmt.Sprintf("no activity log or checkpoint for %s (warning after %s, error after %s; %s)", humanize.Duration(el), humanize.Duration(warn), humanize.Duration(errT), what)
 	f.Notice = fmt.Sprintf("No activity log or checkpoint for %s. If you are still working, call the checkpoint tool with a short note of what you are doing. "+
 		"If the work will take long, call start_deep_work (flexible: checkpoints still needed; strict: every check pauses until its deadline). "+
-		"When the activity is done, record it with create_activity_log.", human(el))
+		"When the activity is done, record it with create_activity_log.", humanize.Duration(el))
 	return f
 }
 
@@ -353,7 +354,7 @@ func (e *eval) introspection() Finding {
 	f.Elapsed = el
 	info, warning, limit := e.cfg.Thresholds.IntrospectionLevels()
 	if e.active != nil {
-		f.Message = fmt.Sprintf("%s %s ago; paused by %s deep work %s", what, human(el), e.active.Mode, e.active.ID)
+		f.Message = fmt.Sprintf("%s %s ago; paused by %s deep work %s", what, humanize.Duration(el), e.active.Mode, e.active.ID)
 		return f
 	}
 	switch {
@@ -364,13 +365,13 @@ func (e *eval) introspection() Finding {
 	case el > info:
 		f.Level = Info
 	default:
-		f.Message = fmt.Sprintf("%s %s ago", what, human(el))
+		f.Message = fmt.Sprintf("%s %s ago", what, humanize.Duration(el))
 		return f
 	}
-	f.Message = fmt.Sprintf("no introspection for %s (required every %s; %s)", human(el), human(limit), what)
+	f.Message = fmt.Sprintf("no introspection for %s (required every %s; %s)", humanize.Duration(el), humanize.Duration(limit), what)
 	f.Notice = fmt.Sprintf("You have not reflected for %s (introspection is due every %s). Look back on your recent activity and record it with "+
 		"create_activity_log with activity_type introspection. If you are in the middle of long work, call start_deep_work (flexible) to pause this check.",
-		human(el), human(limit))
+		humanize.Duration(el), humanize.Duration(limit))
 	return f
 }
 
@@ -454,10 +455,10 @@ func (e *eval) deepWorkExpired() Finding {
 	f.Level, f.ProofID, f.Elapsed = Warning, x.decl.ID, e.now.Sub(x.deadline)
 	capNote := ""
 	if x.capped {
-		capNote = fmt.Sprintf(" (capped at max_strict_deep_work %s)", human(e.cfg.Thresholds.MaxStrictDeepWork.D()))
+		capNote = fmt.Sprintf(" (capped at max_strict_deep_work %s)", humanize.Duration(e.cfg.Thresholds.MaxStrictDeepWork.D()))
 	}
 	f.Message = fmt.Sprintf("strict deep work %s (%q) passed its deadline %s%s by %s; renamed %s", x.decl.ID, x.decl.Activity,
-		e.clock(x.deadline), capNote, human(f.Elapsed), workspace.DeepWorkName(x.decl.ID, workspace.Expired))
+		e.clock(x.deadline), capNote, humanize.Duration(f.Elapsed), workspace.DeepWorkName(x.decl.ID, workspace.Expired))
 	f.Notice = fmt.Sprintf("Your strict deep work %s passed its deadline %s and has been marked expired, so every check applies again. "+
 		"Record what you did with create_activity_log now, or call checkpoint if you are still working; if you need more time, declare again with start_deep_work.",
 		x.decl.ID, e.clock(x.deadline))
@@ -505,7 +506,7 @@ func (e *eval) futureID() Finding {
 		return f
 	}
 	f.Level, f.ProofID, f.Elapsed = Error, p.ID, idt.Sub(e.now)
-	f.Message = fmt.Sprintf("newest proof %s is named with ID %s, %s in the future", p.Path, p.ID, human(f.Elapsed))
+	f.Message = fmt.Sprintf("newest proof %s is named with ID %s, %s in the future", p.Path, p.ID, humanize.Duration(f.Elapsed))
 	f.Notice = fmt.Sprintf("Your newest proof %s is named with heartbeat ID %s, which is later than now. Never invent an ID: "+
 		"let the tools (checkpoint, create_activity_log) name files; they read the current ID from stats/current_heartbeat_id.txt.", p.Path, p.ID)
 	return f
@@ -525,7 +526,7 @@ func (e *eval) staleID() Finding {
 		return f
 	}
 	if e.strict != nil {
-		f.Message = fmt.Sprintf("newest proof %s written %s after its ID; paused by strict deep work %s", p.Path, human(age), e.strict.ID)
+		f.Message = fmt.Sprintf("newest proof %s written %s after its ID; paused by strict deep work %s", p.Path, humanize.Duration(age), e.strict.ID)
 		return f
 	}
 	switch {
@@ -534,13 +535,13 @@ func (e *eval) staleID() Finding {
 	case age > t.InactivityWarning.D():
 		f.Level = Warning
 	default:
-		f.Message = fmt.Sprintf("newest proof %s written %s after its ID", p.Path, human(age))
+		f.Message = fmt.Sprintf("newest proof %s written %s after its ID", p.Path, humanize.Duration(age))
 		return f
 	}
-	f.Message = fmt.Sprintf("newest proof %s was written %s after its ID %s (warning after %s, error after %s): an old ID reused", p.Path, human(age), p.ID,
-		human(t.InactivityWarning.D()), human(t.InactivityError.D()))
+	f.Message = fmt.Sprintf("newest proof %s was written %s after its ID %s (warning after %s, error after %s): an old ID reused", p.Path, humanize.Duration(age), p.ID,
+		humanize.Duration(t.InactivityWarning.D()), humanize.Duration(t.InactivityError.D()))
 	f.Notice = fmt.Sprintf("Your newest proof %s is named with heartbeat ID %s, %s older than when it was written: you are reusing an old ID. "+
-		"Let the tools (checkpoint, create_activity_log) name files; they read the current ID from stats/current_heartbeat_id.txt.", p.Path, p.ID, human(age))
+		"Let the tools (checkpoint, create_activity_log) name files; they read the current ID from stats/current_heartbeat_id.txt.", p.Path, p.ID, humanize.Duration(age))
 	return f
 }
 
@@ -587,7 +588,7 @@ func (e *eval) themePattern() Finding {
 	}
 	f.Elapsed = e.now.Sub(t)
 	if e.beforeBaseline(t) || f.Elapsed > e.cfg.Thresholds.InactivityError.D() {
-		f.Message = fmt.Sprintf("%d theme records share ID %s, %s ago; not recent", n, e.snap.ThemeRecordID, human(f.Elapsed))
+		f.Message = fmt.Sprintf("%d theme records share ID %s, %s ago; not recent", n, e.snap.ThemeRecordID, humanize.Duration(f.Elapsed))
 		return f
 	}
 	f.Level = Error
@@ -670,23 +671,4 @@ func (e *eval) toolRestriction() Finding {
 	f.Message = "tool restrictions in force: " + strings.Join(in, ", ")
 	f.Notice = "These tools are restricted for now: " + strings.Join(in, ", ") + ". Do not use them until then; choose another activity meanwhile."
 	return f
-}
-
-// human prints a duration to the second without trailing zero units: 6m, 6m30s, 1h2m.
-func human(d time.Duration) string {
-	neg := d < 0
-	if neg {
-		d = -d
-	}
-	s := d.Round(time.Second).String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	if neg {
-		s = "-" + s
-	}
-	return s
 }

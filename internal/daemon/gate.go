@@ -11,6 +11,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/delivery"
+	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/prompt"
 	"github.com/ai-heart/ai-heart/internal/transcript"
 	"github.com/ai-heart/ai-heart/internal/workspace"
@@ -124,7 +125,7 @@ func (a *agent) deliverOne(source, text string, now time.Time) {
 		st := a.breaker.State(end)
 		level, msg := checks.OK, "delivery works again; circuit breaker closed"
 		if st.State != budget.Closed {
-			level, msg = checks.Warning, fmt.Sprintf("circuit breaker %s after %d delivery failures; wakeups paused for %s", st.State, st.Failures, st.CooldownLeft.Round(time.Second))
+			level, msg = checks.Warning, fmt.Sprintf("circuit breaker %s after %d delivery failures; wakeups paused for %s", st.State, st.Failures, humanize.Duration(st.CooldownLeft))
 		}
 		a.emit(end, id, level, "circuit_breaker", msg, 0)
 	}

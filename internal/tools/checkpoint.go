@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/humanize"
 )
 
 // pCurrentActivity is checkpoint's one parameter.
@@ -86,7 +88,7 @@ func (t *Tools) Checkpoint(a Args) (*CheckpointResult, error) {
 	}
 	warn := t.Thresholds.InactivityWarning.D()
 	if !res.DeepWorkActive && res.SinceLastLogSeconds != nil && time.Duration(*res.SinceLastLogSeconds)*time.Second >= warn {
-		res.Notes = append(res.Notes, fmt.Sprintf("Your last activity log is %s old (%s or more) and no deep work is declared. If this work will take a while, call start_deep_work (flexible: until your next log, keep checkpointing; strict: a fixed number of minutes, all checks paused); otherwise write an activity log soon.", humanSec(res.SinceLastLogSeconds, ""), human(warn)))
+		res.Notes = append(res.Notes, fmt.Sprintf("Your last activity log is %s old (%s or more) and no deep work is declared. If this work will take a while, call start_deep_work (flexible: until your next log, keep checkpointing; strict: a fixed number of minutes, all checks paused); otherwise write an activity log soon.", humanSec(res.SinceLastLogSeconds, ""), humanize.Duration(warn)))
 	}
 	return res, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -49,7 +50,7 @@ func (r *LogResult) Text() string {
 	fmt.Fprintf(&b, "Time since previous activity log: %s. Time since latest checkpoint: %s.\n",
 		humanSec(r.SincePreviousLogSeconds, "none before"), humanSec(r.SincePreviousCheckpointSeconds, "none yet"))
 	for _, c := range r.CompletedDeepWork {
-		fmt.Fprintf(&b, "Deep work completed: %s (%s, %s): %s.\n", c.File, orUnknown(c.Mode), human(time.Duration(c.DurationSeconds)*time.Second), orUnknown(c.Activity))
+		fmt.Fprintf(&b, "Deep work completed: %s (%s, %s): %s.\n", c.File, orUnknown(c.Mode), humanize.Duration(time.Duration(c.DurationSeconds)*time.Second), orUnknown(c.Activity))
 	}
 	for _, n := range r.Notes {
 		b.WriteString(n + "\n")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -62,7 +63,7 @@ func (r *ElapsedResult) Text() string {
 	}
 	fmt.Fprintf(&b, "Since latest introspection: %s.\n", humanSec(r.SinceLastIntrospectionSecs, "no introspection log yet"))
 	if d := r.DeepWork; d != nil {
-		fmt.Fprintf(&b, "Deep work in force: %s, %q, for %s", d.Mode, d.Activity, human(time.Duration(d.ElapsedSeconds)*time.Second))
+		fmt.Fprintf(&b, "Deep work in force: %s, %q, for %s", d.Mode, d.Activity, humanize.Duration(time.Duration(d.ElapsedSeconds)*time.Second))
 		if d.RemainingSeconds != nil {
 			fmt.Fprintf(&b, ", %s left until %s", humanSec(d.RemainingSeconds, ""), d.Deadline)
 		}
@@ -71,7 +72,7 @@ func (r *ElapsedResult) Text() string {
 		b.WriteString("No deep work in force.\n")
 	}
 	for _, th := range r.Thresholds {
-		fmt.Fprintf(&b, "- %s %s at %s: ", th.Check, th.Level, human(time.Duration(th.ThresholdSeconds)*time.Second))
+		fmt.Fprintf(&b, "- %s %s at %s: ", th.Check, th.Level, humanize.Duration(time.Duration(th.ThresholdSeconds)*time.Second))
 		switch {
 		case th.RemainingSeconds == nil:
 			b.WriteString("not measurable yet")

@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -49,8 +50,8 @@ func themeParams() []mcp.ToolOption {
 // bound to t.
 func (t *Tools) Definitions() []server.ServerTool {
 	maxMin := int(t.Thresholds.MaxStrictDeepWork.D() / time.Minute)
-	warn := human(t.Thresholds.InactivityWarning.D())
-	errAt := human(t.Thresholds.InactivityError.D())
+	warn := humanize.Duration(t.Thresholds.InactivityWarning.D())
+	errAt := humanize.Duration(t.Thresholds.InactivityError.D())
 	theme := themeParams()
 	parent := theme[2:]
 

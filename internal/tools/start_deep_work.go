@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -127,7 +128,7 @@ func (t *Tools) StartDeepWork(a Args) (*DeepWorkResult, error) {
 		res.Deadline = d.Deadline.Format(time.RFC3339)
 		res.Rules = fmt.Sprintf("Strict deep work: every watchdog check is paused until %s (%d min from now). Work without interruption; at the deadline the declaration expires and the checks resume, so write an activity log by then. An activity log before the deadline ends it early. After deep work, your next activity log must be an introspection.", d.Deadline.Format("15:04:05 MST"), minutes)
 	} else {
-		res.Rules = "Flexible deep work: it lasts until your next activity log (create_activity_log completes it). Introspection checks are paused, but inactivity checks are not: keep calling checkpoint every few minutes (within " + human(t.Thresholds.InactivityWarning.D()) + ") to prove you are still working. After deep work, your next activity log must be an introspection."
+		res.Rules = "Flexible deep work: it lasts until your next activity log (create_activity_log completes it). Introspection checks are paused, but inactivity checks are not: keep calling checkpoint every few minutes (within " + humanize.Duration(t.Thresholds.InactivityWarning.D()) + ") to prove you are still working. After deep work, your next activity log must be an introspection."
 	}
 	return res, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/clock"
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -91,20 +92,12 @@ func since(now time.Time, p *workspace.Proof) *int64 {
 	return &s
 }
 
-// human renders a duration for the agent: "4m12s", "1h2m0s", "0s".
-func human(d time.Duration) string {
-	if d < 0 {
-		return "-" + human(-d)
-	}
-	return d.Round(time.Second).String()
-}
-
 // humanSec renders optional seconds, "unknown" when nil.
 func humanSec(s *int64, none string) string {
 	if s == nil {
 		return none
 	}
-	return human(time.Duration(*s) * time.Second)
+	return humanize.Duration(time.Duration(*s) * time.Second)
 }
 
 // activeDeclaration is an active deep-work file, parsed when possible.
@@ -167,9 +160,9 @@ func (t *Tools) stageNote(cycle *int64) (stage, note string) {
 	d := time.Duration(*cycle) * time.Second
 	switch {
 	case d >= t.Thresholds.InactivityError.D():
-		return "split", fmt.Sprintf("This cycle has run %s (%s or more): split your work. Write an activity log now for what is done, then continue in a new cycle; during long work call checkpoint every few minutes or declare start_deep_work.", human(d), human(t.Thresholds.InactivityError.D()))
+		return "split", fmt.Sprintf("This cycle has run %s (%s or more): split your work. Write an activity log now for what is done, then continue in a new cycle; during long work call checkpoint every few minutes or declare start_deep_work.", humanize.Duration(d), humanize.Duration(t.Thresholds.InactivityError.D()))
 	case d >= t.Thresholds.InactivityWarning.D():
-		return "notice", fmt.Sprintf("Notice: this cycle has run %s (%s or more). Wrap up with an activity log soon, or call checkpoint to show you are still working.", human(d), human(t.Thresholds.InactivityWarning.D()))
+		return "notice", fmt.Sprintf("Notice: this cycle has run %s (%s or more). Wrap up with an activity log soon, or call checkpoint to show you are still working.", humanize.Duration(d), humanize.Duration(t.Thresholds.InactivityWarning.D()))
 	}
 	return "", ""
 }

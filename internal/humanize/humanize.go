@@ -1,0 +1,39 @@
+// Package humanize writes durations the way every text the agent and the
+// operator read spells them: to the second, without zero units ("6m",
+// "6m30s", "2h1s", "0s"). One formatter, so a notice and a tool reply never
+// disagree ("6m" in one, "6m0s" in the other).
+package humanize
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Duration rounds d to the second and writes its non-zero hours, minutes
+// and seconds; a negative duration gets a leading "-". Under a second (the
+// scaled-down durations of tests and demos) it keeps Go's spelling, "200ms".
+func Duration(d time.Duration) string {
+	if d < 0 {
+		return "-" + Duration(-d)
+	}
+	if d > 0 && d < time.Second {
+		return d.String()
+	}
+	s := int64(d.Round(time.Second) / time.Second)
+	if s == 0 {
+		return "0s"
+	}
+	var b strings.Builder
+	for _, u := range []struct {
+		secs int64
+		name string
+	}{{3600, "h"}, {60, "m"}, {1, "s"}} {
+		if n := s / u.secs; n > 0 {
+			b.WriteString(strconv.FormatInt(n, 10))
+			b.WriteString(u.name)
+			s -= n * u.secs
+		}
+	}
+	return b.String()
+}

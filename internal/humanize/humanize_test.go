@@ -1,0 +1,28 @@
+package humanize
+
+import (
+	"testing"
+	"time"
+)
+
+func TestDuration(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0s"},
+		{200 * time.Millisecond, "200ms"},
+		{1499 * time.Millisecond, "1s"},
+		{1500 * time.Millisecond, "2s"},
+		{6 * time.Minute, "6m"},
+		{6*time.Minute + 30*time.Second, "6m30s"},
+		{2*time.Hour + time.Second, "2h1s"},
+		{time.Hour, "1h"},
+		{26*time.Hour + 3*time.Minute, "26h3m"},
+		{-90 * time.Second, "-1m30s"},
+	} {
+		if got := Duration(tc.d); got != tc.want {
+			t.Errorf("Duration(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}
