@@ -226,13 +226,8 @@ type expiry struct {
 // mcp-heart renames them on create_activity_log, and a hand-written log must
 // not leave a pause behind), or a strict one past its deadline.
 func (e *eval) classifyDeepWork() {
-	files := e.snap.ActiveDeepWorkFiles
-	for i, d := range e.snap.ActiveDeepWork {
-		rel := workspace.DeepWorkDir + "/" + workspace.DeepWorkName(d.ID, workspace.Active)
-		var mtime time.Time
-		if len(files) == len(e.snap.ActiveDeepWork) {
-			rel, mtime = files[i].Rel, files[i].ModTime
-		}
+	for _, f := range e.snap.ActiveDeepWork {
+		d, rel, mtime := f.Decl, f.Rel, f.ModTime
 		// The file's mtime is more precise than declared_at (whole seconds),
 		// so a log written in the same second before the declaration does
 		// not end it.

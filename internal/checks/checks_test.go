@@ -67,9 +67,8 @@ func decl(mode workspace.Mode, ago time.Duration, minutes int) workspace.Declara
 
 func active(s scan.Snapshot, ds ...workspace.Declaration) scan.Snapshot {
 	for _, d := range ds {
-		s.ActiveDeepWork = append(s.ActiveDeepWork, d)
-		s.ActiveDeepWorkFiles = append(s.ActiveDeepWorkFiles, scan.DeepWorkFile{
-			Rel: workspace.DeepWorkDir + "/" + workspace.DeepWorkName(d.ID, workspace.Active), ID: d.ID, ModTime: d.DeclaredAt})
+		s.ActiveDeepWork = append(s.ActiveDeepWork, workspace.DeepWorkFile{
+			Rel: workspace.DeepWorkDir + "/" + workspace.DeepWorkName(d.ID, workspace.Active), ID: d.ID, ModTime: d.DeclaredAt, Decl: d})
 	}
 	return s
 }
@@ -200,8 +199,8 @@ func TestDeepWorkExpired(t *testing.T) {
 				kinds = append(kinds, a.Kind)
 				d := tc.snap.ActiveDeepWork[0]
 				wantNew := workspace.DeepWorkDir + "/" + string(d.ID) + map[ActionKind]string{ExpireDeclaration: ".expired.txt", CompleteDeclaration: ".completed.txt"}[a.Kind]
-				if a.Rel != tc.snap.ActiveDeepWorkFiles[0].Rel || a.NewRel != wantNew {
-					t.Errorf("Evaluate(%s) action = %+v, want %s -> %s", tc.name, a, tc.snap.ActiveDeepWorkFiles[0].Rel, wantNew)
+				if a.Rel != d.Rel || a.NewRel != wantNew {
+					t.Errorf("Evaluate(%s) action = %+v, want %s -> %s", tc.name, a, d.Rel, wantNew)
 				}
 			}
 			if (tc.action == "") != (len(kinds) == 0) || (tc.action != "" && (len(kinds) != 1 || kinds[0] != tc.action)) {
@@ -219,8 +218,7 @@ func TestDeclarationFileTimeBeatsSecondPrecision(t *testing.T) {
 	l := logAgo(time.Minute, "creation")
 	l.ModTime = d.DeclaredAt.Add(500 * time.Millisecond)
 	snap := withLogs(scan.Snapshot{LastIntrospection: logAgo(2*time.Hour, workspace.Introspection)}, l)
-	snap.ActiveDeepWork = []workspace.Declaration{d}
-	snap.ActiveDeepWorkFiles = []scan.DeepWorkFile{{Rel: "stats/deep_work/" + string(d.ID) + ".txt", ID: d.ID, ModTime: fileAt}}
+	snap.ActiveDeepWork = []workspace.DeepWorkFile{{Rel: "stats/deep_work/" + string(d.ID) + ".txt", ID: d.ID, ModTime: fileAt, Decl: d}}
 	r, _ := Evaluate(now, snap, cfg, State{})
 	if len(r.Actions) != 0 {
 		t.Errorf("Evaluate(log before declaration file) actions = %+v, want none", r.Actions)

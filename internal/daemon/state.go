@@ -43,7 +43,8 @@ func (a *agent) stateNow() State {
 	for _, f := range a.result.Findings {
 		s.Checks[f.Check] = CheckState{Level: f.Level.String(), Message: f.Message}
 	}
-	for _, d := range a.snap.ActiveDeepWork {
+	for _, f := range a.snap.ActiveDeepWork {
+		d := f.Decl
 		dw := DeepWork{ID: d.ID, Mode: d.Mode, Activity: d.Activity}
 		if !d.Deadline.IsZero() {
 			t := d.Deadline

@@ -12,7 +12,6 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
-	"github.com/ai-heart/ai-heart/internal/clock"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -51,8 +50,6 @@ type Scanner struct {
 	// Logf receives one line when the scanner falls back to a full rescan or
 	// cannot watch a folder; nil discards them.
 	Logf func(format string, args ...any)
-	// Clock stamps Snapshot.TakenAt; nil is the real clock.
-	Clock clock.Clock
 	// Poll lists the whole workspace on every scan instead of following it
 	// with inotify: for file systems without inotify, and for tests under
 	// testing/synctest, where a goroutine blocked on inotify stalls fake time.
@@ -701,18 +698,16 @@ func (s *Scanner) readSmall(d string) {
 // snapshot copies the scanner's view, so the caller may keep it.
 func (s *Scanner) snapshot(full bool, reason string) Snapshot {
 	snap := Snapshot{
-		TakenAt:             clock.Or(s.Clock).Now(),
-		RecentLogs:          append([]workspace.Proof(nil), s.recent...),
-		ActiveDeepWork:      append([]workspace.Declaration(nil), s.dw.active...),
-		ActiveDeepWorkFiles: append([]DeepWorkFile(nil), s.dw.files...),
-		InvalidDeepWork:     append([]InvalidDeclaration(nil), s.dw.invalid...),
-		ThemeRecordID:       s.themeID,
-		ThemeRecords:        append([]string(nil), s.themes...),
-		Feedback:            append([]InboxItem(nil), s.feedback...),
-		Themebox:            append([]InboxItem(nil), s.themebox...),
-		Restrictions:        append(append([]Marker(nil), s.cooldown...), s.lock...),
-		FullScan:            full,
-		Rescan:              reason,
+		RecentLogs:      append([]workspace.Proof(nil), s.recent...),
+		ActiveDeepWork:  append([]workspace.DeepWorkFile(nil), s.dw.active...),
+		InvalidDeepWork: append([]InvalidDeclaration(nil), s.dw.invalid...),
+		ThemeRecordID:   s.themeID,
+		ThemeRecords:    append([]string(nil), s.themes...),
+		Feedback:        append([]InboxItem(nil), s.feedback...),
+		Themebox:        append([]InboxItem(nil), s.themebox...),
+		Restrictions:    append(append([]Marker(nil), s.cooldown...), s.lock...),
+		FullScan:        full,
+		Rescan:          reason,
 	}
 	if len(s.recent) > 0 {
 		p := s.recent[0]

@@ -322,14 +322,14 @@ func TestSmallFolders(t *testing.T) {
 
 	s := newScanner(t, ws)
 	snap := scanOK(t, s)
-	if len(snap.ActiveDeepWork) != 2 || snap.ActiveDeepWork[0].Mode != workspace.Flexible || snap.ActiveDeepWork[1].Mode != workspace.Strict {
+	if len(snap.ActiveDeepWork) != 2 || snap.ActiveDeepWork[0].Decl.Mode != workspace.Flexible || snap.ActiveDeepWork[1].Decl.Mode != workspace.Strict {
 		t.Fatalf("ActiveDeepWork = %+v, want flexible then legacy strict", snap.ActiveDeepWork)
 	}
-	if got, want := snap.ActiveDeepWork[1].Deadline, base.Add(31*time.Minute); !got.Equal(want) {
+	if got, want := snap.ActiveDeepWork[1].Decl.Deadline, base.Add(31*time.Minute); !got.Equal(want) {
 		t.Errorf("legacy deadline = %v, want ID time + 20m = %v", got, want)
 	}
-	if len(snap.ActiveDeepWorkFiles) != 2 || !snap.ActiveDeepWorkFiles[0].ModTime.Equal(base.Add(10*time.Minute)) {
-		t.Errorf("ActiveDeepWorkFiles = %+v", snap.ActiveDeepWorkFiles)
+	if !snap.ActiveDeepWork[0].ModTime.Equal(base.Add(10 * time.Minute)) {
+		t.Errorf("ActiveDeepWork[0].ModTime = %v, want the file's", snap.ActiveDeepWork[0].ModTime)
 	}
 	if len(snap.InvalidDeepWork) != 1 || snap.InvalidDeepWork[0].ID != id(12) || snap.InvalidDeepWork[0].Err == "" {
 		t.Errorf("InvalidDeepWork = %+v, want %s with a reason", snap.InvalidDeepWork, id(12))

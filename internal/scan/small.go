@@ -19,8 +19,7 @@ import (
 
 // deepWork is what stats/deep_work says.
 type deepWork struct {
-	active    []workspace.Declaration
-	files     []DeepWorkFile
+	active    []workspace.DeepWorkFile
 	invalid   []InvalidDeclaration
 	completed *CompletedDeepWork
 }
@@ -49,56 +48,26 @@ func readNames(abs string) ([]string, error) {
 	return out, nil
 }
 
-// readDeepWork reads stats/deep_work: active declarations parsed (or listed
-// as invalid) and the completed one with the greatest ID.
+// readDeepWork reads stats/deep_work through the workspace, its one reader:
+// active declarations parsed (or listed as invalid) and the completed one
+// with the greatest ID. Unreadable files are skipped until they read.
 func readDeepWork(ws *workspace.Workspace) (deepWork, error) {
 	var d deepWork
-	names, err := readNames(ws.Path(workspace.DeepWorkDir))
+	f, err := ws.ReadDeepWork()
 	if err != nil {
 		return d, err
 	}
-	var lastCompleted string
-	for _, n := range names {
-		id, state, ok := workspace.ParseDeepWorkName(n)
-		if !ok {
-			continue
-		}
-		rel := workspace.DeepWorkDir + "/" + n
-		switch state {
-		case workspace.Completed:
-			lastCompleted = n // names sort by ID
-		case workspace.Active:
-			abs := ws.Path(rel)
-			fi, err := os.Stat(abs)
-			if err != nil || !fi.Mode().IsRegular() {
-				continue // renamed away meanwhile, or not a file
-			}
-			b, err := os.ReadFile(abs)
-			if err != nil {
-				continue
-			}
-			decl, err := workspace.ParseDeclaration(id, b, ws.Loc)
-			if err != nil {
-				d.invalid = append(d.invalid, InvalidDeclaration{Rel: rel, ID: id, Err: err.Error()})
-				continue
-			}
-			d.active = append(d.active, decl)
-			d.files = append(d.files, DeepWorkFile{Rel: rel, ID: id, ModTime: fi.ModTime()})
+	for _, a := range f.Active {
+		switch {
+		case a.ReadErr != nil:
+		case a.ParseErr != nil:
+			d.invalid = append(d.invalid, InvalidDeclaration{Rel: a.Rel, ID: a.ID, Err: a.ParseErr.Error()})
+		default:
+			d.active = append(d.active, a)
 		}
 	}
-	if lastCompleted != "" {
-		rel := workspace.DeepWorkDir + "/" + lastCompleted
-		abs := ws.Path(rel)
-		if fi, err := os.Stat(abs); err == nil {
-			id, _, _ := workspace.ParseDeepWorkName(lastCompleted)
-			c := &CompletedDeepWork{Decl: workspace.Declaration{ID: id}, Rel: rel, ModTime: fi.ModTime()}
-			if b, err := os.ReadFile(abs); err == nil {
-				if decl, err := workspace.ParseDeclaration(id, b, ws.Loc); err == nil {
-					c.Decl = decl
-				}
-			}
-			d.completed = c
-		}
+	if c := f.LastCompleted; c != nil {
+		d.completed = &CompletedDeepWork{Decl: c.Decl, Rel: c.Rel, ModTime: c.ModTime}
 	}
 	return d, nil
 }

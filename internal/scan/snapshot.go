@@ -13,8 +13,6 @@ const RecentLogCount = 8
 // Snapshot is what one pulse knows about the workspace. Slices are fresh for
 // each Scan, so a Snapshot may be kept and read after the next Scan.
 type Snapshot struct {
-	// TakenAt is the time the scan finished (wall clock of the scanner).
-	TakenAt time.Time
 	// LastLog is the newest activity log by modification time; Type is read
 	// from its type section.
 	LastLog *workspace.Proof
@@ -25,12 +23,9 @@ type Snapshot struct {
 	// LastCheckpoint is the newest checkpoint file; Message is its latest line.
 	LastCheckpoint *workspace.Proof
 	// ActiveDeepWork are the parsed <ID>.txt declarations in stats/deep_work,
-	// oldest ID first.
-	ActiveDeepWork []workspace.Declaration
-	// ActiveDeepWorkFiles describes the files of ActiveDeepWork, same order:
-	// the checks need the file's modification time, which is more precise
-	// than declared_at (whole seconds).
-	ActiveDeepWorkFiles []DeepWorkFile
+	// oldest ID first, with their files' modification times (more precise
+	// than declared_at, whole seconds).
+	ActiveDeepWork []workspace.DeepWorkFile
 	// InvalidDeepWork are active declaration files that failed to parse.
 	InvalidDeepWork []InvalidDeclaration
 	// LastCompleted is the <ID>.completed.txt with the greatest ID, or nil.
@@ -50,13 +45,6 @@ type Snapshot struct {
 	// fallback); Rescan says why a fallback happened ("" on the first scan).
 	FullScan bool
 	Rescan   string
-}
-
-// DeepWorkFile is the file behind an active declaration.
-type DeepWorkFile struct {
-	Rel     string
-	ID      workspace.ID
-	ModTime time.Time
 }
 
 // InvalidDeclaration is an active declaration file that cannot be parsed.

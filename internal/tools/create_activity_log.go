@@ -217,7 +217,7 @@ func (t *Tools) completeDeepWork(now time.Time) ([]CompletedDeepWork, error) {
 			continue
 		}
 		c := CompletedDeepWork{File: to}
-		if d.Err == nil {
+		if d.ParseErr == nil && d.ReadErr == nil {
 			c.Mode, c.Activity = string(d.Decl.Mode), d.Decl.Activity
 			c.DurationSeconds = int64(now.Sub(d.Decl.DeclaredAt).Round(time.Second) / time.Second)
 		} else if idt, err := t.WS.IDTime(d.ID); err == nil {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 	"time"
 
@@ -100,52 +99,21 @@ func humanSec(s *int64, none string) string {
 	return humanize.Duration(time.Duration(*s) * time.Second)
 }
 
-// activeDeclaration is an active deep-work file, parsed when possible.
-type activeDeclaration struct {
-	Rel  string
-	ID   workspace.ID
-	Decl workspace.Declaration
-	Err  error // parse error; the file still counts as active until handled
-}
+// activeDeclaration is an active deep-work file, parsed when possible; one
+// that does not parse or read still counts as active until it is handled.
+type activeDeclaration = workspace.DeepWorkFile
 
-// activeDeclarations lists stats/deep_work/<ID>.txt files, oldest ID first.
-// Completed, expired and invalid ones are skipped by name, so the cost is one
-// small folder listing.
+// activeDeclarations lists stats/deep_work/<ID>.txt files, oldest ID first,
+// through the workspace's one reader of that folder.
 func (t *Tools) activeDeclarations() ([]activeDeclaration, error) {
-	ents, err := os.ReadDir(t.WS.Path(workspace.DeepWorkDir))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("list %s: %w", workspace.DeepWorkDir, err)
-	}
-	var out []activeDeclaration
-	for _, e := range ents {
-		id, state, ok := workspace.ParseDeepWorkName(e.Name())
-		if !ok || state != workspace.Active || e.IsDir() {
-			continue
-		}
-		rel := workspace.DeepWorkDir + "/" + e.Name()
-		a := activeDeclaration{Rel: rel, ID: id}
-		b, err := os.ReadFile(t.WS.Path(rel))
-		if err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				continue // completed by another process meanwhile
-			}
-			a.Err = err
-		} else {
-			a.Decl, a.Err = workspace.ParseDeclaration(id, b, t.WS.Loc)
-		}
-		out = append(out, a)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out, nil
+	f, err := t.WS.ReadDeepWork()
+	return f.Active, err
 }
 
 // inForce reports whether a declaration still pauses checks at now: flexible
 // ones until the next log, strict ones until their deadline.
 func inForce(a activeDeclaration, now time.Time) bool {
-	if a.Err != nil {
+	if a.ParseErr != nil || a.ReadErr != nil {
 		return false
 	}
 	return a.Decl.Mode == workspace.Flexible || now.Before(a.Decl.Deadline)
