@@ -48,9 +48,10 @@ type Interrupter interface {
 // killed.
 var ErrTimeout = errors.New("agent command timed out")
 
-// New returns the deliverer agent.Delivery selects ("" means inbox). An exec
-// agent runs in the workspace's root folder, where Gemini CLI finds its
-// GEMINI.md and .gemini/settings.json.
+// New returns the deliverer agent.Delivery selects ("" means inbox). The
+// settings are validated once, by config (tmux_target, command, timeout);
+// New trusts them. An exec agent runs in the workspace's root folder, where
+// Gemini CLI finds its GEMINI.md and .gemini/settings.json.
 func New(agent config.Agent, ws *workspace.Workspace) (Deliverer, error) {
 	switch agent.Delivery {
 	case config.DeliveryInbox, "":
@@ -59,17 +60,8 @@ func New(agent config.Agent, ws *workspace.Workspace) (Deliverer, error) {
 		}
 		return NewInbox(ws), nil
 	case config.DeliveryTmux:
-		if agent.TmuxTarget == "" {
-			return nil, errors.New("create tmux delivery: agent.tmux_target is empty; name the agent's session or pane, like \"agent\" or \"agent:0.1\"")
-		}
 		return NewTmux(agent.TmuxTarget, agent.TmuxSocket), nil
 	case config.DeliveryExec:
-		if len(agent.Command) == 0 || agent.Command[0] == "" {
-			return nil, errors.New("create exec delivery: agent.command is empty; give an argv like [gemini, -p, \"{prompt}\"]")
-		}
-		if agent.Timeout <= 0 {
-			return nil, fmt.Errorf("create exec delivery: agent.timeout must be positive, got %s", agent.Timeout.D())
-		}
 		e := NewExec(agent.Command, agent.Timeout.D())
 		if ws != nil {
 			e.Dir = ws.Root

@@ -21,10 +21,7 @@ func TestNew(t *testing.T) {
 		{name: "inbox", agent: config.Agent{Delivery: "inbox"}, wantMethod: "inbox"},
 		{name: "empty means inbox", agent: config.Agent{}, wantMethod: "inbox"},
 		{name: "tmux", agent: config.Agent{Delivery: "tmux", TmuxTarget: "agent", TmuxSocket: "/run/agent/tmux.sock"}, wantMethod: "tmux"},
-		{name: "tmux without target", agent: config.Agent{Delivery: "tmux"}, wantErr: "tmux_target"},
 		{name: "exec", agent: config.Agent{Delivery: "exec", Command: []string{"gemini", "-p", "{prompt}"}, Timeout: config.Duration(time.Minute)}, wantMethod: "exec"},
-		{name: "exec without command", agent: config.Agent{Delivery: "exec", Timeout: config.Duration(time.Minute)}, wantErr: "agent.command"},
-		{name: "exec without timeout", agent: config.Agent{Delivery: "exec", Command: []string{"x"}}, wantErr: "agent.timeout"},
 		{name: "unknown", agent: config.Agent{Delivery: "carrier-pigeon"}, wantErr: "carrier-pigeon"},
 	}
 	for _, tt := range tests {
