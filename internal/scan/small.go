@@ -176,3 +176,45 @@ func markerUntil(b []byte, since time.Time) time.Time {
 	}
 	return time.Time{}
 }
+
+// readSmall re-reads one small folder; on error the previous view is kept.
+func (s *Scanner) readSmall(d string) {
+	delete(s.dirty, d)
+	var err error
+	switch d {
+	case workspace.DeepWorkDir:
+		var dw deepWork
+		if dw, err = readDeepWork(s.ws); err == nil {
+			s.dw = dw
+		}
+	case workspace.ThemeHistoriesDir:
+		var id workspace.ID
+		var recs []string
+		if id, recs, err = readThemeRecords(s.ws); err == nil {
+			s.themeID, s.themes = id, recs
+		}
+	case workspace.FeedbackboxDir:
+		var items []InboxItem
+		if items, err = readInbox(s.ws, d); err == nil {
+			s.feedback = items
+		}
+	case workspace.ThemeboxDir:
+		var items []InboxItem
+		if items, err = readInbox(s.ws, d); err == nil {
+			s.themebox = items
+		}
+	case workspace.CooldownDir:
+		var ms []Marker
+		if ms, err = readMarkers(s.ws, d, Cooldown); err == nil {
+			s.cooldown = ms
+		}
+	case workspace.LockDir:
+		var ms []Marker
+		if ms, err = readMarkers(s.ws, d, Lock); err == nil {
+			s.lock = ms
+		}
+	}
+	if err != nil {
+		s.logf("scan: read %s: %v", d, err)
+	}
+}

@@ -12,6 +12,16 @@ import (
 	"time"
 )
 
+// Newer is the one order of "newest" files everywhere: a later modification
+// time first, a tie broken by the greater path (IDs sort by time, and the
+// sequence suffix after them).
+func Newer(aTime time.Time, aPath string, bTime time.Time, bPath string) bool {
+	if !aTime.Equal(bTime) {
+		return aTime.After(bTime)
+	}
+	return aPath > bPath
+}
+
 // FileStat is a workspace file whose name starts with a heartbeat ID.
 type FileStat struct {
 	Rel     string // slash-separated, workspace-relative
