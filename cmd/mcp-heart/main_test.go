@@ -16,26 +16,17 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/ai-heart/ai-heart/internal/testutil"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
-// bin is the mcp-heart binary built once for the package's tests.
-var bin string
+// binDir holds the mcp-heart binary built once for the package's tests.
+var binDir string
+
+func bin() string { return filepath.Join(binDir, "mcp-heart") }
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "mcp-heart-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	bin = filepath.Join(dir, "mcp-heart")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build mcp-heart: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(testutil.RunWithBinaries(m, &binDir, "github.com/ai-heart/ai-heart/cmd/mcp-heart"))
 }
 
 const (
@@ -68,7 +59,7 @@ func newWorkspace(t *testing.T) *workspace.Workspace {
 // pv ("" = the client's default negotiation).
 func connect(t *testing.T, root, pv string) (*client.Client, *mcp.InitializeResult) {
 	t.Helper()
-	c, err := client.NewStdioMCPClient(bin, nil, "--workspace", root)
+	c, err := client.NewStdioMCPClient(bin(), nil, "--workspace", root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,7 +243,7 @@ func TestProtocolVersions(t *testing.T) {
 // stdout and stderr once it exits (stdin EOF ends it).
 func rawSession(t *testing.T, root string, lines ...string) (stdout, stderr string) {
 	t.Helper()
-	cmd := exec.Command(bin, "--workspace", root)
+	cmd := exec.Command(bin(), "--workspace", root)
 	cmd.Stdin = strings.NewReader(strings.Join(lines, "\n") + "\n")
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -304,7 +295,7 @@ func TestStdoutCarriesOnlyJSONRPC(t *testing.T) {
 // Closing stdin ends the server within a second.
 func TestExitsOnStdinEOF(t *testing.T) {
 	ws := newWorkspace(t)
-	cmd := exec.Command(bin, "--workspace", ws.Root)
+	cmd := exec.Command(bin(), "--workspace", ws.Root)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -341,7 +332,7 @@ func TestBadCommandLine(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cmd := exec.Command(bin, tc.args...)
+			cmd := exec.Command(bin(), tc.args...)
 			cmd.Dir = t.TempDir()
 			cmd.Env = append(os.Environ(), "AI_WORKS_DIR="+tc.env)
 			var out strings.Builder

@@ -118,7 +118,7 @@ func TestKilledMidWrite(t *testing.T) {
 	for round := 0; round < 3; round++ {
 		t.Run(fmt.Sprintf("round%d", round), func(t *testing.T) {
 			ws := newWorkspace(t)
-			cmd := exec.Command(bin, "--workspace", ws.Root)
+			cmd := exec.Command(bin(), "--workspace", ws.Root)
 			in, err := cmd.StdinPipe()
 			if err != nil {
 				t.Fatal(err)

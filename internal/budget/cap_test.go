@@ -8,26 +8,13 @@ import (
 	"time"
 	_ "time/tzdata" // the DST cases must not depend on the machine's zoneinfo
 
+	"github.com/ai-heart/ai-heart/internal/testutil"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
-func newWS(t *testing.T) *workspace.Workspace {
-	t.Helper()
-	ws, err := workspace.New(t.TempDir(), time.UTC)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ws
-}
+func newWS(t *testing.T) *workspace.Workspace { return testutil.Workspace(t, time.UTC) }
 
-func mustLoc(t *testing.T, name string) *time.Location {
-	t.Helper()
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return loc
-}
+func mustLoc(t *testing.T, name string) *time.Location { return testutil.Loc(t, name) }
 
 func openCap(t *testing.T, ws *workspace.Workspace, limit int, loc *time.Location) *DailyCap {
 	t.Helper()

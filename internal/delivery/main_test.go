@@ -1,27 +1,19 @@
 package delivery
 
 import (
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/ai-heart/ai-heart/internal/testutil"
 )
 
 // binDir holds the helper programs the tests build from testdata/.
 var binDir string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "delivery-test-bin")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binDir = dir
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(testutil.RunWithBinaries(m, &binDir)) // helpers are built on first use
 }
 
 var (
@@ -39,9 +31,8 @@ func buildHelper(t *testing.T, name string) string {
 		return p
 	}
 	out := filepath.Join(binDir, name)
-	cmd := exec.Command("go", "build", "-o", out, "./testdata/"+name)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build testdata/%s: %v\n%s", name, err, b)
+	if err := testutil.Build("./testdata/"+name, out); err != nil {
+		t.Fatal(err)
 	}
 	built[name] = out
 	return out

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/testutil"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -17,10 +18,7 @@ var base = time.Now().Add(-2 * time.Hour).Truncate(time.Second)
 
 func newWS(t *testing.T) *workspace.Workspace {
 	t.Helper()
-	ws, err := workspace.New(t.TempDir(), time.UTC)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ws := testutil.Workspace(t, time.UTC)
 	if err := ws.EnsureSkeleton(); err != nil {
 		t.Fatal(err)
 	}

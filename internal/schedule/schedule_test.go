@@ -7,16 +7,10 @@ import (
 	_ "time/tzdata" // the DST cases must not depend on the machine's zoneinfo
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/testutil"
 )
 
-func mustLoc(t *testing.T, name string) *time.Location {
-	t.Helper()
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return loc
-}
+func mustLoc(t *testing.T, name string) *time.Location { return testutil.Loc(t, name) }
 
 func utc(t *testing.T, s string) time.Time {
 	t.Helper()

@@ -12,6 +12,7 @@ import (
 	"time"
 	_ "time/tzdata"
 
+	"github.com/ai-heart/ai-heart/internal/testutil"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -41,23 +42,9 @@ func TestIsGhost(t *testing.T) {
 	}
 }
 
-func newWS(t *testing.T) *workspace.Workspace {
-	t.Helper()
-	ws, err := workspace.New(t.TempDir(), time.UTC)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ws
-}
+func newWS(t *testing.T) *workspace.Workspace { return testutil.Workspace(t, time.UTC) }
 
-func mustLoc(t *testing.T, name string) *time.Location {
-	t.Helper()
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return loc
-}
+func mustLoc(t *testing.T, name string) *time.Location { return testutil.Loc(t, name) }
 
 func TestFile(t *testing.T) {
 	tests := []struct {
