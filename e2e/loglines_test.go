@@ -82,7 +82,7 @@ func TestDecodeUniqueRejectsDuplicates(t *testing.T) {
 // every stderr line, pulse lines and alert lines alike, refusing duplicate
 // keys (an alert line once had two "time" keys).
 func TestStderrLinesHaveUniqueKeys(t *testing.T) {
-	_, cfg, _ := initWorkspace(t, "pulse: {interval: 200ms}\nthresholds: {inactivity_warning: 1s, inactivity_error: 2s, introspection: 30s}\n")
+	_, cfg, _ := initWorkspace(t, "pulse: {interval: 200ms}\nschedule: {every: 0s}\nthresholds: {inactivity_warning: 1s, inactivity_error: 2s, introspection: 30s}\n")
 	cmd := exec.Command(filepath.Join(binDir, "watchdog"), "run", "-c", cfg, "--log-format", "json")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

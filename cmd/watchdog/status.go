@@ -13,6 +13,7 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/daemon"
 	"github.com/ai-heart/ai-heart/internal/humanize"
+	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -68,6 +69,7 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st daemon.State, now time
 	row("heartbeat ID", string(st.HeartbeatID))
 	row("last proof", proof(now, st.LastProof))
 	row("last introspection", proof(now, st.LastIntro))
+	row("work", workRow(now, st.Work))
 	if len(st.DeepWork) == 0 {
 		row("deep work", "none")
 	}
@@ -155,4 +157,21 @@ func left(now, t time.Time) string {
 		return "0s"
 	}
 	return humanize.Duration(d)
+}
+
+// workRow says whether the agent is working on a wakeup or waiting for the
+// next one (waiting is healthy), and the working time introspection is owed on.
+func workRow(now time.Time, w state.Work) string {
+	worked := humanize.Duration(w.WorkedSinceIntrospection.D()) + " worked since the last introspection"
+	switch w.Mode {
+	case state.WorkWorking:
+		since := "a wakeup"
+		if w.Since != nil {
+			since = "the wakeup " + ago(now, *w.Since) + " ago"
+		}
+		return "working on " + since + " (answered by an activity log, or the end of an exec run); " + worked
+	case state.WorkWaiting:
+		return "waiting for the next wakeup (healthy); " + worked
+	}
+	return "always working (no schedule, no idle chamber)"
 }

@@ -62,6 +62,27 @@ type Config struct {
 	Baseline time.Time
 	// Loc is the time zone heartbeat IDs are read in; nil = Local.
 	Loc *time.Location
+	// Work says whether the agent is working or waiting (SPEC section 5).
+	// The zero value is the always-on design: always working.
+	Work Work
+}
+
+// Work is where the agent stands between wakeups. The agent is working from
+// a delivered wakeup until it answers it (exec: the run ends; tmux and
+// inbox: an activity log after the wakeup); after that it is waiting, and
+// waiting is healthy.
+type Work struct {
+	// Scheduled is true when a schedule or the idle chamber wakes the
+	// agent. False is the always-on design: the agent is always working,
+	// and inactivity and introspection run on wall-clock time.
+	Scheduled bool
+	// Working is true while a delivered wakeup is unanswered.
+	Working bool
+	// Since is when that wakeup was delivered.
+	Since time.Time
+	// Worked is the working time since the last introspection (or the
+	// watchdog's start): introspection is owed per working time.
+	Worked time.Duration
 }
 
 // withDefaults fills zero fields, so a Config built in a hurry never turns
@@ -306,6 +327,14 @@ func (e *eval) inactivity() Finding {
 		t, f.ProofID = p.ModTime, p.ID
 		what = "last proof " + p.Path
 	}
+	w := e.cfg.Work
+	if w.Scheduled && !w.Working {
+		f.Message = "waiting for the next wakeup"
+		return f
+	}
+	if w.Scheduled && w.Since.After(t) {
+		t, what = w.Since, "wakeup delivered at "+e.clock(w.Since)+", no proof since"
+	}
 	el, ok := e.since(t)
 	if !ok {
 		f.Message = "no proof yet"
@@ -342,6 +371,11 @@ func (e *eval) introspection() Finding {
 		what = "last introspection " + p.Path
 	}
 	el, ok := e.since(t)
+	of := ""
+	if e.cfg.Work.Scheduled {
+		// Owed per working time: waiting does not make it due.
+		el, ok, of = e.cfg.Work.Worked, true, " of working time"
+	}
 	if !ok {
 		f.Message = "no introspection yet"
 		return f
@@ -363,10 +397,10 @@ func (e *eval) introspection() Finding {
 		f.Message = fmt.Sprintf("%s %s ago", what, humanize.Duration(el))
 		return f
 	}
-	f.Message = fmt.Sprintf("no introspection for %s (required every %s; %s)", humanize.Duration(el), humanize.Duration(limit), what)
-	f.Notice = fmt.Sprintf("You have not reflected for %s (introspection is due every %s). Look back on your recent activity and record it with "+
+	f.Message = fmt.Sprintf("no introspection for %s%s (required every %s; %s)", humanize.Duration(el), of, humanize.Duration(limit), what)
+	f.Notice = fmt.Sprintf("You have not reflected for %s%s (introspection is due every %s). Look back on your recent activity and record it with "+
 		"create_activity_log with activity_type introspection. If you are in the middle of long work, call start_deep_work (flexible) to pause this check.",
-		humanize.Duration(el), humanize.Duration(limit))
+		humanize.Duration(el), of, humanize.Duration(limit))
 	return f
 }
 

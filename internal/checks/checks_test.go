@@ -493,3 +493,50 @@ func TestLevelText(t *testing.T) {
 		t.Errorf("json of a finding = %s, want the level by name", b)
 	}
 }
+
+// withWork is cfg with the agent on a schedule: working since a wakeup
+// delivered wakeAgo before now, or waiting (wakeAgo < 0), with worked
+// working time since the last introspection.
+func withWork(wakeAgo, worked time.Duration) Config {
+	c := cfg
+	c.Work = Work{Scheduled: true, Worked: worked}
+	if wakeAgo >= 0 {
+		c.Work.Working, c.Work.Since = true, now.Add(-wakeAgo)
+	}
+	return c
+}
+
+// TestInactivityWorkingAndWaiting: on a schedule, waiting is healthy however
+// long; while working, inactivity counts from the later of the wakeup and
+// the last proof.
+func TestInactivityWorkingAndWaiting(t *testing.T) {
+	m := time.Minute
+	old := withLogs(scan.Snapshot{}, logAgo(3*time.Hour, "thinking"))
+	waiting := time.Duration(-1)
+	runLevels(t, Inactivity, []levelCase{
+		{"waiting, last log 3h ago", old, withWork(waiting, 0), OK},
+		{"waiting, no proof ever", scan.Snapshot{}, withWork(waiting, 0), OK},
+		{"working, wakeup 5m ago, old log", old, withWork(5*m, 0), OK},
+		{"working, wakeup just over 5m ago, old log", old, withWork(5*m+sec, 0), Warning},
+		{"working, wakeup just over 10m ago, old log", old, withWork(10*m+sec, 0), Error},
+		{"working, wakeup 20m ago, checkpoint 5m ago", scan.Snapshot{LastCheckpoint: cpAgo(5 * m)}, withWork(20*m, 0), OK},
+		{"working, wakeup 20m ago, checkpoint just over 5m ago", scan.Snapshot{LastCheckpoint: cpAgo(5*m + sec)}, withWork(20*m, 0), Warning},
+		{"working, no proof, wakeup just over 10m ago", scan.Snapshot{}, withWork(10*m+sec, 0), Error},
+	})
+}
+
+// TestIntrospectionWorkingTime: on a schedule, introspection is owed per 30
+// minutes of working time, whatever the wall clock says.
+func TestIntrospectionWorkingTime(t *testing.T) {
+	m := time.Minute
+	longAgo := scan.Snapshot{LastIntrospection: logAgo(5*time.Hour, workspace.Introspection)}
+	waiting := time.Duration(-1)
+	runLevels(t, Introspection, []levelCase{
+		{"5h ago, 15m worked", longAgo, withWork(waiting, 15*m), OK},
+		{"5h ago, just over 15m worked", longAgo, withWork(waiting, 15*m+sec), Info},
+		{"5h ago, just over 20m worked", longAgo, withWork(m, 20*m+sec), Warning},
+		{"5h ago, 30m worked", longAgo, withWork(m, 30*m), Warning},
+		{"5h ago, just over 30m worked", longAgo, withWork(m, 30*m+sec), Error},
+		{"never, 10m worked", scan.Snapshot{}, withWork(m, 10*m), OK},
+	})
+}

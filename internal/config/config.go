@@ -468,6 +468,12 @@ func (a *AgentConfig) validate(key string) error {
 	return nil
 }
 
+// Scheduled reports whether a schedule or the idle chamber wakes the agent.
+// Without either the agent is always working (the always-on design).
+func (a AgentConfig) Scheduled() bool {
+	return a.Schedule.Every > 0 || a.Schedule.Cron != "" || len(a.Schedule.Extra) > 0 || a.Idle.After > 0
+}
+
 // DisplayName is the agent's name in alerts: name, else the workspace
 // folder's name.
 func (a AgentConfig) DisplayName() string {

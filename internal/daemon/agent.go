@@ -68,6 +68,7 @@ type agent struct {
 	counters   Counters
 	pulse      PulseChamber
 	lastProof  time.Time
+	work       workClock // working versus waiting
 	noted      [2]string // proofs last copied into the latest-proof index
 }
 
@@ -128,6 +129,7 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 		alerts: o.Alerts, deliver: d, cap: dc, breaker: br, plan: plan,
 		scanner: sc, started: started, onPulse: o.OnPulse,
 		levels: map[string]checks.Level{}, announced: map[string]bool{},
+		work: newWorkClock(cfg, started),
 	}, nil
 }
 

@@ -112,8 +112,22 @@ func (a *agent) deliverOne(source, text string, now time.Time) {
 		}
 	}
 
+	exec := a.deliver.Method() == config.DeliveryExec
+	if exec {
+		a.mu.Lock()
+		a.work.delivered(now) // the run is the work
+		a.mu.Unlock()
+	}
 	res, err := a.deliver.Deliver(a.deliverC, text)
 	end := a.clock.Now()
+	a.mu.Lock()
+	switch {
+	case exec:
+		a.work.answered() // the end of the run answers the wakeup
+	case err == nil:
+		a.work.delivered(now) // answered by an activity log after it
+	}
+	a.mu.Unlock()
 	if errors.Is(err, context.Canceled) && a.deliverC.Err() != nil {
 		return // shutting down: not the agent's failure
 	}

@@ -104,10 +104,12 @@ func (a *agent) scan(b *beat) {
 func (a *agent) evaluate(b *beat) {
 	a.mu.Lock()
 	prev := a.checkState
+	a.work.observe(b.now, b.snap, a.deliver.Method())
+	work := a.work.checks()
 	a.mu.Unlock()
 	b.res, b.checkState = checks.Evaluate(b.now, b.snap, checks.Config{
 		Thresholds: a.cfg.Thresholds, Restrictions: a.cfg.Restrictions,
-		Baseline: a.started, Loc: a.loc,
+		Baseline: a.started, Loc: a.loc, Work: work,
 	}, prev)
 }
 

@@ -39,6 +39,7 @@ func (a *agent) stateNow() State {
 		DeepWork: []DeepWork{}, Counters: a.counters,
 		DailyCap: a.cap.State(now), Breaker: a.breaker.State(now),
 		Notices: append([]string{}, a.notices()...),
+		Work:    a.work.state(),
 	}
 	for _, f := range a.result.Findings {
 		s.Checks[f.Check] = CheckState{Level: f.Level.String(), Message: f.Message}

@@ -42,10 +42,28 @@ type State struct {
 	DailyCap      budget.CapState       `json:"daily_cap"`
 	Breaker       budget.BreakerState   `json:"circuit_breaker"`
 	Counters      Counters              `json:"counters"`
+	Work          Work                  `json:"work"`
 	// Notices are the paragraphs the next heartbeat would carry (recovery
 	// and each non-ok check's advice), whatever the delivery: mcp-heart
 	// reads them here, so agents under tmux and exec see them too.
 	Notices []string `json:"notices"`
+}
+
+// Work modes: always working (no schedule, no idle chamber), working (a
+// wakeup is unanswered) or waiting (every wakeup answered; healthy).
+const (
+	WorkAlways  = "always"
+	WorkWorking = "working"
+	WorkWaiting = "waiting"
+)
+
+// Work is working versus waiting, as the checks judge it.
+type Work struct {
+	Mode string `json:"mode"`
+	// Since is when the unanswered wakeup was delivered (working only).
+	Since *time.Time `json:"since,omitempty"`
+	// WorkedSinceIntrospection is the working time introspection is owed on.
+	WorkedSinceIntrospection config.Duration `json:"worked_since_introspection"`
 }
 
 // CheckState is one check's current level and message.

@@ -1,0 +1,73 @@
+package daemon
+
+import (
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/scan"
+	"github.com/ai-heart/ai-heart/internal/state"
+)
+
+// workClock follows working versus waiting (SPEC section 5): the agent is
+// working from a delivered wakeup until it answers it, then waiting. It also
+// adds up the working time since the last introspection, on which
+// introspection is owed. Guarded by agent.mu.
+type workClock struct {
+	scheduled bool      // a schedule or the idle chamber wakes the agent
+	working   bool      // a delivered wakeup is unanswered
+	since     time.Time // when that wakeup was delivered
+	worked    time.Duration
+	countedTo time.Time // worked covers the working time up to here
+	intro     time.Time // mtime of the introspection worked counts from
+}
+
+func newWorkClock(cfg config.AgentConfig, started time.Time) workClock {
+	return workClock{scheduled: cfg.Scheduled(), countedTo: started}
+}
+
+// delivered starts working at a delivered wakeup; a wakeup while one is
+// unanswered keeps the first one's time, or inactivity would never grow.
+func (w *workClock) delivered(at time.Time) {
+	if !w.working {
+		w.working, w.since = true, at
+	}
+}
+
+// answered ends working: an exec run ended, or a log came after the wakeup.
+func (w *workClock) answered() { w.working = false }
+
+// observe folds in a pulse: a log after the wakeup answers it (tmux and
+// inbox; exec runs answer when they end), a new introspection restarts the
+// working-time count, and working time since the last pulse is added.
+func (w *workClock) observe(now time.Time, snap scan.Snapshot, method string) {
+	if w.working && method != config.DeliveryExec && snap.LastLog != nil && snap.LastLog.ModTime.After(w.since) {
+		w.answered()
+	}
+	if in := snap.LastIntrospection; in != nil && in.ModTime.After(w.intro) {
+		w.intro, w.worked, w.countedTo = in.ModTime, 0, now
+	}
+	if !w.scheduled || w.working {
+		w.worked += now.Sub(w.countedTo)
+	}
+	w.countedTo = now
+}
+
+// checks is what the pure checks need to know.
+func (w *workClock) checks() checks.Work {
+	return checks.Work{Scheduled: w.scheduled, Working: w.working, Since: w.since, Worked: w.worked}
+}
+
+// state is how the state file shows it.
+func (w *workClock) state() state.Work {
+	s := state.Work{Mode: state.WorkAlways, WorkedSinceIntrospection: config.Duration(w.worked)}
+	switch {
+	case !w.scheduled:
+	case w.working:
+		t := w.since
+		s.Mode, s.Since = state.WorkWorking, &t
+	default:
+		s.Mode = state.WorkWaiting
+	}
+	return s
+}

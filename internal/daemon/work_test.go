@@ -1,0 +1,142 @@
+package daemon
+
+import (
+	"context"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/delivery"
+	"github.com/ai-heart/ai-heart/internal/state"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// execAgent is an exec deliverer whose runs take run (fake time) and reply.
+func execAgent(run time.Duration, calls *int) func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error) {
+	return func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error) {
+		return &fakeDeliverer{method: config.DeliveryExec, deliver: func(ctx context.Context, p string) (delivery.Result, error) {
+			*calls++
+			select {
+			case <-time.After(run):
+			case <-ctx.Done():
+			}
+			return delivery.Result{Reply: "done: checkpoint written"}, nil
+		}}, nil
+	}
+}
+
+// TestHeartStyleAgentWaitsHealthily: woken every 10s, an exec agent whose
+// run answers each wakeup is waiting in between. Over 5 cycles, far past the
+// 4s inactivity error and the 30s introspection on the wall clock, nothing
+// alerts and no recovery starts.
+func TestHeartStyleAgentWaitsHealthily(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t) // inactivity 2s/4s, introspection 30s
+		cfg.Schedule.Every = config.Duration(10 * time.Second)
+		var calls int
+		h := startFake(t, cfg, execAgent(time.Second, &calls))
+		time.Sleep(5 * time.Second) // between the first two wakeups
+		synctest.Wait()
+		if w := h.state().Work; w.Mode != state.WorkWaiting {
+			t.Fatalf("work between wakeups = %+v, want waiting", w)
+		}
+		time.Sleep(46 * time.Second)
+		synctest.Wait()
+		h.stop()
+		if calls != 5 {
+			t.Fatalf("wakeups = %d, want 5 cycles", calls)
+		}
+		for _, a := range alertsOf(t, h.alerts) {
+			t.Errorf("alert while the agent answered every wakeup: %v", a)
+		}
+		st := h.state()
+		if st.Recovery.Attempt != 0 || st.Checks["inactivity"].Message != "waiting for the next wakeup" {
+			t.Fatalf("recovery %+v, inactivity %+v; want none and waiting", st.Recovery, st.Checks["inactivity"])
+		}
+		if w := st.Work.WorkedSinceIntrospection.D(); w < 5*time.Second || w > 6*time.Second {
+			t.Fatalf("working time = %s, want the 5 runs of 1s (waiting does not count)", w)
+		}
+	})
+}
+
+// TestHangingExecAgentGetsTheError: a run that has not ended is work without
+// an answer, so inactivity counts from the wakeup.
+func TestHangingExecAgentGetsTheError(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Schedule.Every = config.Duration(10 * time.Second)
+		var calls int
+		h := startFake(t, cfg, execAgent(time.Minute, &calls))
+		time.Sleep(10*time.Second + 3900*time.Millisecond) // the first wakeup is at 10s
+
+		synctest.Wait()
+		if h.hasAlert("inactivity", "error") || !h.hasAlert("inactivity", "warning") {
+			t.Fatal("want a warning, not yet the error, just under 4s into the hanging run")
+		}
+		if w := h.state().Work; w.Mode != state.WorkWorking || w.Since == nil {
+			t.Fatalf("work during the run = %+v, want working since the wakeup", w)
+		}
+		time.Sleep(300 * time.Millisecond)
+		synctest.Wait()
+		if !h.hasAlert("inactivity", "error") || !h.hasAlert("recovery", "warning") {
+			t.Fatal("no inactivity error and recovery 4.2s into a hanging run")
+		}
+	})
+}
+
+// TestTmuxAgentIgnoringAHeartbeatGetsTheError: a typed heartbeat is answered
+// only by an activity log; a checkpoint is progress, not an answer.
+func TestTmuxAgentIgnoringAHeartbeatGetsTheError(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Schedule.Every = config.Duration(5 * time.Second)
+		rec := &recorder{method: config.DeliveryTmux}
+		h := startFake(t, cfg, rec.factory)
+		time.Sleep(3900 * time.Millisecond) // before the first wakeup, at 5s: waiting
+		synctest.Wait()
+		if st := h.state(); st.Work.Mode != state.WorkWaiting || h.hasAlert("inactivity", "warning") {
+			t.Fatalf("before any wakeup: work %+v, want waiting and no alert", st.Work)
+		}
+		time.Sleep(5300 * time.Millisecond) // 4.2s after the heartbeat at 5s
+		synctest.Wait()
+		if !h.hasAlert("inactivity", "error") {
+			t.Fatal("no inactivity error 4.2s after an ignored heartbeat")
+		}
+		// An answer: a log after the wakeup. Then the agent waits, healthy.
+		writeLog(t, h.ws(), workspace.Thinking)
+		time.Sleep(200 * time.Millisecond)
+		synctest.Wait()
+		st := h.state()
+		if st.Work.Mode != state.WorkWaiting || st.Checks["inactivity"].Level != "ok" {
+			t.Fatalf("after the log: work %+v inactivity %+v, want waiting and ok", st.Work, st.Checks["inactivity"])
+		}
+		time.Sleep(20 * time.Second) // waiting, however long, stays ok
+		synctest.Wait()
+		if st := h.state(); st.Checks["inactivity"].Level != "ok" {
+			t.Fatalf("inactivity while waiting = %+v, want ok", st.Checks["inactivity"])
+		}
+	})
+}
+
+// TestAlwaysOnAgentIsAlwaysWorking: with no schedule and no idle chamber the
+// classic design holds: inactivity counts from the start with no wakeup.
+func TestAlwaysOnAgentIsAlwaysWorking(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t) // schedule every 0, idle off
+		h := startFake(t, cfg, nil)
+		time.Sleep(2200 * time.Millisecond)
+		synctest.Wait()
+		if !h.hasAlert("inactivity", "warning") {
+			t.Fatal("the always-on agent got no inactivity warning 2.2s after the start")
+		}
+		if w := h.state().Work; w.Mode != state.WorkAlways {
+			t.Fatalf("work = %+v, want always", w)
+		}
+	})
+}
+
+func (h *harness) ws() *workspace.Workspace {
+	ws, _ := workspace.New(h.cfg.Workspace, nil)
+	return ws
+}
