@@ -138,6 +138,9 @@ type State struct {
 	LastLogModTime time.Time `json:"last_log_mod_time,omitzero"`
 	// Rewrites counts consecutive pulses in which LastLog changed in place.
 	Rewrites int `json:"rewrites,omitempty"`
+	// StrictEnded is the deadline of the last strict deep work that
+	// expired: inactivity counts from it, since the pause held until then.
+	StrictEnded time.Time `json:"strict_ended,omitzero"`
 }
 
 // ActionKind names what an Action does.
@@ -202,9 +205,15 @@ func (r Result) Finding(check string) (Finding, bool) {
 // Evaluate runs every check on snap at now. It is pure: the same inputs give
 // the same Result and State.
 func Evaluate(now time.Time, snap scan.Snapshot, cfg Config, prev State) (Result, State) {
-	e := &eval{now: now, snap: snap, cfg: cfg.withDefaults()}
+	e := &eval{now: now, snap: snap, cfg: cfg.withDefaults(), strictEnded: prev.StrictEnded}
 	e.classifyDeepWork()
+	for _, x := range e.expired {
+		if x.deadline.After(e.strictEnded) && !x.deadline.After(now) {
+			e.strictEnded = x.deadline
+		}
+	}
 	loop, next := e.logLoop(prev)
+	next.StrictEnded = e.strictEnded
 	r := Result{Findings: []Finding{
 		e.inactivity(),
 		e.introspection(),
@@ -224,9 +233,10 @@ func Evaluate(now time.Time, snap scan.Snapshot, cfg Config, prev State) (Result
 
 // eval carries one evaluation's inputs and what the deep-work reading found.
 type eval struct {
-	now  time.Time
-	snap scan.Snapshot
-	cfg  Config
+	now         time.Time
+	strictEnded time.Time // see State.StrictEnded
+	snap        scan.Snapshot
+	cfg         Config
 
 	strict      *workspace.Declaration // an active strict declaration before its deadline
 	strictUntil time.Time              // the latest such deadline
@@ -327,6 +337,11 @@ func (e *eval) inactivity() Finding {
 		t, f.ProofID = p.ModTime, p.ID
 		what = "last proof " + p.Path
 	}
+	// A strict pause that ended is not held against the agent: inactivity
+	// counts from its deadline, so the expiry notice comes first, alone.
+	if e.strictEnded.After(t) {
+		t, what = e.strictEnded, "strict deep work ended at "+e.clock(e.strictEnded)
+	}
 	w := e.cfg.Work
 	if w.Scheduled && !w.Working {
 		f.Message = "waiting for the next wakeup"
@@ -356,8 +371,8 @@ func (e *eval) inactivity() Finding {
 		return f
 	}
 	f.Message = fmt.Sprintf("no activity log or checkpoint for %s (warning after %s, error after %s; %s)", humanize.Duration(el), humanize.Duration(warn), humanize.Duration(errT), what)
-	f.Notice = fmt.Sprintf("No activity log or checkpoint for %s. If you are still working, call the checkpoint tool with a short note of what you are doing. "+
-		"If the work will take long, call start_deep_work (flexible: checkpoints still needed; strict: every check pauses until its deadline). "+
+	f.Notice = fmt.Sprintf("No activity log or checkpoint for %s. If you are still working, write a checkpoint with a short note of what you are doing. "+
+		"If the work needs a long stretch, declare it with start_deep_work (flexible: checkpoints still count; strict: inactivity, introspection and stale_id pause until its deadline). "+
 		"When the activity is done, record it with create_activity_log.", humanize.Duration(el))
 	return f
 }
@@ -488,8 +503,8 @@ func (e *eval) deepWorkExpired() Finding {
 	}
 	f.Message = fmt.Sprintf("strict deep work %s (%q) passed its deadline %s%s by %s; renamed %s", x.decl.ID, x.decl.Activity,
 		e.clock(x.deadline), capNote, humanize.Duration(f.Elapsed), workspace.DeepWorkName(x.decl.ID, workspace.Expired))
-	f.Notice = fmt.Sprintf("Your strict deep work %s passed its deadline %s and has been marked expired, so every check applies again. "+
-		"Record what you did with create_activity_log now, or call checkpoint if you are still working; if you need more time, declare again with start_deep_work.",
+	f.Notice = fmt.Sprintf("Your strict deep work %s reached its deadline %s and has been marked expired, so the inactivity, introspection and stale_id checks apply again. "+
+		"Record what you did with create_activity_log; if you need longer, write that log and declare again with start_deep_work.",
 		x.decl.ID, e.clock(x.deadline))
 	return f
 }
@@ -537,7 +552,7 @@ func (e *eval) futureID() Finding {
 	f.Level, f.ProofID, f.Elapsed = Error, p.ID, idt.Sub(e.now)
 	f.Message = fmt.Sprintf("newest proof %s is named with ID %s, %s in the future", p.Path, p.ID, humanize.Duration(f.Elapsed))
 	f.Notice = fmt.Sprintf("Your newest proof %s is named with heartbeat ID %s, which is later than now. Never invent an ID: "+
-		"let the tools (checkpoint, create_activity_log) name files; they read the current ID from stats/current_heartbeat_id.txt.", p.Path, p.ID)
+		"let the tools (checkpoint, create_activity_log) name files; they read the current ID themselves.", p.Path, p.ID)
 	return f
 }
 
@@ -569,8 +584,8 @@ func (e *eval) staleID() Finding {
 	}
 	f.Message = fmt.Sprintf("newest proof %s was written %s after its ID %s (warning after %s, error after %s): an old ID reused", p.Path, humanize.Duration(age), p.ID,
 		humanize.Duration(t.InactivityWarning.D()), humanize.Duration(t.InactivityError.D()))
-	f.Notice = fmt.Sprintf("Your newest proof %s is named with heartbeat ID %s, %s older than when it was written: you are reusing an old ID. "+
-		"Let the tools (checkpoint, create_activity_log) name files; they read the current ID from stats/current_heartbeat_id.txt.", p.Path, p.ID, humanize.Duration(age))
+	f.Notice = fmt.Sprintf("Your newest proof %s is named with heartbeat ID %s, %s older than when it was written: an old ID was reused. "+
+		"You never need an ID: let the tools (checkpoint, create_activity_log) name files; they read the current ID themselves.", p.Path, p.ID, humanize.Duration(age))
 	return f
 }
 

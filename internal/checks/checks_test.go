@@ -116,7 +116,13 @@ func TestInactivity(t *testing.T) {
 		{"old log, baseline just over 5m ago", withLogs(scan.Snapshot{}, logAgo(time.Hour, "thinking")), withBaseline(5*m + sec), Warning},
 		{"paused by strict", active(withLogs(scan.Snapshot{}, logAgo(20*m, "thinking")), decl(workspace.Strict, 15*m, 30)), cfg, OK},
 		{"strict at its deadline still pauses", active(withLogs(scan.Snapshot{}, logAgo(40*m, "thinking")), decl(workspace.Strict, 30*m, 30)), cfg, OK},
-		{"strict past deadline", active(withLogs(scan.Snapshot{}, logAgo(40*m, "thinking")), decl(workspace.Strict, 30*m+sec, 30)), cfg, Error},
+		// The pause just ended: inactivity counts from the deadline, so the
+		// expiry notice comes alone; a deadline long past (the watchdog was
+		// down) is held from the deadline.
+		{"strict just past its deadline", active(withLogs(scan.Snapshot{}, logAgo(40*m, "thinking")), decl(workspace.Strict, 30*m+sec, 30)), cfg, OK},
+		{"strict deadline 5m ago", active(withLogs(scan.Snapshot{}, logAgo(40*m, "thinking")), decl(workspace.Strict, 35*m, 30)), cfg, OK},
+		{"strict deadline just over 5m ago", active(withLogs(scan.Snapshot{}, logAgo(40*m, "thinking")), decl(workspace.Strict, 35*m+sec, 30)), cfg, Warning},
+		{"strict deadline just over 10m ago", active(withLogs(scan.Snapshot{}, logAgo(50*m, "thinking")), decl(workspace.Strict, 40*m+sec, 30)), cfg, Error},
 		{"strict ended by a later log", active(withLogs(scan.Snapshot{}, logAgo(12*m, "thinking")), decl(workspace.Strict, 15*m, 30)), cfg, Error},
 		{"flexible does not pause", active(withLogs(scan.Snapshot{}, logAgo(20*m, "thinking")), decl(workspace.Flexible, 15*m, 0)), cfg, Error},
 	})
@@ -158,7 +164,8 @@ func TestLegacyDeclaration(t *testing.T) {
 	old := withLogs(scan.Snapshot{}, logAgo(time.Hour, "thinking"))
 	runLevels(t, Inactivity, []levelCase{
 		{"legacy strict 20m, 20m in", active(old, legacy(20*m)), cfg, OK},
-		{"legacy strict 20m, just over", active(old, legacy(20*m+sec)), cfg, Error},
+		{"legacy strict 20m, just over", active(old, legacy(20*m+sec)), cfg, OK},
+		{"legacy strict 20m, 10m past", active(old, legacy(30*m+sec)), cfg, Error},
 	})
 	runLevels(t, DeepWorkExpired, []levelCase{
 		{"legacy strict 20m, 20m in", active(old, legacy(20*m)), cfg, OK},
@@ -539,4 +546,26 @@ func TestIntrospectionWorkingTime(t *testing.T) {
 		{"5h ago, just over 30m worked", longAgo, withWork(m, 30*m+sec), Error},
 		{"never, 10m worked", scan.Snapshot{}, withWork(m, 10*m), OK},
 	})
+}
+
+// TestStrictEndCarriesToLaterPulses: once a strict declaration has expired
+// (and been renamed), the next pulses still count inactivity from its
+// deadline, not from the proof before it.
+func TestStrictEndCarriesToLaterPulses(t *testing.T) {
+	m := time.Minute
+	logs := withLogs(scan.Snapshot{}, logAgo(40*m, "thinking"))
+	d := decl(workspace.Strict, 30*m+sec, 30) // deadline 1s ago
+	_, st := Evaluate(now, active(logs, d), cfg, State{})
+	if want := d.Deadline; !st.StrictEnded.Equal(want) {
+		t.Fatalf("StrictEnded = %v, want the deadline %v", st.StrictEnded, want)
+	}
+	for _, tc := range []struct {
+		after time.Duration
+		want  Level
+	}{{sec, OK}, {5*m - 2*sec, OK}, {5*m + sec, Warning}, {10 * m, Error}} {
+		r, _ := Evaluate(now.Add(tc.after), logs, cfg, st)
+		if f, _ := r.Finding(Inactivity); f.Level != tc.want {
+			t.Errorf("Evaluate(%s after the expiry) inactivity = %v (%s), want %v", tc.after, f.Level, f.Message, tc.want)
+		}
+	}
 }

@@ -308,7 +308,8 @@ func (a *agent) notices() []string {
 	}
 	for _, f := range a.result.Findings {
 		if f.Level != checks.OK && f.Notice != "" {
-			out = append(out, f.Notice)
+			// Tagged, so the graded advice of heartbeat-notices.md applies.
+			out = append(out, "["+f.Level.String()+"] "+f.Check+": "+f.Notice)
 		}
 	}
 	return out

@@ -73,5 +73,6 @@ You were interrupted so you can reset. Do this now:
 1. Stop what you were doing; do not repeat the last action.
 2. Re-read GEMINI.md and ai-docs/ (healthy activity, deep work, heartbeat notices).
 3. Write an activity log with create_activity_log, activity_type "recovery", saying what happened and what you will do next.
-4. Use the heartbeat ID in this prompt from now on; never reuse or invent one.`, r.Attempt, maxAttempts, r.Reason)
+4. If a notice below says an introspection is due, write it too (activity_type introspection).
+The tools name every file with the current heartbeat ID themselves: never type, reuse or invent one.`, r.Attempt, maxAttempts, r.Reason)
 }

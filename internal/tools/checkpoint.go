@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/ai-heart/ai-heart/internal/humanize"
 )
 
 // pCurrentActivity is checkpoint's one parameter.
@@ -17,7 +15,7 @@ const maxCheckpointLen = 500
 
 // CheckpointResult is the reply of checkpoint.
 type CheckpointResult struct {
-	HeartbeatID                    string   `json:"heartbeat_id" jsonschema:"the current heartbeat ID; use it from now on"`
+	HeartbeatID                    string   `json:"heartbeat_id" jsonschema:"the heartbeat ID the checkpoint is filed under, for reference: the tools read IDs themselves, never pass or reuse one"`
 	Path                           string   `json:"path" jsonschema:"the checkpoint file, stats/checkpoints/<ID>.txt"`
 	Message                        string   `json:"message" jsonschema:"the line recorded, as written"`
 	SinceLastLogSeconds            *int64   `json:"since_last_log_seconds,omitempty" jsonschema:"seconds since the latest activity log (the cycle so far)"`
@@ -25,6 +23,7 @@ type CheckpointResult struct {
 	PreviousCheckpointMessage      string   `json:"previous_checkpoint_message,omitempty" jsonschema:"what the checkpoint before this one said"`
 	DeepWorkActive                 bool     `json:"deep_work_active" jsonschema:"whether a deep-work declaration is in force"`
 	Notes                          []string `json:"notes" jsonschema:"advice for the agent"`
+	WatchdogNotices                []string `json:"watchdog_notices" jsonschema:"the running watchdog's current notices (warnings, feedback, recovery): act on them"`
 }
 
 func (r *CheckpointResult) heartbeatID() string { return r.HeartbeatID }
@@ -32,7 +31,7 @@ func (r *CheckpointResult) heartbeatID() string { return r.HeartbeatID }
 // Text is the reply in words.
 func (r *CheckpointResult) Text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Checkpoint recorded in %s: %q. Current heartbeat ID: %s (use it from now on).\n", r.Path, r.Message, r.HeartbeatID)
+	fmt.Fprintf(&b, "Checkpoint recorded in %s: %q.\n", r.Path, r.Message)
 	fmt.Fprintf(&b, "Time since latest activity log: %s.\n", humanSec(r.SinceLastLogSeconds, "no log yet"))
 	if r.SincePreviousCheckpointSeconds != nil {
 		fmt.Fprintf(&b, "Previous checkpoint %s ago: %q.\n", humanSec(r.SincePreviousCheckpointSeconds, ""), r.PreviousCheckpointMessage)
@@ -42,6 +41,7 @@ func (r *CheckpointResult) Text() string {
 	for _, n := range r.Notes {
 		b.WriteString(n + "\n")
 	}
+	writeNotices(&b, r.WatchdogNotices)
 	return strings.TrimRight(b.String(), "\n")
 }
 
@@ -69,6 +69,7 @@ func (t *Tools) Checkpoint(a Args) (*CheckpointResult, error) {
 		return nil, err
 	}
 	res := &CheckpointResult{HeartbeatID: string(id), Path: p.Path, Message: p.Message, Notes: []string{}}
+	_, res.WatchdogNotices = t.pendingNotices(now)
 	if err != nil {
 		res.Notes = append(res.Notes, "Warning: the checkpoint was written but the latest-proof index could not be updated ("+err.Error()+").")
 	}
@@ -88,7 +89,7 @@ func (t *Tools) Checkpoint(a Args) (*CheckpointResult, error) {
 	}
 	warn := t.Thresholds.InactivityWarning.D()
 	if !res.DeepWorkActive && res.SinceLastLogSeconds != nil && time.Duration(*res.SinceLastLogSeconds)*time.Second >= warn {
-		res.Notes = append(res.Notes, fmt.Sprintf("Your last activity log is %s old (%s or more) and no deep work is declared. If this work will take a while, call start_deep_work (flexible: until your next log, keep checkpointing; strict: a fixed number of minutes, all checks paused); otherwise write an activity log soon.", humanSec(res.SinceLastLogSeconds, ""), humanize.Duration(warn)))
+		res.Notes = append(res.Notes, fmt.Sprintf("Your last activity log was %s ago. If this work will take a while longer, you can declare it with start_deep_work (flexible: until your next log, with checkpoints at natural breaks; strict: a fixed number of minutes with inactivity, introspection and stale_id paused). Otherwise, close it with an activity log at the next natural break.", humanSec(res.SinceLastLogSeconds, "")))
 	}
 	return res, nil
 }

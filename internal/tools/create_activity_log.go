@@ -30,7 +30,7 @@ type CompletedDeepWork struct {
 
 // LogResult is the reply of create_activity_log.
 type LogResult struct {
-	HeartbeatID                    string              `json:"heartbeat_id" jsonschema:"the current heartbeat ID the log is named by"`
+	HeartbeatID                    string              `json:"heartbeat_id" jsonschema:"the heartbeat ID the tool named the log by, for reference: never pass or reuse one"`
 	Path                           string              `json:"path" jsonschema:"the new activity log, workspace-relative"`
 	ActivityType                   string              `json:"activity_type" jsonschema:"the activity type written"`
 	PreviousLog                    string              `json:"previous_log,omitempty" jsonschema:"the activity log before this one, if any"`
@@ -39,6 +39,7 @@ type LogResult struct {
 	CompletedDeepWork              []CompletedDeepWork `json:"completed_deep_work" jsonschema:"deep-work declarations this log completed"`
 	Stage                          string              `json:"stage" jsonschema:"empty, notice (cycle ran 5+ min) or split (cycle ran 10+ min: split your work)"`
 	Notes                          []string            `json:"notes" jsonschema:"advice for the agent"`
+	WatchdogNotices                []string            `json:"watchdog_notices" jsonschema:"the running watchdog's current notices (warnings, feedback, recovery): act on them"`
 }
 
 func (r *LogResult) heartbeatID() string { return r.HeartbeatID }
@@ -55,6 +56,7 @@ func (r *LogResult) Text() string {
 	for _, n := range r.Notes {
 		b.WriteString(n + "\n")
 	}
+	writeNotices(&b, r.WatchdogNotices)
 	return strings.TrimRight(b.String(), "\n")
 }
 
@@ -121,6 +123,7 @@ func (t *Tools) CreateActivityLog(a Args) (*LogResult, error) {
 	}
 	now := t.now()
 	res := &LogResult{HeartbeatID: string(id), Path: rel, ActivityType: string(typ), CompletedDeepWork: []CompletedDeepWork{}, Notes: []string{}}
+	_, res.WatchdogNotices = t.pendingNotices(now)
 	if latest.Log != nil {
 		res.PreviousLog = latest.Log.Path
 		res.SincePreviousLogSeconds = since(now, latest.Log)
@@ -144,9 +147,9 @@ func (t *Tools) CreateActivityLog(a Args) (*LogResult, error) {
 	}
 	res.CompletedDeepWork = append(res.CompletedDeepWork, completed...)
 	if len(completed) > 0 {
-		res.Notes = append(res.Notes, "Deep work has ended. Your next activity log must be an introspection (activity_type introspection): look back on the deep work before starting anything new.")
+		res.Notes = append(res.Notes, "Deep work has ended with this log. The next activity log must be an introspection (activity_type introspection): look back on the deep work before starting anything new.")
 	}
-	if stage, note := t.stageNote(res.SincePreviousLogSeconds); stage != "" {
+	if stage, note := t.stageNote(res.SincePreviousLogSeconds, len(res.CompletedDeepWork) > 0); stage != "" {
 		res.Stage = stage
 		res.Notes = append(res.Notes, note)
 	}

@@ -54,7 +54,7 @@ func (r *ElapsedResult) heartbeatID() string { return r.HeartbeatID }
 // Text is the reply in words.
 func (r *ElapsedResult) Text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Current heartbeat ID: %s (minted %s ago).\n", r.HeartbeatID, humanSec(r.HeartbeatAgeSeconds, "an unknown time"))
+	fmt.Fprintf(&b, "Current heartbeat ID: %s (the tools use it for you).\n", r.HeartbeatID)
 	fmt.Fprintf(&b, "Since latest activity log (this cycle): %s.\n", humanSec(r.SinceLastLogSeconds, "no log yet"))
 	if r.SinceLastCheckpointSeconds != nil {
 		fmt.Fprintf(&b, "Since latest checkpoint: %s (%q).\n", humanSec(r.SinceLastCheckpointSeconds, ""), r.LastCheckpointMessage)
@@ -71,30 +71,23 @@ func (r *ElapsedResult) Text() string {
 	} else {
 		b.WriteString("No deep work in force.\n")
 	}
+	// The text names only what needs attention; the structured content
+	// has every threshold with its countdown.
+	var crossed []string
 	for _, th := range r.Thresholds {
-		fmt.Fprintf(&b, "- %s %s at %s: ", th.Check, th.Level, humanize.Duration(time.Duration(th.ThresholdSeconds)*time.Second))
-		switch {
-		case th.RemainingSeconds == nil:
-			b.WriteString("not measurable yet")
-		case th.Crossed:
-			b.WriteString("crossed")
-		default:
-			b.WriteString(humanSec(th.RemainingSeconds, "") + " left")
+		if th.Crossed && !th.Paused {
+			crossed = append(crossed, fmt.Sprintf("%s %s (%s)", th.Check, th.Level, humanize.Duration(time.Duration(th.ThresholdSeconds)*time.Second)))
 		}
-		if th.Paused {
-			b.WriteString(" (paused by deep work)")
-		}
-		b.WriteString("\n")
+	}
+	if len(crossed) == 0 {
+		b.WriteString("No watchdog threshold is crossed.\n")
+	} else {
+		b.WriteString("Watchdog thresholds crossed: " + strings.Join(crossed, ", ") + ".\n")
 	}
 	if r.StageNote != "" {
 		b.WriteString(r.StageNote + "\n")
 	}
-	if len(r.PendingNotices) > 0 {
-		fmt.Fprintf(&b, "Pending notices from the watchdog (heartbeat %s):\n", r.PendingNoticesHeartbeatID)
-		for _, n := range r.PendingNotices {
-			b.WriteString("\n" + n + "\n")
-		}
-	}
+	writeNotices(&b, r.PendingNotices)
 	return strings.TrimRight(b.String(), "\n")
 }
 
@@ -161,7 +154,7 @@ func (t *Tools) GetHeartbeatElapsedTime(a Args) (*ElapsedResult, error) {
 		threshold("introspection", "warning", warning, now, latest.Introspection, anyDeep),
 		threshold("introspection", "error", limit, now, latest.Introspection, anyDeep),
 	)
-	res.Stage, res.StageNote = t.stageNote(res.SinceLastLogSeconds)
+	res.Stage, res.StageNote = t.stageNote(res.SinceLastLogSeconds, res.DeepWork != nil)
 	res.PendingNoticesHeartbeatID, res.PendingNotices = t.pendingNotices(now)
 	return res, nil
 }

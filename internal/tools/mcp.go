@@ -61,7 +61,7 @@ func (t *Tools) Definitions() []server.ServerTool {
 			mcp.WithDescription("Write the activity log that closes the current activity cycle, into the theme's histories folder, named by the current heartbeat ID (read from the workspace; never pass it). " +
 				"Also completes any active deep-work declaration. Call it at the end of each cycle. The reply gives the file path, the time since the previous log and checkpoint, and advice."),
 			mcp.WithString(pActivityType, mcp.Required(), mcp.Enum(activityTypeNames()...),
-				mcp.Description("What kind of activity this cycle was. Use introspection for the log right after deep work.")),
+				mcp.Description("What kind of activity this cycle was. After deep work: the log that ends it records the work itself; the log after that one is the introspection.")),
 			mcp.WithArray(pActivityContent, mcp.Required(), mcp.MinItems(1), mcp.WithStringItems(),
 				mcp.Description("What you did in this cycle, one item per point (at least one). Each item is written as one bullet line.")),
 			mcp.WithArray(pArtifacts, mcp.WithStringItems(),
@@ -72,18 +72,20 @@ func (t *Tools) Definitions() []server.ServerTool {
 
 	checkpointTool := mcp.NewTool("checkpoint",
 		mcp.WithToolTitle("Checkpoint"), hints(false, false, false), mcp.WithOutputSchema[CheckpointResult](),
-		mcp.WithDescription("Record a one-line proof that you are still consciously working, cheaper than an activity log; it counts as proof of activity for the watchdog. "+
-			"Call it every few minutes during long work (the watchdog warns after "+warn+" and intervenes after "+errAt+" without proof). The reply gives the current heartbeat ID and elapsed times."),
+		mcp.WithDescription("Record a one-line note that you are still consciously working on something long, cheaper than an activity log; it counts as proof of activity for the watchdog. "+
+			"Call it at natural breaks in your work; there is no need to watch the clock. It is progress, not the end of a cycle: an activity log still closes the cycle. "+
+			"The reply gives elapsed times and the watchdog's current notices, if any."),
 		mcp.WithString(pCurrentActivity, mcp.Required(), mcp.MinLength(1), mcp.MaxLength(maxCheckpointLen),
 			mcp.Description(fmt.Sprintf("What you are working on right now, one short line (up to %d characters). Newlines are replaced by spaces.", maxCheckpointLen))),
 	)
 
 	deepTool := mcp.NewTool("start_deep_work",
 		mcp.WithToolTitle("Start deep work"), hints(false, false, false), mcp.WithOutputSchema[DeepWorkResult](),
-		mcp.WithDescription("Declare a period of long, uninterrupted work for the current heartbeat ID. flexible: lasts until your next activity log, introspection checks pause, keep calling checkpoint. "+
-			"strict: lasts planned_duration_minutes, every watchdog check pauses until the deadline. A new declaration supersedes (expires) an older active one. After deep work, the next activity log must be an introspection."),
+		mcp.WithDescription("Declare a period of long, focused work. flexible: lasts until your next activity log; the introspection check pauses; keep writing checkpoints at natural breaks. "+
+			"strict: lasts planned_duration_minutes; the inactivity, introspection and stale_id checks pause until the deadline (every other check stays on). "+
+			"A new declaration supersedes (expires) an older active one. The activity log that ends deep work records the work; the next activity log after it must be an introspection."),
 		mcp.WithString(pMode, mcp.Required(), mcp.Enum("flexible", "strict"),
-			mcp.Description("flexible (until the next activity log; checkpoints still required) or strict (fixed minutes; all checks paused).")),
+			mcp.Description("flexible (until the next activity log; checkpoints still count) or strict (fixed minutes; inactivity, introspection and stale_id paused).")),
 		mcp.WithString(pActivityDesc, mcp.Required(), mcp.MinLength(minDescLen), mcp.MaxLength(maxDescLen),
 			mcp.Description(fmt.Sprintf("What you will work on, %d to %d characters on one line.", minDescLen, maxDescLen))),
 		mcp.WithInteger(pPlannedDuration, mcp.Min(1), mcp.Max(float64(maxMin)),
@@ -92,8 +94,8 @@ func (t *Tools) Definitions() []server.ServerTool {
 
 	elapsedTool := mcp.NewTool("get_heartbeat_elapsed_time",
 		mcp.WithToolTitle("Get heartbeat elapsed time"), hints(true, false, true), mcp.WithOutputSchema[ElapsedResult](),
-		mcp.WithDescription("Read-only status: the current heartbeat ID, time since your latest activity log (the cycle so far), checkpoint and introspection, deep work in force and time left, "+
-			"the time until each watchdog threshold is crossed, a stage note (notice at "+warn+", split your work at "+errAt+"), and the watchdog's pending notices. Takes no parameters."),
+		mcp.WithDescription("Read-only status: time since your latest activity log, checkpoint and introspection, deep work in force and time left, "+
+			"each watchdog threshold ("+warn+" and "+errAt+" without proof) and whether it is crossed, and the watchdog's current notices. Takes no parameters."),
 	)
 
 	startTool := mcp.NewTool("start_theme", opts(
@@ -106,7 +108,7 @@ func (t *Tools) Definitions() []server.ServerTool {
 				mcp.Description("A short folder name for the theme, e.g. ai_research; the folder becomes artifacts/<current heartbeat ID>_<theme_directory_part>/. One folder name: no / or \\, no .., no leading dot.")),
 			mcp.WithString(pReason, mcp.Required(), mcp.Description("Why you start this theme, free text.")),
 			mcp.WithArray(pActivityContent, mcp.WithStringItems(), mcp.Description("Optional: what you did to start the theme, one item per point.")),
-			mcp.WithString(pThemeboxFile, mcp.Description("Optional: the name of the themebox/ file this theme comes from (e.g. next_theme.md); it is renamed to processed.<name>. Not a draft. file.")),
+			mcp.WithString(pThemeboxFile, mcp.Description("Optional: the name of the themebox/ file this theme comes from (e.g. next_theme.md); it is renamed to processed.<name>. Files starting with draft. are not ready: leave them.")),
 		}, parent)...)
 
 	endTool := mcp.NewTool("end_theme", opts(
@@ -170,13 +172,21 @@ func handle[R result](t *Tools, name string, run func(Args) (R, error)) server.T
 	}
 }
 
+// Instructions are the server's instructions: the only guide a client that
+// does not read GEMINI.md (Claude Desktop, Claude Code) gives its model.
+const Instructions = "mcp-heart keeps an autonomous agent healthy while it works alone. Read GEMINI.md and ai-docs/ in the workspace for the full rules; the five that matter most:\n" +
+	"1. A message starting with \"Heartbeat: <ID>\" wakes you: read its notices first, do one small step of your theme, and close the cycle with create_activity_log. Then wait for the next heartbeat; waiting is healthy.\n" +
+	"2. You never type or reuse a heartbeat ID: the tools read the current one and name the files themselves.\n" +
+	"3. During long work, call checkpoint at natural breaks; if you will be away from logs for a while, declare start_deep_work first (flexible or strict).\n" +
+	"4. The activity log after the one that ends deep work must be an introspection, and introspect regularly anyway.\n" +
+	"5. Write only through these tools in stats/ and histories/; never delete anything. The replies of checkpoint, create_activity_log and get_heartbeat_elapsed_time carry the watchdog's current notices: act on them."
+
 // NewServer builds the MCP server with the tools registered.
 func NewServer(t *Tools, version string) *server.MCPServer {
 	s := server.NewMCPServer("mcp-heart", version,
 		server.WithToolCapabilities(false),
 		server.WithOutputSchemaValidation(),
-		server.WithInstructions("mcp-heart keeps an autonomous agent's heartbeat: close each activity cycle with create_activity_log, call checkpoint every few minutes during long work, "+
-			"declare long work with start_deep_work, and check get_heartbeat_elapsed_time for where you stand and the watchdog's notices."),
+		server.WithInstructions(Instructions),
 	)
 	s.AddTools(t.Definitions()...)
 	return s

@@ -58,7 +58,7 @@ func (t *Tools) StartDeepWork(a Args) (*DeepWorkResult, error) {
 		return nil, err
 	}
 	maxMin := int(t.Thresholds.MaxStrictDeepWork.D() / time.Minute)
-	modeHint := "use flexible (until your next activity log; keep calling checkpoint) or strict (a fixed number of minutes, every check paused)"
+	modeHint := "use flexible (until your next activity log; checkpoints at natural breaks) or strict (a fixed number of minutes; inactivity, introspection and stale_id paused)"
 	m, err := a.text(pMode, true, modeHint)
 	if err != nil {
 		return nil, err
@@ -126,9 +126,9 @@ func (t *Tools) StartDeepWork(a Args) (*DeepWorkResult, error) {
 	if mode == workspace.Strict {
 		res.PlannedMinutes = minutes
 		res.Deadline = d.Deadline.Format(time.RFC3339)
-		res.Rules = fmt.Sprintf("Strict deep work: every watchdog check is paused until %s (%d min from now). Work without interruption; at the deadline the declaration expires and the checks resume, so write an activity log by then. An activity log before the deadline ends it early. After deep work, your next activity log must be an introspection.", d.Deadline.Format("15:04:05 MST"), minutes)
+		res.Rules = fmt.Sprintf("Strict deep work until %s (%d min): the inactivity, introspection and stale_id checks are paused until then; every other check stays on. Work without interruption. Close the work with an activity log by the deadline (one before it ends the declaration early); if you need longer, write that log and declare again. The activity log after the one that ends the work must be an introspection.", d.Deadline.Format("15:04:05 MST"), minutes)
 	} else {
-		res.Rules = "Flexible deep work: it lasts until your next activity log (create_activity_log completes it). Introspection checks are paused, but inactivity checks are not: keep calling checkpoint every few minutes (within " + humanize.Duration(t.Thresholds.InactivityWarning.D()) + ") to prove you are still working. After deep work, your next activity log must be an introspection."
+		res.Rules = "Flexible deep work: it lasts until your next activity log (create_activity_log completes it). The introspection check is paused; the inactivity check is not, so write a checkpoint at natural breaks (the watchdog notices after " + humanize.Duration(t.Thresholds.InactivityWarning.D()) + " without one). The activity log after the one that ends the work must be an introspection."
 	}
 	return res, nil
 }

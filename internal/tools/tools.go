@@ -119,18 +119,30 @@ func inForce(a activeDeclaration, now time.Time) bool {
 	return a.Decl.Mode == workspace.Flexible || now.Before(a.Decl.Deadline)
 }
 
-// stageNote is the advice for a cycle that has run for cycle: a notice at
-// the inactivity warning, a split recommendation at the inactivity error.
-func (t *Tools) stageNote(cycle *int64) (stage, note string) {
-	if cycle == nil {
+// stageNote is the advice for a cycle that has run for cycle: a gentle
+// notice at the inactivity warning, a suggestion to split at the error. It
+// says nothing while deep work is in force: that long cycle was declared.
+func (t *Tools) stageNote(cycle *int64, deepWork bool) (stage, note string) {
+	if cycle == nil || deepWork {
 		return "", ""
 	}
 	d := time.Duration(*cycle) * time.Second
 	switch {
 	case d >= t.Thresholds.InactivityError.D():
-		return "split", fmt.Sprintf("This cycle has run %s (%s or more): split your work. Write an activity log now for what is done, then continue in a new cycle; during long work call checkpoint every few minutes or declare start_deep_work.", humanize.Duration(d), humanize.Duration(t.Thresholds.InactivityError.D()))
+		return "split", fmt.Sprintf("This cycle has run %s. At a natural break, consider closing what is done with an activity log and going on in a new cycle; for work that needs longer, start_deep_work declares it.", humanize.Duration(d))
 	case d >= t.Thresholds.InactivityWarning.D():
-		return "notice", fmt.Sprintf("Notice: this cycle has run %s (%s or more). Wrap up with an activity log soon, or call checkpoint to show you are still working.", humanize.Duration(d), humanize.Duration(t.Thresholds.InactivityWarning.D()))
+		return "notice", fmt.Sprintf("This cycle has run %s. When you reach a natural break, close it with an activity log, or write a checkpoint if the work goes on.", humanize.Duration(d))
 	}
 	return "", ""
+}
+
+// writeNotices adds the watchdog's current notices to a reply's text.
+func writeNotices(b *strings.Builder, notices []string) {
+	if len(notices) == 0 {
+		return
+	}
+	b.WriteString("The watchdog's current notices:\n")
+	for _, n := range notices {
+		b.WriteString("- " + strings.ReplaceAll(n, "\n", "\n  ") + "\n")
+	}
 }

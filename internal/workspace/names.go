@@ -33,12 +33,15 @@ func CheckPart(part string) (string, error) {
 		return "", fmt.Errorf("%w: not valid UTF-8", ErrBadName)
 	case len(p) > MaxPartLen:
 		return "", fmt.Errorf("%w: longer than %d bytes", ErrBadName, MaxPartLen)
+	case strings.ContainsAny(p, `/\`):
+		// Before the dot rules: "../cache" is a path, not a dotted name.
+		return "", fmt.Errorf("%w: %q contains a path separator; give one folder name", ErrBadName, p)
+	case strings.Contains(p, ".."):
+		return "", fmt.Errorf("%w: %q contains ..", ErrBadName, p)
 	case strings.HasPrefix(p, "."):
 		return "", fmt.Errorf("%w: %q starts with a dot", ErrBadName, p)
 	case strings.HasSuffix(p, "."):
 		return "", fmt.Errorf("%w: %q ends with a dot", ErrBadName, p)
-	case strings.Contains(p, ".."):
-		return "", fmt.Errorf("%w: %q contains ..", ErrBadName, p)
 	}
 	for _, r := range p {
 		if r == '/' || r == '\\' {

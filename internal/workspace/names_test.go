@@ -292,3 +292,20 @@ func TestEnsureSkeleton(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckPartSaysWhatIsWrong: the reason is the one an agent can act on
+// ("../cache" is a path, not a name that starts with a dot).
+func TestCheckPartSaysWhatIsWrong(t *testing.T) {
+	for in, want := range map[string]string{
+		"../cache": "path separator",
+		`..\cache`: "path separator",
+		"a..b":     "contains ..",
+		".hidden":  "starts with a dot",
+		"name.":    "ends with a dot",
+	} {
+		_, err := CheckPart(in)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("CheckPart(%q) = %v, want an error saying %q", in, err, want)
+		}
+	}
+}
