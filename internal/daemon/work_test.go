@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -13,10 +14,10 @@ import (
 )
 
 // execAgent is an exec deliverer whose runs take run (fake time) and reply.
-func execAgent(run time.Duration, calls *int) func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error) {
+func execAgent(run time.Duration, calls *atomic.Int32) func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error) {
 	return func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error) {
 		return &fakeDeliverer{method: config.DeliveryExec, deliver: func(ctx context.Context, p string) (delivery.Result, error) {
-			*calls++
+			calls.Add(1)
 			select {
 			case <-time.After(run):
 			case <-ctx.Done():
@@ -34,7 +35,7 @@ func TestHeartStyleAgentWaitsHealthily(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig(t) // inactivity 2s/4s, introspection 30s
 		cfg.Schedule.Every = config.Duration(10 * time.Second)
-		var calls int
+		var calls atomic.Int32
 		h := startFake(t, cfg, execAgent(time.Second, &calls))
 		time.Sleep(5 * time.Second) // between the first two wakeups
 		synctest.Wait()
@@ -44,8 +45,8 @@ func TestHeartStyleAgentWaitsHealthily(t *testing.T) {
 		time.Sleep(46 * time.Second)
 		synctest.Wait()
 		h.stop()
-		if calls != 5 {
-			t.Fatalf("wakeups = %d, want 5 cycles", calls)
+		if n := calls.Load(); n != 5 {
+			t.Fatalf("wakeups = %d, want 5 cycles", n)
 		}
 		for _, a := range alertsOf(t, h.alerts) {
 			t.Errorf("alert while the agent answered every wakeup: %v", a)
@@ -66,7 +67,7 @@ func TestHangingExecAgentGetsTheError(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig(t)
 		cfg.Schedule.Every = config.Duration(10 * time.Second)
-		var calls int
+		var calls atomic.Int32
 		h := startFake(t, cfg, execAgent(time.Minute, &calls))
 		time.Sleep(10*time.Second + 3900*time.Millisecond) // the first wakeup is at 10s
 
