@@ -292,7 +292,8 @@ func TestStdoutCarriesOnlyJSONRPC(t *testing.T) {
 	}
 }
 
-// Closing stdin ends the server within a second.
+// Closing stdin ends the server promptly (it exits at once; the bound only
+// leaves room for a loaded CI machine).
 func TestExitsOnStdinEOF(t *testing.T) {
 	ws := newWorkspace(t)
 	cmd := exec.Command(bin(), "--workspace", ws.Root)
@@ -313,9 +314,9 @@ func TestExitsOnStdinEOF(t *testing.T) {
 		if err != nil {
 			t.Errorf("exit after EOF: %v", err)
 		}
-	case <-time.After(time.Second):
+	case <-time.After(5 * time.Second):
 		cmd.Process.Kill()
-		t.Fatal("still running 1 s after stdin EOF")
+		t.Fatal("still running 5 s after stdin EOF")
 	}
 }
 

@@ -30,7 +30,13 @@ func (a *agent) scheduleLoop(ctx context.Context) {
 	<-ctx.Done()
 }
 
+// setNext records the next wakeup for the state; it keeps a copy, since the
+// loop goes on to overwrite its own variable without the lock.
 func (a *agent) setNext(w *schedule.Wakeup) {
+	if w != nil {
+		c := *w
+		w = &c
+	}
 	a.mu.Lock()
 	a.next = w
 	a.mu.Unlock()
