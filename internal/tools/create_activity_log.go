@@ -74,28 +74,22 @@ func (t *Tools) CreateActivityLog(a Args) (*LogResult, error) {
 	if err := a.checkKnown(pActivityType, pActivityContent, pArtifacts, pEvaluation, pThemeStartID, pThemePart, pParentThemeStartID, pParentThemePart); err != nil {
 		return nil, err
 	}
+	var bad problems
 	typeName, err := a.text(pActivityType, true, typeHint)
-	if err != nil {
-		return nil, err
-	}
+	bad.add(err)
 	typ, ok := workspace.ParseActivityType(typeName)
-	if !ok || strings.ContainsAny(strings.TrimSpace(typeName), " \t(（:：") {
-		return nil, badField(pActivityType, fmt.Sprintf("%q is not an activity type", clip(typeName, 40)), typeHint)
+	if err == nil && (!ok || strings.ContainsAny(strings.TrimSpace(typeName), " \t(（:：")) {
+		bad.add(badField(pActivityType, fmt.Sprintf("%q is not an activity type", clip(typeName, 40)), typeHint))
 	}
 	content, err := a.list(pActivityContent, true, "what you did in this cycle, one item per point")
-	if err != nil {
-		return nil, err
-	}
+	bad.add(err)
 	artifacts, err := t.artifactsArg(a)
-	if err != nil {
-		return nil, err
-	}
+	bad.add(err)
 	eval, err := a.text(pEvaluation, false, "your assessment of this cycle")
-	if err != nil {
-		return nil, err
-	}
+	bad.add(err)
 	theme, err := a.themeArg()
-	if err != nil {
+	bad.add(err)
+	if err := bad.err(); err != nil {
 		return nil, err
 	}
 	id, err := t.currentID()

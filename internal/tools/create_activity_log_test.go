@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -218,4 +219,22 @@ func TestCreateActivityLogStageNote(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCreateActivityLogReportsEveryBadField: one call with three bad fields
+// is told about all three, so one retry can fix them.
+func TestCreateActivityLogReportsEveryBadField(t *testing.T) {
+	e := newEnv(t)
+	before := e.snapshot()
+	_, err := e.tl.CreateActivityLog(args(t, `{"activity_type":"dreaming","activity_content":[],"theme_start_id":"2025","theme_directory_part":"../cache"}`))
+	var ie *InputError
+	if !errors.As(err, &ie) || len(ie.All) != 4 {
+		t.Fatalf("err = %v, want one InputError joining 4 problems", err)
+	}
+	for _, f := range []string{"activity_type", "activity_content", "theme_start_id", "theme_directory_part"} {
+		if !strings.Contains(err.Error(), f+":") {
+			t.Errorf("error %q does not name %s", err, f)
+		}
+	}
+	e.sameSnapshot(before)
 }

@@ -51,24 +51,18 @@ func (t *Tools) StartTheme(a Args) (*StartThemeResult, error) {
 	if err := a.checkKnown(pThemeName, pThemePart, pReason, pActivityContent, pParentThemeStartID, pParentThemePart, pThemeboxFile); err != nil {
 		return nil, err
 	}
+	var bad problems
 	name, err := a.oneLine(pThemeName, true, 1, maxThemeNameLen, fmt.Sprintf("the theme's title, up to %d characters on one line", maxThemeNameLen))
-	if err != nil {
-		return nil, err
-	}
+	bad.add(err)
 	part, err := a.partArg(pThemePart, "a short folder name for the theme, e.g. ai_research; the folder becomes artifacts/<current heartbeat ID>_<theme_directory_part>/")
-	if err != nil {
-		return nil, err
-	}
+	bad.add(err)
 	reason, err := a.text(pReason, true, "why you start this theme")
-	if err != nil {
-		return nil, err
-	}
+	bad.add(err)
 	content, err := a.list(pActivityContent, false, "what you did to start the theme, one item per point")
-	if err != nil {
-		return nil, err
-	}
+	bad.add(err)
 	parent, err := a.parentArg()
-	if err != nil {
+	bad.add(err)
+	if err := bad.err(); err != nil {
 		return nil, err
 	}
 	box, err := t.themeboxArg(a)

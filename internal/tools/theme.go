@@ -78,16 +78,14 @@ func (a Args) parentArg() (*workspace.Theme, error) {
 
 // themeArg reads theme_start_id, theme_directory_part and the parent pair.
 func (a Args) themeArg() (workspace.Theme, error) {
+	var bad problems
 	id, err := a.idArg(pThemeStartID, true, themeIDHint)
-	if err != nil {
-		return workspace.Theme{}, err
-	}
+	bad.add(err)
 	part, err := a.partArg(pThemePart, themePartHint)
-	if err != nil {
-		return workspace.Theme{}, err
-	}
+	bad.add(err)
 	parent, err := a.parentArg()
-	if err != nil {
+	bad.add(err)
+	if err := bad.err(); err != nil {
 		return workspace.Theme{}, err
 	}
 	return workspace.Theme{StartID: id, Part: part, Parent: parent}, nil

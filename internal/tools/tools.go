@@ -47,6 +47,7 @@ type InputError struct {
 	Field   string // the parameter, "" when the problem is not one field's
 	Problem string
 	Fix     string
+	All     []*InputError // the problems an error of several parameters joins
 }
 
 // Error reads as "field: problem. Fix: ...".
@@ -64,6 +65,42 @@ func (e *InputError) Error() string {
 
 func badField(field, problem, fix string) error {
 	return &InputError{Field: field, Problem: problem, Fix: fix}
+}
+
+// problems collects every bad parameter of a call, so the agent can fix them
+// all at once instead of learning of them one retry at a time.
+type problems []error
+
+// add records err (nil is nothing).
+func (p *problems) add(err error) { *p = append(*p, err) }
+
+// err is nil, the one problem, or every bad parameter in one InputError. An
+// error that is not the agent's to fix (a failing disk) wins over them.
+func (p problems) err() error {
+	var bad []*InputError
+	for _, e := range p {
+		var ie *InputError
+		switch {
+		case e == nil:
+		case errors.As(e, &ie) && len(ie.All) > 0:
+			bad = append(bad, ie.All...)
+		case errors.As(e, &ie):
+			bad = append(bad, ie)
+		default:
+			return e
+		}
+	}
+	switch len(bad) {
+	case 0:
+		return nil
+	case 1:
+		return bad[0]
+	}
+	parts := make([]string, len(bad))
+	for i, e := range bad {
+		parts[i] = fmt.Sprintf("(%d) %s", i+1, e.Error())
+	}
+	return &InputError{Problem: fmt.Sprintf("%d parameters need fixing: %s", len(bad), strings.Join(parts, "; ")), All: bad}
 }
 
 // currentID reads the heartbeat ID the watchdog minted last.
