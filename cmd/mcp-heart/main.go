@@ -89,7 +89,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	t := tools.New(ws, settings.Thresholds, logger)
 	stdio := server.NewStdioServer(tools.NewServer(t, version))
 	stdio.SetErrorLogger(log.New(logger, "", 0))
-	if err := stdio.Listen(ctx, stdin, stdout); err != nil && !errors.Is(err, context.Canceled) {
+	d := newDrain(stdin, stdout) // EOF waits for the replies still owed
+	if err := stdio.Listen(ctx, d, d); err != nil && !errors.Is(err, context.Canceled) {
 		logger.Error().Err(err).Msg("stdio transport")
 		return 1
 	}
