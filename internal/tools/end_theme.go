@@ -31,16 +31,14 @@ func (t *Tools) EndTheme(a Args) (*EndThemeResult, error) {
 	if err := a.checkKnown(pThemeStartID, pThemePart, pReason, pAchievements, pParentThemeStartID, pParentThemePart); err != nil {
 		return nil, err
 	}
+	var bad problems
 	theme, err := a.themeArg()
-	if err != nil {
-		return nil, err
-	}
+	bad.add(err)
 	reason, err := a.text(pReason, true, "why the theme ends now")
-	if err != nil {
-		return nil, err
-	}
+	bad.add(err)
 	achievements, err := a.list(pAchievements, true, "what the theme achieved, one item per point")
-	if err != nil {
+	bad.add(err)
+	if err := bad.err(); err != nil {
 		return nil, err
 	}
 	id, err := t.currentID()

@@ -59,30 +59,29 @@ func (t *Tools) StartDeepWork(a Args) (*DeepWorkResult, error) {
 	}
 	maxMin := int(t.Thresholds.MaxStrictDeepWork.D() / time.Minute)
 	modeHint := "use flexible (until your next activity log; checkpoints at natural breaks) or strict (a fixed number of minutes; inactivity, introspection and stale_id paused)"
+	var bad problems
 	m, err := a.text(pMode, true, modeHint)
-	if err != nil {
-		return nil, err
-	}
+	bad.add(err)
 	mode := workspace.Mode(strings.ToLower(m))
-	if mode != workspace.Flexible && mode != workspace.Strict {
-		return nil, badField(pMode, fmt.Sprintf("%q is not a mode", clip(m, 40)), modeHint)
+	if err == nil && mode != workspace.Flexible && mode != workspace.Strict {
+		bad.add(badField(pMode, fmt.Sprintf("%q is not a mode", clip(m, 40)), modeHint))
 	}
 	desc, err := a.oneLine(pActivityDesc, true, minDescLen, maxDescLen, fmt.Sprintf("describe the work you will do in %d to %d characters on one line", minDescLen, maxDescLen))
-	if err != nil {
-		return nil, err
-	}
+	bad.add(err)
 	durHint := fmt.Sprintf("for strict mode pass planned_duration_minutes as a whole number from 1 to %d", maxMin)
 	minutes, given, err := a.integer(pPlannedDuration, durHint)
-	if err != nil {
-		return nil, err
-	}
+	bad.add(err)
 	switch {
+	case err != nil:
 	case mode == workspace.Flexible && given:
-		return nil, badField(pPlannedDuration, "applies to strict mode only", "leave planned_duration_minutes out for flexible mode, or use mode strict for a fixed number of minutes")
+		bad.add(badField(pPlannedDuration, "applies to strict mode only", "leave planned_duration_minutes out for flexible mode, or use mode strict for a fixed number of minutes"))
 	case mode == workspace.Strict && !given:
-		return nil, badField(pPlannedDuration, "required for strict mode", durHint)
+		bad.add(badField(pPlannedDuration, "required for strict mode", durHint))
 	case mode == workspace.Strict && (minutes < 1 || minutes > maxMin):
-		return nil, badField(pPlannedDuration, fmt.Sprintf("%d is outside 1..%d minutes", minutes, maxMin), durHint+"; for longer work declare again when it expires, or use flexible mode")
+		bad.add(badField(pPlannedDuration, fmt.Sprintf("%d is outside 1..%d minutes", minutes, maxMin), durHint+"; for longer work write an activity log and declare again, or use flexible mode"))
+	}
+	if err := bad.err(); err != nil {
+		return nil, err
 	}
 	id, err := t.currentID()
 	if err != nil {
