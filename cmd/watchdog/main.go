@@ -23,6 +23,8 @@ var commands = []command{
 	{"run", "run [-c FILE]      the daemon", runRun},
 	{"check", "check [-c FILE]    one scan now; exit 0 ok, 1 warning, 2 error", runCheck},
 	{"status", "status [-c FILE]   ID, last proof, deep work, chambers, cap, breaker", runStatus},
+	{"pause", "pause [-c FILE] [--agent NAME] [--for 2h | --until 2026-11-23T09:00] [--reason TEXT]  no wakeups until resumed", runPause},
+	{"resume", "resume [-c FILE] [--agent NAME]  end a pause", runResume},
 	{"migrate", "migrate [-c FILE] DIR  move stats/extended_processing to stats/deep_work", runMigrate},
 }
 

@@ -49,10 +49,25 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer sink.Close()
-	d, err := daemon.New(cfg, daemon.Options{Log: log, Alerts: sink, Notify: sdnotify.Notifier{}})
+	win, err := newWindow(cfg, sink)
 	if err != nil {
+		log.Error().Err(err).Msg("cannot start the http server")
+		return 1
+	}
+	opts := daemon.Options{Log: log, Alerts: sink, Notify: sdnotify.Notifier{}}
+	if win != nil {
+		opts.OnPulse = win.pulsed
+	}
+	d, err := daemon.New(cfg, opts)
+	if err != nil {
+		if win != nil {
+			win.ln.Close()
+		}
 		log.Error().Err(err).Msg("cannot start")
 		return 1
+	}
+	if win != nil {
+		win.serve(ctx, d, log)
 	}
 	// systemd restarts a unit whose pings stop for WatchdogSec; a pulse as
 	// long as that gets the daemon killed while healthy.

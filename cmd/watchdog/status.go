@@ -70,6 +70,16 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st daemon.State, now time
 	row("last proof", proof(now, st.LastProof))
 	row("last introspection", proof(now, st.LastIntro))
 	row("work", workRow(now, st.Work))
+	if p := st.Pause; p != nil {
+		v := "until `watchdog resume`"
+		if !p.Until.IsZero() {
+			v = "until " + p.Until.Local().Format("2006-01-02 15:04")
+		}
+		if p.Reason != "" {
+			v += " (" + p.Reason + ")"
+		}
+		row("PAUSED", v+": no wakeups; inactivity and introspection quiet")
+	}
 	if len(st.DeepWork) == 0 {
 		row("deep work", "none")
 	}

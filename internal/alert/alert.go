@@ -34,6 +34,16 @@ type Sink struct {
 	log  zerolog.Logger
 	path string
 	file *os.File
+	subs []func(Alert)
+}
+
+// Subscribe calls f with every alert after it is written (the page, the
+// metrics, notifications). f runs on the emitter's goroutine, often the
+// pulse: it must only hand the alert on, never wait.
+func (s *Sink) Subscribe(f func(Alert)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.subs = append(s.subs, f)
 }
 
 // NewSink writes alerts to log and, when path is not empty, appends them to
@@ -61,6 +71,9 @@ func (s *Sink) Emit(a Alert) {
 		if err := write(s.file, a); err != nil {
 			s.log.Error().Err(err).Str("file", s.path).Msg("alerts file write failed")
 		}
+	}
+	for _, f := range s.subs {
+		f(a)
 	}
 }
 

@@ -141,6 +141,24 @@ type Restrictions struct {
 // Alerts configures where alert lines go besides stderr.
 type Alerts struct {
 	File string `yaml:"file"` // JSON lines appended here; "" = stderr only
+	// Notify sends alert state changes to services (ntfy, Slack, webhooks...).
+	Notify []Notify `yaml:"notify"`
+}
+
+// Notify is one notification target. The URL may hold a secret: give it in
+// url_file, or as ${ENV} inside url; it is never logged with credentials.
+type Notify struct {
+	URL         string   `yaml:"url"`
+	URLFile     string   `yaml:"url_file"`
+	MinLevel    string   `yaml:"min_level"`    // info, warning (default) or error
+	MinInterval Duration `yaml:"min_interval"` // per agent between messages (default 5m)
+}
+
+// HTTP is the operator's window: the status page, /metrics, /healthz and
+// the API. An empty Listen means no server.
+type HTTP struct {
+	Listen    string `yaml:"listen"`     // e.g. 127.0.0.1:9477
+	TokenFile string `yaml:"token_file"` // bearer token for changes (and reads off loopback)
 }
 
 // AgentConfig is everything that belongs to one supervised agent.
@@ -164,6 +182,7 @@ type Config struct {
 	AgentConfig `yaml:",inline"`
 	Timezone    string `yaml:"timezone"`
 	Alerts      Alerts `yaml:"alerts"`
+	HTTP        HTTP   `yaml:"http"`
 	// Agents, when non-empty, is the fleet this process supervises.
 	Agents []AgentConfig `yaml:"-"`
 
@@ -350,8 +369,19 @@ func (c *Config) finish(base string) error {
 		if c.Alerts.File != "" {
 			c.Alerts.File = absUnder(base, c.Alerts.File)
 		}
+		if c.HTTP.TokenFile != "" {
+			c.HTTP.TokenFile = absUnder(base, c.HTTP.TokenFile)
+		}
+		for i := range c.Alerts.Notify {
+			if f := c.Alerts.Notify[i].URLFile; f != "" {
+				c.Alerts.Notify[i].URLFile = absUnder(base, f)
+			}
+		}
 	}
 	if err := c.AgentConfig.validate(""); err != nil {
+		return err
+	}
+	if err := c.validateWindow(); err != nil {
 		return err
 	}
 	names, spaces := map[string]int{}, map[string]int{}

@@ -16,6 +16,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/clock"
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/delivery"
+	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/schedule"
 	"github.com/ai-heart/ai-heart/internal/workspace"
@@ -44,7 +45,7 @@ type agent struct {
 	breaker  *budget.Breaker
 	plan     *schedule.Plan
 	scanner  *scan.Scanner
-	started  time.Time // the baseline: nothing older is held against the agent
+	started  time.Time // when the watchdog started
 	onPulse  func(PulseEvent)
 	deliverC context.Context // deliveries are cancelled with it on shutdown
 	wg       sync.WaitGroup  // deliveries in flight
@@ -68,8 +69,11 @@ type agent struct {
 	counters   Counters
 	pulse      PulseChamber
 	lastProof  time.Time
-	work       workClock // working versus waiting
-	noted      [2]string // proofs last copied into the latest-proof index
+	work       workClock    // working versus waiting
+	baseline   time.Time    // nothing older is held against the agent: the start, or the end of a pause
+	paused     *pause.Pause // the pause in force, read each pulse
+	last       State        // the state the last pulse wrote
+	noted      [2]string    // proofs last copied into the latest-proof index
 }
 
 // PulseEvent reports one finished pulse (for tests and measurements).
@@ -80,6 +84,7 @@ type PulseEvent struct {
 	Took      time.Duration
 	ID        workspace.ID
 	Result    checks.Result
+	State     State // the state file this pulse wrote
 }
 
 func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, started time.Time) (*agent, error) {
@@ -128,7 +133,7 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 		clock: clock.Or(o.Clock), log: log,
 		alerts: o.Alerts, deliver: d, cap: dc, breaker: br, plan: plan,
 		scanner: sc, started: started, onPulse: o.OnPulse,
-		levels: map[string]checks.Level{}, announced: map[string]bool{},
+		levels: map[string]checks.Level{}, announced: map[string]bool{}, baseline: started,
 		work: newWorkClock(cfg, started),
 	}, nil
 }

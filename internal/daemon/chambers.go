@@ -95,7 +95,7 @@ func (a *agent) idleTick(now time.Time, after time.Duration) {
 // lastActivity is when something last happened: a proof, a wakeup, or the
 // watchdog's start. Call with a.mu held.
 func (a *agent) lastActivity() time.Time {
-	last := a.started
+	last := a.baseline
 	for _, t := range []time.Time{a.lastProof, a.lastWakeup} {
 		if t.After(last) {
 			last = t

@@ -87,6 +87,7 @@ func (a *agent) adopt(old *agent) {
 	a.levels, a.checkState, a.rec = old.levels, old.checkState, old.rec
 	a.counters, a.lastWakeup, a.lastProof = old.counters, old.lastWakeup, old.lastProof
 	a.idle, a.announced, a.pulse = old.idle, old.announced, old.pulse
+	a.baseline, a.paused, a.last = old.baseline, old.paused, old.last
 }
 
 // Agents names the supervised agents.
@@ -96,6 +97,25 @@ func (d *Daemon) Agents() []string {
 	var out []string
 	for _, a := range d.agents {
 		out = append(out, a.name)
+	}
+	return out
+}
+
+// Statuses returns the state each agent's last pulse wrote (an agent yet to
+// pulse has only its name).
+func (d *Daemon) Statuses() []State {
+	d.mu.Lock()
+	agents := d.agents
+	d.mu.Unlock()
+	out := make([]State, 0, len(agents))
+	for _, a := range agents {
+		a.mu.Lock()
+		st := a.last
+		a.mu.Unlock()
+		if st.Agent == "" {
+			st.Agent = a.name
+		}
+		out = append(out, st)
 	}
 	return out
 }

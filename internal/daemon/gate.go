@@ -21,6 +21,11 @@ import (
 // on its own goroutine; one already in flight coalesces this one.
 func (a *agent) wake(source, text string) {
 	a.mu.Lock()
+	if a.paused != nil {
+		a.counters.Paused++
+		a.mu.Unlock()
+		return
+	}
 	if a.rec.GaveUp {
 		a.counters.Skipped++
 		a.mu.Unlock()

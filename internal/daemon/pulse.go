@@ -11,6 +11,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/delivery"
+	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -55,6 +56,7 @@ func (a *agent) pulseOnce(scheduled time.Time) {
 	defer a.pulseMu.Unlock()
 	b := &beat{scheduled: scheduled, startMono: time.Now(), now: a.clock.Now()}
 	a.mint(b)
+	a.readPause(b)
 	a.scan(b)
 	a.evaluate(b)
 	a.apply(b)
@@ -78,6 +80,36 @@ type beat struct {
 	rec                       Recovery
 	step                      step
 	took                      time.Duration
+	paused                    bool
+}
+
+// readPause reads the pause file. While paused the baseline follows the
+// clock, so on resume nothing from the pause is held against the agent, as
+// after a restart; a pause whose until has passed is removed.
+func (a *agent) readPause(b *beat) {
+	p, err := pause.Read(a.ws)
+	if err != nil {
+		b.log.Warn().Err(err).Msg("pause file")
+	}
+	if p != nil && !p.Active(b.now) {
+		if err := pause.Clear(a.ws); err != nil {
+			b.log.Warn().Err(err).Msg("end of pause")
+		}
+		p = nil
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	switch {
+	case p != nil && a.paused == nil:
+		b.log.Info().Str("reason", p.Reason).Time("until", p.Until).Msg("paused")
+	case p == nil && a.paused != nil:
+		b.log.Info().Msg("resumed")
+	}
+	a.paused, b.paused = p, p != nil
+	if b.paused {
+		a.baseline = b.now
+		a.rec = Recovery{}
+	}
 }
 
 // mint writes this pulse's heartbeat ID.
@@ -106,10 +138,11 @@ func (a *agent) evaluate(b *beat) {
 	prev := a.checkState
 	a.work.observe(b.now, b.snap, a.deliver.Method())
 	work := a.work.checks()
+	baseline := a.baseline
 	a.mu.Unlock()
 	b.res, b.checkState = checks.Evaluate(b.now, b.snap, checks.Config{
 		Thresholds: a.cfg.Thresholds, Restrictions: a.cfg.Restrictions,
-		Baseline: a.started, Loc: a.loc, Work: work,
+		Baseline: baseline, Loc: a.loc, Work: work,
 	}, prev)
 }
 
@@ -168,6 +201,9 @@ func (a *agent) alert(b *beat) {
 // recover carries out the recovery decision, then hands urgent feedback to
 // the agent.
 func (a *agent) recover(b *beat) {
+	if b.paused {
+		return // a paused agent is not touched; recovery resumes with it
+	}
 	a.recoveryStep(b.now, b.id, b.step, b.rec)
 	if len(b.urgent) > 0 {
 		a.wakeUrgent(b.urgent)
@@ -176,7 +212,13 @@ func (a *agent) recover(b *beat) {
 
 // persist writes the state file, logs the pulse line and reports the pulse.
 func (a *agent) persist(b *beat) {
-	a.writeState()
+	st := a.stateNow()
+	a.mu.Lock()
+	a.last = st
+	a.mu.Unlock()
+	if err := writeState(a.ws, st); err != nil {
+		a.log.Error().Err(err).Msg("write state")
+	}
 	ev := b.log.Info().Str("worst", b.res.Worst().String()).Dur("took", b.took)
 	if p := b.snap.NewestProof(); p != nil {
 		ev = ev.Str("last_proof", p.Path).Dur("proof_age", b.now.Sub(p.ModTime).Round(time.Second))
@@ -192,7 +234,7 @@ func (a *agent) persist(b *beat) {
 	}
 	ev.Msg("pulse")
 	if a.onPulse != nil {
-		a.onPulse(PulseEvent{Agent: a.name, Scheduled: b.scheduled, Started: b.startMono, Took: b.took, ID: b.id, Result: b.res})
+		a.onPulse(PulseEvent{Agent: a.name, Scheduled: b.scheduled, Started: b.startMono, Took: b.took, ID: b.id, Result: b.res, State: st})
 	}
 }
 

@@ -41,6 +41,10 @@ func (a *agent) stateNow() State {
 		Notices: append([]string{}, a.notices()...),
 		Work:    a.work.state(),
 	}
+	if a.paused != nil {
+		p := *a.paused
+		s.Pause = &p
+	}
 	for _, f := range a.result.Findings {
 		s.Checks[f.Check] = CheckState{Level: f.Level.String(), Message: f.Message}
 	}

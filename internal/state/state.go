@@ -13,6 +13,7 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/budget"
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -47,6 +48,9 @@ type State struct {
 	// and each non-ok check's advice), whatever the delivery: mcp-heart
 	// reads them here, so agents under tmux and exec see them too.
 	Notices []string `json:"notices"`
+	// Pause is the pause in force (stats/pause.json), if any: no wakeups,
+	// and no inactivity or introspection alerts.
+	Pause *pause.Pause `json:"pause,omitempty"`
 }
 
 // Work modes: always working (no schedule, no idle chamber), working (a
@@ -116,16 +120,18 @@ type IdleChamber struct {
 
 // Counters are running totals since the watchdog started.
 type Counters struct {
-	Pulses           int64 `json:"pulses"`
-	Wakeups          int64 `json:"wakeups"`
-	Delivered        int64 `json:"delivered"`
-	DeliveryFailures int64 `json:"delivery_failures"`
-	Ghosts           int64 `json:"ghosts"`
-	Dropped          int64 `json:"dropped"`   // over the daily cap
-	Skipped          int64 `json:"skipped"`   // circuit breaker open, or gave up
-	Coalesced        int64 `json:"coalesced"` // due while another was in flight
-	Alerts           int64 `json:"alerts"`
-	SweptTempFiles   int64 `json:"swept_temp_files"` // stale renameio temp files removed
+	Pulses             int64 `json:"pulses"`
+	Wakeups            int64 `json:"wakeups"`
+	Delivered          int64 `json:"delivered"`
+	DeliveryFailures   int64 `json:"delivery_failures"`
+	Ghosts             int64 `json:"ghosts"`
+	Dropped            int64 `json:"dropped"`   // over the daily cap
+	Skipped            int64 `json:"skipped"`   // circuit breaker open, or gave up
+	Coalesced          int64 `json:"coalesced"` // due while another was in flight
+	Alerts             int64 `json:"alerts"`
+	SweptTempFiles     int64 `json:"swept_temp_files"`     // stale renameio temp files removed
+	Paused             int64 `json:"paused"`               // wakeups not sent because the agent is paused
+	OutsideActiveHours int64 `json:"outside_active_hours"` // schedule/idle wakeups skipped outside schedule.active_hours
 }
 
 // Read reads a workspace's state file.

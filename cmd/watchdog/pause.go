@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/pause"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// runPause is `watchdog pause`: it writes stats/pause.json in each chosen
+// workspace. The running daemon sees it within one pulse; it holds across
+// restarts until `watchdog resume` or its --until.
+func runPause(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("pause", flag.ContinueOnError)
+	load := configFlag(fs)
+	name := fs.String("agent", "", "the agent to pause (default: every agent of the config)")
+	dur := fs.Duration("for", 0, "pause for this long, e.g. 2h")
+	untilS := fs.String("until", "", "pause until this time in the config's timezone, e.g. 2026-11-23T09:00")
+	reason := fs.String("reason", "", "why, shown in status and on the page")
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	cfg, _, err := load()
+	if err != nil {
+		fmt.Fprintf(stderr, "watchdog pause: %v\n", err)
+		return 2
+	}
+	now := time.Now()
+	p := pause.Pause{Since: now, Reason: *reason}
+	switch {
+	case *dur != 0 && *untilS != "":
+		fmt.Fprintln(stderr, "watchdog pause: give --for or --until, not both")
+		return 2
+	case *dur < 0:
+		fmt.Fprintln(stderr, "watchdog pause: --for must be positive")
+		return 2
+	case *dur > 0:
+		p.Until = now.Add(*dur)
+	case *untilS != "":
+		if p.Until, err = parseUntil(*untilS, cfg.Location()); err != nil {
+			fmt.Fprintf(stderr, "watchdog pause: %v\n", err)
+			return 2
+		}
+	}
+	return eachAgent(cfg, *name, "pause", stdout, stderr, func(ws *workspace.Workspace) (string, error) {
+		if err := pause.Set(ws, p); err != nil {
+			return "", err
+		}
+		if p.Until.IsZero() {
+			return "paused until `watchdog resume`", nil
+		}
+		return "paused until " + p.Until.In(cfg.Location()).Format("2006-01-02 15:04 MST"), nil
+	})
+}
+
+// runResume is `watchdog resume`: it removes the pause file.
+func runResume(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("resume", flag.ContinueOnError)
+	load := configFlag(fs)
+	name := fs.String("agent", "", "the agent to resume (default: every agent of the config)")
+	if code, ok := parseFlags(fs, args, stderr); !ok {
+		return code
+	}
+	cfg, _, err := load()
+	if err != nil {
+		fmt.Fprintf(stderr, "watchdog resume: %v\n", err)
+		return 2
+	}
+	return eachAgent(cfg, *name, "resume", stdout, stderr, func(ws *workspace.Workspace) (string, error) {
+		p, err := pause.Read(ws)
+		if err != nil {
+			return "", err
+		}
+		if err := pause.Clear(ws); err != nil {
+			return "", err
+		}
+		if p == nil {
+			return "was not paused", nil
+		}
+		return "resumed; the watchdog picks it up within one pulse", nil
+	})
+}
+
+// eachAgent runs f on the named agent's workspace, or on every agent's.
+func eachAgent(cfg *config.Config, name, verb string, stdout, stderr io.Writer, f func(*workspace.Workspace) (string, error)) int {
+	found := false
+	for _, a := range cfg.Fleet() {
+		if name != "" && a.DisplayName() != name {
+			continue
+		}
+		found = true
+		ws, err := workspace.New(a.Workspace, cfg.Location())
+		if err == nil {
+			var msg string
+			if msg, err = f(ws); err == nil {
+				fmt.Fprintf(stdout, "%s: %s\n", a.DisplayName(), msg)
+				continue
+			}
+		}
+		fmt.Fprintf(stderr, "watchdog %s: %s: %v\n", verb, a.DisplayName(), err)
+		return 1
+	}
+	if !found {
+		fmt.Fprintf(stderr, "watchdog %s: no agent named %q in the config\n", verb, name)
+		return 2
+	}
+	return 0
+}
+
+// parseUntil reads a local time (minutes or seconds) or an RFC 3339 time.
+func parseUntil(s string, loc *time.Location) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	for _, layout := range []string{"2006-01-02T15:04", "2006-01-02T15:04:05", "2006-01-02 15:04"} {
+		if t, err := time.ParseInLocation(layout, s, loc); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("--until %q: want a time like 2026-11-23T09:00", s)
+}

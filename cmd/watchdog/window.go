@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/ai-heart/ai-heart/internal/alert"
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/daemon"
+	"github.com/ai-heart/ai-heart/internal/metrics"
+	"github.com/ai-heart/ai-heart/internal/pause"
+	"github.com/ai-heart/ai-heart/internal/state"
+	"github.com/ai-heart/ai-heart/internal/web"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// window is the operator's window of `watchdog run`: the HTTP server with
+// the page, /metrics and the API, fed by the daemon's pulses and alerts.
+type window struct {
+	mu      sync.Mutex
+	d       *daemon.Daemon // set once the daemon is built
+	cfg     *config.Config
+	web     *web.Server
+	metrics *metrics.Metrics
+	srv     *http.Server
+	ln      net.Listener
+}
+
+// newWindow checks the http section and binds its address, so a bad one
+// fails the start with a clear error. With no listen it returns nil.
+func newWindow(cfg *config.Config, sink *alert.Sink) (*window, error) {
+	if cfg.HTTP.Listen == "" {
+		return nil, nil
+	}
+	token, err := web.ReadToken(cfg.HTTP.TokenFile)
+	if err != nil {
+		return nil, err
+	}
+	readAuth, err := web.CheckListen(cfg.HTTP.Listen, token)
+	if err != nil {
+		return nil, err
+	}
+	w := &window{cfg: cfg}
+	w.metrics = metrics.New(w, nil)
+	w.web = web.New(w, web.Options{Token: token, ReadAuth: readAuth, Pauser: w, Metrics: w.metrics.Handler()})
+	sink.Subscribe(func(a alert.Alert) {
+		w.metrics.Alert(a.Agent, a.Check, a.Level.String())
+		w.web.PublishAlert(web.Alert{Time: a.Time, Agent: a.Agent, Level: a.Level.String(), Check: a.Check, Message: a.Message})
+	})
+	w.ln, err = net.Listen("tcp", cfg.HTTP.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("http.listen: %w", err)
+	}
+	w.srv = &http.Server{Handler: w.web, ReadHeaderTimeout: 10 * time.Second}
+	return w, nil
+}
+
+// Addr is the bound address (useful with port 0).
+func (w *window) Addr() string { return w.ln.Addr().String() }
+
+// serve runs the server until ctx ends.
+func (w *window) serve(ctx context.Context, d *daemon.Daemon, log zerolog.Logger) {
+	w.mu.Lock()
+	w.d = d
+	w.mu.Unlock()
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = w.srv.Shutdown(sctx) // event streams hold on; the close below ends them
+		_ = w.srv.Close()
+	}()
+	go func() {
+		log.Info().Str("listen", w.Addr()).Msg("status page, /metrics and API listening")
+		if err := w.srv.Serve(w.ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error().Err(err).Msg("http server stopped")
+		}
+	}()
+}
+
+// pulsed feeds one pulse to the page and the metrics.
+func (w *window) pulsed(e daemon.PulseEvent) {
+	w.metrics.Pulse(e.Agent, e.Took)
+	w.web.Publish(e.State)
+}
+
+// Statuses makes the window a web.Source and a metrics.Source.
+func (w *window) Statuses() []state.State {
+	w.mu.Lock()
+	d := w.d
+	w.mu.Unlock()
+	if d == nil {
+		return nil
+	}
+	return d.Statuses()
+}
+
+// Pause writes the agent's pause file; the daemon sees it within a pulse.
+func (w *window) Pause(agent string, until time.Time, reason string) error {
+	ws, err := w.workspace(agent)
+	if err != nil {
+		return err
+	}
+	return pause.Set(ws, pause.Pause{Since: time.Now(), Until: until, Reason: reason})
+}
+
+// Resume removes the agent's pause file.
+func (w *window) Resume(agent string) error {
+	ws, err := w.workspace(agent)
+	if err != nil {
+		return err
+	}
+	return pause.Clear(ws)
+}
+
+func (w *window) workspace(agent string) (*workspace.Workspace, error) {
+	for _, a := range w.cfg.Fleet() {
+		if a.DisplayName() == agent {
+			return workspace.New(a.Workspace, w.cfg.Location())
+		}
+	}
+	return nil, web.ErrUnknownAgent
+}

@@ -1,0 +1,173 @@
+// Package metrics exposes agent states as Prometheus metrics through
+// client_golang. Gauges and the totals the daemon already counts are read
+// from the states at scrape time (one source of truth, nothing to keep in
+// step); the pulse duration histogram and alert counts are observed as they
+// happen.
+package metrics
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/ai-heart/ai-heart/internal/budget"
+	"github.com/ai-heart/ai-heart/internal/state"
+)
+
+// Source lists the agent states to expose (web.Source has the same shape).
+type Source interface {
+	Statuses() []state.State
+}
+
+// Metrics owns a registry with the watchdog's collectors.
+type Metrics struct {
+	reg           *prometheus.Registry
+	pulseDuration *prometheus.HistogramVec
+	alerts        *prometheus.CounterVec
+	notifyFailed  *prometheus.CounterVec
+	notifySent    *prometheus.CounterVec
+}
+
+// New builds the registry over src; now is the clock for ages (nil: time.Now).
+func New(src Source, now func() time.Time) *Metrics {
+	if now == nil {
+		now = time.Now
+	}
+	m := &Metrics{
+		reg: prometheus.NewRegistry(),
+		pulseDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "watchdog_pulse_duration_seconds", Help: "How long each pulse took (mint, scan, checks, state).",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
+		}, []string{"agent"}),
+		alerts: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "watchdog_alerts_total", Help: "Alerts raised, by check and the level entered.",
+		}, []string{"agent", "check", "level"}),
+		notifySent: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "watchdog_notifications_sent_total", Help: "Notification messages delivered.",
+		}, []string{"agent"}),
+		notifyFailed: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "watchdog_notifications_failed_total", Help: "Notification messages given up on after their retries.",
+		}, []string{"agent"}),
+	}
+	m.reg.MustRegister(m.pulseDuration, m.alerts, m.notifySent, m.notifyFailed,
+		&stateCollector{src: src, now: now},
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// Handler serves the metrics in the Prometheus text format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+}
+
+// Registry is the registry, for tests and extra collectors.
+func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
+
+// Pulse records one pulse's duration.
+func (m *Metrics) Pulse(agent string, took time.Duration) {
+	m.pulseDuration.WithLabelValues(agent).Observe(took.Seconds())
+}
+
+// Alert counts one alert.
+func (m *Metrics) Alert(agent, check, level string) {
+	m.alerts.WithLabelValues(agent, check, level).Inc()
+}
+
+// Notified counts one notification message, sent or given up on.
+func (m *Metrics) Notified(agent string, err error) {
+	if err != nil {
+		m.notifyFailed.WithLabelValues(agent).Inc()
+		return
+	}
+	m.notifySent.WithLabelValues(agent).Inc()
+}
+
+var (
+	descPulses = prometheus.NewDesc("watchdog_pulses_total", "Pulses since the watchdog started.", []string{"agent"}, nil)
+	descLevel  = prometheus.NewDesc("watchdog_check_level", "Each check's level: 0 ok, 1 info, 2 warning, 3 error.", []string{"agent", "check"}, nil)
+	descWakeup = prometheus.NewDesc("watchdog_wakeups_total",
+		"Wakeups by outcome: delivered, ghost, failed, dropped by the daily cap, skipped by the breaker, coalesced, paused, outside active hours.",
+		[]string{"agent", "outcome"}, nil)
+	descBreaker   = prometheus.NewDesc("watchdog_circuit_breaker_state", "1 for the breaker's current state (closed, open, half_open).", []string{"agent", "state"}, nil)
+	descCapUsed   = prometheus.NewDesc("watchdog_daily_cap_used", "Wakeups let through today.", []string{"agent"}, nil)
+	descCapLimit  = prometheus.NewDesc("watchdog_daily_cap_limit", "The daily cap on wakeups (0 = unlimited).", []string{"agent"}, nil)
+	descProofAge  = prometheus.NewDesc("watchdog_last_proof_age_seconds", "Seconds since the newest proof of life (log or checkpoint).", []string{"agent"}, nil)
+	descIntroAge  = prometheus.NewDesc("watchdog_last_introspection_age_seconds", "Seconds since the last introspection log.", []string{"agent"}, nil)
+	descDeepWork  = prometheus.NewDesc("watchdog_deep_work_active", "Active deep work declarations by mode.", []string{"agent", "mode"}, nil)
+	descPaused    = prometheus.NewDesc("watchdog_paused", "1 while the agent is paused.", []string{"agent"}, nil)
+	descLastPulse = prometheus.NewDesc("watchdog_last_pulse_timestamp_seconds", "When the agent last pulsed (Unix time).", []string{"agent"}, nil)
+)
+
+// stateCollector turns the agents' states into metrics at scrape time.
+type stateCollector struct {
+	src Source
+	now func() time.Time
+}
+
+func (c *stateCollector) Describe(ch chan<- *prometheus.Desc) {
+	for _, d := range []*prometheus.Desc{descPulses, descLevel, descWakeup, descBreaker, descCapUsed, descCapLimit,
+		descProofAge, descIntroAge, descDeepWork, descPaused, descLastPulse} {
+		ch <- d
+	}
+}
+
+var levels = map[string]float64{"ok": 0, "info": 1, "warning": 2, "error": 3}
+
+func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
+	now := c.now()
+	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
+	}
+	counter := func(d *prometheus.Desc, v int64, labels ...string) {
+		ch <- prometheus.MustNewConstMetric(d, prometheus.CounterValue, float64(v), labels...)
+	}
+	for _, s := range c.src.Statuses() {
+		if s.PulseAt.IsZero() {
+			continue // not pulsed yet: nothing true to say
+		}
+		a := s.Agent
+		counter(descPulses, s.Counters.Pulses, a)
+		gauge(descLastPulse, float64(s.PulseAt.UnixMilli())/1000, a)
+		for check, cs := range s.Checks {
+			gauge(descLevel, levels[cs.Level], a, check)
+		}
+		k := s.Counters
+		for outcome, v := range map[string]int64{
+			"delivered": k.Delivered, "ghost": k.Ghosts, "failed": k.DeliveryFailures, "dropped_cap": k.Dropped,
+			"skipped_breaker": k.Skipped, "coalesced": k.Coalesced, "paused": k.Paused, "outside_active_hours": k.OutsideActiveHours,
+		} {
+			counter(descWakeup, v, a, outcome)
+		}
+		for _, st := range []string{budget.Closed, budget.Open, budget.HalfOpen} {
+			v := 0.0
+			if s.Breaker.State == st || (s.Breaker.State == "" && st == budget.Closed) {
+				v = 1
+			}
+			gauge(descBreaker, v, a, st)
+		}
+		gauge(descCapUsed, float64(s.DailyCap.Used), a)
+		gauge(descCapLimit, float64(s.DailyCap.Limit), a)
+		if p := s.LastProof; p != nil {
+			gauge(descProofAge, now.Sub(p.ModTime).Seconds(), a)
+		}
+		if p := s.LastIntro; p != nil {
+			gauge(descIntroAge, now.Sub(p.ModTime).Seconds(), a)
+		}
+		modes := map[string]float64{"flexible": 0, "strict": 0}
+		for _, d := range s.DeepWork {
+			modes[string(d.Mode)]++
+		}
+		for mode, n := range modes {
+			gauge(descDeepWork, n, a, mode)
+		}
+		paused := 0.0
+		if s.Pause != nil {
+			paused = 1
+		}
+		gauge(descPaused, paused, a)
+	}
+}
