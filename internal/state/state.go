@@ -105,6 +105,9 @@ type ScheduleChamber struct {
 	InFlightSince  *time.Time `json:"in_flight_since,omitempty"`
 	LastWakeup     *time.Time `json:"last_wakeup,omitempty"`
 	Stopped        bool       `json:"stopped"` // recovery gave up: no wakeups
+	// OutsideActiveHours is true while schedule.active_hours keeps the
+	// schedule and idle chambers silent.
+	OutsideActiveHours bool `json:"outside_active_hours"`
 }
 
 // IdleChamber shows the idle chamber.
@@ -124,8 +127,11 @@ type Counters struct {
 	Dropped          int64 `json:"dropped"`   // over the daily cap
 	Skipped          int64 `json:"skipped"`   // circuit breaker open, or gave up
 	Coalesced        int64 `json:"coalesced"` // due while another was in flight
-	Alerts           int64 `json:"alerts"`
-	SweptTempFiles   int64 `json:"swept_temp_files"` // stale renameio temp files removed
+	// OutsideActiveHours counts scheduled wakeups (and idle spells) held
+	// back by schedule.active_hours.
+	OutsideActiveHours int64 `json:"outside_active_hours"`
+	Alerts             int64 `json:"alerts"`
+	SweptTempFiles     int64 `json:"swept_temp_files"` // stale renameio temp files removed
 }
 
 // Read reads a workspace's state file.
