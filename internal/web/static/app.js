@@ -1,0 +1,165 @@
+"use strict";
+// The page draws only from the status JSON (/api/v1/status, the same shape
+// as each SSE "status" event): one card per agent, redrawn on each event.
+const agents = new Map(); // name -> {data, el, seen}
+let connected = false;
+let pausable = false;
+const $ = (sel, el = document) => el.querySelector(sel);
+
+function ago(t) {
+  if (!t) return "never";
+  const s = Math.max(0, Math.round((Date.now() - new Date(t).getTime()) / 1000));
+  if (s < 90) return s + "s ago";
+  if (s < 5400) return Math.round(s / 60) + "m ago";
+  return (s / 3600).toFixed(1) + "h ago";
+}
+function until(t) {
+  const s = Math.round((new Date(t).getTime() - Date.now()) / 1000);
+  if (s <= 0) return "now";
+  if (s < 90) return "in " + s + "s";
+  if (s < 5400) return "in " + Math.round(s / 60) + "m";
+  return "in " + (s / 3600).toFixed(1) + "h";
+}
+function intervalMs(a) {
+  // pulse_interval is a Go duration string like "1m0s" or "500ms".
+  const m = String(a.pulse_interval || "").match(/(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)/g) || [];
+  const unit = { h: 3600e3, m: 60e3, s: 1e3, ms: 1, us: 1e-3, "µs": 1e-3, ns: 1e-6 };
+  let ms = 0;
+  for (const part of m) { const [, n, u] = part.match(/([\d.]+)(\D+)/); ms += parseFloat(n) * unit[u]; }
+  return ms || 60e3;
+}
+function worst(a) {
+  const order = ["ok", "info", "warning", "error"];
+  let w = 0;
+  for (const c of Object.values(a.checks || {})) w = Math.max(w, order.indexOf(c.level));
+  return order[w];
+}
+function fact(dl, name, value) {
+  const dt = document.createElement("dt"); dt.textContent = name;
+  const dd = document.createElement("dd"); dd.textContent = value;
+  dd.dataset.fact = name;
+  dl.append(dt, dd);
+}
+
+function draw(name) {
+  const rec = agents.get(name);
+  const a = rec.data;
+  if (!rec.el) {
+    rec.el = $("#card").content.firstElementChild.cloneNode(true);
+    rec.el.dataset.agent = name;
+    $(".pause", rec.el).addEventListener("click", () => togglePause(name));
+    const cards = $("#cards");
+    const after = [...cards.children].find((c) => c.dataset.agent > name);
+    cards.insertBefore(rec.el, after || null);
+  }
+  const el = rec.el;
+  $(".name", el).textContent = name;
+  const stale = !connected || Date.now() - rec.seen > 3 * intervalMs(a) ||
+    Date.now() - new Date(a.pulse_at).getTime() > 3 * intervalMs(a);
+  const paused = !!a.pause;
+  const breakerOpen = a.circuit_breaker && a.circuit_breaker.state && a.circuit_breaker.state !== "closed";
+  const w = worst(a);
+  el.className = "card " + w;
+  if (stale) el.classList.add("stale");
+  else if (paused || breakerOpen) el.classList.add("still");
+  else if (a.chambers && a.chambers.schedule && a.chambers.schedule.in_flight) el.classList.add("flight");
+  else if (w === "ok" || w === "info") el.classList.add("healthy");
+  let badge = stale ? "no pulse" : paused ? "paused" : a.outside_active_hours ? "outside active hours" : (a.work && a.work.mode) || w;
+  $(".badge", el).textContent = badge;
+
+  const dl = $(".facts", el); dl.replaceChildren();
+  fact(dl, "heartbeat", a.heartbeat_id || "–");
+  fact(dl, "last proof", a.last_proof ? ago(a.last_proof.mod_time) : "none yet");
+  fact(dl, "introspection", a.last_introspection ? ago(a.last_introspection.mod_time) : "none yet");
+  const dw = (a.deep_work || []).map((d) => d.mode + (d.deadline ? " (" + until(d.deadline).replace(/^in /, "") + " left)" : ""));
+  fact(dl, "deep work", dw.length ? dw.join(", ") : "none");
+  const sc = (a.chambers && a.chambers.schedule) || {};
+  fact(dl, "next wakeup", sc.stopped ? "stopped (recovery gave up)" : sc.next_wakeup ? until(sc.next_wakeup) + " · " + sc.next_source : "none");
+  if (sc.in_flight) fact(dl, "in flight", (sc.in_flight_source || "wakeup") + " since " + ago(sc.in_flight_since));
+  const cap = a.daily_cap || {};
+  fact(dl, "daily cap", cap.limit ? cap.used + " of " + cap.limit : (cap.used || 0) + " (no limit)");
+  fact(dl, "breaker", (a.circuit_breaker && a.circuit_breaker.state) || "closed");
+  if (paused) fact(dl, "paused", (a.pause.until ? "until " + new Date(a.pause.until).toLocaleString() : "until resumed") + (a.pause.reason ? " · " + a.pause.reason : ""));
+  if (a.outside_active_hours) fact(dl, "active hours", "outside (" + (a.active_hours || []).join(", ") + ")");
+
+  const ul = $(".checks", el); ul.replaceChildren();
+  for (const [check, c] of Object.entries(a.checks || {}).sort()) {
+    const li = document.createElement("li");
+    li.className = "lvl " + c.level;
+    li.dataset.check = check;
+    li.dataset.level = c.level;
+    li.textContent = check + ": " + c.level;
+    li.title = c.message || "";
+    ul.append(li);
+  }
+  const btn = $(".pause", el);
+  btn.hidden = !pausable;
+  btn.textContent = paused ? "Resume" : "Pause";
+  const ol = $(".alerts ol", el); ol.replaceChildren();
+  for (const al of (a.alerts || []).slice().reverse()) {
+    const li = document.createElement("li");
+    li.textContent = new Date(al.time).toLocaleTimeString() + " " + al.check + " " + al.level + ": " + al.message;
+    ol.append(li);
+  }
+}
+
+function update(a) {
+  const rec = agents.get(a.agent) || {};
+  rec.data = a;
+  rec.seen = Date.now();
+  agents.set(a.agent, rec);
+  draw(a.agent);
+}
+
+async function togglePause(name) {
+  const rec = agents.get(name);
+  const action = rec.data.pause ? "resume" : "pause";
+  const msg = $(".act-msg", rec.el);
+  const token = $("#token").value || sessionStorage.getItem("watchdog-token") || "";
+  if (token) sessionStorage.setItem("watchdog-token", token);
+  try {
+    const r = await fetch("api/v1/agents/" + encodeURIComponent(name) + "/" + action, {
+      method: "POST", headers: { Authorization: "Bearer " + token, "Content-Type": "application/json" }, body: "{}",
+    });
+    const body = await r.json().catch(() => ({}));
+    msg.textContent = r.ok ? action + " requested; shows within one pulse" : (body.error || r.statusText);
+    if (r.status === 401) $("#auth").open = true;
+  } catch (e) {
+    msg.textContent = String(e);
+  }
+}
+
+function setConn(ok, text) {
+  connected = ok;
+  const c = $("#conn");
+  c.textContent = text;
+  c.classList.toggle("lost", !ok);
+  for (const name of agents.keys()) draw(name);
+}
+
+function connect() {
+  const es = new EventSource("api/v1/events");
+  es.addEventListener("open", () => setConn(true, "live"));
+  es.addEventListener("error", () => setConn(false, "connection to the watchdog lost; retrying"));
+  es.addEventListener("status", (e) => update(JSON.parse(e.data)));
+  es.addEventListener("alert", (e) => {
+    const al = JSON.parse(e.data);
+    const rec = agents.get(al.agent);
+    if (!rec) return;
+    rec.data.alerts = (rec.data.alerts || []).concat([al]).slice(-20);
+    draw(al.agent);
+  });
+}
+
+async function start() {
+  const t = sessionStorage.getItem("watchdog-token");
+  if (t) $("#token").value = t;
+  try {
+    const r = await fetch("api/v1/status");
+    if (r.ok) pausable = !!(await r.json()).pausable;
+  } catch (e) { /* the event stream reports the connection */ }
+  connect();
+  // Ages and the faded state follow the clock between events.
+  setInterval(() => { for (const name of agents.keys()) draw(name); }, 1000);
+}
+start();
