@@ -118,6 +118,8 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st daemon.State, now time
 	}
 	if sc.Stopped {
 		next = "stopped (recovery gave up)"
+	} else if sc.OutsideActiveHours {
+		next += " (outside active hours: schedule and idle wakeups are held)"
 	}
 	row("next wakeup", next)
 	if sc.InFlight && sc.InFlightSince != nil {
@@ -148,8 +150,8 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st daemon.State, now time
 	}
 	row("circuit breaker", br)
 	c := st.Counters
-	row("counts", fmt.Sprintf("pulses %d, wakeups %d, delivered %d, failed %d, ghosts %d, dropped %d, skipped %d, coalesced %d",
-		c.Pulses, c.Wakeups, c.Delivered, c.DeliveryFailures, c.Ghosts, c.Dropped, c.Skipped, c.Coalesced))
+	row("counts", fmt.Sprintf("pulses %d, wakeups %d, delivered %d, failed %d, ghosts %d, dropped %d, skipped %d, coalesced %d, outside active hours %d",
+		c.Pulses, c.Wakeups, c.Delivered, c.DeliveryFailures, c.Ghosts, c.Dropped, c.Skipped, c.Coalesced, c.OutsideActiveHours))
 }
 
 func proof(now time.Time, p *workspace.Proof) string {

@@ -91,6 +91,10 @@ type Schedule struct {
 	Cron string `yaml:"cron"`
 	// Extra wakeups, each with its own cron spec and prompt.
 	Extra []ExtraWakeup `yaml:"extra"`
+	// ActiveHours are the "HH:MM-HH:MM" ranges, in the timezone, when the
+	// schedule and idle chambers may wake the agent (a range may wrap
+	// midnight); empty = all day. Checks and recovery are not affected.
+	ActiveHours []string `yaml:"active_hours"`
 }
 
 // Idle configures the idle chamber.
@@ -477,6 +481,11 @@ func (a *AgentConfig) validate(key string) error {
 		}
 		if strings.TrimSpace(x.Prompt) == "" {
 			return bad(fmt.Sprintf("schedule.extra[%d].prompt", i), "must not be empty")
+		}
+	}
+	for i, h := range a.Schedule.ActiveHours {
+		if _, err := ParseHours(h); err != nil {
+			return bad(fmt.Sprintf("schedule.active_hours[%d]", i), "%v", err)
 		}
 	}
 	if strings.TrimSpace(a.Idle.Prompt) == "" {

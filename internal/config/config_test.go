@@ -258,6 +258,9 @@ func TestInvalid(t *testing.T) {
 		"zero-wait-cycles":       "recovery.max_wait_cycles: must be at least 1",
 		"zero-restriction":       "restrictions: cooldown and lock must be positive",
 		"zero-timeout":           "agent.timeout: must be positive",
+		"active-hours-format":    `schedule.active_hours[1]: "8-9": "8" is not a time of day HH:MM`,
+		"active-hours-clock":     `schedule.active_hours[0]: "25:00-06:00": "25:00" is not a time of day`,
+		"active-hours-whole-day": `schedule.active_hours[0]: "00:00-24:00": an empty or whole-day range`,
 		"bad-delivery":           `agent.delivery: "email" is not one of inbox, tmux, exec`,
 		"exec-no-command":        "agent.command: must name a program",
 		"exec-empty-program":     "agent.command: must name a program",
@@ -416,5 +419,60 @@ func TestDuration(t *testing.T) {
 	}
 	if err := d.UnmarshalText([]byte("90")); err == nil {
 		t.Fatalf("UnmarshalText(90) = nil, want an error")
+	}
+}
+
+// TestActiveHours: ranges in wall-clock time, wrapping midnight, just inside
+// and just outside each edge, and across New York's DST changes.
+func TestActiveHours(t *testing.T) {
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(s string) time.Time {
+		v, err := time.ParseInLocation("2006-01-02 15:04", s, ny)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	day := Schedule{ActiveHours: []string{"08:00-23:00"}}
+	night := Schedule{ActiveHours: []string{"22:00-06:00"}}
+	two := Schedule{ActiveHours: []string{"06:00-07:00", "19:00-24:00"}}
+	for _, tc := range []struct {
+		name string
+		s    Schedule
+		t    string
+		want bool
+	}{
+		{"all day without ranges", Schedule{}, "2026-06-01 03:00", true},
+		{"day, 07:59", day, "2026-06-01 07:59", false},
+		{"day, 08:00", day, "2026-06-01 08:00", true},
+		{"day, 22:59", day, "2026-06-01 22:59", true},
+		{"day, 23:00", day, "2026-06-01 23:00", false},
+		{"night wraps, 21:59", night, "2026-06-01 21:59", false},
+		{"night wraps, 22:00", night, "2026-06-01 22:00", true},
+		{"night wraps, 00:30", night, "2026-06-02 00:30", true},
+		{"night wraps, 05:59", night, "2026-06-02 05:59", true},
+		{"night wraps, 06:00", night, "2026-06-02 06:00", false},
+		{"two ranges, 06:30", two, "2026-06-01 06:30", true},
+		{"two ranges, 12:00", two, "2026-06-01 12:00", false},
+		{"two ranges, 23:59", two, "2026-06-01 23:59", true},
+		// 2026-03-08: clocks jump from 02:00 to 03:00; 2026-11-01: 02:00 to 01:00.
+		{"spring forward, 07:59", day, "2026-03-08 07:59", false},
+		{"spring forward, 08:00", day, "2026-03-08 08:00", true},
+		{"fall back, 07:59", day, "2026-11-01 07:59", false},
+		{"fall back, 08:00", day, "2026-11-01 08:00", true},
+		{"night across spring forward, 03:30", night, "2026-03-08 03:30", true},
+		{"night across fall back, 01:30", night, "2026-11-01 01:30", true},
+	} {
+		if got := tc.s.Active(at(tc.t)); got != tc.want {
+			t.Errorf("%s: Active(%s) = %v, want %v", tc.name, tc.t, got, tc.want)
+		}
+	}
+	// The second 01:30 of the fall-back day (EST) is still night.
+	second := at("2026-11-01 00:30").Add(2 * time.Hour)
+	if second.Hour() != 1 || !night.Active(second) {
+		t.Errorf("Active(%v) = false, want the repeated hour inside the night range", second)
 	}
 }

@@ -65,6 +65,7 @@ type agent struct {
 	lastWakeup time.Time
 	next       *schedule.Wakeup
 	idle       bool            // an idle wakeup was sent and no proof came since
+	idleHeld   bool            // an idle wakeup is held back by active hours (counted once)
 	announced  map[string]bool // inbox items already named in an idle wakeup
 	counters   Counters
 	pulse      PulseChamber

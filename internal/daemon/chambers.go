@@ -23,7 +23,11 @@ func (a *agent) scheduleLoop(ctx context.Context) {
 			return
 		case <-timer.C:
 		}
-		a.wake(w.Source, w.Prompt)
+		if a.cfg.Schedule.Active(a.clock.Now().In(a.loc)) {
+			a.wake(w.Source, w.Prompt)
+		} else {
+			a.count(func(c *Counters) { c.OutsideActiveHours++ })
+		}
 		w, ok = a.plan.NextFrom(w.At, a.clock.Now())
 	}
 	a.setNext(nil)
@@ -77,6 +81,21 @@ func (a *agent) idleTick(now time.Time, after time.Duration) {
 			}
 		}
 	}
+	due := len(fresh) > 0 || (!idle && now.Sub(last) >= after)
+	if due && !a.cfg.Schedule.Active(now.In(a.loc)) {
+		// Outside active hours: counted once per quiet spell; the items
+		// stay unannounced, so they are named when the window opens.
+		for _, rel := range fresh {
+			delete(a.announced, rel)
+		}
+		if !a.idleHeld {
+			a.idleHeld = true
+			a.counters.OutsideActiveHours++
+		}
+		a.mu.Unlock()
+		return
+	}
+	a.idleHeld = false
 	a.mu.Unlock()
 	switch {
 	case len(fresh) > 0:

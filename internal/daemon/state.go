@@ -64,6 +64,7 @@ func (a *agent) stateNow() State {
 		sc.NextWakeup, sc.NextSource = &t, a.next.Source
 	}
 	sc.InFlight, sc.Stopped = a.inFlight, a.rec.GaveUp
+	sc.OutsideActiveHours = !a.cfg.Schedule.Active(now.In(a.loc))
 	if a.inFlight {
 		t := a.flightAt
 		sc.InFlightSource, sc.InFlightSince = a.flightSrc, &t

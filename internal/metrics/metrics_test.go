@@ -30,7 +30,7 @@ func fleet(n int, now time.Time) states {
 			Checks:    map[string]state.CheckState{"inactivity": {Level: "ok"}, "introspection": {Level: "warning"}, "future_id": {Level: "ok"}},
 			LastProof: &workspace.Proof{ModTime: now.Add(-90 * time.Second)}, LastIntro: &workspace.Proof{ModTime: now.Add(-40 * time.Minute)},
 			DeepWork: []state.DeepWork{{Mode: workspace.Strict}}, DailyCap: budget.CapState{Used: 4, Limit: 100},
-			Breaker:  budget.BreakerState{State: budget.Open}, Counters: state.Counters{Pulses: 42, Delivered: 3, Paused: 1},
+			Breaker: budget.BreakerState{State: budget.Open}, Counters: state.Counters{Pulses: 42, Delivered: 3, Paused: 1},
 		}
 		if i == 0 {
 			s.Pause = &pause.Pause{Since: now}

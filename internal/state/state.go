@@ -109,6 +109,9 @@ type ScheduleChamber struct {
 	InFlightSince  *time.Time `json:"in_flight_since,omitempty"`
 	LastWakeup     *time.Time `json:"last_wakeup,omitempty"`
 	Stopped        bool       `json:"stopped"` // recovery gave up: no wakeups
+	// OutsideActiveHours is true while schedule.active_hours keeps the
+	// schedule and idle chambers silent.
+	OutsideActiveHours bool `json:"outside_active_hours"`
 }
 
 // IdleChamber shows the idle chamber.
@@ -120,18 +123,20 @@ type IdleChamber struct {
 
 // Counters are running totals since the watchdog started.
 type Counters struct {
-	Pulses             int64 `json:"pulses"`
-	Wakeups            int64 `json:"wakeups"`
-	Delivered          int64 `json:"delivered"`
-	DeliveryFailures   int64 `json:"delivery_failures"`
-	Ghosts             int64 `json:"ghosts"`
-	Dropped            int64 `json:"dropped"`   // over the daily cap
-	Skipped            int64 `json:"skipped"`   // circuit breaker open, or gave up
-	Coalesced          int64 `json:"coalesced"` // due while another was in flight
+	Pulses           int64 `json:"pulses"`
+	Wakeups          int64 `json:"wakeups"`
+	Delivered        int64 `json:"delivered"`
+	DeliveryFailures int64 `json:"delivery_failures"`
+	Ghosts           int64 `json:"ghosts"`
+	Dropped          int64 `json:"dropped"`   // over the daily cap
+	Skipped          int64 `json:"skipped"`   // circuit breaker open, or gave up
+	Coalesced        int64 `json:"coalesced"` // due while another was in flight
+	// OutsideActiveHours counts scheduled wakeups (and idle spells) held
+	// back by schedule.active_hours.
+	OutsideActiveHours int64 `json:"outside_active_hours"`
 	Alerts             int64 `json:"alerts"`
-	SweptTempFiles     int64 `json:"swept_temp_files"`     // stale renameio temp files removed
-	Paused             int64 `json:"paused"`               // wakeups not sent because the agent is paused
-	OutsideActiveHours int64 `json:"outside_active_hours"` // schedule/idle wakeups skipped outside schedule.active_hours
+	SweptTempFiles     int64 `json:"swept_temp_files"` // stale renameio temp files removed
+	Paused             int64 `json:"paused"`           // wakeups not sent because the agent is paused
 }
 
 // Read reads a workspace's state file.

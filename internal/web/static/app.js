@@ -64,7 +64,8 @@ function draw(name) {
   else if (paused || breakerOpen) el.classList.add("still");
   else if (a.chambers && a.chambers.schedule && a.chambers.schedule.in_flight) el.classList.add("flight");
   else if (w === "ok" || w === "info") el.classList.add("healthy");
-  let badge = stale ? "no pulse" : paused ? "paused" : a.outside_active_hours ? "outside active hours" : (a.work && a.work.mode) || w;
+  const sc = (a.chambers && a.chambers.schedule) || {};
+  let badge = stale ? "no pulse" : paused ? "paused" : sc.outside_active_hours ? "outside active hours" : (a.work && a.work.mode) || w;
   $(".badge", el).textContent = badge;
 
   const dl = $(".facts", el); dl.replaceChildren();
@@ -73,14 +74,13 @@ function draw(name) {
   fact(dl, "introspection", a.last_introspection ? ago(a.last_introspection.mod_time) : "none yet");
   const dw = (a.deep_work || []).map((d) => d.mode + (d.deadline ? " (" + until(d.deadline).replace(/^in /, "") + " left)" : ""));
   fact(dl, "deep work", dw.length ? dw.join(", ") : "none");
-  const sc = (a.chambers && a.chambers.schedule) || {};
   fact(dl, "next wakeup", sc.stopped ? "stopped (recovery gave up)" : sc.next_wakeup ? until(sc.next_wakeup) + " · " + sc.next_source : "none");
   if (sc.in_flight) fact(dl, "in flight", (sc.in_flight_source || "wakeup") + " since " + ago(sc.in_flight_since));
   const cap = a.daily_cap || {};
   fact(dl, "daily cap", cap.limit ? cap.used + " of " + cap.limit : (cap.used || 0) + " (no limit)");
   fact(dl, "breaker", (a.circuit_breaker && a.circuit_breaker.state) || "closed");
   if (paused) fact(dl, "paused", (a.pause.until ? "until " + new Date(a.pause.until).toLocaleString() : "until resumed") + (a.pause.reason ? " · " + a.pause.reason : ""));
-  if (a.outside_active_hours) fact(dl, "active hours", "outside (" + (a.active_hours || []).join(", ") + ")");
+  if (sc.outside_active_hours) fact(dl, "active hours", "outside: schedule and idle wakeups wait");
 
   const ul = $(".checks", el); ul.replaceChildren();
   for (const [check, c] of Object.entries(a.checks || {}).sort()) {
