@@ -1,0 +1,146 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// browser starts Debian's chromium headless with a fresh profile, or skips.
+func browser(t *testing.T) (context.Context, func() []string) {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium not installed (Debian package chromium)")
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1000, 640))
+	ctx, cancelC := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancelC(); cancelA() })
+	var mu sync.Mutex
+	var problems []string
+	if err := chromedp.Listen(ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch e := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.ConsoleAPICalledTypeError || e.Type == runtime.ConsoleAPICalledTypeWarning {
+				var args []string
+				for _, a := range e.Args {
+					args = append(args, string(a.Value))
+				}
+				problems = append(problems, fmt.Sprintf("console.%s: %s", e.Type, strings.Join(args, " ")))
+			}
+		case *runtime.EventExceptionThrown:
+			problems = append(problems, fmt.Sprintf("exception: %s at %s:%d", e.ExceptionDetails.Text, e.ExceptionDetails.URL, e.ExceptionDetails.LineNumber))
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return ctx, func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), problems...) }
+}
+
+func evalIn[T any](t *testing.T, ctx context.Context, js string) T {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(c, chromedp.Evaluate[T](js))
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", js, err)
+	}
+	return v
+}
+
+// The status page in a real Chromium against a real `watchdog run`: it draws
+// the agent's card, follows each pulse live, shows a check going to error
+// within one pulse, and fades the card when the daemon stops.
+func TestE2EStatusPageInChromium(t *testing.T) {
+	ctx, problems := browser(t)
+	addr := freeAddr(t)
+	const pulse = 500 * time.Millisecond
+	ws, cfg, _ := initWorkspace(t, fmt.Sprintf("name: luna\npulse: {interval: 500ms}\nthresholds: {inactivity_warning: 2s, inactivity_error: 4s, introspection: 30s}\nschedule: {every: 0s}\nhttp: {listen: %q}\n", addr))
+	cmd, stderr := startRun(t, cfg)
+	waitUntil(t, "a state file", 10*time.Second, func() bool { return readState(t, ws) != nil })
+
+	start := time.Now()
+	c, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(c, chromedp.Navigate("http://"+addr+"/"), chromedp.WaitVisible(`[data-agent="luna"] dd[data-fact="heartbeat"]`)); err != nil {
+		t.Fatalf("load page: %v\n%s", err, stderr)
+	}
+	t.Logf("first load to a drawn card: %s", time.Since(start).Round(time.Millisecond))
+	if name := evalIn[string](t, ctx, `document.querySelector('[data-agent="luna"] .name').textContent`); name != "luna" {
+		t.Fatalf("card name %q", name)
+	}
+	id := func() string {
+		return evalIn[string](t, ctx, `document.querySelector('[data-agent="luna"] dd[data-fact="heartbeat"]').textContent`)
+	}
+	first := id()
+	if len(first) != 14 {
+		t.Fatalf("card heartbeat ID %q", first)
+	}
+	waitUntil(t, "the ID on the card to change with a pulse", 4*pulse, func() bool { return id() != first })
+
+	// Inactivity goes to error 4s after start with no proof. The card must
+	// show it within one pulse of the state file saying so, with no reload.
+	var fileAt, pageAt time.Time
+	waitUntil(t, "inactivity error in the state file and on the card", 10*time.Second, func() bool {
+		now := time.Now()
+		if fileAt.IsZero() {
+			if st := readState(t, ws); st != nil {
+				if c, _ := st["checks"].(map[string]any)["inactivity"].(map[string]any); c != nil && c["level"] == "error" {
+					fileAt = now
+				}
+			}
+		}
+		if pageAt.IsZero() && evalIn[bool](t, ctx, `!!document.querySelector('[data-agent="luna"] li[data-check="inactivity"][data-level="error"]')`) {
+			pageAt = now
+		}
+		return !fileAt.IsZero() && !pageAt.IsZero()
+	})
+	if lag := pageAt.Sub(fileAt); lag > pulse {
+		t.Fatalf("the error reached the card %s after the state file, more than one pulse", lag)
+	}
+	t.Logf("error on the card %s after the state file", pageAt.Sub(fileAt).Round(time.Millisecond))
+	if evalIn[bool](t, ctx, `document.querySelector('[data-agent="luna"]').classList.contains("stale")`) {
+		t.Fatal("card faded while the daemon runs")
+	}
+
+	shot, err := chromedp.Run(c, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := os.Getenv("SCREENSHOT_DIR")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	if err := os.WriteFile(filepath.Join(dir, "status-page.png"), shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	// Stop the daemon: the stream ends and the card fades.
+	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Wait()
+	waitUntil(t, "the card to fade", 5*time.Second, func() bool {
+		return evalIn[bool](t, ctx, `document.querySelector('[data-agent="luna"]').classList.contains("stale")`)
+	})
+	// A reconnect attempt to a stopped server is reported by Chromium itself
+	// (net::ERR_CONNECTION_REFUSED), not by the page; only the page's own
+	// errors count.
+	for _, p := range problems() {
+		t.Errorf("browser: %s", p)
+	}
+}
