@@ -143,8 +143,7 @@ type activeDeclaration = workspace.DeepWorkFile
 // activeDeclarations lists stats/deep_work/<ID>.txt files, oldest ID first,
 // through the workspace's one reader of that folder.
 func (t *Tools) activeDeclarations() ([]activeDeclaration, error) {
-	f, err := t.WS.ReadDeepWork()
-	return f.Active, err
+	return t.WS.ReadActiveDeepWork()
 }
 
 // inForce reports whether a declaration still pauses checks at now: flexible

@@ -33,7 +33,16 @@ type DeepWorkFolder struct {
 // ReadDeepWork lists stats/deep_work once and reads the active declarations
 // and the newest completed one: one small folder, whatever the history.
 // Expired and invalid files are skipped by name. A missing folder is empty.
-func (w *Workspace) ReadDeepWork() (DeepWorkFolder, error) {
+func (w *Workspace) ReadDeepWork() (DeepWorkFolder, error) { return w.readDeepWork(true) }
+
+// ReadActiveDeepWork is ReadDeepWork without the completed declaration, for
+// callers that only need what is in force (the tools, on every call).
+func (w *Workspace) ReadActiveDeepWork() ([]DeepWorkFile, error) {
+	f, err := w.readDeepWork(false)
+	return f.Active, err
+}
+
+func (w *Workspace) readDeepWork(completed bool) (DeepWorkFolder, error) {
 	var out DeepWorkFolder
 	ents, err := os.ReadDir(w.Path(DeepWorkDir))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -62,7 +71,7 @@ func (w *Workspace) ReadDeepWork() (DeepWorkFolder, error) {
 		}
 	}
 	sort.Slice(out.Active, func(i, j int) bool { return out.Active[i].ID < out.Active[j].ID })
-	if lastCompleted != "" {
+	if completed && lastCompleted != "" {
 		id, _, _ := ParseDeepWorkName(lastCompleted)
 		if f, ok := w.readDeclarationFile(DeepWorkDir+"/"+lastCompleted, id); ok {
 			if f.ParseErr != nil || f.ReadErr != nil {
