@@ -21,19 +21,22 @@ var (
 	docTools = []string{
 		"create_activity_log", "checkpoint", "start_deep_work",
 		"get_heartbeat_elapsed_time", "start_theme", "end_theme",
+		"preview_next_theme", "check_and_process_item", "report_tool_usage",
 	}
 	docParams = []string{
 		"activity_type", "activity_content", "artifacts", "evaluation",
 		"theme_start_id", "theme_directory_part", "parent_theme_start_id",
 		"parent_theme_directory_part", "current_activity", "mode",
 		"activity_description", "planned_duration_minutes", "theme_name",
-		"reason", "themebox_file", "achievements",
+		"reason", "themebox_file", "achievements", "tool_id", "status",
 	}
 	// docChecks are the watchdog checks a heartbeat notice can name (SPEC
 	// section 5).
 	// docExamples are example names the docs use for a theme.
 	docExamples = []string{"cache_design"}
-	docChecks   = []string{
+	// docValues are enum values of tool parameters the docs may name.
+	docValues = []string{"quota_exceeded"}
+	docChecks = []string{
 		"inactivity", "introspection", "after_deep_work", "deep_work_expired",
 		"invalid_declaration", "future_id", "stale_id", "log_loop",
 		"theme_pattern", "feedback", "tool_restriction",
@@ -378,7 +381,7 @@ func TestDocsNameOnlyRealThings(t *testing.T) {
 		types = append(types, string(a))
 	}
 	known := map[string]bool{}
-	for _, l := range [][]string{docTools, docParams, docChecks, types, docExamples} {
+	for _, l := range [][]string{docTools, docParams, docChecks, types, docExamples, docValues} {
 		for _, s := range l {
 			known[s] = true
 		}

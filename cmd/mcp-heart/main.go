@@ -87,6 +87,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	logger.Info().Str("version", version).Str("settings", settings.Source).Str("timezone", ws.Loc.String()).Msg("serving on stdio")
 
 	t := tools.New(ws, settings.Thresholds, logger)
+	t.Restrictions = settings.Restrictions
 	stdio := server.NewStdioServer(tools.NewServer(t, version))
 	stdio.SetErrorLogger(log.New(logger, "", 0))
 	d := newDrain(stdin, stdout) // EOF waits for the replies still owed

@@ -121,6 +121,9 @@ func TestListTools(t *testing.T) {
 		"get_heartbeat_elapsed_time": {true, true, nil},
 		"start_theme":                {false, false, []string{"theme_name", "theme_directory_part", "reason"}},
 		"end_theme":                  {false, false, []string{"theme_start_id", "theme_directory_part", "reason", "achievements"}},
+		"preview_next_theme":         {true, true, nil},
+		"check_and_process_item":     {false, false, nil},
+		"report_tool_usage":          {false, false, []string{"tool_id", "status"}},
 	}
 	if len(res.Tools) != len(want) {
 		t.Errorf("got %d tools, want %d", len(res.Tools), len(want))

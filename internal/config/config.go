@@ -138,8 +138,8 @@ type Agent struct {
 // stats/lock/<tool>, mtime = start) stay in force when the marker itself does
 // not say ("until: <RFC 3339>" or "duration: <Go duration>" inside it).
 type Restrictions struct {
-	Cooldown Duration `yaml:"cooldown"` // default 10m
-	Lock     Duration `yaml:"lock"`     // default 60m
+	Cooldown Duration `yaml:"cooldown" json:"cooldown"` // default 10m
+	Lock     Duration `yaml:"lock" json:"lock"`         // default 60m
 }
 
 // Alerts configures where alert lines go besides stderr.

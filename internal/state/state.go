@@ -31,6 +31,7 @@ type State struct {
 	HeartbeatID   workspace.ID          `json:"heartbeat_id"`
 	Timezone      string                `json:"timezone"`
 	Thresholds    config.Thresholds     `json:"thresholds"`
+	Restrictions  config.Restrictions   `json:"restrictions"`
 	Delivery      string                `json:"delivery"`
 	Checks        map[string]CheckState `json:"checks"`
 	LastProof     *workspace.Proof      `json:"last_proof,omitempty"`

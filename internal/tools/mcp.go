@@ -46,7 +46,7 @@ func themeParams() []mcp.ToolOption {
 	}
 }
 
-// Definitions returns the six tools with their schemas and annotations,
+// Definitions returns the tools with their schemas and annotations,
 // bound to t.
 func (t *Tools) Definitions() []server.ServerTool {
 	maxMin := int(t.Thresholds.MaxStrictDeepWork.D() / time.Minute)
@@ -120,7 +120,30 @@ func (t *Tools) Definitions() []server.ServerTool {
 			mcp.WithArray(pAchievements, mcp.Required(), mcp.MinItems(1), mcp.WithStringItems(), mcp.Description("What the theme achieved, one item per point (at least one).")),
 		})...)
 
+	previewTool := mcp.NewTool("preview_next_theme",
+		mcp.WithToolTitle("Preview next theme"), hints(true, false, true), mcp.WithOutputSchema[InboxItemResult](),
+		mcp.WithDescription("Read-only: the next theme idea in themebox/ (the first *.md by name that is not draft. or processed.) and its text, and how many more wait. "+
+			"Nothing changes; to take it, call start_theme with themebox_file. Takes no parameters."),
+	)
+	itemTool := mcp.NewTool("check_and_process_item",
+		mcp.WithToolTitle("Check and process feedback"), hints(false, false, false), mcp.WithOutputSchema[InboxItemResult](),
+		mcp.WithDescription("Take the first unprocessed feedback file in feedbackbox/: the reply gives its text, and the file is renamed processed.<name> so it is handed over once. "+
+			"Act on it, then record what you did in an activity log. Takes no parameters."),
+	)
+	usageTool := mcp.NewTool("report_tool_usage",
+		mcp.WithToolTitle("Report tool usage"), hints(false, false, false), mcp.WithOutputSchema[ToolUsageResult](),
+		mcp.WithDescription("After using a rate-limited tool (a web search, an image API), report it: success starts its cooldown ("+humanize.Duration(t.restrictions().Cooldown.D())+
+			"), quota_exceeded locks it ("+humanize.Duration(t.restrictions().Lock.D())+"). The watchdog reminds you while the restriction lasts and lifts it by itself."),
+		mcp.WithString(pToolID, mcp.Required(), mcp.Pattern(toolIDRe.String()),
+			mcp.Description("The tool's ID, e.g. gemini.google.search: letters, digits, _, . and -.")),
+		mcp.WithString(pStatus, mcp.Required(), mcp.Enum("success", "quota_exceeded"),
+			mcp.Description("success (it worked: cooldown) or quota_exceeded (its quota or rate limit hit: lock).")),
+	)
+
 	return []server.ServerTool{
+		{Tool: previewTool, Handler: handle(t, previewTool.Name, t.PreviewNextTheme)},
+		{Tool: itemTool, Handler: handle(t, itemTool.Name, t.CheckAndProcessItem)},
+		{Tool: usageTool, Handler: handle(t, usageTool.Name, t.ReportToolUsage)},
 		{Tool: logTool, Handler: handle(t, logTool.Name, t.CreateActivityLog)},
 		{Tool: checkpointTool, Handler: handle(t, checkpointTool.Name, t.Checkpoint)},
 		{Tool: deepTool, Handler: handle(t, deepTool.Name, t.StartDeepWork)},

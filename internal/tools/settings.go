@@ -16,8 +16,9 @@ import (
 // Settings are what mcp-heart takes from the watchdog's configuration: the
 // thresholds its messages quote and the timezone IDs are read in.
 type Settings struct {
-	Thresholds config.Thresholds
-	Location   *time.Location
+	Thresholds   config.Thresholds
+	Restrictions config.Restrictions
+	Location     *time.Location
 	// Source says where they came from, for the startup log line.
 	Source string
 }
@@ -32,13 +33,13 @@ func LoadSettings(root, configPath string) (Settings, error) {
 		if err != nil {
 			return Settings{}, err
 		}
-		s := Settings{Thresholds: c.Thresholds, Location: c.Location(), Source: configPath}
+		s := Settings{Thresholds: c.Thresholds, Restrictions: c.Restrictions, Location: c.Location(), Source: configPath}
 		if len(c.Agents) == 0 {
 			return s, nil
 		}
 		for _, a := range c.Agents {
 			if sameDir(a.Workspace, root) {
-				s.Thresholds = a.Thresholds
+				s.Thresholds, s.Restrictions = a.Thresholds, a.Restrictions
 				s.Source = configPath + " (agent " + a.DisplayName() + ")"
 				return s, nil
 			}
@@ -46,7 +47,7 @@ func LoadSettings(root, configPath string) (Settings, error) {
 		return Settings{}, fmt.Errorf("load settings: %s lists no agent whose workspace is %s; pass the matching --workspace or add the agent", configPath, root)
 	}
 	d := config.Defaults()
-	s := Settings{Thresholds: d.Thresholds, Location: d.Location(), Source: "defaults"}
+	s := Settings{Thresholds: d.Thresholds, Restrictions: d.Restrictions, Location: d.Location(), Source: "defaults"}
 	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(workspace.StateFile)))
 	if errors.Is(err, os.ErrNotExist) {
 		return s, nil
@@ -65,6 +66,9 @@ func LoadSettings(root, configPath string) (Settings, error) {
 	// a partial file) and unknown zones fall back to the defaults.
 	if st.Thresholds.Validate() == nil {
 		s.Thresholds = st.Thresholds
+	}
+	if st.Restrictions.Cooldown > 0 && st.Restrictions.Lock > 0 {
+		s.Restrictions = st.Restrictions
 	}
 	if loc, err := config.LoadLocation(st.Timezone); err == nil {
 		s.Location = loc

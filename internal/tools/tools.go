@@ -22,6 +22,9 @@ type Tools struct {
 	WS *workspace.Workspace
 	// Thresholds are the watchdog's limits, so messages and alerts agree.
 	Thresholds config.Thresholds
+	// Restrictions are the durations of report_tool_usage's markers; zero
+	// fields take the defaults.
+	Restrictions config.Restrictions
 	// Clock tells the time; nil means real time.
 	Clock clock.Clock
 	// Log receives one line per call (stderr in mcp-heart); the zero value
@@ -100,7 +103,7 @@ func (p problems) err() error {
 	for i, e := range bad {
 		parts[i] = fmt.Sprintf("(%d) %s", i+1, e.Error())
 	}
-	return &InputError{Problem: fmt.Sprintf("%d parameters need fixing: %s", len(bad), strings.Join(parts, "; ")), All: bad}
+	return &InputError{Problem: fmt.Sprintf("%d parameters need fixing: %s", len(bad), strings.Join(parts, "; ")), Fix: "fix each one as it says, then call again", All: bad}
 }
 
 // currentID reads the heartbeat ID the watchdog minted last.
