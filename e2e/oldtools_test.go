@@ -10,7 +10,7 @@ import (
 // tools through the real binary over stdio, and the watchdog reading what
 // report_tool_usage wrote.
 func TestE2EInboxAndRestrictionTools(t *testing.T) {
-	w, _ := themed(t)
+	w, theme := themed(t)
 	if err := w.ws.WriteFile("themebox/001_tides.md", []byte("# Tides\nWhy two a day?\n")); err != nil {
 		t.Fatal(err)
 	}
@@ -23,6 +23,12 @@ func TestE2EInboxAndRestrictionTools(t *testing.T) {
 	got := structured(t, w.call("check_and_process_item", nil))
 	if got["processed"] != "feedbackbox/processed.001_pace.md" || !strings.Contains(got["content"].(string), "Slower") {
 		t.Fatalf("check_and_process_item = %v", got)
+	}
+	ctx := structured(t, w.call("create_theme_expert_context", map[string]any{"theme_name": "End to end", "theme_start_id": theme, "theme_directory_part": "e2e",
+		"expert_role": "an oceanographer", "expert_perspective": []string{"measure first"}, "constraints": []string{"cite data"}, "expected_outcome": []string{"a tide table"}}))
+	back := structured(t, w.call("get_latest_theme_context", map[string]any{"theme_start_id": theme, "theme_directory_part": "e2e"}))
+	if back["file"] != ctx["file"] || !strings.Contains(back["content"].(string), "an oceanographer") {
+		t.Fatalf("get_latest_theme_context = %v, want what create_theme_expert_context wrote (%v)", back, ctx["file"])
 	}
 	w.mark()
 	w.call("report_tool_usage", map[string]any{"tool_id": "gemini.google.search", "status": "quota_exceeded"})

@@ -115,15 +115,17 @@ func TestListTools(t *testing.T) {
 		readOnly, idempotent bool
 		required             []string
 	}{
-		"create_activity_log":        {false, false, []string{"activity_type", "activity_content", "theme_start_id", "theme_directory_part"}},
-		"checkpoint":                 {false, false, []string{"current_activity"}},
-		"start_deep_work":            {false, false, []string{"mode", "activity_description"}},
-		"get_heartbeat_elapsed_time": {true, true, nil},
-		"start_theme":                {false, false, []string{"theme_name", "theme_directory_part", "reason"}},
-		"end_theme":                  {false, false, []string{"theme_start_id", "theme_directory_part", "reason", "achievements"}},
-		"preview_next_theme":         {true, true, nil},
-		"check_and_process_item":     {false, false, nil},
-		"report_tool_usage":          {false, false, []string{"tool_id", "status"}},
+		"create_activity_log":         {false, false, []string{"activity_type", "activity_content", "theme_start_id", "theme_directory_part"}},
+		"checkpoint":                  {false, false, []string{"current_activity"}},
+		"start_deep_work":             {false, false, []string{"mode", "activity_description"}},
+		"get_heartbeat_elapsed_time":  {true, true, nil},
+		"start_theme":                 {false, false, []string{"theme_name", "theme_directory_part", "reason"}},
+		"end_theme":                   {false, false, []string{"theme_start_id", "theme_directory_part", "reason", "achievements"}},
+		"preview_next_theme":          {true, true, nil},
+		"check_and_process_item":      {false, false, nil},
+		"report_tool_usage":           {false, false, []string{"tool_id", "status"}},
+		"create_theme_expert_context": {false, false, []string{"theme_name", "expert_role", "expert_perspective", "constraints", "expected_outcome", "theme_start_id", "theme_directory_part"}},
+		"get_latest_theme_context":    {true, true, []string{"theme_start_id", "theme_directory_part"}},
 	}
 	if len(res.Tools) != len(want) {
 		t.Errorf("got %d tools, want %d", len(res.Tools), len(want))

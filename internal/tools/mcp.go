@@ -140,7 +140,26 @@ func (t *Tools) Definitions() []server.ServerTool {
 			mcp.Description("success (it worked: cooldown) or quota_exceeded (its quota or rate limit hit: lock).")),
 	)
 
+	ctxTool := mcp.NewTool("create_theme_expert_context", opts(
+		[]mcp.ToolOption{
+			mcp.WithToolTitle("Create theme expert context"), hints(false, false, false), mcp.WithOutputSchema[ThemeContextResult](),
+			mcp.WithDescription("Write the expert persona you take on for a theme into <theme folder>/contexts/<current heartbeat ID>.md: the expert's role, perspective, constraints and expected outcome. " +
+				"The theme must exist (start_theme); an existing context is never overwritten. get_latest_theme_context reads it back."),
+			mcp.WithString(pThemeName, mcp.Required(), mcp.MaxLength(maxThemeNameLen), mcp.Description("The theme's title, one line.")),
+			mcp.WithString(pExpertRole, mcp.Required(), mcp.MaxLength(500), mcp.Description("The expert you become for this theme, one line, e.g. a marine biologist who writes for children.")),
+			mcp.WithArray(pExpertPerspective, mcp.Required(), mcp.MinItems(1), mcp.WithStringItems(), mcp.Description("How this expert looks at the theme, one point per item (at least one).")),
+			mcp.WithArray(pConstraints, mcp.Required(), mcp.MinItems(1), mcp.WithStringItems(), mcp.Description("What this expert must keep to, one point per item (at least one).")),
+			mcp.WithArray(pExpectedOutcome, mcp.Required(), mcp.MinItems(1), mcp.WithStringItems(), mcp.Description("What the theme should produce, one point per item (at least one).")),
+		}, theme)...)
+	latestCtxTool := mcp.NewTool("get_latest_theme_context", opts(
+		[]mcp.ToolOption{
+			mcp.WithToolTitle("Get latest theme context"), hints(true, false, true), mcp.WithOutputSchema[ThemeContextResult](),
+			mcp.WithDescription("Read-only: the newest expert context of a theme (<theme folder>/contexts/). A sub-theme without one of its own gets its parent theme's, marked inherited."),
+		}, theme)...)
+
 	return []server.ServerTool{
+		{Tool: ctxTool, Handler: handle(t, ctxTool.Name, t.CreateThemeExpertContext)},
+		{Tool: latestCtxTool, Handler: handle(t, latestCtxTool.Name, t.GetLatestThemeContext)},
 		{Tool: previewTool, Handler: handle(t, previewTool.Name, t.PreviewNextTheme)},
 		{Tool: itemTool, Handler: handle(t, itemTool.Name, t.CheckAndProcessItem)},
 		{Tool: usageTool, Handler: handle(t, usageTool.Name, t.ReportToolUsage)},

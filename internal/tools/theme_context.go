@@ -1,0 +1,161 @@
+package tools
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// Parameters of create_theme_expert_context.
+const (
+	pExpertRole        = "expert_role"
+	pExpertPerspective = "expert_perspective"
+	pConstraints       = "constraints"
+	pExpectedOutcome   = "expected_outcome"
+)
+
+// contextsDir is the theme's folder of expert contexts, <theme>/contexts/.
+const contextsDir = "contexts"
+
+// ThemeContextResult is the reply of create_theme_expert_context and
+// get_latest_theme_context.
+type ThemeContextResult struct {
+	Found     bool   `json:"found" jsonschema:"whether a context exists (always true after create)"`
+	File      string `json:"file,omitempty" jsonschema:"the context file, <theme>/contexts/<ID>.md"`
+	Inherited bool   `json:"inherited,omitempty" jsonschema:"true when a sub-theme has none of its own and this is the parent theme's"`
+	Content   string `json:"content,omitempty" jsonschema:"the context's text"`
+	Next      string `json:"next" jsonschema:"what to do now"`
+}
+
+func (r *ThemeContextResult) heartbeatID() string { return "" }
+
+// Text is the reply in words.
+func (r *ThemeContextResult) Text() string {
+	if !r.Found {
+		return r.Next
+	}
+	from := ""
+	if r.Inherited {
+		from = " (the parent theme's: the sub-theme has none of its own)"
+	}
+	return fmt.Sprintf("%s%s:\n---\n%s\n---\n%s", r.File, from, r.Content, r.Next)
+}
+
+// CreateThemeExpertContext writes the expert persona for a theme into
+// <theme>/contexts/<current ID>.md: the role, the perspective, the
+// constraints and the expected outcome, for the agent to take on when it
+// works on the theme. The theme must exist; a context is never overwritten.
+func (t *Tools) CreateThemeExpertContext(a Args) (*ThemeContextResult, error) {
+	if err := a.checkKnown(pThemeName, pThemeStartID, pThemePart, pParentThemeStartID, pParentThemePart, pExpertRole, pExpertPerspective, pConstraints, pExpectedOutcome); err != nil {
+		return nil, err
+	}
+	var bad problems
+	name, err := a.oneLine(pThemeName, true, 1, maxThemeNameLen, "the theme's title, one line")
+	bad.add(err)
+	theme, err := a.themeArg()
+	bad.add(err)
+	role, err := a.oneLine(pExpertRole, true, 1, 500, "the expert you become for this theme, e.g. a marine biologist who writes for children")
+	bad.add(err)
+	persp, err := a.list(pExpertPerspective, true, "how this expert looks at the theme, one point per item")
+	bad.add(err)
+	cons, err := a.list(pConstraints, true, "what this expert must keep to, one point per item")
+	bad.add(err)
+	outc, err := a.list(pExpectedOutcome, true, "what the theme should produce, one point per item")
+	bad.add(err)
+	if err := bad.err(); err != nil {
+		return nil, err
+	}
+	id, err := t.currentID()
+	if err != nil {
+		return nil, err
+	}
+	if err := t.checkTheme(theme); err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Theme expert context: %s\n\n## Expert\n**%s**\n", workspace.OneLine(name), role)
+	for _, sec := range []struct {
+		head  string
+		items []string
+	}{{"Perspective", persp}, {"Constraints", cons}, {"Expected outcome", outc}} {
+		fmt.Fprintf(&b, "\n## %s\n", sec.head)
+		for _, x := range sec.items {
+			fmt.Fprintf(&b, "- %s\n", workspace.OneLine(x))
+		}
+	}
+	rel := theme.Dir() + "/" + contextsDir + "/" + string(id) + ".md"
+	if err := t.WS.CreateNew(rel, []byte(b.String()), time.Time{}); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return nil, &InputError{Problem: fmt.Sprintf("a context for this heartbeat already exists (%s)", rel),
+				Fix: "keep it, or write the new one in a later heartbeat (get_latest_theme_context shows the newest)"}
+		}
+		return nil, err
+	}
+	return &ThemeContextResult{Found: true, File: rel, Content: b.String(),
+		Next: "Take this expert's view when you work on the theme; get_latest_theme_context gives it back in later cycles."}, nil
+}
+
+// GetLatestThemeContext returns the newest expert context of a theme; a
+// sub-theme without one of its own gets its parent's. One small folder
+// listing per theme.
+func (t *Tools) GetLatestThemeContext(a Args) (*ThemeContextResult, error) {
+	if err := a.checkKnown(pThemeStartID, pThemePart, pParentThemeStartID, pParentThemePart); err != nil {
+		return nil, err
+	}
+	theme, err := a.themeArg()
+	if err != nil {
+		return nil, err
+	}
+	if err := t.checkTheme(theme); err != nil {
+		return nil, err
+	}
+	dirs := []string{theme.Dir()}
+	if theme.Parent != nil {
+		dirs = append(dirs, theme.Parent.Dir())
+	}
+	for i, d := range dirs {
+		rel, err := t.newestContext(d + "/" + contextsDir)
+		if err != nil {
+			return nil, err
+		}
+		if rel == "" {
+			continue
+		}
+		content, _, err := t.readItem(rel)
+		if err != nil {
+			return nil, err
+		}
+		return &ThemeContextResult{Found: true, File: rel, Inherited: i > 0, Content: content,
+			Next: "Work on the theme from this expert's view."}, nil
+	}
+	return &ThemeContextResult{Next: "This theme has no expert context yet; create_theme_expert_context writes one."}, nil
+}
+
+// newestContext is the greatest <ID>.md name in dir (IDs sort by time).
+func (t *Tools) newestContext(dir string) (string, error) {
+	ents, err := os.ReadDir(t.WS.Path(dir))
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("list %s: %w", dir, err)
+	}
+	best := ""
+	for _, e := range ents {
+		n := e.Name()
+		if !e.Type().IsRegular() || !strings.HasSuffix(n, ".md") {
+			continue
+		}
+		if _, err := workspace.ParseID(strings.TrimSuffix(n, ".md")); err == nil && n > best {
+			best = n
+		}
+	}
+	if best == "" {
+		return "", nil
+	}
+	return dir + "/" + best, nil
+}
