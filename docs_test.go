@@ -22,7 +22,7 @@ var (
 		"create_activity_log", "checkpoint", "start_deep_work",
 		"get_heartbeat_elapsed_time", "start_theme", "end_theme",
 		"preview_next_theme", "check_and_process_item", "report_tool_usage",
-		"create_theme_expert_context", "get_latest_theme_context",
+		"create_theme_expert_context", "get_latest_theme_context", "check_theme_status",
 	}
 	docParams = []string{
 		"activity_type", "activity_content", "artifacts", "evaluation",
@@ -30,7 +30,7 @@ var (
 		"parent_theme_directory_part", "current_activity", "mode",
 		"activity_description", "planned_duration_minutes", "theme_name",
 		"reason", "themebox_file", "achievements", "tool_id", "status",
-		"expert_role", "expert_perspective", "constraints", "expected_outcome",
+		"expert_role", "expert_perspective", "constraints", "expected_outcome", "include_subthemes",
 	}
 	// docChecks are the watchdog checks a heartbeat notice can name (SPEC
 	// section 5).

@@ -30,6 +30,10 @@ func TestE2EInboxAndRestrictionTools(t *testing.T) {
 	if back["file"] != ctx["file"] || !strings.Contains(back["content"].(string), "an oceanographer") {
 		t.Fatalf("get_latest_theme_context = %v, want what create_theme_expert_context wrote (%v)", back, ctx["file"])
 	}
+	status := structured(t, w.call("check_theme_status", map[string]any{"theme_start_id": theme, "theme_directory_part": "e2e"}))
+	if status["theme_name"] != "End to end" || status["log_count"].(float64) != 1 || status["ended"] != false {
+		t.Fatalf("check_theme_status = %v", status)
+	}
 	w.mark()
 	w.call("report_tool_usage", map[string]any{"tool_id": "gemini.google.search", "status": "quota_exceeded"})
 	a := w.expect("tool_restriction", "info", 5*time.Second)

@@ -126,6 +126,7 @@ func TestListTools(t *testing.T) {
 		"report_tool_usage":           {false, false, []string{"tool_id", "status"}},
 		"create_theme_expert_context": {false, false, []string{"theme_name", "expert_role", "expert_perspective", "constraints", "expected_outcome", "theme_start_id", "theme_directory_part"}},
 		"get_latest_theme_context":    {true, true, []string{"theme_start_id", "theme_directory_part"}},
+		"check_theme_status":          {true, true, []string{"theme_start_id", "theme_directory_part"}},
 	}
 	if len(res.Tools) != len(want) {
 		t.Errorf("got %d tools, want %d", len(res.Tools), len(want))

@@ -157,7 +157,16 @@ func (t *Tools) Definitions() []server.ServerTool {
 			mcp.WithDescription("Read-only: the newest expert context of a theme (<theme folder>/contexts/). A sub-theme without one of its own gets its parent theme's, marked inherited."),
 		}, theme)...)
 
+	statusTool := mcp.NewTool("check_theme_status", opts(
+		[]mcp.ToolOption{
+			mcp.WithToolTitle("Check theme status"), hints(true, false, true), mcp.WithOutputSchema[ThemeStatus](),
+			mcp.WithDescription("Read-only: a theme's start record and name, whether it has ended, its activity log count and newest log, and its sub-themes (the same for each)."),
+		}, theme, []mcp.ToolOption{
+			mcp.WithBoolean(pIncludeSubthemes, mcp.Description("Whether to report the sub-themes too; true when left out.")),
+		})...)
+
 	return []server.ServerTool{
+		{Tool: statusTool, Handler: handle(t, statusTool.Name, t.CheckThemeStatus)},
 		{Tool: ctxTool, Handler: handle(t, ctxTool.Name, t.CreateThemeExpertContext)},
 		{Tool: latestCtxTool, Handler: handle(t, latestCtxTool.Name, t.GetLatestThemeContext)},
 		{Tool: previewTool, Handler: handle(t, previewTool.Name, t.PreviewNextTheme)},
