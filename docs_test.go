@@ -23,6 +23,7 @@ var (
 		"get_heartbeat_elapsed_time", "start_theme", "end_theme",
 		"preview_next_theme", "check_and_process_item", "report_tool_usage",
 		"create_theme_expert_context", "get_latest_theme_context", "check_theme_status",
+		"get_latest_activity_log", "list_theme_artifacts",
 	}
 	docParams = []string{
 		"activity_type", "activity_content", "artifacts", "evaluation",
@@ -31,13 +32,14 @@ var (
 		"activity_description", "planned_duration_minutes", "theme_name",
 		"reason", "themebox_file", "achievements", "tool_id", "status",
 		"expert_role", "expert_perspective", "constraints", "expected_outcome", "include_subthemes",
+		"num_logs", "include_subdirectories", "limit", "cursor",
 	}
 	// docChecks are the watchdog checks a heartbeat notice can name (SPEC
 	// section 5).
 	// docExamples are example names the docs use for a theme.
 	docExamples = []string{"cache_design"}
-	// docValues are enum values of tool parameters the docs may name.
-	docValues = []string{"quota_exceeded"}
+	// docValues are enum values and reply fields the docs may name.
+	docValues = []string{"quota_exceeded", "next_cursor"}
 	docChecks = []string{
 		"inactivity", "introspection", "after_deep_work", "deep_work_expired",
 		"invalid_declaration", "future_id", "stale_id", "log_loop",

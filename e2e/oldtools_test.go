@@ -34,6 +34,14 @@ func TestE2EInboxAndRestrictionTools(t *testing.T) {
 	if status["theme_name"] != "End to end" || status["log_count"].(float64) != 1 || status["ended"] != false {
 		t.Fatalf("check_theme_status = %v", status)
 	}
+	logs := structured(t, w.call("get_latest_activity_log", map[string]any{"theme_start_id": theme, "theme_directory_part": "e2e", "num_logs": 2}))
+	if l, _ := logs["logs"].([]any); len(l) != 1 || logs["total"].(float64) != 1 {
+		t.Fatalf("get_latest_activity_log = %v", logs)
+	}
+	arts := structured(t, w.call("list_theme_artifacts", map[string]any{"theme_start_id": theme, "theme_directory_part": "e2e", "include_subdirectories": true}))
+	if f, _ := arts["files"].([]any); len(f) != 1 || !strings.Contains(f[0].(map[string]any)["path"].(string), "/contexts/") {
+		t.Fatalf("list_theme_artifacts = %v, want the context file only (histories left out)", arts)
+	}
 	w.mark()
 	w.call("report_tool_usage", map[string]any{"tool_id": "gemini.google.search", "status": "quota_exceeded"})
 	a := w.expect("tool_restriction", "info", 5*time.Second)

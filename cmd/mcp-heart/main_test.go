@@ -127,6 +127,8 @@ func TestListTools(t *testing.T) {
 		"create_theme_expert_context": {false, false, []string{"theme_name", "expert_role", "expert_perspective", "constraints", "expected_outcome", "theme_start_id", "theme_directory_part"}},
 		"get_latest_theme_context":    {true, true, []string{"theme_start_id", "theme_directory_part"}},
 		"check_theme_status":          {true, true, []string{"theme_start_id", "theme_directory_part"}},
+		"get_latest_activity_log":     {true, true, []string{"theme_start_id", "theme_directory_part"}},
+		"list_theme_artifacts":        {true, true, []string{"theme_start_id", "theme_directory_part"}},
 	}
 	if len(res.Tools) != len(want) {
 		t.Errorf("got %d tools, want %d", len(res.Tools), len(want))

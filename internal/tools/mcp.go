@@ -165,7 +165,26 @@ func (t *Tools) Definitions() []server.ServerTool {
 			mcp.WithBoolean(pIncludeSubthemes, mcp.Description("Whether to report the sub-themes too; true when left out.")),
 		})...)
 
+	latestLogTool := mcp.NewTool("get_latest_activity_log", opts(
+		[]mcp.ToolOption{
+			mcp.WithToolTitle("Get latest activity log"), hints(true, false, true), mcp.WithOutputSchema[LatestLogsResult](),
+			mcp.WithDescription("Read-only: the text of a theme's newest activity logs, newest first, to pick up where you left off."),
+		}, theme, []mcp.ToolOption{
+			mcp.WithInteger(pNumLogs, mcp.Min(1), mcp.Max(maxNumLogs), mcp.Description(fmt.Sprintf("How many of the newest logs to return, 1 to %d; 1 when left out.", maxNumLogs))),
+		})...)
+	artifactsTool := mcp.NewTool("list_theme_artifacts", opts(
+		[]mcp.ToolOption{
+			mcp.WithToolTitle("List theme artifacts"), hints(true, false, true), mcp.WithOutputSchema[ArtifactsResult](),
+			mcp.WithDescription(fmt.Sprintf("Read-only: the files of a theme folder by path, with sizes and times; histories/ and sub-theme folders are left out. A page holds up to limit files (%d when left out); pass next_cursor as cursor for the next page.", defaultListLimit)),
+		}, theme, []mcp.ToolOption{
+			mcp.WithBoolean(pIncludeSubdirs, mcp.Description("Whether to list the theme folder's own sub-folders too; false when left out.")),
+			mcp.WithInteger(pLimit, mcp.Min(1), mcp.Max(maxListLimit), mcp.Description(fmt.Sprintf("Files per page, 1 to %d; %d when left out.", maxListLimit, defaultListLimit))),
+			mcp.WithString(pCursor, mcp.Description("The next_cursor of the previous page, to get the page after it; leave it out for the first page.")),
+		})...)
+
 	return []server.ServerTool{
+		{Tool: latestLogTool, Handler: handle(t, latestLogTool.Name, t.GetLatestActivityLog)},
+		{Tool: artifactsTool, Handler: handle(t, artifactsTool.Name, t.ListThemeArtifacts)},
 		{Tool: statusTool, Handler: handle(t, statusTool.Name, t.CheckThemeStatus)},
 		{Tool: ctxTool, Handler: handle(t, ctxTool.Name, t.CreateThemeExpertContext)},
 		{Tool: latestCtxTool, Handler: handle(t, latestCtxTool.Name, t.GetLatestThemeContext)},

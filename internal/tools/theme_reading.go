@@ -1,0 +1,205 @@
+package tools
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// Parameters of get_latest_activity_log and list_theme_artifacts.
+const (
+	pNumLogs         = "num_logs"
+	pIncludeSubdirs  = "include_subdirectories"
+	pLimit           = "limit"
+	pCursor          = "cursor"
+	maxNumLogs       = 10
+	defaultListLimit = 50
+	maxListLimit     = 200
+)
+
+// LogEntry is one activity log with its text.
+type LogEntry struct {
+	Path    string `json:"path" jsonschema:"the activity log, workspace-relative"`
+	Content string `json:"content" jsonschema:"its text (cut at 64 KiB)"`
+}
+
+// LatestLogsResult is the reply of get_latest_activity_log.
+type LatestLogsResult struct {
+	Logs  []LogEntry `json:"logs" jsonschema:"the newest activity logs of the theme, newest first"`
+	Total int        `json:"total" jsonschema:"how many activity logs the theme has"`
+}
+
+func (r *LatestLogsResult) heartbeatID() string { return "" }
+
+// Text is the reply in words.
+func (r *LatestLogsResult) Text() string {
+	if len(r.Logs) == 0 {
+		return "This theme has no activity log yet."
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "The newest %d of %d activity log(s), newest first:\n", len(r.Logs), r.Total)
+	for _, l := range r.Logs {
+		fmt.Fprintf(&b, "\n%s:\n---\n%s\n---\n", l.Path, l.Content)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// GetLatestActivityLog returns the text of a theme's newest activity logs
+// (num_logs, 1 to 10), so the agent can pick up where it left off.
+func (t *Tools) GetLatestActivityLog(a Args) (*LatestLogsResult, error) {
+	if err := a.checkKnown(pThemeStartID, pThemePart, pParentThemeStartID, pParentThemePart, pNumLogs); err != nil {
+		return nil, err
+	}
+	var bad problems
+	theme, err := a.themeArg()
+	bad.add(err)
+	hint := fmt.Sprintf("pass num_logs as a whole number from 1 to %d, or leave it out (1)", maxNumLogs)
+	n, given, err := a.integer(pNumLogs, hint)
+	bad.add(err)
+	if err == nil && given && (n < 1 || n > maxNumLogs) {
+		bad.add(badField(pNumLogs, fmt.Sprintf("%d is outside 1..%d", n, maxNumLogs), hint))
+	}
+	if err := bad.err(); err != nil {
+		return nil, err
+	}
+	if !given {
+		n = 1
+	}
+	if err := t.checkTheme(theme); err != nil {
+		return nil, err
+	}
+	ents, err := os.ReadDir(t.WS.Path(theme.HistoriesDir()))
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range ents {
+		if workspace.IsLogName(e.Name()) && e.Type().IsRegular() {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(names))) // IDs sort by time
+	res := &LatestLogsResult{Logs: []LogEntry{}, Total: len(names)}
+	for _, name := range names[:min(n, len(names))] {
+		rel := theme.HistoriesDir() + "/" + name
+		content, _, err := t.readItem(rel)
+		if err != nil {
+			return nil, err
+		}
+		res.Logs = append(res.Logs, LogEntry{Path: rel, Content: content})
+	}
+	return res, nil
+}
+
+// ArtifactEntry is one file of a theme folder.
+type ArtifactEntry struct {
+	Path     string `json:"path" jsonschema:"the file, workspace-relative"`
+	Size     int64  `json:"size" jsonschema:"its size in bytes"`
+	Modified string `json:"modified" jsonschema:"its modification time, RFC 3339"`
+}
+
+// ArtifactsResult is the reply of list_theme_artifacts.
+type ArtifactsResult struct {
+	Files      []ArtifactEntry `json:"files" jsonschema:"files of the theme folder, by path, histories excluded"`
+	NextCursor string          `json:"next_cursor,omitempty" jsonschema:"pass it as cursor for the next page; absent on the last page"`
+}
+
+func (r *ArtifactsResult) heartbeatID() string { return "" }
+
+// Text is the reply in words.
+func (r *ArtifactsResult) Text() string {
+	if len(r.Files) == 0 {
+		return "No artifacts (beyond the activity logs) on this page."
+	}
+	var b strings.Builder
+	for _, f := range r.Files {
+		fmt.Fprintf(&b, "%s (%d bytes, %s)\n", f.Path, f.Size, f.Modified)
+	}
+	if r.NextCursor != "" {
+		fmt.Fprintf(&b, "More follow: call again with cursor %q.", r.NextCursor)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// ListThemeArtifacts lists a theme folder's files (histories/ excluded, and
+// sub-themes' own folders: they have their own listing), a page at a time.
+func (t *Tools) ListThemeArtifacts(a Args) (*ArtifactsResult, error) {
+	if err := a.checkKnown(pThemeStartID, pThemePart, pParentThemeStartID, pParentThemePart, pIncludeSubdirs, pLimit, pCursor); err != nil {
+		return nil, err
+	}
+	var bad problems
+	theme, err := a.themeArg()
+	bad.add(err)
+	sub := false
+	if v, ok := a[pIncludeSubdirs]; ok && v != nil {
+		b, ok := v.(bool)
+		if !ok {
+			bad.add(badField(pIncludeSubdirs, "must be true or false", "pass include_subdirectories as a boolean, or leave it out (false)"))
+		}
+		sub = b
+	}
+	hint := fmt.Sprintf("pass limit as a whole number from 1 to %d, or leave it out (%d)", maxListLimit, defaultListLimit)
+	limit, given, err := a.integer(pLimit, hint)
+	bad.add(err)
+	if err == nil && given && (limit < 1 || limit > maxListLimit) {
+		bad.add(badField(pLimit, fmt.Sprintf("%d is outside 1..%d", limit, maxListLimit), hint))
+	}
+	cursor, err := a.text(pCursor, false, "the next_cursor of the previous page")
+	bad.add(err)
+	if err := bad.err(); err != nil {
+		return nil, err
+	}
+	if !given {
+		limit = defaultListLimit
+	}
+	if err := t.existingDir(theme.Dir(), pThemeStartID, themeNotFoundFixHint+t.suggestTheme(theme)); err != nil {
+		return nil, err
+	}
+	root, err := t.WS.Resolve(theme.Dir())
+	if err != nil {
+		return nil, err
+	}
+	// Walk order is by name within each folder, not by whole path, so the
+	// page is cut from the sorted list: the cursor is a path.
+	var all []ArtifactEntry
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil // an unreadable folder is skipped, not fatal
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			switch {
+			case rel == ".":
+				return nil
+			case !sub, rel == workspace.HistoriesDir, rel == workspace.SubthemesDir, strings.HasPrefix(d.Name(), "."):
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		full := path.Join(theme.Dir(), rel)
+		if strings.HasPrefix(d.Name(), ".") || !d.Type().IsRegular() || (cursor != "" && full <= cursor) {
+			return nil
+		}
+		if fi, err := d.Info(); err == nil {
+			all = append(all, ArtifactEntry{Path: full, Size: fi.Size(), Modified: fi.ModTime().In(t.WS.Loc).Format(time.RFC3339)})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Path < all[j].Path })
+	res := &ArtifactsResult{Files: all[:min(limit, len(all))]}
+	if len(all) > limit {
+		res.NextCursor = all[limit-1].Path
+	}
+	return res, nil
+}
