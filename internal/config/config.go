@@ -132,7 +132,21 @@ type Agent struct {
 	TmuxSocket string   `yaml:"tmux_socket"` // tmux -S socket, for units with PrivateTmp ("")
 	Command    []string `yaml:"command"`     // exec argv; "{prompt}" is replaced
 	Timeout    Duration `yaml:"timeout"`     // exec timeout (600s)
+	// Output is how an exec agent's stdout is read: "text" (the reply) or
+	// "stream-json" (the client's --output-format stream-json events: the
+	// final text is the reply, tool calls are counted as they happen).
+	Output string `yaml:"output"`
+	// MaxToolCalls caps the tool calls of one exec run (0 = off, the Heart
+	// paper's seed_tool_cap): at call N+1 the run is ended and discarded,
+	// and the breaker counts a failure. Needs output: stream-json.
+	MaxToolCalls int `yaml:"max_tool_calls"`
 }
+
+// Exec agent output formats.
+const (
+	OutputText       = "text"
+	OutputStreamJSON = "stream-json"
+)
 
 // Restrictions are how long tool restriction markers (stats/cooldown/<tool>,
 // stats/lock/<tool>, mtime = start) stay in force when the marker itself does
@@ -503,6 +517,17 @@ func (a *AgentConfig) validate(key string) error {
 		}
 	default:
 		return bad("agent.delivery", "%q is not one of inbox, tmux, exec", a.Agent.Delivery)
+	}
+	switch a.Agent.Output {
+	case "", OutputText, OutputStreamJSON:
+	default:
+		return bad("agent.output", "%q is not one of text, stream-json", a.Agent.Output)
+	}
+	switch {
+	case a.Agent.MaxToolCalls < 0:
+		return bad("agent.max_tool_calls", "must not be negative (0 = off)")
+	case a.Agent.MaxToolCalls > 0 && (a.Agent.Delivery != DeliveryExec || a.Agent.Output != OutputStreamJSON):
+		return bad("agent.max_tool_calls", "needs exec delivery with agent.output: stream-json: only the client's stream-json events (Gemini CLI and Claude Code: --output-format stream-json) show each tool call as it happens")
 	}
 	return nil
 }

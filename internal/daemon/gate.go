@@ -167,6 +167,12 @@ func (a *agent) deliverOne(source, text string, now time.Time) {
 	if a.deliver.Method() != config.DeliveryExec {
 		return
 	}
+	if errors.Is(err, delivery.ErrToolCap) {
+		// Past the per-wakeup tool cap: ended and discarded like a ghost
+		// (no transcript); the breaker has counted it as a failure.
+		a.count(func(c *Counters) { c.ToolCapped++ })
+		return
+	}
 	if err == nil && transcript.IsGhost(res.Reply) {
 		a.count(func(c *Counters) { c.Ghosts++ })
 		return // ghost mode: counted, no trace

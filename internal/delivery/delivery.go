@@ -23,6 +23,9 @@ type Result struct {
 	ExitCode int
 	// Duration is how long the delivery took.
 	Duration time.Duration
+	// ToolCalls is how many tool calls an exec run with stream-json output
+	// made (0 otherwise).
+	ToolCalls int
 }
 
 // Deliverer wakes the agent with a prompt.
@@ -63,6 +66,7 @@ func New(agent config.Agent, ws *workspace.Workspace) (Deliverer, error) {
 		return NewTmux(agent.TmuxTarget, agent.TmuxSocket), nil
 	case config.DeliveryExec:
 		e := NewExec(agent.Command, agent.Timeout.D())
+		e.StreamJSON, e.MaxToolCalls = agent.Output == config.OutputStreamJSON, agent.MaxToolCalls
 		if ws != nil {
 			e.Dir = ws.Root
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -39,6 +40,12 @@ type Exec struct {
 	// Dir is the child's working directory ("" = the daemon's); New sets it
 	// to the workspace root.
 	Dir string
+	// StreamJSON reads stdout as the client's stream-json events: the reply
+	// is the final text, and tool calls are counted as they happen.
+	StreamJSON bool
+	// MaxToolCalls ends the run at call MaxToolCalls+1 with ErrToolCap
+	// (0 = no cap; needs StreamJSON).
+	MaxToolCalls int
 }
 
 var _ Deliverer = (*Exec)(nil)
@@ -65,12 +72,19 @@ func (e *Exec) Deliver(ctx context.Context, prompt string) (Result, error) {
 	runCtx, cancel := context.WithTimeoutCause(ctx, e.Timeout, ErrTimeout)
 	defer cancel()
 
-	cmd := exec.CommandContext(runCtx, argv[0], argv[1:]...)
+	capCtx, capCancel := context.WithCancelCause(runCtx)
+	defer capCancel(nil)
+	cmd := exec.CommandContext(capCtx, argv[0], argv[1:]...)
 	cmd.Dir = e.Dir
 	cmd.Env = ChildEnv(os.Environ())
 	stdout := &headBuffer{max: MaxReply}
 	stderr := &tailBuffer{max: MaxStderr}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
+	var stream *streamReader
+	if e.StreamJSON {
+		stream = &streamReader{max: e.MaxToolCalls, onOver: func() { capCancel(ErrToolCap) }}
+		cmd.Stdout = io.MultiWriter(stdout, stream)
+	}
 	cmd.WaitDelay = killGrace
 	setProcessGroup(cmd)
 
@@ -79,6 +93,16 @@ func (e *Exec) Deliver(ctx context.Context, prompt string) (Result, error) {
 	res := Result{Reply: stdout.String(), Truncated: stdout.truncated, Duration: time.Since(start), ExitCode: -1}
 	if cmd.ProcessState != nil {
 		res.ExitCode = cmd.ProcessState.ExitCode()
+	}
+	if stream != nil {
+		stream.finish()
+		if r := stream.reply(); r != "" || stream.events > 0 {
+			res.Reply = r
+		}
+		res.ToolCalls, _ = stream.toolCalls()
+	}
+	if context.Cause(capCtx) == ErrToolCap {
+		return res, fmt.Errorf("run %s: %w: tool call %d of a cap of %d; the run was ended", argv[0], ErrToolCap, e.MaxToolCalls+1, e.MaxToolCalls)
 	}
 	if context.Cause(runCtx) == ErrTimeout {
 		return res, fmt.Errorf("run %s: %w after %s%s", argv[0], ErrTimeout, e.Timeout, stderrNote(stderr))

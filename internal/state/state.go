@@ -129,9 +129,10 @@ type Counters struct {
 	Delivered        int64 `json:"delivered"`
 	DeliveryFailures int64 `json:"delivery_failures"`
 	Ghosts           int64 `json:"ghosts"`
-	Dropped          int64 `json:"dropped"`   // over the daily cap
-	Skipped          int64 `json:"skipped"`   // circuit breaker open, or gave up
-	Coalesced        int64 `json:"coalesced"` // due while another was in flight
+	ToolCapped       int64 `json:"tool_capped"` // exec runs ended at agent.max_tool_calls
+	Dropped          int64 `json:"dropped"`     // over the daily cap
+	Skipped          int64 `json:"skipped"`     // circuit breaker open, or gave up
+	Coalesced        int64 `json:"coalesced"`   // due while another was in flight
 	// OutsideActiveHours counts scheduled wakeups (and idle spells) held
 	// back by schedule.active_hours.
 	OutsideActiveHours int64 `json:"outside_active_hours"`

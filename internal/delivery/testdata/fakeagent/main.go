@@ -9,6 +9,8 @@
 //	flood N            write N bytes to stdout and N to stderr, exit 1
 //	hang PIDFILE       start a child that sleeps, write "PID CHILDPID" to PIDFILE, sleep
 //	sleep              sleep for a minute
+//	stream FMT N TEXT  stream-json as a client would (FMT gemini or claude):
+//	                   N tool calls, then the final TEXT; N < 0: calls forever
 package main
 
 import (
@@ -60,6 +62,27 @@ func main() {
 		time.Sleep(time.Minute)
 	case "sleep":
 		time.Sleep(time.Minute)
+	case "stream":
+		n, _ := strconv.Atoi(args[1])
+		gemini := args[0] == "gemini"
+		emit := func(v any) { b, _ := json.Marshal(v); os.Stdout.Write(append(b, '\n')) }
+		emit(map[string]any{"type": "init", "session_id": "s"})
+		for i := 0; n < 0 || i < n; i++ {
+			if gemini {
+				emit(map[string]any{"type": "tool_use", "tool_name": "mcp_mcp-heart_checkpoint", "tool_id": fmt.Sprint(i)})
+				emit(map[string]any{"type": "tool_result", "tool_id": fmt.Sprint(i), "status": "success"})
+			} else {
+				emit(map[string]any{"type": "assistant", "message": map[string]any{"content": []any{map[string]any{"type": "tool_use", "id": fmt.Sprint(i), "name": "mcp__mcp-heart__checkpoint"}}}})
+				emit(map[string]any{"type": "user", "message": map[string]any{"content": []any{map[string]any{"type": "tool_result"}}}})
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		if gemini {
+			emit(map[string]any{"type": "message", "role": "assistant", "content": args[2], "delta": true})
+			emit(map[string]any{"type": "result", "status": "success"})
+		} else {
+			emit(map[string]any{"type": "result", "subtype": "success", "result": args[2]})
+		}
 	default:
 		fmt.Fprintln(os.Stderr, "fakeagent: unknown mode", os.Args[1])
 		os.Exit(2)

@@ -1,0 +1,38 @@
+package daemon
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/testutil"
+)
+
+// TestToolCapEndsRunaway: an exec agent whose model keeps calling tools is
+// ended at call max_tool_calls+1, each run discarded (no transcript) and
+// counted, the breaker counting the failures; wakeups go on until it opens.
+func TestToolCapEndsRunaway(t *testing.T) {
+	agent := filepath.Join(t.TempDir(), "fakeagent")
+	if err := testutil.Build("../delivery/testdata/fakeagent", agent); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(t)
+	cfg.Schedule.Every = config.Duration(300 * time.Millisecond)
+	cfg.Agent = config.Agent{Delivery: config.DeliveryExec, Command: []string{agent, "stream", "claude", "-1", "x"},
+		Timeout: config.Duration(30 * time.Second), Output: config.OutputStreamJSON, MaxToolCalls: 3}
+	cfg.CircuitBreaker = config.CircuitBreaker{Failures: 2, Cooldown: config.Duration(time.Hour), MaxCooldown: config.Duration(2 * time.Hour)}
+	h := start(t, cfg, nil)
+	h.waitFor("two capped runs and an open breaker", 20*time.Second, func() bool {
+		s, err := h.tryState()
+		return err == nil && s.Counters.ToolCapped >= 2 && s.Breaker.State == "open"
+	})
+	h.stop()
+	st := h.state()
+	if st.Counters.DeliveryFailures != st.Counters.ToolCapped || st.Counters.Delivered != 0 {
+		t.Fatalf("counters %+v: want every run a capped failure", st.Counters)
+	}
+	if files, _ := filepath.Glob(filepath.Join(cfg.Workspace, "stats", "wakeups", "*.jsonl")); len(files) != 0 {
+		t.Fatalf("capped runs left transcripts %v; they are discarded like ghosts", files)
+	}
+}

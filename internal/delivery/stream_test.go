@@ -1,0 +1,68 @@
+package delivery
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// TestExecStreamJSON: the reply is the final text of the client's stream,
+// tool calls are counted, and the run is ended at call max+1.
+func TestExecStreamJSON(t *testing.T) {
+	agent := buildHelper(t, "fakeagent")
+	for _, tc := range []struct {
+		name      string
+		format    string
+		calls     string
+		max       int
+		wantErr   error
+		wantReply string
+		wantCalls int
+	}{
+		{"gemini, under the cap", "gemini", "3", 5, nil, "done: checkpoint written", 3},
+		{"claude, under the cap", "claude", "3", 5, nil, "done: checkpoint written", 3},
+		{"gemini, at the cap", "gemini", "5", 5, nil, "done: checkpoint written", 5},
+		{"claude, ghost reply", "claude", "0", 5, nil, "[IDLE]", 0},
+		{"gemini, no cap", "gemini", "12", 0, nil, "done: checkpoint written", 12},
+		{"gemini, calls forever", "gemini", "-1", 5, ErrToolCap, "", 6},
+		{"claude, calls forever", "claude", "-1", 5, ErrToolCap, "", 6},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			reply := tc.wantReply
+			if reply == "" {
+				reply = "never reached"
+			}
+			e := NewExec([]string{agent, "stream", tc.format, tc.calls, reply}, 30*time.Second)
+			e.StreamJSON, e.MaxToolCalls = true, tc.max
+			res, err := e.Deliver(context.Background(), "x")
+			if !errors.Is(err, tc.wantErr) {
+				t.Fatalf("Deliver = %v, want %v", err, tc.wantErr)
+			}
+			if tc.wantErr != nil {
+				// Ended at call max+1: the count may not see later events.
+				if res.ToolCalls < tc.wantCalls || res.Duration > 20*time.Second {
+					t.Fatalf("ended run: %d calls in %s, want it ended at call %d", res.ToolCalls, res.Duration, tc.wantCalls)
+				}
+				return
+			}
+			if res.Reply != tc.wantReply || res.ToolCalls != tc.wantCalls {
+				t.Fatalf("reply %q calls %d, want %q and %d", res.Reply, res.ToolCalls, tc.wantReply, tc.wantCalls)
+			}
+		})
+	}
+}
+
+// TestStreamReaderSplitLines: events split across writes, non-JSON lines
+// and a last line without a newline are all read right.
+func TestStreamReaderSplitLines(t *testing.T) {
+	var over int
+	s := &streamReader{max: 1, onOver: func() { over++ }}
+	for _, chunk := range []string{`{"type":"tool_u`, "se\"}\nnot json\n", `{"type":"tool_use"}` + "\n", `{"type":"result","result":"fin"}`} {
+		s.Write([]byte(chunk))
+	}
+	s.finish()
+	if n, o := s.toolCalls(); n != 2 || !o || s.reply() != "fin" || s.events != 3 {
+		t.Fatalf("calls %d over %v reply %q events %d", n, o, s.reply(), s.events)
+	}
+}
