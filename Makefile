@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 PKGS    := ./...
 
-.PHONY: build test run bench lint cross clean
+.PHONY: build test run bench lint cross clean e2e-clients
 
 build:
 	$(GO) build -o $(BIN)/mcp-heart ./cmd/mcp-heart
@@ -36,3 +36,18 @@ cross:
 
 clean:
 	rm -rf $(BIN)
+
+# The real agent clients (Gemini CLI, Claude Code) from npm into a cache
+# folder, driven by scripted stand-ins for their model APIs on loopback
+# (e2e/clients). Without the npm registry the tests skip.
+CLIENTS ?= $(HOME)/.cache/ai-heart/clients
+CLIENT_PKGS := @google/gemini-cli@0.61.0 @anthropic-ai/claude-code@2.1.197
+e2e-clients:
+	@mkdir -p $(CLIENTS)
+	@if npm install --prefix $(CLIENTS) --no-audit --no-fund $(CLIENT_PKGS) >$(CLIENTS)/npm.log 2>&1; then \
+		AIHEART_CLIENTS_DIR=$(CLIENTS) $(GO) test -count=1 -v ./e2e/clients/; \
+	else \
+		echo "npm install failed (see $(CLIENTS)/npm.log): the real-client tests skip"; \
+		$(GO) test -count=1 -v ./e2e/clients/; \
+	fi
+

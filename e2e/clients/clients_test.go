@@ -1,0 +1,262 @@
+// Package clients runs the real agent clients (Gemini CLI, Claude Code)
+// against scripted stand-ins for their model APIs on loopback, woken by the
+// real watchdog and calling the real mcp-heart. It needs the clients
+// installed from npm into $AIHEART_CLIENTS_DIR (make e2e-clients does it)
+// and skips without them.
+package clients
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/testutil"
+)
+
+var binDir string
+
+func TestMain(m *testing.M) {
+	os.Exit(testutil.RunWithBinaries(m, &binDir, "github.com/ai-heart/ai-heart/cmd/watchdog", "github.com/ai-heart/ai-heart/cmd/mcp-heart"))
+}
+
+// client returns the path of an installed client, or skips.
+func client(t *testing.T, name string) string {
+	dir := os.Getenv("AIHEART_CLIENTS_DIR")
+	if dir == "" {
+		t.Skip("AIHEART_CLIENTS_DIR is not set: run make e2e-clients")
+	}
+	p := filepath.Join(dir, "node_modules", ".bin", name)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("%s is not installed in %s", name, dir)
+	}
+	return p
+}
+
+// world is a workspace laid out by `watchdog init`, a throwaway HOME and the
+// environment the clients run in.
+type world struct {
+	t      *testing.T
+	ws     string
+	home   string
+	alerts string
+	env    []string
+}
+
+func newWorld(t *testing.T) *world {
+	root := t.TempDir()
+	w := &world{t: t, ws: filepath.Join(root, "ai-works"), home: filepath.Join(root, "home"), alerts: filepath.Join(root, "alerts.jsonl")}
+	if out, err := exec.Command(filepath.Join(binDir, "watchdog"), "init", "--mcp-heart", filepath.Join(binDir, "mcp-heart"), w.ws).CombinedOutput(); err != nil {
+		t.Fatalf("watchdog init: %v\n%s", err, out)
+	}
+	if err := os.MkdirAll(w.home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w.env = append(os.Environ(), "HOME="+w.home, "DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "NO_COLOR=1", "CI=true")
+	return w
+}
+
+func (w *world) writeJSON(rel string, v any) {
+	w.t.Helper()
+	p := filepath.Join(w.home, rel)
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	b, _ := json.Marshal(v)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// run starts the watchdog with exec delivery of argv, woken every `every`;
+// extra is added to the agent's settings.
+func (w *world) run(argv []string, every time.Duration, extra ...string) {
+	w.t.Helper()
+	cmdYAML, _ := json.Marshal(argv)
+	cfg := filepath.Join(w.t.TempDir(), "watchdog.yaml")
+	body := fmt.Sprintf(`workspace: %s
+pulse: {interval: 500ms}
+thresholds: {inactivity_warning: 60s, inactivity_error: 120s, introspection: 30m}
+schedule: {every: %s}
+alerts: {file: %s}
+agent: {delivery: exec, command: %s, timeout: 90s%s}
+circuit_breaker: {failures: 2, cooldown: 1h, max_cooldown: 2h}
+`, w.ws, every, w.alerts, cmdYAML, strings.Join(append([]string{""}, extra...), ", "))
+	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
+		w.t.Fatal(err)
+	}
+	cmd := exec.Command(filepath.Join(binDir, "watchdog"), "run", "-c", cfg, "--log-format", "json")
+	cmd.Env = w.env
+	log, _ := os.Create(filepath.Join(w.t.TempDir(), "watchdog.log"))
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		w.t.Fatal(err)
+	}
+	w.t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+		if w.t.Failed() {
+			b, _ := os.ReadFile(log.Name())
+			w.t.Logf("watchdog log:\n%s", tail(string(b), 4000))
+		}
+	})
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}
+
+func (w *world) counters() map[string]any {
+	b, err := os.ReadFile(filepath.Join(w.ws, "stats", "watchdog_state.json"))
+	if err != nil {
+		return nil
+	}
+	var st struct {
+		Counters map[string]any `json:"counters"`
+	}
+	json.Unmarshal(b, &st)
+	return st.Counters
+}
+
+func (w *world) waitFor(what string, timeout time.Duration, cond func() bool) {
+	w.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		if cond() {
+			return
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	w.t.Fatalf("timed out after %s waiting for %s; counters %v", timeout, what, w.counters())
+}
+
+// healthy checks what every client run must show: the scripted tool calls
+// went through mcp-heart (a checkpoint file, the elapsed reply seen by the
+// model), the [IDLE] reply was a ghost, and no inactivity alert came.
+func (w *world) healthy(s *script) {
+	w.t.Helper()
+	w.waitFor("a ghost run after the scripted tool calls", 150*time.Second, func() bool {
+		c := w.counters()
+		g, _ := c["ghosts"].(float64)
+		return g >= 1 && len(s.seen()) >= 2
+	})
+	cps, _ := filepath.Glob(filepath.Join(w.ws, "stats", "checkpoints", "*.txt"))
+	if len(cps) == 0 {
+		w.t.Fatal("no checkpoint file: the client's checkpoint call did not reach mcp-heart")
+	}
+	b, _ := os.ReadFile(cps[0])
+	if !strings.Contains(string(b), "scripted work") {
+		w.t.Fatalf("checkpoint file %q lacks the scripted message", b)
+	}
+	seen := strings.Join(s.seen(), "\n")
+	// Gemini CLI hands the model the text, Claude Code the structuredContent
+	// JSON: both name the checkpoint file and the heartbeat.
+	if !strings.Contains(seen, "stats/checkpoints/") || !strings.Contains(seen, "heartbeat") {
+		w.t.Fatalf("the model never saw the tools' replies: %s", tail(seen, 2000))
+	}
+	if files, _ := filepath.Glob(filepath.Join(w.ws, "stats", "wakeups", "*.jsonl")); len(files) != 0 {
+		w.t.Fatalf("a ghost run left a transcript: %v", files)
+	}
+	if b, _ := os.ReadFile(w.alerts); strings.Contains(string(b), `"check":"inactivity"`) {
+		w.t.Fatalf("inactivity alert for an agent that answered: %s", b)
+	}
+}
+
+var idleScript = func() *script {
+	return &script{Calls: []call{
+		{Tool: "checkpoint", Args: map[string]any{"current_activity": "scripted work in progress"}},
+		{Tool: "get_heartbeat_elapsed_time"},
+	}, Final: "[IDLE]"}
+}
+
+func TestGeminiCLIExec(t *testing.T) {
+	gemini := client(t, "gemini")
+	w := newWorld(t)
+	s := idleScript()
+	url := geminiStandIn(t, s)
+	w.writeJSON(".gemini/settings.json", map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}})
+	w.writeJSON(".gemini/trustedFolders.json", map[string]any{w.ws: "TRUST_FOLDER"})
+	w.env = append(w.env, "GEMINI_API_KEY=standin", "GOOGLE_GEMINI_BASE_URL="+url)
+	w.run([]string{gemini, "-p", "{prompt}"}, 20*time.Second)
+	w.healthy(s)
+}
+
+func TestClaudeCodeExec(t *testing.T) {
+	claude := client(t, "claude")
+	w := newWorld(t)
+	s := idleScript()
+	url := claudeStandIn(t, s)
+	w.env = append(w.env, "ANTHROPIC_API_KEY=standin", "ANTHROPIC_BASE_URL="+url)
+	add := exec.Command(claude, "mcp", "add", "--scope", "user", "mcp-heart", "--", filepath.Join(binDir, "mcp-heart"), "--workspace", w.ws)
+	add.Env, add.Dir = w.env, w.ws
+	if out, err := add.CombinedOutput(); err != nil {
+		t.Fatalf("claude mcp add: %v\n%s", err, out)
+	}
+	w.run([]string{claude, "-p", "{prompt}", "--allowedTools=mcp__mcp-heart"}, 20*time.Second)
+	w.healthy(s)
+}
+
+// A model that keeps calling tools: the watchdog reads the client's
+// stream-json, ends the run at call 4 (max_tool_calls 3), discards it, and
+// the breaker counts it.
+func runaway() *script {
+	s := &script{Final: "never reached"}
+	for i := 0; i < 30; i++ {
+		s.Calls = append(s.Calls, call{Tool: "checkpoint", Args: map[string]any{"current_activity": fmt.Sprintf("retrying the failing API, try %d", i)}})
+	}
+	return s
+}
+
+func (w *world) capped(s *script) {
+	w.t.Helper()
+	w.waitFor("a run ended at the tool cap", 150*time.Second, func() bool {
+		c := w.counters()
+		n, _ := c["tool_capped"].(float64)
+		return n >= 1
+	})
+	c := w.counters()
+	if c["delivered"].(float64) != 0 || c["delivery_failures"].(float64) < 1 {
+		w.t.Fatalf("counters %v: want the capped run counted as a delivery failure", c)
+	}
+	if files, _ := filepath.Glob(filepath.Join(w.ws, "stats", "wakeups", "*.jsonl")); len(files) != 0 {
+		w.t.Fatalf("a capped run left a transcript: %v", files)
+	}
+	if n := len(s.seen()); n > 6 {
+		w.t.Fatalf("the model got %d tool results; the run should end at call 4", n)
+	}
+	w.t.Logf("tool cap: %d tool results reached the model before the run was ended; counters %v", len(s.seen()), c)
+}
+
+func TestGeminiCLIToolCap(t *testing.T) {
+	gemini := client(t, "gemini")
+	w := newWorld(t)
+	s := runaway()
+	url := geminiStandIn(t, s)
+	w.writeJSON(".gemini/settings.json", map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}})
+	w.writeJSON(".gemini/trustedFolders.json", map[string]any{w.ws: "TRUST_FOLDER"})
+	w.env = append(w.env, "GEMINI_API_KEY=standin", "GOOGLE_GEMINI_BASE_URL="+url)
+	w.run([]string{gemini, "-p", "{prompt}", "--output-format", "stream-json"}, 20*time.Second, "output: stream-json", "max_tool_calls: 3")
+	w.capped(s)
+}
+
+func TestClaudeCodeToolCap(t *testing.T) {
+	claude := client(t, "claude")
+	w := newWorld(t)
+	s := runaway()
+	url := claudeStandIn(t, s)
+	w.env = append(w.env, "ANTHROPIC_API_KEY=standin", "ANTHROPIC_BASE_URL="+url)
+	add := exec.Command(claude, "mcp", "add", "--scope", "user", "mcp-heart", "--", filepath.Join(binDir, "mcp-heart"), "--workspace", w.ws)
+	add.Env, add.Dir = w.env, w.ws
+	if out, err := add.CombinedOutput(); err != nil {
+		t.Fatalf("claude mcp add: %v\n%s", err, out)
+	}
+	w.run([]string{claude, "-p", "{prompt}", "--allowedTools=mcp__mcp-heart", "--output-format", "stream-json", "--verbose"}, 20*time.Second, "output: stream-json", "max_tool_calls: 3")
+	w.capped(s)
+}
+

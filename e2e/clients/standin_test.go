@@ -1,0 +1,182 @@
+package clients
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// call is one tool call a scripted model makes.
+type call struct {
+	Tool string
+	Args map[string]any
+}
+
+// script is what the stand-in model does in every run: the tool calls in
+// order, then the final text. It records what came back from the tools.
+type script struct {
+	Calls []call
+	Final string
+
+	mu      sync.Mutex
+	results []string // tool results the client sent back, as text
+	runs    int      // requests that started a run (no tool result yet)
+}
+
+func (s *script) seen() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.results...)
+}
+
+// serve starts h on a free loopback port until the test ends.
+func serve(t *testing.T, h http.Handler) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: h}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return "http://" + ln.Addr().String()
+}
+
+// geminiStandIn answers Gemini CLI's streamGenerateContent (the turn) and
+// generateContent (its router), following s.
+func geminiStandIn(t *testing.T, s *script) string {
+	return serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if !strings.Contains(r.URL.Path, ":streamGenerateContent") {
+			// The router (and anything else) gets a plain, valid answer.
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"candidates":[{"content":{"role":"model","parts":[{"text":"{\"complexity_reasoning\":\"simple\",\"complexity_score\":1}"}]},"finishReason":"STOP"}]}`)
+			return
+		}
+		var req struct {
+			Contents []struct {
+				Parts []struct {
+					FunctionResponse *struct {
+						Name     string          `json:"name"`
+						Response json.RawMessage `json:"response"`
+					} `json:"functionResponse"`
+				} `json:"parts"`
+			} `json:"contents"`
+		}
+		json.Unmarshal(body, &req)
+		step := 0
+		var last string
+		for _, c := range req.Contents {
+			for _, p := range c.Parts {
+				if p.FunctionResponse != nil {
+					step++
+					last = string(p.FunctionResponse.Response)
+				}
+			}
+		}
+		s.mu.Lock()
+		if step == 0 {
+			s.runs++
+		} else {
+			s.results = append(s.results, last)
+		}
+		s.mu.Unlock()
+		var part any = map[string]any{"text": s.Final}
+		if step < len(s.Calls) {
+			c := s.Calls[step]
+			args := c.Args
+			if args == nil {
+				args = map[string]any{}
+			}
+			part = map[string]any{"functionCall": map[string]any{"name": "mcp_mcp-heart_" + c.Tool, "args": args}}
+		}
+		b, _ := json.Marshal(map[string]any{"candidates": []any{map[string]any{
+			"content": map[string]any{"role": "model", "parts": []any{part}}, "finishReason": "STOP"}},
+			"usageMetadata": map[string]any{"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}})
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "data: %s\n\n", b)
+	}))
+}
+
+// claudeStandIn answers Claude Code's streaming Messages API, following s.
+func claudeStandIn(t *testing.T, s *script) string {
+	return serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, "/v1/messages") || strings.Contains(r.URL.Path, "count_tokens") {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"input_tokens":10}`)
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		var req struct {
+			Stream   bool `json:"stream"`
+			Tools    []any
+			Messages []struct {
+				Content json.RawMessage `json:"content"`
+			} `json:"messages"`
+		}
+		json.Unmarshal(body, &req)
+		step := 0
+		var last string
+		for _, m := range req.Messages {
+			var blocks []struct {
+				Type    string          `json:"type"`
+				Content json.RawMessage `json:"content"`
+			}
+			if json.Unmarshal(m.Content, &blocks) != nil {
+				continue
+			}
+			for _, b := range blocks {
+				if b.Type == "tool_result" {
+					step++
+					last = string(b.Content)
+				}
+			}
+		}
+		// Side requests (titles, summaries) come without the MCP tools.
+		main := strings.Contains(string(body), "mcp__mcp-heart__")
+		if main {
+			s.mu.Lock()
+			if step == 0 {
+				s.runs++
+			} else {
+				s.results = append(s.results, last)
+			}
+			s.mu.Unlock()
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		ev := func(name string, v any) {
+			b, _ := json.Marshal(v)
+			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", name, b)
+		}
+		ev("message_start", map[string]any{"type": "message_start", "message": map[string]any{"id": "msg_1", "type": "message", "role": "assistant",
+			"model": "claude-standin", "content": []any{}, "stop_reason": nil, "usage": map[string]any{"input_tokens": 10, "output_tokens": 1}}})
+		stop := "end_turn"
+		if main && step < len(s.Calls) {
+			c := s.Calls[step]
+			args := c.Args
+			if args == nil {
+				args = map[string]any{}
+			}
+			in, _ := json.Marshal(args)
+			ev("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
+				"content_block": map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%d", step), "name": "mcp__mcp-heart__" + c.Tool, "input": map[string]any{}}})
+			ev("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "input_json_delta", "partial_json": string(in)}})
+			stop = "tool_use"
+		} else {
+			text := s.Final
+			if !main {
+				text = "ok"
+			}
+			ev("content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]any{"type": "text", "text": ""}})
+			ev("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "text_delta", "text": text}})
+		}
+		ev("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
+		ev("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop}, "usage": map[string]any{"output_tokens": 5}})
+		ev("message_stop", map[string]any{"type": "message_stop"})
+	}))
+}
