@@ -259,4 +259,3 @@ func TestClaudeCodeToolCap(t *testing.T) {
 	w.run([]string{claude, "-p", "{prompt}", "--allowedTools=mcp__mcp-heart", "--output-format", "stream-json", "--verbose"}, 20*time.Second, "output: stream-json", "max_tool_calls: 3")
 	w.capped(s)
 }
-
