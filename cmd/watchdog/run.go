@@ -54,9 +54,29 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		log.Error().Err(err).Msg("cannot start the http server")
 		return 1
 	}
-	opts := daemon.Options{Log: log, Alerts: sink, Notify: sdnotify.Notifier{}}
+	var onResult func(string, error)
 	if win != nil {
-		opts.OnPulse = win.pulsed
+		onResult = win.metrics.Notified
+	}
+	notifier, err := newNotifier(cfg, sink, log, onResult)
+	if err != nil {
+		if win != nil {
+			win.ln.Close()
+		}
+		log.Error().Err(err).Msg("cannot start notifications")
+		return 1
+	}
+	if notifier != nil {
+		defer notifier.Close(notifyShutdownWait)
+	}
+	opts := daemon.Options{Log: log, Alerts: sink, Notify: sdnotify.Notifier{}}
+	opts.OnPulse = func(e daemon.PulseEvent) {
+		if win != nil {
+			win.pulsed(e)
+		}
+		if notifier != nil {
+			notifier.Flush(e.Agent)
+		}
 	}
 	d, err := daemon.New(cfg, opts)
 	if err != nil {
