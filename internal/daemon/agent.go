@@ -157,6 +157,13 @@ func (a *agent) run(ctx context.Context, phase time.Duration, pulsed func(*agent
 	a.scanner.Close()
 }
 
+// outcome counts a wakeup's fate under the chamber that asked for it.
+func (a *agent) outcome(source, outcome string) {
+	a.mu.Lock()
+	a.counters.Wakeup(source, outcome)
+	a.mu.Unlock()
+}
+
 func (a *agent) count(f func(*Counters)) {
 	a.mu.Lock()
 	f(&a.counters)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/schedule"
+	"github.com/ai-heart/ai-heart/internal/state"
 )
 
 // scheduleLoop fires the schedule chamber's wakeups. It starts from now, so a
@@ -26,7 +27,7 @@ func (a *agent) scheduleLoop(ctx context.Context) {
 		if a.cfg.Schedule.Active(a.clock.Now().In(a.loc)) {
 			a.wake(w.Source, w.Prompt)
 		} else {
-			a.count(func(c *Counters) { c.OutsideActiveHours++ })
+			a.outcome(w.Source, state.OutcomeOutsideHrs)
 		}
 		w, ok = a.plan.NextFrom(w.At, a.clock.Now())
 	}
@@ -90,7 +91,7 @@ func (a *agent) idleTick(now time.Time, after time.Duration) {
 		}
 		if !a.idleHeld {
 			a.idleHeld = true
-			a.counters.OutsideActiveHours++
+			a.counters.Wakeup(srcIdle, state.OutcomeOutsideHrs)
 		}
 		a.mu.Unlock()
 		return

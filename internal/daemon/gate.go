@@ -13,6 +13,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/delivery"
 	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/prompt"
+	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/transcript"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -22,17 +23,17 @@ import (
 func (a *agent) wake(source, text string) {
 	a.mu.Lock()
 	if a.paused != nil {
-		a.counters.Paused++
+		a.counters.Wakeup(source, state.OutcomePaused)
 		a.mu.Unlock()
 		return
 	}
 	if a.rec.GaveUp {
-		a.counters.Skipped++
+		a.counters.Wakeup(source, state.OutcomeSkipped)
 		a.mu.Unlock()
 		return
 	}
 	if a.inFlight {
-		a.counters.Coalesced++
+		a.counters.Wakeup(source, state.OutcomeCoalesced)
 		a.mu.Unlock()
 		return
 	}
@@ -76,7 +77,7 @@ func (a *agent) deliverOne(source, text string, now time.Time) {
 	// cap; the cap before Allow, so a dropped wakeup never holds the probe.
 	if st := a.breaker.State(now); st.State == budget.Open && st.CooldownLeft > 0 {
 		a.breaker.Allow(now) // counts the skip
-		a.count(func(c *Counters) { c.Skipped++ })
+		a.outcome(source, state.OutcomeSkipped)
 		return
 	}
 	// Every invocation counts: schedule, idle, recovery and urgent feedback.
@@ -85,7 +86,7 @@ func (a *agent) deliverOne(source, text string, now time.Time) {
 		a.log.Warn().Err(err).Msg("daily cap")
 	}
 	if !ok {
-		a.count(func(c *Counters) { c.Dropped++ })
+		a.outcome(source, state.OutcomeDroppedCap)
 		a.log.Info().Str("source", source).Msg("wakeup dropped: daily cap reached")
 		if first {
 			st := a.cap.State(now)
@@ -95,7 +96,7 @@ func (a *agent) deliverOne(source, text string, now time.Time) {
 	}
 	ok, probe := a.breaker.Allow(now)
 	if !ok {
-		a.count(func(c *Counters) { c.Skipped++ })
+		a.outcome(source, state.OutcomeSkipped)
 		return
 	}
 	a.mu.Lock()
@@ -156,11 +157,11 @@ func (a *agent) deliverOne(source, text string, now time.Time) {
 	a.mu.Unlock()
 	entry := transcript.Entry{Time: now, Agent: a.name, Source: source, Prompt: text, Reply: res.Reply, DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode, Truncated: res.Truncated}
 	if err != nil {
-		a.count(func(c *Counters) { c.DeliveryFailures++ })
+		a.outcome(source, state.OutcomeFailed)
 		a.log.Warn().Err(err).Str("source", source).Bool("probe", probe).Msg("delivery failed")
 		entry.Error = err.Error()
 	} else {
-		a.count(func(c *Counters) { c.Delivered++ })
+		a.outcome(source, state.OutcomeDelivered)
 		a.log.Info().Str("source", source).Str("heartbeat_id", string(id)).Str("delivery", a.deliver.Method()).Msg("agent woken")
 		keepFlight = a.deliver.Method() == config.DeliveryTmux
 	}
@@ -170,11 +171,11 @@ func (a *agent) deliverOne(source, text string, now time.Time) {
 	if errors.Is(err, delivery.ErrToolCap) {
 		// Past the per-wakeup tool cap: ended and discarded like a ghost
 		// (no transcript); the breaker has counted it as a failure.
-		a.count(func(c *Counters) { c.ToolCapped++ })
+		a.outcome(source, state.OutcomeToolCapped)
 		return
 	}
 	if err == nil && transcript.IsGhost(res.Reply) {
-		a.count(func(c *Counters) { c.Ghosts++ })
+		a.outcome(source, state.OutcomeGhost)
 		return // ghost mode: counted, no trace
 	}
 	if err := transcript.Append(a.ws, a.loc, entry); err != nil {

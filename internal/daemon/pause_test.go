@@ -31,6 +31,9 @@ func TestPauseStopsWakeupsAndQuietsInactivity(t *testing.T) {
 		if st.Pause == nil || st.Pause.Reason != "holiday" || st.Counters.Paused == 0 || st.Counters.Pulses < 40 {
 			t.Fatalf("state while paused: pause %+v, paused wakeups %d, pulses %d", st.Pause, st.Counters.Paused, st.Counters.Pulses)
 		}
+		if got := st.Counters.BySource["schedule"]["paused"]; got != st.Counters.Paused {
+			t.Fatalf("wakeups_by_source schedule/paused = %d, want all %d paused wakeups", got, st.Counters.Paused)
+		}
 		if h.hasAlert("inactivity", "warning") || h.hasAlert("inactivity", "error") || st.Checks["inactivity"].Level != "ok" {
 			t.Fatalf("inactivity alerted while paused: %+v", st.Checks["inactivity"])
 		}
@@ -41,6 +44,9 @@ func TestPauseStopsWakeupsAndQuietsInactivity(t *testing.T) {
 		synctest.Wait()
 		if n := len(rec.prompts()); n == 0 {
 			t.Fatal("no wakeup after resume")
+		}
+		if st := h.state(); st.Counters.BySource["schedule"]["delivered"] == 0 {
+			t.Fatalf("no delivered schedule wakeup counted after resume: %v", st.Counters.BySource)
 		}
 		if st := h.state(); st.Pause != nil || st.Checks["inactivity"].Level != "ok" {
 			t.Fatalf("after resume: pause %+v, inactivity %+v (the pause was held against the agent)", st.Pause, st.Checks["inactivity"])

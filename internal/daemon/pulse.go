@@ -13,6 +13,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/delivery"
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/scan"
+	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -314,7 +315,7 @@ func (a *agent) recoveryStep(now time.Time, id workspace.ID, stp step, rec Recov
 		if a.capSpent(now) {
 			// The cap protects a budget: recovery alerts and watches, but
 			// does not touch or invoke the agent until the cap resets.
-			a.count(func(c *Counters) { c.Dropped++ })
+			a.outcome(srcRecovery, state.OutcomeDroppedCap)
 			a.emit(now, id, checks.Warning, "recovery", msg+"; the daily cap is spent, so the agent is not woken (recovery keeps watching)", 0)
 			return
 		}

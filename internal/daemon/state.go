@@ -36,7 +36,7 @@ func (a *agent) stateNow() State {
 		Thresholds: a.cfg.Thresholds, Restrictions: a.cfg.Restrictions, Delivery: a.deliver.Method(),
 		Checks: map[string]CheckState{}, LastLog: a.snap.LastLog, LastIntro: a.snap.LastIntrospection,
 		LastCheck: a.snap.LastCheckpoint, LastProof: a.snap.NewestProof(), Recovery: a.rec,
-		DeepWork: []DeepWork{}, Counters: a.counters,
+		DeepWork: []DeepWork{}, Counters: a.counters.Clone(),
 		DailyCap: a.cap.State(now), Breaker: a.breaker.State(now),
 		Notices: append([]string{}, a.notices()...),
 		Work:    a.work.state(),

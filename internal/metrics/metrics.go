@@ -90,8 +90,8 @@ var (
 	descPulses = prometheus.NewDesc("watchdog_pulses_total", "Pulses since the watchdog started.", []string{"agent"}, nil)
 	descLevel  = prometheus.NewDesc("watchdog_check_level", "Each check's level: 0 ok, 1 info, 2 warning, 3 error.", []string{"agent", "check"}, nil)
 	descWakeup = prometheus.NewDesc("watchdog_wakeups_total",
-		"Wakeups by outcome: delivered, ghost, failed, dropped by the daily cap, skipped by the breaker, coalesced, paused, outside active hours.",
-		[]string{"agent", "outcome"}, nil)
+		"Wakeups by the chamber that asked (schedule, idle, recovery, feedback) and outcome: delivered, ghost, failed, tool_capped, dropped_cap, skipped_breaker, coalesced, paused, outside_active_hours.",
+		[]string{"agent", "source", "outcome"}, nil)
 	descBreaker   = prometheus.NewDesc("watchdog_circuit_breaker_state", "1 for the breaker's current state (closed, open, half_open).", []string{"agent", "state"}, nil)
 	descCapUsed   = prometheus.NewDesc("watchdog_daily_cap_used", "Wakeups let through today.", []string{"agent"}, nil)
 	descCapLimit  = prometheus.NewDesc("watchdog_daily_cap_limit", "The daily cap on wakeups (0 = unlimited).", []string{"agent"}, nil)
@@ -135,12 +135,10 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 		for check, cs := range s.Checks {
 			gauge(descLevel, levels[cs.Level], a, check)
 		}
-		k := s.Counters
-		for outcome, v := range map[string]int64{
-			"delivered": k.Delivered, "ghost": k.Ghosts, "failed": k.DeliveryFailures, "dropped_cap": k.Dropped,
-			"skipped_breaker": k.Skipped, "coalesced": k.Coalesced, "paused": k.Paused, "outside_active_hours": k.OutsideActiveHours,
-		} {
-			counter(descWakeup, v, a, outcome)
+		for source, outcomes := range s.Counters.BySource {
+			for outcome, v := range outcomes {
+				counter(descWakeup, v, a, source, outcome)
+			}
 		}
 		for _, st := range []string{budget.Closed, budget.Open, budget.HalfOpen} {
 			v := 0.0

@@ -30,8 +30,12 @@ func fleet(n int, now time.Time) states {
 			Checks:    map[string]state.CheckState{"inactivity": {Level: "ok"}, "introspection": {Level: "warning"}, "future_id": {Level: "ok"}},
 			LastProof: &workspace.Proof{ModTime: now.Add(-90 * time.Second)}, LastIntro: &workspace.Proof{ModTime: now.Add(-40 * time.Minute)},
 			DeepWork: []state.DeepWork{{Mode: workspace.Strict}}, DailyCap: budget.CapState{Used: 4, Limit: 100},
-			Breaker: budget.BreakerState{State: budget.Open}, Counters: state.Counters{Pulses: 42, Delivered: 3, Paused: 1},
+			Breaker: budget.BreakerState{State: budget.Open}, Counters: state.Counters{Pulses: 42},
 		}
+		for range 3 {
+			s.Counters.Wakeup("schedule", state.OutcomeDelivered)
+		}
+		s.Counters.Wakeup("idle", state.OutcomePaused)
 		if i == 0 {
 			s.Pause = &pause.Pause{Since: now}
 		}
@@ -66,8 +70,8 @@ func TestMetricsCarryTheAgentLabel(t *testing.T) {
 	for _, want := range []string{
 		`watchdog_pulses_total{agent="agent-01"} 42`,
 		`watchdog_check_level{agent="agent-00",check="introspection"} 2`,
-		`watchdog_wakeups_total{agent="agent-00",outcome="paused"} 1`,
-		`watchdog_wakeups_total{agent="agent-00",outcome="delivered"} 3`,
+		`watchdog_wakeups_total{agent="agent-00",outcome="paused",source="idle"} 1`,
+		`watchdog_wakeups_total{agent="agent-00",outcome="delivered",source="schedule"} 3`,
 		`watchdog_circuit_breaker_state{agent="agent-00",state="open"} 1`,
 		`watchdog_daily_cap_limit{agent="agent-00"} 100`,
 		`watchdog_last_proof_age_seconds{agent="agent-00"} 90`,
@@ -103,21 +107,4 @@ func TestPromtoolFindsNothing(t *testing.T) {
 	if err != nil || len(bytes.TrimSpace(out)) > 0 {
 		t.Fatalf("promtool check metrics: %v\n%s", err, out)
 	}
-}
-
-// BenchmarkScrape50 is one /metrics scrape for a fleet of 50 agents.
-func BenchmarkScrape50(b *testing.B) {
-	m := New(fleet(50, time.Now()), nil)
-	for i := range 50 {
-		m.Pulse(fmt.Sprintf("agent-%02d", i), time.Millisecond)
-	}
-	h := m.Handler()
-	b.ResetTimer()
-	var size int
-	for b.Loop() {
-		w := httptest.NewRecorder()
-		h.ServeHTTP(w, httptest.NewRequest("GET", "/metrics", nil))
-		size = w.Body.Len()
-	}
-	b.ReportMetric(float64(size), "bytes/scrape")
 }

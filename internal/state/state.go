@@ -8,6 +8,7 @@ package state
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"time"
 
@@ -139,6 +140,66 @@ type Counters struct {
 	Alerts             int64 `json:"alerts"`
 	SweptTempFiles     int64 `json:"swept_temp_files"` // stale renameio temp files removed
 	Paused             int64 `json:"paused"`           // wakeups not sent because the agent is paused
+	// BySource splits the wakeups' fates by the chamber that asked:
+	// source (schedule, idle, recovery, feedback) -> outcome -> count.
+	BySource map[string]map[string]int64 `json:"wakeups_by_source,omitempty"`
+}
+
+// The fates of a wakeup, as wakeups_by_source and the metrics spell them.
+const (
+	OutcomeDelivered  = "delivered"
+	OutcomeGhost      = "ghost"
+	OutcomeFailed     = "failed"
+	OutcomeToolCapped = "tool_capped"
+	OutcomeDroppedCap = "dropped_cap"
+	OutcomeSkipped    = "skipped_breaker"
+	OutcomeCoalesced  = "coalesced"
+	OutcomePaused     = "paused"
+	OutcomeOutsideHrs = "outside_active_hours"
+)
+
+// Wakeup counts one wakeup's fate, in its total and under its source.
+func (c *Counters) Wakeup(source, outcome string) {
+	switch outcome {
+	case OutcomeDelivered:
+		c.Delivered++
+	case OutcomeGhost:
+		c.Ghosts++
+	case OutcomeFailed:
+		c.DeliveryFailures++
+	case OutcomeToolCapped:
+		c.ToolCapped++
+	case OutcomeDroppedCap:
+		c.Dropped++
+	case OutcomeSkipped:
+		c.Skipped++
+	case OutcomeCoalesced:
+		c.Coalesced++
+	case OutcomePaused:
+		c.Paused++
+	case OutcomeOutsideHrs:
+		c.OutsideActiveHours++
+	}
+	if c.BySource == nil {
+		c.BySource = map[string]map[string]int64{}
+	}
+	if c.BySource[source] == nil {
+		c.BySource[source] = map[string]int64{}
+	}
+	c.BySource[source][outcome]++
+}
+
+// Clone copies the counters, maps included, for a state that leaves the
+// agent's lock.
+func (c Counters) Clone() Counters {
+	if c.BySource != nil {
+		by := make(map[string]map[string]int64, len(c.BySource))
+		for src, m := range c.BySource {
+			by[src] = maps.Clone(m)
+		}
+		c.BySource = by
+	}
+	return c
 }
 
 // Read reads a workspace's state file.
