@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 PKGS    := ./...
 
-.PHONY: build test run bench lint cross clean e2e-clients
+.PHONY: build test run watch bench lint cross clean e2e-clients
 
 build:
 	$(GO) build -o $(BIN)/mcp-heart ./cmd/mcp-heart
@@ -16,8 +16,14 @@ test:
 	$(GO) test -race -count=1 $(PKGS)
 	$(GO) test -count=1 -run '^TestFleet$$' -v ./internal/daemon/
 
-# Initialise ./ai-works if absent and run the watchdog on it (inbox delivery).
+# The whole loop in about two minutes, no model and no account: a scripted
+# agent's day in ./ai-heart-demo, narrated, with the status page.
 run: build
+	./$(BIN)/watchdog demo
+
+# A real workspace: initialise ./ai-works if absent and run the watchdog on
+# it (inbox delivery, built-in defaults).
+watch: build
 	@test -d ai-works || ./$(BIN)/watchdog init ai-works
 	./$(BIN)/watchdog run
 

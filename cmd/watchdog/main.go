@@ -26,6 +26,8 @@ var commands = []command{
 	{"pause", "pause [-c FILE] [--agent NAME] [--for 2h | --until 2026-11-23T09:00] [--reason TEXT]  no wakeups until resumed", runPause},
 	{"resume", "resume [-c FILE] [--agent NAME]  end a pause", runResume},
 	{"migrate", "migrate [-c FILE] DIR  move stats/extended_processing to stats/deep_work", runMigrate},
+	{"demo", "demo [--keep] [DIR]  a scripted agent's day, narrated, with the status page (DIR: ./ai-heart-demo)", runDemo},
+	{"demo-agent", "", runDemoAgent}, // the demo's scripted agent, started by its exec delivery
 }
 
 func main() {
@@ -55,6 +57,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: watchdog COMMAND [ARGS]")
 	for _, c := range commands {
-		fmt.Fprintln(w, "  watchdog "+c.usage)
+		if c.usage != "" {
+			fmt.Fprintln(w, "  watchdog "+c.usage)
+		}
 	}
 }

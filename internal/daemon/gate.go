@@ -124,6 +124,7 @@ func (a *agent) deliverOne(source, text string, now time.Time) {
 		a.work.delivered(now) // the run is the work
 		a.mu.Unlock()
 	}
+	a.log.Debug().Str("source", source).Str("heartbeat_id", string(id)).Msg("delivering wakeup")
 	res, err := a.deliver.Deliver(a.deliverC, text)
 	end := a.clock.Now()
 	a.mu.Lock()

@@ -1,0 +1,306 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/ai-heart/ai-heart/internal/alert"
+	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/daemon"
+	"github.com/ai-heart/ai-heart/internal/demo"
+	"github.com/ai-heart/ai-heart/internal/humanize"
+	"github.com/ai-heart/ai-heart/internal/setup"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// The demo's durations: the defaults scaled down so a whole day fits in
+// about two minutes. They are printed on screen beside the defaults.
+const demoYAML = `name: demo
+pulse: {interval: 1s}
+thresholds: {inactivity_warning: 4s, inactivity_error: 7s, introspection: 8s, max_strict_deep_work: 2m}
+schedule: {every: 4s}
+recovery: {max_attempts: 3, max_wait_cycles: 5}
+http: {listen: "127.0.0.1:0"}
+`
+
+// demoNarrationFile is where the demo agent's runs tell the demo what they
+// did, inside the demo workspace.
+const demoNarrationFile = "stats/demo_timeline.jsonl"
+
+// runDemo is `watchdog demo [--keep] [DIR]`: a watchdog, the status page and
+// a scripted agent that plays one day, narrated in the terminal.
+func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	keep := fs.Bool("keep", false, "keep running after the scripted day, until Ctrl-C")
+	rest, code := parseInterspersed(fs, args)
+	if code >= 0 {
+		return code
+	}
+	dir := "ai-heart-demo"
+	if len(rest) > 1 {
+		fmt.Fprintln(stderr, "watchdog demo: at most one DIR")
+		return 2
+	}
+	if len(rest) == 1 {
+		dir = rest[0]
+	}
+	d, err := newDemo(dir, stdout)
+	if err != nil {
+		fmt.Fprintf(stderr, "watchdog demo: %v\n", err)
+		return 1
+	}
+	return d.run(ctx, *keep)
+}
+
+type demoRun struct {
+	dir, mcpHeart string
+	ws            *workspace.Workspace
+	cfg           *config.Config
+	say           *demo.Narrator
+
+	mu         sync.Mutex
+	last       daemon.State
+	wakeups    int
+	recoveries int
+	done       chan struct{}
+	doneOnce   sync.Once
+}
+
+// newDemo lays out the demo workspace (never a real one) and its config.
+func newDemo(dir string, stdout io.Writer) (*demoRun, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := refuseRealWorkspace(abs); err != nil {
+		return nil, err
+	}
+	mh := setup.FindMCPHeart("", nil, nil)
+	if !mh.Found {
+		return nil, errors.New("mcp-heart not found next to watchdog or on PATH: run `make build` first")
+	}
+	if _, err := setup.Init(abs, setup.Options{MCPHeart: mh.Path}); err != nil {
+		return nil, err
+	}
+	ws, err := workspace.New(abs, nil)
+	if err != nil {
+		return nil, err
+	}
+	// A new day: the agent's memory and the narration start over.
+	for _, f := range []string{"stats/demo_agent.json", demoNarrationFile} {
+		if err := os.Remove(ws.Path(f)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+	}
+	if err := ws.WriteFile("stats/demo_agent.json", []byte("{}\n")); err != nil {
+		return nil, err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	argv, _ := json.Marshal([]string{self, "demo-agent", "--workspace", abs, "--mcp-heart", mh.Path, "--narrate", ws.Path(demoNarrationFile), "--", "{prompt}"})
+	cfg, err := config.Parse(fmt.Appendf(nil, "%sworkspace: %q\nagent: {delivery: exec, command: %s, timeout: 60s}\n", demoYAML, abs, argv))
+	if err != nil {
+		return nil, fmt.Errorf("demo config: %w", err)
+	}
+	return &demoRun{dir: abs, mcpHeart: mh.Path, ws: ws, cfg: cfg, say: demo.NewNarrator(stdout, cfg.Location()), done: make(chan struct{})}, nil
+}
+
+// refuseRealWorkspace keeps the demo out of a workspace with an agent's
+// work in it: only a new folder or an earlier demo's is used.
+func refuseRealWorkspace(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) || (err == nil && len(entries) == 0) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(dir, "stats", "demo_agent.json")); err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s is not a demo workspace (no stats/demo_agent.json): give a new folder, e.g. `watchdog demo ai-heart-demo`", dir)
+}
+
+func (d *demoRun) run(ctx context.Context, keep bool) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sink, _ := alert.NewSink(zerolog.Nop(), "")
+	sink.Subscribe(d.alerted)
+	win, err := newWindow(d.cfg, sink)
+	if err != nil {
+		d.say.Printf("watchdog demo: %v\n", err)
+		return 1
+	}
+	def := config.Defaults()
+	th, dth := d.cfg.Thresholds, def.Thresholds
+	d.say.Printf("ai-heart demo: a scripted agent's day, looked after by the watchdog (about 2 minutes; Ctrl-C stops it)\n\n")
+	d.say.Printf("  status page   http://%s/\n", win.Addr())
+	d.say.Printf("  workspace     %s (left for you to open)\n", d.dir)
+	d.say.Printf("  the agent     a built-in script, woken by exec like `gemini -p`, calling a real mcp-heart over stdio\n")
+	d.say.Printf("  scaled down   pulse %s (default %s) · wakeups every %s (%s) · inactivity warning %s / error %s (%s / %s)\n",
+		h(d.cfg.Pulse.Interval), h(def.Pulse.Interval), h(d.cfg.Schedule.Every), h(def.Schedule.Every),
+		h(th.InactivityWarning), h(th.InactivityError), h(dth.InactivityWarning), h(dth.InactivityError))
+	d.say.Printf("                introspection due after %s of work (%s)\n\n", h(th.Introspection), h(dth.Introspection))
+
+	opts := daemon.Options{Log: zerolog.New(narratingLog{d}).Level(zerolog.DebugLevel), Alerts: sink, OnPulse: func(e daemon.PulseEvent) {
+		win.pulsed(e)
+		d.pulsed(e)
+	}}
+	dm, err := daemon.New(d.cfg, opts)
+	if err != nil {
+		d.say.Printf("watchdog demo: %v\n", err)
+		return 1
+	}
+	win.serve(ctx, dm, zerolog.Nop())
+	go d.say.Follow(ctx, d.ws.Path(demoNarrationFile), 100*time.Millisecond)
+	stopped := make(chan error, 1)
+	go func() { stopped <- dm.Run(ctx) }()
+	select {
+	case <-ctx.Done():
+	case <-d.done:
+		if keep {
+			d.say.Say(time.Now(), "demo", "the scripted day is over; the watchdog keeps going until Ctrl-C")
+			<-ctx.Done()
+		}
+	case err := <-stopped:
+		d.say.Printf("watchdog demo: the watchdog stopped: %v\n", err)
+		return 1
+	}
+	cancel()
+	<-stopped
+	d.summary()
+	return 0
+}
+
+// h spells a config duration for a person: 4s, 5m, 1h.
+func h(d config.Duration) string { return humanize.Duration(d.D()) }
+
+// narratingLog turns the daemon's log lines into timeline lines: the
+// wakeups it delivers and anything that went wrong.
+type narratingLog struct{ d *demoRun }
+
+func (l narratingLog) Write(p []byte) (int, error) {
+	var e struct {
+		Level, Message, Source, Error string
+		HeartbeatID                   string `json:"heartbeat_id"`
+	}
+	if json.Unmarshal(p, &e) != nil {
+		return len(p), nil
+	}
+	switch {
+	case e.Message == "delivering wakeup":
+		l.d.mu.Lock()
+		l.d.wakeups++
+		n := l.d.wakeups
+		l.d.mu.Unlock()
+		l.d.say.Say(time.Now(), demo.KindWakeup, fmt.Sprintf("#%d from %s, heartbeat %s", n, sourceNames[e.Source], e.HeartbeatID))
+	case e.Level == "warn" || e.Level == "error":
+		msg := e.Message
+		if e.Error != "" {
+			msg += ": " + e.Error
+		}
+		l.d.say.Say(time.Now(), "watchdog", msg)
+	}
+	return len(p), nil
+}
+
+var sourceNames = map[string]string{"schedule": "the schedule", "idle": "the idle chamber", "recovery": "recovery", "feedback": "urgent feedback"}
+
+// alerted narrates an alert: its level in words, the check and message.
+func (d *demoRun) alerted(a alert.Alert) {
+	kind := "alert"
+	if a.Check == "recovery" || a.Check == "gave_up" {
+		kind = "recovery"
+		if a.Level == checks.OK {
+			d.mu.Lock()
+			d.recoveries++
+			d.mu.Unlock()
+		}
+	}
+	d.say.Say(a.Time, kind, strings.ToUpper(a.Level.String())+" "+a.Check+": "+a.Message)
+}
+
+// pulsed notes ghosts as they are counted, and ends the demo one pulse
+// after the scripted day is done.
+func (d *demoRun) pulsed(e daemon.PulseEvent) {
+	d.mu.Lock()
+	prev := d.last
+	d.last = e.State
+	d.mu.Unlock()
+	if n := e.State.Counters.Ghosts - prev.Counters.Ghosts; n > 0 && prev.Agent != "" {
+		d.say.Say(time.Now(), "ghost", fmt.Sprintf("the [IDLE] reply is counted as a ghost (%d so far): no transcript, nothing to do", e.State.Counters.Ghosts))
+	}
+	if m, err := demo.ReadMemory(d.ws); err == nil && m.Done && !e.State.Chambers.Schedule.InFlight {
+		d.doneOnce.Do(func() { close(d.done) })
+	}
+}
+
+func (d *demoRun) summary() {
+	d.mu.Lock()
+	c, rec := d.last.Counters, d.recoveries
+	d.mu.Unlock()
+	d.say.Printf("\nSummary: %s (%d delivered, %s, %d coalesced while one was running), %s, %s, %d pulses.\n",
+		plural(c.Wakeups, "wakeup"), c.Delivered, plural(c.Ghosts, "ghost"), c.Coalesced, plural(c.Alerts, "alert"), plural(int64(rec), "recovery"), c.Pulses)
+	d.say.Printf("The demo workspace is %s: the agent's logs are under artifacts/, the watchdog's state in stats/.\n", d.dir)
+	d.say.Printf("To look after a real agent: `bin/watchdog init ai-works`, then `bin/watchdog run` (see README: Setting up a workspace).\n")
+}
+
+func plural(n int64, one string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	if strings.HasSuffix(one, "y") {
+		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(one, "y"))
+	}
+	return fmt.Sprintf("%d %ss", n, one)
+}
+
+// runDemoAgent is the hidden `watchdog demo-agent`: one run of the demo's
+// scripted agent, started by the demo's exec delivery with the prompt.
+func runDemoAgent(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("demo-agent", flag.ContinueOnError)
+	dir := fs.String("workspace", "", "the demo workspace")
+	mh := fs.String("mcp-heart", "mcp-heart", "the mcp-heart binary")
+	narrate := fs.String("narrate", "", "append narration events here")
+	pause := fs.Duration("pause", 700*time.Millisecond, "time between tool calls")
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 || *dir == "" {
+		fmt.Fprintln(stderr, "usage: watchdog demo-agent --workspace DIR [--mcp-heart PATH] [--narrate FILE] PROMPT")
+		return 2
+	}
+	say := func(string, string) {}
+	if *narrate != "" {
+		say = demo.FileNarrate(*narrate)
+	}
+	reply, err := demo.RunAgent(ctx, fs.Arg(0), demo.AgentOptions{Workspace: *dir, MCPHeart: *mh, Pause: *pause, StallMax: 40 * time.Second, Narrate: say})
+	if err != nil {
+		say(demo.KindAgent, "error: "+err.Error())
+		fmt.Fprintf(stderr, "demo-agent: %v\n", err)
+		return 1
+	}
+	if reply == demo.Idle {
+		say(demo.KindAgent, "replies [IDLE]: nothing to do right now")
+	} else {
+		say(demo.KindAgent, "replies: "+reply)
+	}
+	fmt.Fprintln(stdout, reply)
+	return 0
+}
