@@ -76,15 +76,27 @@ func (w *world) writeJSON(rel string, v any) {
 func (w *world) run(argv []string, every time.Duration, extra ...string) {
 	w.t.Helper()
 	cmdYAML, _ := json.Marshal(argv)
+	w.start(every, fmt.Sprintf("{delivery: exec, command: %s, timeout: 90s%s}", cmdYAML, strings.Join(append([]string{""}, extra...), ", ")))
+}
+
+// runTmux starts the watchdog typing heartbeats into the tmux session
+// "agent" on the server at sock.
+func (w *world) runTmux(sock string, every time.Duration) {
+	w.t.Helper()
+	w.start(every, fmt.Sprintf("{delivery: tmux, tmux_target: agent, tmux_socket: %q}", sock))
+}
+
+func (w *world) start(every time.Duration, agent string) {
+	w.t.Helper()
 	cfg := filepath.Join(w.t.TempDir(), "watchdog.yaml")
 	body := fmt.Sprintf(`workspace: %s
 pulse: {interval: 500ms}
 thresholds: {inactivity_warning: 60s, inactivity_error: 120s, introspection: 30m}
 schedule: {every: %s}
 alerts: {file: %s}
-agent: {delivery: exec, command: %s, timeout: 90s%s}
+agent: %s
 circuit_breaker: {failures: 2, cooldown: 1h, max_cooldown: 2h}
-`, w.ws, every, w.alerts, cmdYAML, strings.Join(append([]string{""}, extra...), ", "))
+`, w.ws, every, w.alerts, agent)
 	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
 		w.t.Fatal(err)
 	}

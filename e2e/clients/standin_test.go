@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // call is one tool call a scripted model makes.
@@ -22,10 +23,18 @@ type call struct {
 type script struct {
 	Calls []call
 	Final string
+	// PerTurn plays the calls again for each user message (an interactive
+	// session keeps one conversation across heartbeats); otherwise they
+	// count from the conversation's start (one run per conversation).
+	PerTurn bool
+	// SlowFirstTurn holds the first turn's first answer this long: an agent
+	// busy past the next scheduled heartbeat.
+	SlowFirstTurn time.Duration
 
 	mu      sync.Mutex
 	results []string // tool results the client sent back, as text
 	runs    int      // requests that started a run (no tool result yet)
+	prompts []string // PerTurn: the user message of each turn
 }
 
 func (s *script) seen() []string {
@@ -60,7 +69,9 @@ func geminiStandIn(t *testing.T, s *script) string {
 		}
 		var req struct {
 			Contents []struct {
+				Role  string `json:"role"`
 				Parts []struct {
+					Text             string `json:"text"`
 					FunctionResponse *struct {
 						Name     string          `json:"name"`
 						Response json.RawMessage `json:"response"`
@@ -70,22 +81,29 @@ func geminiStandIn(t *testing.T, s *script) string {
 		}
 		json.Unmarshal(body, &req)
 		step := 0
-		var last string
+		var last, prompt string
 		for _, c := range req.Contents {
 			for _, p := range c.Parts {
 				if p.FunctionResponse != nil {
 					step++
 					last = string(p.FunctionResponse.Response)
+				} else if s.PerTurn && c.Role == "user" && p.Text != "" {
+					step, prompt = 0, p.Text // a new turn
 				}
 			}
 		}
 		s.mu.Lock()
+		slow := step == 0 && s.runs == 0 && s.SlowFirstTurn > 0
 		if step == 0 {
 			s.runs++
+			s.prompts = append(s.prompts, prompt)
 		} else {
 			s.results = append(s.results, last)
 		}
 		s.mu.Unlock()
+		if slow {
+			time.Sleep(s.SlowFirstTurn)
+		}
 		var part any = map[string]any{"text": s.Final}
 		if step < len(s.Calls) {
 			c := s.Calls[step]
