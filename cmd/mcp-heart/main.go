@@ -84,10 +84,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 2
 	}
 	logger = logger.With().Str("workspace", ws.Root).Logger()
-	logger.Info().Str("version", version).Str("settings", settings.Source).Str("timezone", ws.Loc.String()).Msg("serving on stdio")
+	logger.Info().Str("version", version).Str("settings", settings.Source).Str("timezone", ws.Loc.String()).Str("language", string(settings.Language)).Msg("serving on stdio")
 
 	t := tools.New(ws, settings.Thresholds, logger)
-	t.Restrictions = settings.Restrictions
+	t.Restrictions, t.Lang = settings.Restrictions, settings.Language
 	stdio := server.NewStdioServer(tools.NewServer(t, version))
 	stdio.SetErrorLogger(log.New(logger, "", 0))
 	d := newDrain(stdin, stdout) // EOF waits for the replies still owed

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/humanize"
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -65,6 +66,9 @@ type Config struct {
 	// Work says whether the agent is working or waiting (SPEC section 5).
 	// The zero value is the always-on design: always working.
 	Work Work
+	// Language is the language of the notices (messages stay English:
+	// they are alert lines); "" is English.
+	Language lang.Lang
 }
 
 // Work is where the agent stands between wakeups. The agent is working from

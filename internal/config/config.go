@@ -15,6 +15,8 @@ import (
 
 	"github.com/robfig/cron/v3"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 // Duration is a time.Duration read from a Go duration string.
@@ -181,8 +183,11 @@ type HTTP struct {
 
 // AgentConfig is everything that belongs to one supervised agent.
 type AgentConfig struct {
-	Workspace      string         `yaml:"workspace"`
-	Name           string         `yaml:"name"`
+	Workspace string `yaml:"workspace"`
+	Name      string `yaml:"name"`
+	// Language is what the agent reads: docs, tool texts, notices (en).
+	// Alert lines, JSON field names and check names stay English.
+	Language       lang.Lang      `yaml:"language"`
 	Pulse          Pulse          `yaml:"pulse"`
 	Thresholds     Thresholds     `yaml:"thresholds"`
 	Schedule       Schedule       `yaml:"schedule"`
@@ -210,11 +215,15 @@ type Config struct {
 // DefaultIdlePrompt is sent by the idle chamber when idle.prompt is empty.
 const DefaultIdlePrompt = "Nothing has happened for a while. Check themebox/ and feedbackbox/, then choose your next activity."
 
+// DefaultIdlePromptJa is DefaultIdlePrompt for language: ja.
+const DefaultIdlePromptJa = "しばらく何も起きていません。themebox/ と feedbackbox/ を確認してから、次の活動を選んでください。"
+
 // Defaults returns the built-in configuration (SPEC section 5).
 func Defaults() Config {
 	return Config{
 		AgentConfig: AgentConfig{
 			Workspace: "./ai-works",
+			Language:  lang.Default,
 			Pulse:     Pulse{Interval: Duration(60 * time.Second)},
 			Thresholds: Thresholds{
 				InactivityWarning: Duration(5 * time.Minute),
@@ -459,6 +468,11 @@ func (a *AgentConfig) validate(key string) error {
 	case a.Pulse.Interval <= 0:
 		return bad("pulse.interval", "must be positive, got %s", a.Pulse.Interval.D())
 	}
+	l, err := lang.Parse(string(a.Language))
+	if err != nil {
+		return bad("language", "%v", err)
+	}
+	a.Language = l
 	if err := a.Thresholds.Validate(); err != nil {
 		return fmt.Errorf("%s%w", key, err)
 	}
@@ -502,8 +516,11 @@ func (a *AgentConfig) validate(key string) error {
 			return bad(fmt.Sprintf("schedule.active_hours[%d]", i), "%v", err)
 		}
 	}
-	if strings.TrimSpace(a.Idle.Prompt) == "" {
+	if p := strings.TrimSpace(a.Idle.Prompt); p == "" || p == DefaultIdlePrompt || p == DefaultIdlePromptJa {
 		a.Idle.Prompt = DefaultIdlePrompt
+		if a.Language == lang.Japanese {
+			a.Idle.Prompt = DefaultIdlePromptJa
+		}
 	}
 	switch a.Agent.Delivery {
 	case DeliveryInbox:

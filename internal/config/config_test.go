@@ -1,6 +1,8 @@
 package config
 
 import (
+	"github.com/ai-heart/ai-heart/internal/lang"
+
 	"os"
 	"path/filepath"
 	"reflect"
@@ -26,6 +28,7 @@ func TestDefaults(t *testing.T) {
 				Introspection:     Duration(30 * time.Minute),
 				MaxStrictDeepWork: Duration(30 * time.Minute),
 			},
+			Language:       lang.English,
 			Schedule:       Schedule{Every: Duration(60 * time.Second)},
 			Idle:           Idle{After: 0, Prompt: DefaultIdlePrompt},
 			DailyCap:       0,
@@ -97,6 +100,7 @@ func TestLoadFull(t *testing.T) {
 	want := AgentConfig{
 		Workspace: filepath.Join("testdata", "agent-a"),
 		Name:      "alice",
+		Language:  lang.Japanese,
 		Pulse:     Pulse{Interval: Duration(30 * time.Second)},
 		Thresholds: Thresholds{
 			InactivityWarning: Duration(4 * time.Minute),
@@ -281,6 +285,8 @@ func TestInvalid(t *testing.T) {
 		"duplicate-workspaces":    `agents[1].workspace: "`,
 		"agent-bad-value":         "agents[1].daily_cap: must not be negative",
 		"not-a-mapping":           "cannot unmarshal",
+		"bad-language":            `language: "fr" is not one of en, ja`,
+		"agent-bad-language":      `agents[1].language: "jp" is not one of en, ja`,
 	}
 	files, err := filepath.Glob("testdata/invalid-*.yml")
 	if err != nil {
@@ -302,6 +308,35 @@ func TestInvalid(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), path) {
 				t.Fatalf("Load(%q) = %q, want it to name the file and contain %q", path, err, want)
+			}
+		})
+	}
+}
+
+// TestLanguage: en by default, ja when asked, per agent in a fleet, and the
+// idle chamber's default prompt in the agent's language unless one is set.
+func TestLanguage(t *testing.T) {
+	tests := []struct {
+		name, yml string
+		want      []lang.Lang
+		idle      []string
+	}{
+		{"default", "", []lang.Lang{lang.English}, []string{DefaultIdlePrompt}},
+		{"ja", "language: ja", []lang.Lang{lang.Japanese}, []string{DefaultIdlePromptJa}},
+		{"own idle prompt kept", "language: ja\nidle: {prompt: hello}", []lang.Lang{lang.Japanese}, []string{"hello"}},
+		{"fleet inherits and overrides", "language: ja\nagents:\n  - {workspace: a}\n  - {workspace: b, language: en}",
+			[]lang.Lang{lang.Japanese, lang.English}, []string{DefaultIdlePromptJa, DefaultIdlePrompt}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Parse([]byte(tt.yml))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, a := range c.Fleet() {
+				if a.Language != tt.want[i] || a.Idle.Prompt != tt.idle[i] {
+					t.Errorf("Parse(%q) agent %d = %q %q, want %q %q", tt.yml, i, a.Language, a.Idle.Prompt, tt.want[i], tt.idle[i])
+				}
 			}
 		})
 	}

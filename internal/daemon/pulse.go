@@ -143,7 +143,7 @@ func (a *agent) evaluate(b *beat) {
 	a.mu.Unlock()
 	b.res, b.checkState = checks.Evaluate(b.now, b.snap, checks.Config{
 		Thresholds: a.cfg.Thresholds, Restrictions: a.cfg.Restrictions,
-		Baseline: baseline, Loc: a.loc, Work: work,
+		Baseline: baseline, Loc: a.loc, Work: work, Language: a.cfg.Language,
 	}, prev)
 }
 

@@ -32,7 +32,7 @@ func (a *agent) stateNow() State {
 	defer a.mu.Unlock()
 	s := State{
 		Version: 1, Agent: a.name, PID: os.Getpid(), StartedAt: a.started, PulseAt: now,
-		PulseInterval: a.cfg.Pulse.Interval, HeartbeatID: a.id, Timezone: a.tz,
+		PulseInterval: a.cfg.Pulse.Interval, HeartbeatID: a.id, Timezone: a.tz, Language: a.cfg.Language,
 		Thresholds: a.cfg.Thresholds, Restrictions: a.cfg.Restrictions, Delivery: a.deliver.Method(),
 		Checks: map[string]CheckState{}, LastLog: a.snap.LastLog, LastIntro: a.snap.LastIntrospection,
 		LastCheck: a.snap.LastCheckpoint, LastProof: a.snap.NewestProof(), Recovery: a.rec,

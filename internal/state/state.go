@@ -14,6 +14,7 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/budget"
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -23,29 +24,31 @@ import (
 // its messages agree with the alerts). A state older than two pulses means
 // the watchdog is not running.
 type State struct {
-	Version       int                   `json:"version"`
-	Agent         string                `json:"agent"`
-	PID           int                   `json:"pid"`
-	StartedAt     time.Time             `json:"started_at"`
-	PulseAt       time.Time             `json:"pulse_at"`
-	PulseInterval config.Duration       `json:"pulse_interval"`
-	HeartbeatID   workspace.ID          `json:"heartbeat_id"`
-	Timezone      string                `json:"timezone"`
-	Thresholds    config.Thresholds     `json:"thresholds"`
-	Restrictions  config.Restrictions   `json:"restrictions"`
-	Delivery      string                `json:"delivery"`
-	Checks        map[string]CheckState `json:"checks"`
-	LastProof     *workspace.Proof      `json:"last_proof,omitempty"`
-	LastLog       *workspace.Proof      `json:"last_log,omitempty"`
-	LastIntro     *workspace.Proof      `json:"last_introspection,omitempty"`
-	LastCheck     *workspace.Proof      `json:"last_checkpoint,omitempty"`
-	DeepWork      []DeepWork            `json:"deep_work"`
-	Recovery      Recovery              `json:"recovery"`
-	Chambers      Chambers              `json:"chambers"`
-	DailyCap      budget.CapState       `json:"daily_cap"`
-	Breaker       budget.BreakerState   `json:"circuit_breaker"`
-	Counters      Counters              `json:"counters"`
-	Work          Work                  `json:"work"`
+	Version       int             `json:"version"`
+	Agent         string          `json:"agent"`
+	PID           int             `json:"pid"`
+	StartedAt     time.Time       `json:"started_at"`
+	PulseAt       time.Time       `json:"pulse_at"`
+	PulseInterval config.Duration `json:"pulse_interval"`
+	HeartbeatID   workspace.ID    `json:"heartbeat_id"`
+	Timezone      string          `json:"timezone"`
+	// Language is what the agent reads (en or ja): mcp-heart speaks it.
+	Language     lang.Lang             `json:"language,omitempty"`
+	Thresholds   config.Thresholds     `json:"thresholds"`
+	Restrictions config.Restrictions   `json:"restrictions"`
+	Delivery     string                `json:"delivery"`
+	Checks       map[string]CheckState `json:"checks"`
+	LastProof    *workspace.Proof      `json:"last_proof,omitempty"`
+	LastLog      *workspace.Proof      `json:"last_log,omitempty"`
+	LastIntro    *workspace.Proof      `json:"last_introspection,omitempty"`
+	LastCheck    *workspace.Proof      `json:"last_checkpoint,omitempty"`
+	DeepWork     []DeepWork            `json:"deep_work"`
+	Recovery     Recovery              `json:"recovery"`
+	Chambers     Chambers              `json:"chambers"`
+	DailyCap     budget.CapState       `json:"daily_cap"`
+	Breaker      budget.BreakerState   `json:"circuit_breaker"`
+	Counters     Counters              `json:"counters"`
+	Work         Work                  `json:"work"`
 	// Notices are the paragraphs the next heartbeat would carry (recovery
 	// and each non-ok check's advice), whatever the delivery: mcp-heart
 	// reads them here, so agents under tmux and exec see them too.

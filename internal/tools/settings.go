@@ -9,16 +9,20 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // Settings are what mcp-heart takes from the watchdog's configuration: the
-// thresholds its messages quote and the timezone IDs are read in.
+// thresholds its messages quote, the timezone IDs are read in and the
+// language it speaks.
 type Settings struct {
 	Thresholds   config.Thresholds
 	Restrictions config.Restrictions
 	Location     *time.Location
+	// Language is what the agent reads: tool texts and replies.
+	Language lang.Lang
 	// Source says where they came from, for the startup log line.
 	Source string
 }
@@ -33,13 +37,13 @@ func LoadSettings(root, configPath string) (Settings, error) {
 		if err != nil {
 			return Settings{}, err
 		}
-		s := Settings{Thresholds: c.Thresholds, Restrictions: c.Restrictions, Location: c.Location(), Source: configPath}
+		s := Settings{Thresholds: c.Thresholds, Restrictions: c.Restrictions, Location: c.Location(), Language: c.Language, Source: configPath}
 		if len(c.Agents) == 0 {
 			return s, nil
 		}
 		for _, a := range c.Agents {
 			if sameDir(a.Workspace, root) {
-				s.Thresholds, s.Restrictions = a.Thresholds, a.Restrictions
+				s.Thresholds, s.Restrictions, s.Language = a.Thresholds, a.Restrictions, a.Language
 				s.Source = configPath + " (agent " + a.DisplayName() + ")"
 				return s, nil
 			}
@@ -47,7 +51,7 @@ func LoadSettings(root, configPath string) (Settings, error) {
 		return Settings{}, fmt.Errorf("load settings: %s lists no agent whose workspace is %s; pass the matching --workspace or add the agent", configPath, root)
 	}
 	d := config.Defaults()
-	s := Settings{Thresholds: d.Thresholds, Restrictions: d.Restrictions, Location: d.Location(), Source: "defaults"}
+	s := Settings{Thresholds: d.Thresholds, Restrictions: d.Restrictions, Location: d.Location(), Language: d.Language, Source: "defaults"}
 	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(workspace.StateFile)))
 	if errors.Is(err, os.ErrNotExist) {
 		return s, nil
@@ -69,6 +73,9 @@ func LoadSettings(root, configPath string) (Settings, error) {
 	}
 	if st.Restrictions.Cooldown > 0 && st.Restrictions.Lock > 0 {
 		s.Restrictions = st.Restrictions
+	}
+	if l, err := lang.Parse(string(st.Language)); err == nil {
+		s.Language = l
 	}
 	if loc, err := config.LoadLocation(st.Timezone); err == nil {
 		s.Location = loc

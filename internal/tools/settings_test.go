@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 func TestLoadSettings(t *testing.T) {
@@ -21,8 +23,8 @@ func TestLoadSettings(t *testing.T) {
 		}
 		return p
 	}
-	single := writeFile(filepath.Join(t.TempDir(), "single.yaml"), "timezone: Asia/Tokyo\nthresholds: {inactivity_warning: 2m, inactivity_error: 4m}\n")
-	fleet := writeFile(filepath.Join(t.TempDir(), "fleet.yaml"), "timezone: UTC\nagents:\n  - {workspace: "+other+", name: a}\n  - {workspace: "+root+", name: b, thresholds: {inactivity_warning: 3m, inactivity_error: 7m, max_strict_deep_work: 45m}}\n")
+	single := writeFile(filepath.Join(t.TempDir(), "single.yaml"), "timezone: Asia/Tokyo\nlanguage: ja\nthresholds: {inactivity_warning: 2m, inactivity_error: 4m}\n")
+	fleet := writeFile(filepath.Join(t.TempDir(), "fleet.yaml"), "timezone: UTC\nagents:\n  - {workspace: "+other+", name: a}\n  - {workspace: "+root+", name: b, language: ja, thresholds: {inactivity_warning: 3m, inactivity_error: 7m, max_strict_deep_work: 45m}}\n")
 	noMatch := writeFile(filepath.Join(t.TempDir(), "nomatch.yaml"), "agents:\n  - {workspace: "+other+", name: a}\n")
 
 	tests := []struct {
@@ -33,17 +35,20 @@ func TestLoadSettings(t *testing.T) {
 		maxDeep time.Duration
 		tz      string
 		wantErr string
+		lang    lang.Lang
 	}{
-		{"defaults", "", "", 5 * time.Minute, 30 * time.Minute, "Local", ""},
-		{"state file", `{"timezone":"Europe/Paris","thresholds":{"inactivity_warning":"1m0s","inactivity_error":"2m0s","introspection":"30m0s","max_strict_deep_work":"50m0s"},"pulse":"x"}`, "", time.Minute, 50 * time.Minute, "Europe/Paris", ""},
-		{"torn state file", `{"timezone":"Eur`, "", 5 * time.Minute, 30 * time.Minute, "Local", ""},
-		{"state without thresholds", `{"timezone":"UTC"}`, "", 5 * time.Minute, 30 * time.Minute, "UTC", ""},
-		{"state with partial thresholds", `{"timezone":"UTC","thresholds":{"inactivity_warning":"1m0s"}}`, "", 5 * time.Minute, 30 * time.Minute, "UTC", ""},
-		{"state with unknown timezone", `{"timezone":"Mars/Olympus"}`, "", 5 * time.Minute, 30 * time.Minute, "Local", ""},
-		{"config beats state", `{"timezone":"Europe/Paris"}`, single, 2 * time.Minute, 30 * time.Minute, "Asia/Tokyo", ""},
-		{"fleet picks this workspace", "", fleet, 3 * time.Minute, 45 * time.Minute, "UTC", ""},
-		{"fleet without this workspace", "", noMatch, 0, 0, "", "no agent whose workspace"},
-		{"missing config", "", filepath.Join(root, "nope.yaml"), 0, 0, "", "read config"},
+		{"defaults", "", "", 5 * time.Minute, 30 * time.Minute, "Local", "", lang.English},
+		{"state file", `{"timezone":"Europe/Paris","thresholds":{"inactivity_warning":"1m0s","inactivity_error":"2m0s","introspection":"30m0s","max_strict_deep_work":"50m0s"},"pulse":"x"}`, "", time.Minute, 50 * time.Minute, "Europe/Paris", "", lang.English},
+		{"state in japanese", `{"timezone":"UTC","language":"ja"}`, "", 5 * time.Minute, 30 * time.Minute, "UTC", "", lang.Japanese},
+		{"state with unknown language", `{"timezone":"UTC","language":"fr"}`, "", 5 * time.Minute, 30 * time.Minute, "UTC", "", lang.English},
+		{"torn state file", `{"timezone":"Eur`, "", 5 * time.Minute, 30 * time.Minute, "Local", "", lang.English},
+		{"state without thresholds", `{"timezone":"UTC"}`, "", 5 * time.Minute, 30 * time.Minute, "UTC", "", lang.English},
+		{"state with partial thresholds", `{"timezone":"UTC","thresholds":{"inactivity_warning":"1m0s"}}`, "", 5 * time.Minute, 30 * time.Minute, "UTC", "", lang.English},
+		{"state with unknown timezone", `{"timezone":"Mars/Olympus"}`, "", 5 * time.Minute, 30 * time.Minute, "Local", "", lang.English},
+		{"config beats state", `{"timezone":"Europe/Paris"}`, single, 2 * time.Minute, 30 * time.Minute, "Asia/Tokyo", "", lang.Japanese},
+		{"fleet picks this workspace", "", fleet, 3 * time.Minute, 45 * time.Minute, "UTC", "", lang.Japanese},
+		{"fleet without this workspace", "", noMatch, 0, 0, "", "no agent whose workspace", ""},
+		{"missing config", "", filepath.Join(root, "nope.yaml"), 0, 0, "", "read config", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -62,8 +67,8 @@ func TestLoadSettings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if s.Thresholds.InactivityWarning.D() != tc.warn || s.Thresholds.MaxStrictDeepWork.D() != tc.maxDeep || s.Location.String() != tc.tz {
-				t.Errorf("LoadSettings = warn %s max %s tz %s (%s), want %s %s %s", s.Thresholds.InactivityWarning.D(), s.Thresholds.MaxStrictDeepWork.D(), s.Location, s.Source, tc.warn, tc.maxDeep, tc.tz)
+			if s.Thresholds.InactivityWarning.D() != tc.warn || s.Thresholds.MaxStrictDeepWork.D() != tc.maxDeep || s.Location.String() != tc.tz || s.Language != tc.lang {
+				t.Errorf("LoadSettings = warn %s max %s tz %s lang %s (%s), want %s %s %s %s", s.Thresholds.InactivityWarning.D(), s.Thresholds.MaxStrictDeepWork.D(), s.Location, s.Language, s.Source, tc.warn, tc.maxDeep, tc.tz, tc.lang)
 			}
 		})
 	}

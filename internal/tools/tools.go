@@ -12,6 +12,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/clock"
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/humanize"
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -25,6 +26,8 @@ type Tools struct {
 	// Restrictions are the durations of report_tool_usage's markers; zero
 	// fields take the defaults.
 	Restrictions config.Restrictions
+	// Lang is the language of tool texts and replies; "" is English.
+	Lang lang.Lang
 	// Clock tells the time; nil means real time.
 	Clock clock.Clock
 	// Log receives one line per call (stderr in mcp-heart); the zero value

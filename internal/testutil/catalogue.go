@@ -1,0 +1,93 @@
+package testutil
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
+)
+
+// verbRe finds the fmt verbs of a format string.
+var verbRe = regexp.MustCompile(`%[-+# 0]*[0-9]*(?:\.[0-9]+)?[a-zA-Z%]`)
+
+// CheckCatalogue fails t for every entry of c whose English key is no
+// string literal of dir's Go files other than ja.go, where catalogues live
+// (a sum of literals "a " + "b" counts as one): such an entry is dead, and the English it once translated now goes
+// out untranslated. It also fails entries whose Japanese has other fmt verbs
+// than the English.
+func CheckCatalogue(t testing.TB, c lang.Catalogue, dir string) {
+	t.Helper()
+	lits := map[string]bool{}
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") || filepath.Base(f) == "ja.go" {
+			continue
+		}
+		for _, s := range Literals(t, f) {
+			lits[s] = true
+		}
+	}
+	for en, ja := range c {
+		if !lits[en] {
+			t.Errorf("catalogue entry %q is no string in %s: update or remove it", en, dir)
+		}
+		if a, b := strings.Join(verbRe.FindAllString(en, -1), " "), strings.Join(verbRe.FindAllString(ja, -1), " "); a != b {
+			t.Errorf("catalogue entry %q: verbs %q, Japanese has %q", en, a, b)
+		}
+	}
+}
+
+// Literals returns the string literals of a Go file; a sum of literals
+// ("a " + "b") is one, as the sentence it builds.
+func Literals(t testing.TB, path string) []string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	var flat func(ast.Expr) (string, bool)
+	flat = func(e ast.Expr) (string, bool) {
+		switch x := e.(type) {
+		case *ast.BasicLit:
+			if s, err := strconv.Unquote(x.Value); err == nil && x.Kind == token.STRING {
+				return s, true
+			}
+		case *ast.BinaryExpr:
+			if x.Op == token.ADD {
+				a, ok1 := flat(x.X)
+				b, ok2 := flat(x.Y)
+				return a + b, ok1 && ok2
+			}
+		case *ast.ParenExpr:
+			return flat(x.X)
+		}
+		return "", false
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.ImportSpec:
+			return false
+		case *ast.BinaryExpr:
+			if s, ok := flat(x); ok && x.Op == token.ADD {
+				out = append(out, s)
+				return false
+			}
+		case *ast.BasicLit:
+			if s, ok := flat(x); ok {
+				out = append(out, s)
+			}
+		}
+		return true
+	})
+	return out
+}
