@@ -119,7 +119,7 @@ func TestCheckExitCodesAndStatus(t *testing.T) {
 	// A fresh log: everything ok, exit 0.
 	theme := workspace.Theme{StartID: workspace.NewID(time.Now()), Part: "x"}
 	id := workspace.NewID(time.Now())
-	if err := ws.WriteFile(theme.HistoriesDir()+"/"+string(id)+".md", workspace.ActivityLog{Type: workspace.Introspection, Content: []string{"fine"}}.Format(id)); err != nil {
+	if err := ws.WriteFile(theme.HistoriesDir()+"/"+string(id)+".md", workspace.ActivityLog{Type: workspace.Introspection, Content: []string{"fine"}}.Format(id, "")); err != nil {
 		t.Fatal(err)
 	}
 	if out, code := run("check", "-c", cfg); code != 0 || !strings.Contains(out, "inactivity") {

@@ -371,7 +371,7 @@ func TestE2EFutureID(t *testing.T) {
 	w.mark()
 	future := workspace.NewID(time.Now().Add(time.Hour))
 	rel := "artifacts/" + theme + "_e2e/histories/" + string(future) + ".md"
-	if err := w.ws.WriteFile(rel, workspace.ActivityLog{Type: workspace.Thinking, Content: []string{"forged"}}.Format(future)); err != nil {
+	if err := w.ws.WriteFile(rel, workspace.ActivityLog{Type: workspace.Thinking, Content: []string{"forged"}}.Format(future, "")); err != nil {
 		t.Fatal(err)
 	}
 	w.expect("future_id", "error", 4*time.Second)

@@ -254,7 +254,7 @@ func writeProof(t *testing.T, ws *workspace.Workspace) {
 	t.Helper()
 	theme := workspace.Theme{StartID: workspace.NewID(time.Now()), Part: "x"}
 	id := workspace.NewID(time.Now())
-	if err := ws.WriteFile(theme.HistoriesDir()+"/"+string(id)+".md", workspace.ActivityLog{Type: workspace.Thinking, Content: []string{"working"}}.Format(id)); err != nil {
+	if err := ws.WriteFile(theme.HistoriesDir()+"/"+string(id)+".md", workspace.ActivityLog{Type: workspace.Thinking, Content: []string{"working"}}.Format(id, "")); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -50,7 +50,7 @@ func writeLog(t *testing.T, ws *workspace.Workspace, typ workspace.ActivityType)
 		t.Fatal(err)
 	}
 	tmp := filepath.Join(dir, ".writing")
-	if err := os.WriteFile(tmp, workspace.ActivityLog{Type: typ, Content: []string{"x"}}.Format(id), 0o644); err != nil {
+	if err := os.WriteFile(tmp, workspace.ActivityLog{Type: typ, Content: []string{"x"}}.Format(id, ""), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Chtimes(tmp, now, now); err != nil {

@@ -202,7 +202,7 @@ func TestRestartDoesNotFireStaleAlarms(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := ws.Path(theme.HistoriesDir(), string(workspace.NewID(old))+".md")
-		if err := os.WriteFile(p, workspace.ActivityLog{Type: workspace.Thinking, Content: []string{"x"}}.Format(workspace.NewID(old)), 0o644); err != nil {
+		if err := os.WriteFile(p, workspace.ActivityLog{Type: workspace.Thinking, Content: []string{"x"}}.Format(workspace.NewID(old), ""), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.Chtimes(p, old, old); err != nil {

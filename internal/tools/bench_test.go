@@ -98,7 +98,7 @@ func generate(root string, s benchSize) error {
 				if n%7 == 0 {
 					typ = workspace.Introspection
 				}
-				data := workspace.ActivityLog{Type: typ, Content: []string{"generated log " + fmt.Sprint(n)}}.Format(id)
+				data := workspace.ActivityLog{Type: typ, Content: []string{"generated log " + fmt.Sprint(n)}}.Format(id, "")
 				if err := os.WriteFile(filepath.Join(hist, string(id)+".md"), data, 0o644); err != nil {
 					errs <- err
 					return

@@ -104,7 +104,7 @@ func (t *Tools) CreateActivityLog(a Args) (*LogResult, error) {
 		return nil, err
 	}
 
-	data := workspace.ActivityLog{Type: typ, Content: content, Artifacts: artifacts, Evaluation: eval}.Format(id)
+	data := workspace.ActivityLog{Type: typ, Content: content, Artifacts: artifacts, Evaluation: eval}.Format(id, t.Lang)
 	rel, err := t.WS.ClaimSequenced(theme.HistoriesDir(), id, ".md", data)
 	if errors.Is(err, workspace.ErrSequenceFull) {
 		return nil, &InputError{
@@ -153,13 +153,14 @@ func (t *Tools) CreateActivityLog(a Args) (*LogResult, error) {
 // typeHint is the fix for a bad activity_type.
 var typeHint = "use one of " + strings.Join(activityTypeNames(), ", ")
 
-// activityTypeNames lists the activity types an agent may pass.
+// activityTypeNames are the values activity_type accepts: the English ones
+// and the old system's Japanese ones.
 func activityTypeNames() []string {
-	names := make([]string, len(workspace.ActivityTypes))
-	for i, t := range workspace.ActivityTypes {
-		names[i] = string(t)
+	names := make([]string, 0, 2*len(workspace.ActivityTypes))
+	for _, t := range workspace.ActivityTypes {
+		names = append(names, string(t))
 	}
-	return names
+	return append(names, workspace.JapaneseActivityTypes...)
 }
 
 // artifactsArg reads the artifacts list: each path must name an existing

@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 // ActivityType is the kind of activity an activity log records.
@@ -29,6 +31,23 @@ var ActivityTypes = []ActivityType{Observation, Thinking, Creation, Introspectio
 var japaneseTypes = map[string]ActivityType{
 	"観測": Observation, "思考": Thinking, "創造": Creation, "内省": Introspection,
 	"テーマ開始": ThemeStart, "テーマ終了": ThemeEnd, "回復": Recovery, "その他": Other,
+}
+
+// JapaneseActivityTypes lists the Japanese name of every type, in the order
+// of ActivityTypes: the names the old system's workspaces write.
+var JapaneseActivityTypes = []string{"観測", "思考", "創造", "内省", "テーマ開始", "テーマ終了", "回復", "その他"}
+
+// Name is the type's name in language l: the English value, or the
+// Japanese name for ja.
+func (t ActivityType) Name(l lang.Lang) string {
+	if l == lang.Japanese {
+		for i, x := range ActivityTypes {
+			if x == t {
+				return JapaneseActivityTypes[i]
+			}
+		}
+	}
+	return string(t)
 }
 
 // ParseActivityType reads an English or Japanese type name. A trailing
@@ -111,8 +130,8 @@ func ParseActivityLog(data []byte) ActivityLog {
 				l.Content = append(l.Content, item)
 			}
 		case secArtifacts:
-			// "- none" is the placeholder Format writes for no artifacts.
-			if item := bulletText(trimmed); item != "" && item != noArtifacts {
+			// "- none" ("- なし") is the placeholder Format writes for no artifacts.
+			if item := bulletText(trimmed); item != "" && item != noArtifacts && item != noArtifactsJa {
 				l.Artifacts = append(l.Artifacts, item)
 			}
 		case secEvaluation:
@@ -149,24 +168,39 @@ func bulletText(s string) string {
 	return s
 }
 
-// noArtifacts is the artifacts item of a log without artifacts.
-const noArtifacts = "none"
+// noArtifacts is the artifacts item of a log without artifacts; noArtifactsJa
+// in Japanese.
+const noArtifacts, noArtifactsJa = "none", "なし"
 
-// Format renders the log with English headings, as the tools write it.
-func (l ActivityLog) Format(id ID) []byte {
+// logHeadings are the title and section headings a log is written with, in
+// each language; ParseActivityLog reads both.
+var logHeadings = map[lang.Lang][5]string{
+	lang.English:  {"Activity log", "Activity type", "Activity content", "Artifacts", "Evaluation"},
+	lang.Japanese: {"活動ログ", "活動種別", "活動内容", "成果物、関連ファイル", "自己評価、備考"},
+}
+
+// Format renders the log as the tools write it: headings and type name in
+// language ln (English for any other value).
+func (l ActivityLog) Format(id ID, ln lang.Lang) []byte {
+	h, ok := logHeadings[ln]
+	if !ok {
+		h = logHeadings[lang.English]
+	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# Activity log: %s\n\n## Activity type\n%s\n\n## Activity content\n", id, l.Type)
+	fmt.Fprintf(&b, "# %s: %s\n\n## %s\n%s\n\n## %s\n", h[0], id, h[1], l.Type.Name(ln), h[2])
 	for _, c := range l.Content {
 		fmt.Fprintf(&b, "- %s\n", OneLine(c))
 	}
-	b.WriteString("\n## Artifacts\n")
-	if len(l.Artifacts) == 0 {
+	b.WriteString("\n## " + h[3] + "\n")
+	if len(l.Artifacts) == 0 && ln == lang.Japanese {
+		b.WriteString("- " + noArtifactsJa + "\n")
+	} else if len(l.Artifacts) == 0 {
 		b.WriteString("- " + noArtifacts + "\n")
 	}
 	for _, a := range l.Artifacts {
 		fmt.Fprintf(&b, "- %s\n", OneLine(a))
 	}
-	b.WriteString("\n## Evaluation\n")
+	b.WriteString("\n## " + h[4] + "\n")
 	if e := strings.TrimSpace(l.Evaluation); e != "" {
 		// A heading inside the evaluation would end the section when read back.
 		for _, line := range strings.Split(e, "\n") {

@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"github.com/ai-heart/ai-heart/internal/lang"
+
 	"os"
 	"reflect"
 	"strings"
@@ -143,21 +145,24 @@ func TestActivityLogRoundTrip(t *testing.T) {
 		}},
 		{"japanese text", ActivityLog{Type: Other, Content: []string{"日本語の内容"}, Evaluation: "内省"}, ActivityLog{}},
 	}
+	titles := map[lang.Lang]string{lang.English: "# Activity log: 20250101120000\n", lang.Japanese: "# 活動ログ: 20250101120000\n## 活動種別\n"}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			want := tt.want
-			if reflect.DeepEqual(want, ActivityLog{}) {
-				want = tt.in
-			}
-			want.RawType = string(want.Type)
-			b := tt.in.Format("20250101120000")
-			if !strings.HasPrefix(string(b), "# Activity log: 20250101120000\n") {
-				t.Fatalf("Format() starts %q, want the title line", b)
-			}
-			got := ParseActivityLog(b)
-			if !reflect.DeepEqual(got, want) {
-				t.Fatalf("ParseActivityLog(Format(%#v)) = %#v, want %#v\n%s", tt.in, got, want, b)
-			}
-		})
+		for ln, title := range titles {
+			t.Run(tt.name+"/"+string(ln), func(t *testing.T) {
+				want := tt.want
+				if reflect.DeepEqual(want, ActivityLog{}) {
+					want = tt.in
+				}
+				want.RawType = want.Type.Name(ln)
+				b := tt.in.Format("20250101120000", ln)
+				if !strings.HasPrefix(strings.ReplaceAll(string(b), "\n\n", "\n"), title) {
+					t.Fatalf("Format(%s) starts %q, want %q", ln, b, title)
+				}
+				got := ParseActivityLog(b)
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("ParseActivityLog(Format(%#v, %s)) = %#v, want %#v\n%s", tt.in, ln, got, want, b)
+				}
+			})
+		}
 	}
 }

@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"github.com/ai-heart/ai-heart/internal/lang"
+
 	"bytes"
 	"errors"
 	"os"
@@ -56,9 +58,12 @@ func FuzzParseActivityLog(f *testing.F) {
 		}
 		// Writing the parsed log back keeps its type, whatever the evaluation
 		// and items hold, and keeps the items as one-line text.
-		back := ParseActivityLog(l.Format("20250101120000"))
+		back := ParseActivityLog(l.Format("20250101120000", ""))
 		if back.Type != l.Type {
-			t.Fatalf("Format/Parse changed the type %q to %q; log:\n%s", l.Type, back.Type, l.Format("20250101120000"))
+			t.Fatalf("Format/Parse changed the type %q to %q; log:\n%s", l.Type, back.Type, l.Format("20250101120000", ""))
+		}
+		if ja := ParseActivityLog(l.Format("20250101120000", lang.Japanese)); ja.Type != l.Type || !reflect.DeepEqual(ja.Content, back.Content) {
+			t.Fatalf("Format/Parse in Japanese = %q %q, want %q %q", ja.Type, ja.Content, l.Type, back.Content)
 		}
 		if want := oneLines(l.Content, ""); !reflect.DeepEqual(back.Content, want) {
 			t.Fatalf("Format/Parse content = %q, want %q", back.Content, want)

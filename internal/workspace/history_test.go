@@ -24,7 +24,7 @@ func put(t testing.TB, w *Workspace, rel, data string, mtime time.Time) {
 }
 
 func logText(typ ActivityType) string {
-	return string(ActivityLog{Type: typ, Content: []string{"x"}}.Format("20250101120000"))
+	return string(ActivityLog{Type: typ, Content: []string{"x"}}.Format("20250101120000", ""))
 }
 
 func TestHistoryDirs(t *testing.T) {

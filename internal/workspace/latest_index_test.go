@@ -19,7 +19,7 @@ func newLogged(t *testing.T) (*Workspace, string) {
 	if err := os.MkdirAll(w.Path(theme.HistoriesDir()), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	rel, err := w.ClaimSequenced(theme.HistoriesDir(), id, ".md", ActivityLog{Type: Introspection, Content: []string{"x"}}.Format(id))
+	rel, err := w.ClaimSequenced(theme.HistoriesDir(), id, ".md", ActivityLog{Type: Introspection, Content: []string{"x"}}.Format(id, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
