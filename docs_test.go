@@ -10,10 +10,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
+
+// languages are the languages the agent docs come in.
+var languages = []lang.Lang{lang.English, lang.Japanese}
 
 // The MCP surface the docs may name (SPEC section 4). Keep in step with
 // internal/tools.
@@ -52,12 +57,13 @@ const minDescription, maxDescription = 10, 200
 
 // doc is one agent document.
 type doc struct {
-	name string
+	name string // its path in FS (ja/ai-docs/tools.md)
 	text string
 }
 
-// readDocs returns GEMINI.md and ai-docs/*.md as embedded in the binaries.
-func readDocs(t *testing.T) []doc {
+// readDocs returns GEMINI.md and ai-docs/*.md in language l as embedded in
+// the binaries. Both languages have the same files.
+func readDocs(t *testing.T, l lang.Lang) []doc {
 	t.Helper()
 	names, err := fs.Glob(FS(), DocsDir+"/*.md")
 	if err != nil || len(names) == 0 {
@@ -66,11 +72,16 @@ func readDocs(t *testing.T) []doc {
 	names = append([]string{AgentRules}, names...)
 	var out []doc
 	for _, n := range names {
-		b, err := fs.ReadFile(FS(), n)
+		b, err := fs.ReadFile(FS(), Doc(l, n))
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v (every doc comes in every language)", l, err)
 		}
-		out = append(out, doc{n, string(b)})
+		out = append(out, doc{Doc(l, n), string(b)})
+	}
+	if l != lang.English {
+		if extra, _ := fs.Glob(FS(), Doc(l, DocsDir)+"/*.md"); len(extra) != len(names)-1 {
+			t.Errorf("%s has %d docs, English %d: the same files in both", Doc(l, DocsDir), len(extra), len(names)-1)
+		}
 	}
 	return out
 }
@@ -87,24 +98,25 @@ type concept struct {
 	want  []int // values the docs must state at least once
 }
 
-// concepts derives every number the docs may use from the thresholds.
+// concepts derives every number the docs may use from the thresholds; the
+// words of each concept are English and Japanese.
 func concepts(th config.Thresholds, r config.Restrictions) []concept {
 	in := func(vals ...int) func(int) bool { return func(n int) bool { return slices.Contains(vals, n) } }
 	intro := minutes(th.Introspection)
 	maxStrict := minutes(th.MaxStrictDeepWork)
 	w, e := minutes(th.InactivityWarning), minutes(th.InactivityError)
 	return []concept{
-		{"introspection", regexp.MustCompile(`(?i)introspect`), in(intro, intro/2, intro*2/3), []int{intro, intro / 2, intro * 2 / 3}},
-		{"strict deep work", regexp.MustCompile(`(?i)strict|planned|deadline|deep[ _]work`), func(n int) bool { return n >= 1 && n <= maxStrict }, []int{maxStrict}},
-		{"tool cooldown", regexp.MustCompile(`(?i)cooldown`), in(minutes(r.Cooldown)), nil},
-		{"tool lock", regexp.MustCompile(`(?i)\block\b`), in(minutes(r.Lock)), nil},
-		{"proof of activity", regexp.MustCompile(`(?i)inactivity|proof|checkpoint|activity log|last log|cycle|stale|split|notice`), in(w, e), []int{w, e}},
+		{"introspection", regexp.MustCompile(`(?i)introspect|内省`), in(intro, intro/2, intro*2/3), []int{intro, intro / 2, intro * 2 / 3}},
+		{"strict deep work", regexp.MustCompile(`(?i)strict|planned|deadline|deep[ _]work|深い作業|予定時間|期限`), func(n int) bool { return n >= 1 && n <= maxStrict }, []int{maxStrict}},
+		{"tool cooldown", regexp.MustCompile(`(?i)cooldown|クールダウン`), in(minutes(r.Cooldown)), nil},
+		{"tool lock", regexp.MustCompile(`(?i)\block\b|ロック`), in(minutes(r.Lock)), nil},
+		{"proof of activity", regexp.MustCompile(`(?i)inactivity|proof|checkpoint|activity log|last log|cycle|stale|split|notice|無活動|活動の証明|チェックポイント|活動ログ|サイクル|通知|分割`), in(w, e), []int{w, e}},
 	}
 }
 
 // minuteRe finds "N min", "N minutes", "N-M minutes", "N to M minutes",
-// "N分" and "planned_duration_minutes=N".
-var minuteRe = regexp.MustCompile(`(?i)\b(\d+)(?:\s*(?:-|–|to|and)\s*(\d+))?\s*(?:minutes?\b|mins?\b|m\b|分)|planned_duration_minutes\s*[=:]\s*(\d+)`)
+// "N分", "N〜M分" and "planned_duration_minutes=N".
+var minuteRe = regexp.MustCompile(`(?i)\b(\d+)(?:\s*(?:-|–|〜|～|to|and)\s*(\d+))?\s*(?:minutes?\b|mins?\b|m\b|分)|planned_duration_minutes\s*[=:]\s*(\d+)`)
 
 // mention is one number of minutes found in a doc.
 type mention struct {
@@ -179,13 +191,17 @@ func paragraph(lines []string, i int) string {
 	return strings.Join(lines[s:e+1], "\n")
 }
 
-// clauseEnds are the characters that end a clause.
-const clauseEnds = ",;|.!?"
+// clauseEnds are the characters that end a clause, in both languages.
+const clauseEnds = ",;|.!?、。"
 
 // inClause returns the concept named in the clause around text[start:end]:
 // the closest word before the number, else the closest after it.
 func inClause(text string, start, end int, cs []concept) *concept {
-	from := strings.LastIndexAny(text[:start], clauseEnds) + 1
+	from := 0
+	if i := strings.LastIndexAny(text[:start], clauseEnds); i >= 0 {
+		_, size := utf8.DecodeRuneInString(text[i:])
+		from = i + size
+	}
 	to := len(text)
 	if i := strings.IndexAny(text[end:], clauseEnds); i >= 0 {
 		to = end + i
@@ -264,8 +280,14 @@ func checkMinutes(docs []doc, th config.Thresholds, r config.Restrictions) []str
 }
 
 func TestDocsMinutesMatchDefaults(t *testing.T) {
+	for _, l := range languages {
+		t.Run(string(l), func(t *testing.T) { testDocsMinutesMatchDefaults(t, l) })
+	}
+}
+
+func testDocsMinutesMatchDefaults(t *testing.T, l lang.Lang) {
 	def := config.Defaults()
-	docs := readDocs(t)
+	docs := readDocs(t, l)
 	for _, p := range checkMinutes(docs, def.Thresholds, def.Restrictions) {
 		t.Error(p)
 	}
@@ -281,9 +303,15 @@ func TestDocsMinutesMatchDefaults(t *testing.T) {
 }
 
 // TestDocsMinutesFollowAChangedDefault proves the check bites: with any
-// default changed, the unchanged docs fail.
+// default changed, the unchanged docs of each language fail.
 func TestDocsMinutesFollowAChangedDefault(t *testing.T) {
-	docs := readDocs(t)
+	for _, l := range languages {
+		t.Run(string(l), func(t *testing.T) { testDocsMinutesFollowAChangedDefault(t, l) })
+	}
+}
+
+func testDocsMinutesFollowAChangedDefault(t *testing.T, l lang.Lang) {
+	docs := readDocs(t, l)
 	def := config.Defaults()
 	tests := []struct {
 		name   string
@@ -332,6 +360,9 @@ func TestFindMinutes(t *testing.T) {
 		{"table under its header", "| since the last introspection | level |\n|---|---|\n| more than 15 minutes | info |", []string{"introspection=15"}},
 		{"section heading", "## Introspection\n\nEvery 20 min or so.", []string{"introspection=20"}},
 		{"japanese", "内省は30分以内 (introspection)", []string{"introspection=30"}},
+		{"japanese clauses", "チェックポイントは10分以内、内省は30分ごと。", []string{"proof of activity=10", "introspection=30"}},
+		{"japanese range", "予定時間は1〜30分", []string{"strict deep work=1", "strict deep work=30"}},
+		{"japanese cooldown and lock", "クールダウンは10分、ロックは60分続きます", []string{"tool cooldown=10", "tool lock=60"}},
 		{"no number", "write a checkpoint at a natural break", nil},
 	}
 	for _, tt := range tests {
@@ -352,11 +383,17 @@ func TestFindMinutes(t *testing.T) {
 }
 
 func TestDocsDescriptionBoundsAndSequence(t *testing.T) {
-	descRe := regexp.MustCompile(`(\d+)\s*(?:-|–|to)\s*(\d+)\s*characters`)
+	for _, l := range languages {
+		t.Run(string(l), func(t *testing.T) { testDocsDescriptionBoundsAndSequence(t, l) })
+	}
+}
+
+func testDocsDescriptionBoundsAndSequence(t *testing.T, l lang.Lang) {
+	descRe := regexp.MustCompile(`(\d+)\s*(?:-|–|〜|～|to)\s*(\d+)\s*(?:characters|文字)`)
 	seqRe := regexp.MustCompile(`_(\d{2})\.md`)
 	var sawDesc bool
 	maxSeq := 0
-	for _, d := range readDocs(t) {
+	for _, d := range readDocs(t, l) {
 		for _, m := range descRe.FindAllStringSubmatch(d.text, -1) {
 			sawDesc = true
 			if m[1] != strconv.Itoa(minDescription) || m[2] != strconv.Itoa(maxDescription) {
@@ -380,12 +417,54 @@ func TestDocsDescriptionBoundsAndSequence(t *testing.T) {
 }
 
 func TestDocsNameOnlyRealThings(t *testing.T) {
+	for _, l := range languages {
+		t.Run(string(l), func(t *testing.T) { named(t, readDocs(t, l), l) })
+	}
+}
+
+// TestDocsLanguagesNameTheSameThings: the docs of every language name the
+// same tools, parameters and checks as the English ones, so a translation
+// cannot drop or add one.
+func TestDocsLanguagesNameTheSameThings(t *testing.T) {
+	en := named(t, readDocs(t, lang.English), lang.English)
+	for _, l := range languages[1:] {
+		got := named(t, readDocs(t, l), l)
+		for _, kind := range []struct {
+			name string
+			list []string
+		}{{"tools", docTools}, {"parameters", docParams}, {"checks", docChecks}} {
+			var missing, extra []string
+			for _, s := range kind.list {
+				switch {
+				case en[s] && !got[s]:
+					missing = append(missing, s)
+				case got[s] && !en[s]:
+					extra = append(extra, s)
+				}
+			}
+			if len(missing)+len(extra) > 0 {
+				t.Errorf("%s docs name other %s than the English ones: missing %v, extra %v", l, kind.name, missing, extra)
+			}
+		}
+	}
+}
+
+// named checks that the docs d of language l name only real tools,
+// parameters, activity types and checks, and name every tool, type and
+// check; it returns what they name.
+func named(t *testing.T, docs []doc, l lang.Lang) map[string]bool {
+	t.Helper()
 	var types []string
 	for _, a := range workspace.ActivityTypes {
-		types = append(types, string(a))
+		types = append(types, a.Name(l))
+	}
+	// Either language's type names are valid values.
+	valid := slices.Concat(types, workspace.JapaneseActivityTypes)
+	for _, a := range workspace.ActivityTypes {
+		valid = append(valid, string(a))
 	}
 	known := map[string]bool{}
-	for _, l := range [][]string{docTools, docParams, docChecks, types, docExamples, docValues} {
+	for _, l := range [][]string{docTools, docParams, docChecks, valid, docExamples, docValues} {
 		for _, s := range l {
 			known[s] = true
 		}
@@ -397,7 +476,6 @@ func TestDocsNameOnlyRealThings(t *testing.T) {
 	modeRe := regexp.MustCompile(`mode="([^"]*)"`)
 	docLinkRe := regexp.MustCompile(`ai-docs/[A-Za-z0-9_.-]+\.md`)
 	mentioned := map[string]bool{}
-	docs := readDocs(t)
 	names := map[string]bool{}
 	for _, d := range docs {
 		names[d.name] = true
@@ -413,6 +491,7 @@ func TestDocsNameOnlyRealThings(t *testing.T) {
 			if !slices.Contains(docParams, m[1]) {
 				t.Errorf("%s: passes %s=, which no tool takes", d.name, m[1])
 			}
+			mentioned[m[1]] = true
 		}
 		for _, m := range identRe.FindAllStringSubmatch(d.text, -1) {
 			if !known[m[1]] {
@@ -421,7 +500,7 @@ func TestDocsNameOnlyRealThings(t *testing.T) {
 			mentioned[m[1]] = true
 		}
 		for _, m := range typeRe.FindAllStringSubmatch(d.text, -1) {
-			if !slices.Contains(types, m[1]) {
+			if !slices.Contains(valid, m[1]) {
 				t.Errorf("%s: activity_type=%q is not an activity type", d.name, m[1])
 			}
 		}
@@ -430,46 +509,51 @@ func TestDocsNameOnlyRealThings(t *testing.T) {
 				t.Errorf("%s: mode=%q is not a deep-work mode", d.name, m[1])
 			}
 		}
-		for _, l := range docLinkRe.FindAllString(d.text, -1) {
-			if !names[l] {
-				t.Errorf("%s: refers to %s, which does not exist", d.name, l)
+		for _, link := range docLinkRe.FindAllString(d.text, -1) {
+			if !names[Doc(l, link)] {
+				t.Errorf("%s: refers to %s, which does not exist", d.name, link)
 			}
 		}
-		for _, a := range slices.Concat(types, docChecks, docTools) {
+		for _, a := range slices.Concat(types, docChecks, docTools, docParams) {
 			if strings.Contains(d.text, "`"+a+"`") {
 				mentioned[a] = true
 			}
 		}
 	}
-	for _, l := range [][]string{docTools, types, docChecks} {
-		for _, s := range l {
+	for _, list := range [][]string{docTools, types, docChecks} {
+		for _, s := range list {
 			if !mentioned[s] {
-				t.Errorf("the docs never name %s", s)
+				t.Errorf("the %s docs never name %s", l, s)
 			}
 		}
 	}
+	return mentioned
 }
 
 // TestDocsNoticesCoverEveryCheck wants one section per check in the notices
-// document, and no section for a check that does not exist.
+// document of every language, and no section for a check that does not
+// exist.
 func TestDocsNoticesCoverEveryCheck(t *testing.T) {
-	b, err := fs.ReadFile(FS(), DocsDir+"/heartbeat-notices.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	re := regexp.MustCompile("(?m)^### `([a-z_]+)`")
-	var got []string
-	for _, m := range re.FindAllStringSubmatch(string(b), -1) {
-		got = append(got, m[1])
-	}
-	sort.Strings(got)
-	want := slices.Sorted(slices.Values(docChecks))
-	if !slices.Equal(got, want) {
-		t.Errorf("heartbeat-notices.md sections = %v, want %v", got, want)
-	}
-	for _, s := range []string{"Heartbeat: <ID>", "Recovery notice", "`recovery`"} {
-		if !strings.Contains(string(b), s) {
-			t.Errorf("heartbeat-notices.md lacks %q", s)
+	recoveryHeading := map[lang.Lang]string{lang.English: "Recovery notice", lang.Japanese: "回復通知"}
+	for _, l := range languages {
+		b, err := fs.ReadFile(FS(), Doc(l, DocsDir+"/heartbeat-notices.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		re := regexp.MustCompile("(?m)^### `([a-z_]+)`")
+		var got []string
+		for _, m := range re.FindAllStringSubmatch(string(b), -1) {
+			got = append(got, m[1])
+		}
+		sort.Strings(got)
+		want := slices.Sorted(slices.Values(docChecks))
+		if !slices.Equal(got, want) {
+			t.Errorf("%s heartbeat-notices.md sections = %v, want %v", l, got, want)
+		}
+		for _, s := range []string{"Heartbeat: <ID>", recoveryHeading[l], "`recovery`"} {
+			if !strings.Contains(string(b), s) {
+				t.Errorf("%s heartbeat-notices.md lacks %q", l, s)
+			}
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/setup"
 )
 
@@ -17,8 +18,9 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("init", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	mcpHeart := fl.String("mcp-heart", "", "path of the mcp-heart binary to register (default: next to watchdog, else on PATH)")
+	langFlag := fl.String("lang", string(lang.Default), "language of GEMINI.md and ai-docs/: en or ja (set the same `language` in the config)")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: watchdog init [--mcp-heart PATH] DIR")
+		fmt.Fprintln(stderr, "usage: watchdog init [--mcp-heart PATH] [--lang en|ja] DIR")
 		fmt.Fprintln(stderr, "Lays out the workspace DIR (GEMINI.md, ai-docs/, folders, .gemini/settings.json); never overwrites a file.")
 		fl.PrintDefaults()
 	}
@@ -31,11 +33,16 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	dir := rest[0]
+	l, err := lang.Parse(*langFlag)
+	if err != nil {
+		fmt.Fprintf(stderr, "watchdog init: --lang: %v\n", err)
+		return 2
+	}
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		fmt.Fprintf(stderr, "watchdog init: %s is a file, not a folder\n", dir)
 		return 2
 	}
-	res, err := setup.Init(dir, setup.Options{MCPHeart: *mcpHeart})
+	res, err := setup.Init(dir, setup.Options{MCPHeart: *mcpHeart, Language: l})
 	if res.Dir != "" {
 		fmt.Fprintf(stdout, "watchdog init: workspace %s\n", res.Dir)
 	}

@@ -27,6 +27,7 @@ func TestRunInitUsage(t *testing.T) {
 		{"flag without value", []string{"x", "--mcp-heart"}, 2},
 		{"help", []string{"-h"}, 0},
 		{"DIR is a file", []string{file}, 2},
+		{"unknown language", []string{"--lang", "fr", "x"}, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -66,6 +67,21 @@ func TestRunInit(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "note: .gemini/settings.json was kept") {
 		t.Errorf("second run should point at the kept settings file:\n%s", out.String())
+	}
+}
+
+func TestRunInitJapanese(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ai-works")
+	var out, errb bytes.Buffer
+	if code := runInit(context.Background(), []string{"--lang", "ja", dir, "--mcp-heart", os.Args[0]}, &out, &errb); code != 0 {
+		t.Fatalf("runInit(--lang ja) = %d; stderr:\n%s", code, errb.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "ai-docs", "deep-work.md"))
+	if err != nil || !strings.Contains(string(b), "深い作業") {
+		t.Errorf("ai-docs/deep-work.md is not the Japanese one (err %v)", err)
+	}
+	if !strings.Contains(out.String(), "language: ja") {
+		t.Errorf("the next steps do not set language: ja:\n%s", out.String())
 	}
 }
 

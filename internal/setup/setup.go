@@ -15,6 +15,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -22,6 +23,7 @@ import (
 	"time"
 
 	aiheart "github.com/ai-heart/ai-heart"
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -44,6 +46,8 @@ type Options struct {
 	// exec.LookPath. Tests replace them.
 	Executable func() (string, error)
 	LookPath   func(string) (string, error)
+	// Language is the language of GEMINI.md and ai-docs/; "" is English.
+	Language lang.Lang
 }
 
 // Result says what Init did.
@@ -58,6 +62,9 @@ type Result struct {
 	// MCPHeart is the command written into .gemini/settings.json (when Init
 	// created it) and shown in the next steps.
 	MCPHeart MCPHeart
+	// Language is the language the docs were written in; the config shown
+	// in the next steps sets it.
+	Language lang.Lang
 }
 
 // MCPHeart says where the mcp-heart binary is and how it was found.
@@ -84,13 +91,17 @@ func Init(dir string, opt Options) (Result, error) {
 		return res, fmt.Errorf("open workspace: %w", err)
 	}
 	res.Dir = ws.Root
+	res.Language = opt.Language
+	if res.Language == "" {
+		res.Language = lang.Default
+	}
 	assets := opt.Assets
 	if assets == nil {
 		assets = aiheart.FS()
 	}
 	res.MCPHeart = FindMCPHeart(opt.MCPHeart, opt.Executable, opt.LookPath)
 
-	files, dirs, err := plan(assets)
+	files, dirs, err := plan(assets, opt.Language)
 	if err != nil {
 		return res, err
 	}
@@ -131,17 +142,18 @@ func Init(dir string, opt Options) (Result, error) {
 type file struct{ src, dst string }
 
 // plan lists the files to create and the folders the template holds, in a
-// stable order. Placeholder files only keep folders in git: their folder is
-// created, the file is not copied.
-func plan(assets fs.FS) ([]file, []string, error) {
-	files := []file{{aiheart.AgentRules, aiheart.AgentRules}}
+// stable order: the agent docs in language l, then the template.
+// Placeholder files only keep folders in git: their folder is created, the
+// file is not copied.
+func plan(assets fs.FS, l lang.Lang) ([]file, []string, error) {
+	files := []file{{aiheart.Doc(l, aiheart.AgentRules), aiheart.AgentRules}}
 	var dirs []string
-	docs, err := fs.Glob(assets, aiheart.DocsDir+"/*.md")
+	docs, err := fs.Glob(assets, aiheart.Doc(l, aiheart.DocsDir)+"/*.md")
 	if err != nil || len(docs) == 0 {
-		return nil, nil, fmt.Errorf("read template: no %s/*.md in the embedded files", aiheart.DocsDir)
+		return nil, nil, fmt.Errorf("read template: no %s/*.md in the embedded files", aiheart.Doc(l, aiheart.DocsDir))
 	}
 	for _, d := range docs {
-		files = append(files, file{d, d})
+		files = append(files, file{d, aiheart.DocsDir + "/" + path.Base(d)})
 	}
 	err = fs.WalkDir(assets, aiheart.TemplateDir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -253,6 +265,9 @@ func NextSteps(res Result) string {
 	fmt.Fprintf(&b, "   and follow it\" (or its content) in the project instructions.\n\n")
 	fmt.Fprintf(&b, "3. Run the watchdog on the workspace. Write a config file, e.g. watchdog.yaml:\n\n")
 	fmt.Fprintf(&b, "     workspace: %s\n", dirJSON)
+	if res.Language != lang.Default {
+		fmt.Fprintf(&b, "     language: %s   # what the agent reads: tool texts, notices (the docs above are in it)\n", res.Language)
+	}
 	fmt.Fprintf(&b, "     agent: {delivery: tmux, tmux_target: agent}   # or inbox (default), or exec\n\n")
 	fmt.Fprintf(&b, "   then: watchdog run -c watchdog.yaml    (one scan: watchdog check -c watchdog.yaml)\n")
 	return b.String()

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	aiheart "github.com/ai-heart/ai-heart"
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -290,5 +291,39 @@ func TestNextSteps(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("NextSteps() lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestInitLanguage: the workspace gets GEMINI.md and every ai-docs/ file in
+// the chosen language, under the same names, and the next steps set it.
+func TestInitLanguage(t *testing.T) {
+	for _, l := range []lang.Lang{lang.English, lang.Japanese} {
+		t.Run(string(l), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "ai-works")
+			res, err := Init(dir, Options{MCPHeart: fakeBinary(t, "mcp-heart"), Language: l})
+			if err != nil {
+				t.Fatal(err)
+			}
+			names, _ := fs.Glob(aiheart.FS(), aiheart.DocsDir+"/*.md")
+			for _, n := range append([]string{aiheart.AgentRules}, names...) {
+				want, err := fs.ReadFile(aiheart.FS(), aiheart.Doc(l, n))
+				if err != nil {
+					t.Fatalf("no %s doc %s: %v", l, n, err)
+				}
+				got, err := os.ReadFile(filepath.Join(dir, n))
+				if err != nil || string(got) != string(want) {
+					t.Errorf("Init(%s): %s is not the embedded %s (err %v)", l, n, aiheart.Doc(l, n), err)
+				}
+				if ja := strings.ContainsRune(string(got), 'の'); ja != (l == lang.Japanese) {
+					t.Errorf("Init(%s): %s reads Japanese = %v", l, n, ja)
+				}
+			}
+			if got, _ := fs.Glob(os.DirFS(dir), "ai-docs/*"); len(got) != len(names) {
+				t.Errorf("Init(%s) wrote ai-docs %v, want the %d names of the English docs", l, got, len(names))
+			}
+			if has := strings.Contains(NextSteps(res), "language: ja"); has != (l == lang.Japanese) {
+				t.Errorf("NextSteps for %s sets language: ja = %v", l, has)
+			}
+		})
 	}
 }
