@@ -16,6 +16,7 @@ import (
 
 	aiheart "github.com/ai-heart/ai-heart"
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/tools"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -35,26 +36,29 @@ func agentTexts(t *testing.T) []agentText {
 	t.Helper()
 	var out []agentText
 	names, _ := fs.Glob(aiheart.FS(), aiheart.DocsDir+"/*.md")
-	for _, n := range append([]string{aiheart.AgentRules}, names...) {
-		b, err := fs.ReadFile(aiheart.FS(), n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, agentText{n, string(b)})
-	}
 	ws, err := workspace.New(t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tl := tools.New(ws, config.Defaults().Thresholds, zerolog.Nop())
-	for _, st := range tl.Definitions() {
-		b, err := json.Marshal(st.Tool)
-		if err != nil {
-			t.Fatal(err)
+	for _, l := range []lang.Lang{lang.English, lang.Japanese} {
+		for _, n := range append([]string{aiheart.AgentRules}, names...) {
+			b, err := fs.ReadFile(aiheart.FS(), aiheart.Doc(l, n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, agentText{aiheart.Doc(l, n), string(b)})
 		}
-		var descs []string
-		collectDescriptions(b, &descs)
-		out = append(out, agentText{"tool " + st.Tool.Name, strings.Join(descs, "\n")})
+		tl := tools.New(ws, config.Defaults().Thresholds, zerolog.Nop())
+		tl.Lang = l
+		for _, st := range tl.Definitions() {
+			b, err := json.Marshal(st.Tool)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var descs []string
+			collectDescriptions(b, &descs)
+			out = append(out, agentText{string(l) + " tool " + st.Tool.Name, strings.Join(descs, "\n")})
+		}
 	}
 	out = append(out, agentText{"server instructions", tools.Instructions})
 	for _, dir := range []string{"internal/tools", "internal/checks", "internal/daemon"} {
@@ -135,9 +139,16 @@ func literals(t *testing.T, path string) string {
 	return b.String()
 }
 
-var sentenceEnd = regexp.MustCompile(`[.!?](\s|$)|\n|\|`)
+var sentenceEnd = regexp.MustCompile(`[.!?](\s|$)|[。！？]|\n|\|`)
 
 func sentences(s string) []string { return sentenceEnd.Split(s, -1) }
+
+// The checks strict deep work pauses, by their names and Japanese words.
+var (
+	inactivityRe    = regexp.MustCompile(`inactivity|無活動`)
+	introspectionRe = regexp.MustCompile(`introspection|内省`)
+	staleRe         = regexp.MustCompile(`stale_id`)
+)
 
 // TestAgentTextsAgree: the docs, the tool texts and the notice templates
 // agree on what strict deep work pauses, on the ID rule and on a calm
@@ -149,9 +160,15 @@ func TestAgentTextsAgree(t *testing.T) {
 		{"use that one", "the agent never reuses an ID: the tools name files"},
 		{"names this activity cycle", "IDs are minted every pulse"},
 		{"every few minutes", "checkpoints come at natural breaks; no clock-watching"},
+		{"数分ごと", "checkpoints come at natural breaks; no clock-watching"},
+		{"以後このid", "the agent never reuses an ID: the tools name files"},
+		{"このidを使", "the agent never reuses an ID: the tools name files"},
+		{"急いで", "tool texts are calm about the clock"},
+		{"時間がありません", "tool texts are calm about the clock"},
 	}
 	pauseAll := regexp.MustCompile(`(?i)(every|all)( other)?( watchdog)? checks? (are |is )?(\w+ )?paus|paus\w* (every|all)( watchdog)? checks?`)
-	pauseList := regexp.MustCompile(`(?i)\bstrict\b.*\bpaus`)
+	pauseList := regexp.MustCompile(`(?i)\bstrict\b.*(\bpaus|一時停止)`)
+	pauseAllJa := regexp.MustCompile(`(すべて|全て|全部)の(ほかの)?チェック[^。]*(一時停止|止ま)`)
 	durationRe := regexp.MustCompile(`\b\d+h0m\b|\b\d+m0s\b`)
 	texts := agentTexts(t)
 	if len(texts) < 15 {
@@ -162,6 +179,11 @@ func TestAgentTextsAgree(t *testing.T) {
 		for _, f := range forbidden {
 			if strings.Contains(low, f.phrase) {
 				t.Errorf("%s says %q: %s", x.where, f.phrase, f.why)
+			}
+		}
+		for _, m := range pauseAllJa.FindAllString(x.text, -1) {
+			if !strings.Contains(m, "ほか") {
+				t.Errorf("%s says %q: strict deep work pauses inactivity, introspection and stale_id only", x.where, m)
 			}
 		}
 		for _, m := range pauseAll.FindAllString(x.text, -1) {
@@ -178,8 +200,8 @@ func TestAgentTextsAgree(t *testing.T) {
 			}
 			// A sentence that says which checks strict pauses names all three.
 			names := 0
-			for _, c := range []string{"inactivity", "introspection", "stale_id"} {
-				if strings.Contains(s, c) {
+			for _, c := range []*regexp.Regexp{inactivityRe, introspectionRe, staleRe} {
+				if c.MatchString(s) {
 					names++
 				}
 			}
@@ -204,8 +226,14 @@ func TestAgentTextsCheckBites(t *testing.T) {
 			t.Errorf("no forbidden phrase found in %q", s)
 		}
 	}
-	pauseList := regexp.MustCompile(`(?i)\bstrict\b.*\bpaus`)
-	if s := "strict deep work pauses the inactivity check too"; !pauseList.MatchString(s) || strings.Contains(s, "stale_id") {
-		t.Error("the partial strict list is not caught")
+	pauseList := regexp.MustCompile(`(?i)\bstrict\b.*(\bpaus|一時停止)`)
+	for _, s := range []string{"strict deep work pauses the inactivity check too", "strict では無活動のチェックも一時停止します"} {
+		if !pauseList.MatchString(s) || staleRe.MatchString(s) || !inactivityRe.MatchString(s) {
+			t.Errorf("the partial strict list %q is not caught", s)
+		}
+	}
+	pauseAllJa := regexp.MustCompile(`(すべて|全て|全部)の(ほかの)?チェック[^。]*(一時停止|止ま)`)
+	if !pauseAllJa.MatchString("strict ではすべてのチェックが一時停止します") || pauseAllJa.MatchString("ほかのチェックは動き続けます") {
+		t.Error("the Japanese every-check pause is not caught")
 	}
 }

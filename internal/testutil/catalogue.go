@@ -1,11 +1,13 @@
 package testutil
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,7 +16,29 @@ import (
 )
 
 // verbRe finds the fmt verbs of a format string.
-var verbRe = regexp.MustCompile(`%[-+# 0]*[0-9]*(?:\.[0-9]+)?[a-zA-Z%]`)
+var verbRe = regexp.MustCompile(`%(?:\[\d+\])?[-+# 0]*[0-9]*(?:\.[0-9]+)?[a-zA-Z%]`)
+
+// verbs lists the verbs of a format string by the argument each formats,
+// sorted: a translation may reorder the arguments with %[n]s.
+func verbs(s string) string {
+	var out []string
+	next := 1
+	for _, v := range verbRe.FindAllString(s, -1) {
+		if v == "%%" {
+			continue
+		}
+		n := next
+		if strings.HasPrefix(v, "%[") {
+			end := strings.Index(v, "]")
+			n, _ = strconv.Atoi(v[2:end])
+			v = "%" + v[end+1:]
+		}
+		next = n + 1
+		out = append(out, fmt.Sprintf("%d:%s", n, v))
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
+}
 
 // CheckCatalogue fails t for every entry of c whose English key is no
 // string literal of dir's Go files other than ja.go, where catalogues live
@@ -40,7 +64,7 @@ func CheckCatalogue(t testing.TB, c lang.Catalogue, dir string) {
 		if !lits[en] {
 			t.Errorf("catalogue entry %q is no string in %s: update or remove it", en, dir)
 		}
-		if a, b := strings.Join(verbRe.FindAllString(en, -1), " "), strings.Join(verbRe.FindAllString(ja, -1), " "); a != b {
+		if a, b := verbs(en), verbs(ja); a != b {
 			t.Errorf("catalogue entry %q: verbs %q, Japanese has %q", en, a, b)
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/ai-heart/ai-heart/internal/workspace"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 // pIncludeSubthemes is check_theme_status's switch for the sub-themes.
@@ -37,29 +39,29 @@ type ThemeStatus struct {
 func (r *ThemeStatus) heartbeatID() string { return "" }
 
 // Text is the reply in words.
-func (r *ThemeStatus) Text() string {
+func (r *ThemeStatus) Text(l lang.Lang) string {
 	var b strings.Builder
-	r.ThemeInfo.write(&b, "")
+	r.ThemeInfo.write(&b, l, "")
 	for i := range r.Subthemes {
-		r.Subthemes[i].write(&b, "  sub-theme ")
+		r.Subthemes[i].write(&b, l, tr(l, "  sub-theme "))
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func (r *ThemeInfo) write(b *strings.Builder, indent string) {
-	state := "active"
+func (r *ThemeInfo) write(b *strings.Builder, l lang.Lang, indent string) {
+	state := tr(l, "active")
 	if r.Ended {
-		state = "ended (" + r.EndRecord + ")"
+		state = fmt.Sprintf(tr(l, "ended (%s)"), r.EndRecord)
 	}
 	name := r.ThemeName
 	if name == "" {
-		name = "(no start record)"
+		name = tr(l, "(no start record)")
 	}
-	fmt.Fprintf(b, "%s%s: %s, %s; %d activity log(s)", indent, r.Folder, name, state, r.LogCount)
+	fmt.Fprintf(b, tr(l, "%s%s: %s, %s; %d activity log(s)"), indent, r.Folder, name, state, r.LogCount)
 	if r.LatestLog != "" {
-		fmt.Fprintf(b, ", latest %s", r.LatestLog)
+		fmt.Fprintf(b, tr(l, ", latest %s"), r.LatestLog)
 	}
-	b.WriteString(".\n")
+	b.WriteString(tr(l, ".\n"))
 }
 
 // CheckThemeStatus reports a theme: its start record and name, whether it

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 func TestCheckThemeStatus(t *testing.T) {
@@ -34,8 +36,8 @@ func TestCheckThemeStatus(t *testing.T) {
 	if len(res.Subthemes) != 1 || res.Subthemes[0].ThemeName != "潮の満ち引き" || res.Subthemes[0].LogCount != 1 || res.Subthemes[0].Ended {
 		t.Fatalf("subthemes = %+v", res.Subthemes)
 	}
-	if !strings.Contains(res.Text(), "sub-theme "+sub) {
-		t.Fatalf("text lacks the sub-theme: %s", res.Text())
+	if !strings.Contains(res.Text(lang.English), "sub-theme "+sub) {
+		t.Fatalf("text lacks the sub-theme: %s", res.Text(lang.English))
 	}
 
 	e.write("artifacts/theme_histories/20250102000000_end_research.md", "# Theme end\n- theme_start_id: 20250101000000\n", e.now())

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 // pCurrentActivity is checkpoint's one parameter.
@@ -29,19 +31,19 @@ type CheckpointResult struct {
 func (r *CheckpointResult) heartbeatID() string { return r.HeartbeatID }
 
 // Text is the reply in words.
-func (r *CheckpointResult) Text() string {
+func (r *CheckpointResult) Text(l lang.Lang) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Checkpoint recorded in %s: %q.\n", r.Path, r.Message)
-	fmt.Fprintf(&b, "Time since latest activity log: %s.\n", humanSec(r.SinceLastLogSeconds, "no log yet"))
+	fmt.Fprintf(&b, tr(l, "Checkpoint recorded in %s: %q.\n"), r.Path, r.Message)
+	fmt.Fprintf(&b, tr(l, "Time since latest activity log: %s.\n"), humanSec(r.SinceLastLogSeconds, tr(l, "no log yet")))
 	if r.SincePreviousCheckpointSeconds != nil {
-		fmt.Fprintf(&b, "Previous checkpoint %s ago: %q.\n", humanSec(r.SincePreviousCheckpointSeconds, ""), r.PreviousCheckpointMessage)
+		fmt.Fprintf(&b, tr(l, "Previous checkpoint %s ago: %q.\n"), humanSec(r.SincePreviousCheckpointSeconds, ""), r.PreviousCheckpointMessage)
 	} else {
-		b.WriteString("This is the first checkpoint.\n")
+		b.WriteString(tr(l, "This is the first checkpoint.\n"))
 	}
 	for _, n := range r.Notes {
 		b.WriteString(n + "\n")
 	}
-	writeNotices(&b, r.WatchdogNotices)
+	writeNotices(&b, l, r.WatchdogNotices)
 	return strings.TrimRight(b.String(), "\n")
 }
 
@@ -71,7 +73,7 @@ func (t *Tools) Checkpoint(a Args) (*CheckpointResult, error) {
 	res := &CheckpointResult{HeartbeatID: string(id), Path: p.Path, Message: p.Message, Notes: []string{}}
 	_, res.WatchdogNotices = t.pendingNotices(now)
 	if err != nil {
-		res.Notes = append(res.Notes, "Warning: the checkpoint was written but the latest-proof index could not be updated ("+err.Error()+").")
+		res.Notes = append(res.Notes, t.trf("Warning: the checkpoint was written but the latest-proof index could not be updated (%s).", err))
 	}
 	res.SinceLastLogSeconds = since(now, latest.Log)
 	if latest.Checkpoint != nil {
@@ -89,7 +91,7 @@ func (t *Tools) Checkpoint(a Args) (*CheckpointResult, error) {
 	}
 	warn := t.Thresholds.InactivityWarning.D()
 	if !res.DeepWorkActive && res.SinceLastLogSeconds != nil && time.Duration(*res.SinceLastLogSeconds)*time.Second >= warn {
-		res.Notes = append(res.Notes, fmt.Sprintf("Your last activity log was %s ago. If this work will take a while longer, you can declare it with start_deep_work (flexible: until your next log, with checkpoints at natural breaks; strict: a fixed number of minutes with inactivity, introspection and stale_id paused). Otherwise, close it with an activity log at the next natural break.", humanSec(res.SinceLastLogSeconds, "")))
+		res.Notes = append(res.Notes, t.trf("Your last activity log was %s ago. If this work will take a while longer, you can declare it with start_deep_work (flexible: until your next log, with checkpoints at natural breaks; strict: a fixed number of minutes with inactivity, introspection and stale_id paused). Otherwise, close it with an activity log at the next natural break.", humanSec(res.SinceLastLogSeconds, "")))
 	}
 	return res, nil
 }

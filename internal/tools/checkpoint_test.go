@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/workspace"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 func TestCheckpointAppends(t *testing.T) {
@@ -106,8 +108,8 @@ func TestCheckpointSuggestsDeepWork(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := strings.Contains(res.Text(), "start_deep_work"); got != tc.suggests {
-				t.Errorf("suggests start_deep_work = %v, want %v: %s", got, tc.suggests, res.Text())
+			if got := strings.Contains(res.Text(lang.English), "start_deep_work"); got != tc.suggests {
+				t.Errorf("suggests start_deep_work = %v, want %v: %s", got, tc.suggests, res.Text(lang.English))
 			}
 		})
 	}

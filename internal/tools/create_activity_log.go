@@ -10,6 +10,8 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/workspace"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 // Parameters of create_activity_log.
@@ -45,24 +47,24 @@ type LogResult struct {
 func (r *LogResult) heartbeatID() string { return r.HeartbeatID }
 
 // Text is the reply in words.
-func (r *LogResult) Text() string {
+func (r *LogResult) Text(l lang.Lang) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Activity log written: %s (heartbeat ID %s, type %s).\n", r.Path, r.HeartbeatID, r.ActivityType)
-	fmt.Fprintf(&b, "Time since previous activity log: %s. Time since latest checkpoint: %s.\n",
-		humanSec(r.SincePreviousLogSeconds, "none before"), humanSec(r.SincePreviousCheckpointSeconds, "none yet"))
+	fmt.Fprintf(&b, tr(l, "Activity log written: %s (heartbeat ID %s, type %s).\n"), r.Path, r.HeartbeatID, workspace.ActivityType(r.ActivityType).Name(l))
+	fmt.Fprintf(&b, tr(l, "Time since previous activity log: %s. Time since latest checkpoint: %s.\n"),
+		humanSec(r.SincePreviousLogSeconds, tr(l, "none before")), humanSec(r.SincePreviousCheckpointSeconds, tr(l, "none yet")))
 	for _, c := range r.CompletedDeepWork {
-		fmt.Fprintf(&b, "Deep work completed: %s (%s, %s): %s.\n", c.File, orUnknown(c.Mode), humanize.Duration(time.Duration(c.DurationSeconds)*time.Second), orUnknown(c.Activity))
+		fmt.Fprintf(&b, tr(l, "Deep work completed: %s (%s, %s): %s.\n"), c.File, orUnknown(l, c.Mode), humanize.Duration(time.Duration(c.DurationSeconds)*time.Second), orUnknown(l, c.Activity))
 	}
 	for _, n := range r.Notes {
 		b.WriteString(n + "\n")
 	}
-	writeNotices(&b, r.WatchdogNotices)
+	writeNotices(&b, l, r.WatchdogNotices)
 	return strings.TrimRight(b.String(), "\n")
 }
 
-func orUnknown(s string) string {
+func orUnknown(l lang.Lang, s string) string {
 	if s == "" {
-		return "unreadable"
+		return tr(l, "unreadable")
 	}
 	return s
 }
@@ -132,16 +134,16 @@ func (t *Tools) CreateActivityLog(a Args) (*LogResult, error) {
 	proof := workspace.Proof{Path: rel, ID: id, ModTime: mod, Type: typ}
 	if err := t.WS.UpdateLatest(func(l *workspace.Latest) { l.NoteLog(proof) }); err != nil {
 		t.Log.Error().Err(err).Str("id", string(id)).Msg("update latest-proof index")
-		res.Notes = append(res.Notes, "Warning: the log was written but the latest-proof index could not be updated ("+err.Error()+"); the watchdog will pick the log up on its next scan.")
+		res.Notes = append(res.Notes, t.trf("Warning: the log was written but the latest-proof index could not be updated (%s); the watchdog will pick the log up on its next scan.", err))
 	}
 
 	completed, err := t.completeDeepWork(now)
 	if err != nil {
-		res.Notes = append(res.Notes, "Warning: "+err.Error())
+		res.Notes = append(res.Notes, t.trf("Warning: %s", err))
 	}
 	res.CompletedDeepWork = append(res.CompletedDeepWork, completed...)
 	if len(completed) > 0 {
-		res.Notes = append(res.Notes, "Deep work has ended with this log. The next activity log must be an introspection (activity_type introspection): look back on the deep work before starting anything new.")
+		res.Notes = append(res.Notes, t.tr("Deep work has ended with this log. The next activity log must be an introspection (activity_type introspection): look back on the deep work before starting anything new."))
 	}
 	if stage, note := t.stageNote(res.SincePreviousLogSeconds, len(res.CompletedDeepWork) > 0); stage != "" {
 		res.Stage = stage

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/workspace"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 const goodLog = `{"activity_type":"creation","activity_content":["wrote notes"],"theme_start_id":"20250101000000","theme_directory_part":"research"}`
@@ -184,8 +186,8 @@ func TestCreateActivityLogCompletesDeepWork(t *testing.T) {
 			t.Errorf("%s still active", rel)
 		}
 	}
-	if !strings.Contains(res.Text(), "must be an introspection") {
-		t.Errorf("reply lacks the introspection reminder: %s", res.Text())
+	if !strings.Contains(res.Text(lang.English), "must be an introspection") {
+		t.Errorf("reply lacks the introspection reminder: %s", res.Text(lang.English))
 	}
 }
 

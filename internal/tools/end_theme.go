@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/workspace"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 // EndThemeResult is the reply of end_theme.
@@ -20,8 +22,8 @@ type EndThemeResult struct {
 func (r *EndThemeResult) heartbeatID() string { return r.HeartbeatID }
 
 // Text is the reply in words.
-func (r *EndThemeResult) Text() string {
-	return fmt.Sprintf("Theme ended: %s. End record: %s. Record the closing cycle with create_activity_log (activity_type theme_end) if you have not yet.", r.ThemeFolder, r.EndRecord)
+func (r *EndThemeResult) Text(l lang.Lang) string {
+	return fmt.Sprintf(tr(l, "Theme ended: %s. End record: %s. Record the closing cycle with create_activity_log (activity_type theme_end) if you have not yet."), r.ThemeFolder, r.EndRecord)
 }
 
 // EndTheme writes the end record of an existing theme,

@@ -10,6 +10,8 @@ import (
 	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 // DeepWorkStatus is the declaration in force.
@@ -52,42 +54,42 @@ type ElapsedResult struct {
 func (r *ElapsedResult) heartbeatID() string { return r.HeartbeatID }
 
 // Text is the reply in words.
-func (r *ElapsedResult) Text() string {
+func (r *ElapsedResult) Text(l lang.Lang) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Current heartbeat ID: %s (the tools use it for you).\n", r.HeartbeatID)
-	fmt.Fprintf(&b, "Since latest activity log (this cycle): %s.\n", humanSec(r.SinceLastLogSeconds, "no log yet"))
+	fmt.Fprintf(&b, tr(l, "Current heartbeat ID: %s (the tools use it for you).\n"), r.HeartbeatID)
+	fmt.Fprintf(&b, tr(l, "Since latest activity log (this cycle): %s.\n"), humanSec(r.SinceLastLogSeconds, tr(l, "no log yet")))
 	if r.SinceLastCheckpointSeconds != nil {
-		fmt.Fprintf(&b, "Since latest checkpoint: %s (%q).\n", humanSec(r.SinceLastCheckpointSeconds, ""), r.LastCheckpointMessage)
+		fmt.Fprintf(&b, tr(l, "Since latest checkpoint: %s (%q).\n"), humanSec(r.SinceLastCheckpointSeconds, ""), r.LastCheckpointMessage)
 	} else {
-		b.WriteString("Since latest checkpoint: no checkpoint yet.\n")
+		b.WriteString(tr(l, "Since latest checkpoint: no checkpoint yet.\n"))
 	}
-	fmt.Fprintf(&b, "Since latest introspection: %s.\n", humanSec(r.SinceLastIntrospectionSecs, "no introspection log yet"))
+	fmt.Fprintf(&b, tr(l, "Since latest introspection: %s.\n"), humanSec(r.SinceLastIntrospectionSecs, tr(l, "no introspection log yet")))
 	if d := r.DeepWork; d != nil {
-		fmt.Fprintf(&b, "Deep work in force: %s, %q, for %s", d.Mode, d.Activity, humanize.Duration(time.Duration(d.ElapsedSeconds)*time.Second))
+		fmt.Fprintf(&b, tr(l, "Deep work in force: %s, %q, for %s"), d.Mode, d.Activity, humanize.Duration(time.Duration(d.ElapsedSeconds)*time.Second))
 		if d.RemainingSeconds != nil {
-			fmt.Fprintf(&b, ", %s left until %s", humanSec(d.RemainingSeconds, ""), d.Deadline)
+			fmt.Fprintf(&b, tr(l, ", %s left until %s"), humanSec(d.RemainingSeconds, ""), d.Deadline)
 		}
-		b.WriteString(".\n")
+		b.WriteString(tr(l, ".\n"))
 	} else {
-		b.WriteString("No deep work in force.\n")
+		b.WriteString(tr(l, "No deep work in force.\n"))
 	}
 	// The text names only what needs attention; the structured content
 	// has every threshold with its countdown.
 	var crossed []string
 	for _, th := range r.Thresholds {
 		if th.Crossed && !th.Paused {
-			crossed = append(crossed, fmt.Sprintf("%s %s (%s)", th.Check, th.Level, humanize.Duration(time.Duration(th.ThresholdSeconds)*time.Second)))
+			crossed = append(crossed, fmt.Sprintf(tr(l, "%s %s (%s)"), th.Check, th.Level, humanize.Duration(time.Duration(th.ThresholdSeconds)*time.Second)))
 		}
 	}
 	if len(crossed) == 0 {
-		b.WriteString("No watchdog threshold is crossed.\n")
+		b.WriteString(tr(l, "No watchdog threshold is crossed.\n"))
 	} else {
-		b.WriteString("Watchdog thresholds crossed: " + strings.Join(crossed, ", ") + ".\n")
+		b.WriteString(tr(l, "Watchdog thresholds crossed: ") + strings.Join(crossed, ", ") + ".\n")
 	}
 	if r.StageNote != "" {
 		b.WriteString(r.StageNote + "\n")
 	}
-	writeNotices(&b, r.PendingNotices)
+	writeNotices(&b, l, r.PendingNotices)
 	return strings.TrimRight(b.String(), "\n")
 }
 

@@ -10,6 +10,8 @@ import (
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 // japaneseLog is an activity log as existing Japanese workspaces write it.
@@ -70,8 +72,8 @@ func TestGetHeartbeatElapsedTime(t *testing.T) {
 			t.Errorf("threshold %s %s = %+v (left %v), want left %d crossed %v paused", th.Check, th.Level, th, th.RemainingSeconds, w.left, w.crossed)
 		}
 	}
-	if !strings.Contains(res.Text(), "Feedback waiting") {
-		t.Errorf("text lacks the notices: %s", res.Text())
+	if !strings.Contains(res.Text(lang.English), "Feedback waiting") {
+		t.Errorf("text lacks the notices: %s", res.Text(lang.English))
 	}
 }
 

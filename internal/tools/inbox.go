@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/ai-heart/ai-heart/internal/workspace"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 // maxItemBytes bounds how much of an inbox item a reply carries: items are
@@ -30,19 +32,19 @@ type InboxItemResult struct {
 func (r *InboxItemResult) heartbeatID() string { return "" }
 
 // Text is the reply in words.
-func (r *InboxItemResult) Text() string {
+func (r *InboxItemResult) Text(l lang.Lang) string {
 	if !r.Found {
 		return r.Next
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s:\n---\n%s\n---\n", r.File, r.Content)
 	if r.Truncated {
-		b.WriteString("(cut at 64 KiB; read the rest of the file itself)\n")
+		b.WriteString(tr(l, "(cut at 64 KiB; read the rest of the file itself)\n"))
 	}
 	if r.Processed != "" {
-		fmt.Fprintf(&b, "Marked handled: %s.\n", r.Processed)
+		fmt.Fprintf(&b, tr(l, "Marked handled: %s.\n"), r.Processed)
 	}
-	fmt.Fprintf(&b, "%d more unprocessed item(s) wait there. %s", r.Remaining, r.Next)
+	fmt.Fprintf(&b, tr(l, "%d more unprocessed item(s) wait there. %s"), r.Remaining, r.Next)
 	return b.String()
 }
 
@@ -101,7 +103,7 @@ func (t *Tools) PreviewNextTheme(a Args) (*InboxItemResult, error) {
 		return nil, err
 	}
 	if len(items) == 0 {
-		return &InboxItemResult{Next: "themebox/ holds no theme idea right now. Choose a subject yourself, or go on with your current theme."}, nil
+		return &InboxItemResult{Next: t.tr("themebox/ holds no theme idea right now. Choose a subject yourself, or go on with your current theme.")}, nil
 	}
 	rel := workspace.ThemeboxDir + "/" + items[0]
 	content, cut, err := t.readItem(rel)
@@ -109,7 +111,7 @@ func (t *Tools) PreviewNextTheme(a Args) (*InboxItemResult, error) {
 		return nil, err
 	}
 	return &InboxItemResult{Found: true, File: rel, Content: content, Truncated: cut, Remaining: len(items) - 1,
-		Next: "Nothing was changed. To take this theme, call start_theme with themebox_file " + items[0] + "."}, nil
+		Next: t.trf("Nothing was changed. To take this theme, call start_theme with themebox_file %s.", items[0])}, nil
 }
 
 // CheckAndProcessItem returns the first feedbackbox item and renames it
@@ -142,7 +144,7 @@ func (t *Tools) CheckAndProcessItem(a Args) (*InboxItemResult, error) {
 			return nil, err
 		}
 		return &InboxItemResult{Found: true, File: rel, Processed: to, Content: content, Truncated: cut, Remaining: len(items) - 1 - i,
-			Next: "Act on this feedback now, and record what you did in your next activity log."}, nil
+			Next: t.tr("Act on this feedback now, and record what you did in your next activity log.")}, nil
 	}
-	return &InboxItemResult{Next: "feedbackbox/ holds no unprocessed feedback."}, nil
+	return &InboxItemResult{Next: t.tr("feedbackbox/ holds no unprocessed feedback.")}, nil
 }

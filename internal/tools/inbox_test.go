@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 func TestPreviewNextTheme(t *testing.T) {
@@ -34,8 +36,8 @@ func TestPreviewNextTheme(t *testing.T) {
 			if res.Found != tc.wantFound || res.File != tc.wantFile || res.Remaining != tc.wantLeft {
 				t.Fatalf("PreviewNextTheme = %+v, want found %v file %q remaining %d", res, tc.wantFound, tc.wantFile, tc.wantLeft)
 			}
-			if tc.wantFound && (res.Content != tc.files[tc.wantFile] || !strings.Contains(res.Text(), "start_theme") || !strings.Contains(res.Next, "themebox_file")) {
-				t.Fatalf("content %q / text %q: want the file's text and how to take it", res.Content, res.Text())
+			if tc.wantFound && (res.Content != tc.files[tc.wantFile] || !strings.Contains(res.Text(lang.English), "start_theme") || !strings.Contains(res.Next, "themebox_file")) {
+				t.Fatalf("content %q / text %q: want the file's text and how to take it", res.Content, res.Text(lang.English))
 			}
 		})
 	}

@@ -1,6 +1,10 @@
 package tools
 
 import (
+	"encoding/json"
+	"maps"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -40,5 +44,56 @@ func TestCreateActivityLogLanguages(t *testing.T) {
 				t.Errorf("read back type %q, reply %q, want %q", got, res.ActivityType, tt.want)
 			}
 		})
+	}
+}
+
+// TestRepliesFollowLanguage runs a day's calls in each language: the
+// replies' words follow it, and the structured content is the same.
+func TestRepliesFollowLanguage(t *testing.T) {
+	english := regexp.MustCompile(`\b(Time since|recorded|written|declared|Since latest|No deep work|holds no|Theme started|Theme ended|This cycle|activity log\(s\))\b`)
+	structured := map[lang.Lang][]string{}
+	for _, l := range []lang.Lang{lang.English, lang.Japanese} {
+		e := newEnv(t)
+		e.tl.Lang = l
+		calls := []struct {
+			name string
+			run  func() (result, error)
+		}{
+			{"checkpoint", func() (result, error) { return e.tl.Checkpoint(args(t, `{"current_activity":"reading"}`)) }},
+			{"start_deep_work", func() (result, error) {
+				return e.tl.StartDeepWork(args(t, `{"mode":"flexible","activity_description":"a long read of the sources"}`))
+			}},
+			{"elapsed", func() (result, error) { return e.tl.GetHeartbeatElapsedTime(args(t, `{}`)) }},
+			{"create_activity_log", func() (result, error) { return e.tl.CreateActivityLog(args(t, goodLog)) }},
+			{"preview_next_theme", func() (result, error) { return e.tl.PreviewNextTheme(args(t, `{}`)) }},
+			{"check_and_process_item", func() (result, error) { return e.tl.CheckAndProcessItem(args(t, `{}`)) }},
+			{"check_theme_status", func() (result, error) {
+				return e.tl.CheckThemeStatus(args(t, `{"theme_start_id":"20250101000000","theme_directory_part":"research"}`))
+			}},
+			{"end_theme", func() (result, error) {
+				return e.tl.EndTheme(args(t, `{"theme_start_id":"20250101000000","theme_directory_part":"research","reason":"done","achievements":["notes"]}`))
+			}},
+		}
+		for _, c := range calls {
+			res, err := c.run()
+			if err != nil {
+				t.Fatalf("%s %s: %v", l, c.name, err)
+			}
+			text := res.Text(l)
+			if l == lang.Japanese && (!japanese(text) || english.MatchString(text)) {
+				t.Errorf("%s reply in Japanese:\n%s", c.name, text)
+			}
+			if l == lang.English && japanese(text) {
+				t.Errorf("%s reply in English:\n%s", c.name, text)
+			}
+			b, _ := json.Marshal(res)
+			var fields map[string]any
+			_ = json.Unmarshal(b, &fields)
+			keys := slices.Sorted(maps.Keys(fields))
+			structured[l] = append(structured[l], c.name+" "+strings.Join(keys, ","))
+		}
+	}
+	if !slices.Equal(structured[lang.English], structured[lang.Japanese]) {
+		t.Errorf("structured content differs:\n%v\n%v", structured[lang.English], structured[lang.Japanese])
 	}
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/workspace"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 // Parameters of report_tool_usage.
@@ -32,14 +34,14 @@ type ToolUsageResult struct {
 func (r *ToolUsageResult) heartbeatID() string { return "" }
 
 // Text is the reply in words.
-func (r *ToolUsageResult) Text() string {
-	what := "cooldown"
+func (r *ToolUsageResult) Text(l lang.Lang) string {
+	what := tr(l, "cooldown")
 	if r.Status == "quota_exceeded" {
-		what = "lock"
+		what = tr(l, "lock")
 	}
-	s := fmt.Sprintf("Recorded %s for %s: %s until %s (%s). Use other tools or activities meanwhile; the watchdog lifts it by itself.", r.Status, r.ToolID, what, r.Until, r.Marker)
+	s := fmt.Sprintf(tr(l, "Recorded %s for %s: %s until %s (%s). Use other tools or activities meanwhile; the watchdog lifts it by itself."), r.Status, r.ToolID, what, r.Until, r.Marker)
 	if r.Cleared != "" {
-		s += " The earlier lock " + r.Cleared + " is lifted."
+		s += fmt.Sprintf(tr(l, " The earlier lock %s is lifted."), r.Cleared)
 	}
 	return s
 }

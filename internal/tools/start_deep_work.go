@@ -9,6 +9,8 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/workspace"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 // Parameters of start_deep_work.
@@ -40,11 +42,11 @@ type DeepWorkResult struct {
 func (r *DeepWorkResult) heartbeatID() string { return r.HeartbeatID }
 
 // Text is the reply in words.
-func (r *DeepWorkResult) Text() string {
+func (r *DeepWorkResult) Text(l lang.Lang) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Deep work declared (%s) in %s: %s.\n", r.Mode, r.Path, r.Activity)
+	fmt.Fprintf(&b, tr(l, "Deep work declared (%s) in %s: %s.\n"), r.Mode, r.Path, r.Activity)
 	for _, e := range r.Expired {
-		fmt.Fprintf(&b, "Superseded older declaration: %s.\n", e)
+		fmt.Fprintf(&b, tr(l, "Superseded older declaration: %s.\n"), e)
 	}
 	b.WriteString(r.Rules)
 	return b.String()
@@ -125,9 +127,9 @@ func (t *Tools) StartDeepWork(a Args) (*DeepWorkResult, error) {
 	if mode == workspace.Strict {
 		res.PlannedMinutes = minutes
 		res.Deadline = d.Deadline.Format(time.RFC3339)
-		res.Rules = fmt.Sprintf("Strict deep work until %s (%d min): the inactivity, introspection and stale_id checks are paused until then; every other check stays on. Work without interruption. Close the work with an activity log by the deadline (one before it ends the declaration early); if you need longer, write that log and declare again. The activity log after the one that ends the work must be an introspection.", d.Deadline.Format("15:04:05 MST"), minutes)
+		res.Rules = t.trf("Strict deep work until %s (%d min): the inactivity, introspection and stale_id checks are paused until then; every other check stays on. Work without interruption. Close the work with an activity log by the deadline (one before it ends the declaration early); if you need longer, write that log and declare again. The activity log after the one that ends the work must be an introspection.", d.Deadline.Format("15:04:05 MST"), minutes)
 	} else {
-		res.Rules = "Flexible deep work: it lasts until your next activity log (create_activity_log completes it). The introspection check is paused; the inactivity check is not, so write a checkpoint at natural breaks (the watchdog notices after " + humanize.Duration(t.Thresholds.InactivityWarning.D()) + " without one). The activity log after the one that ends the work must be an introspection."
+		res.Rules = t.trf("Flexible deep work: it lasts until your next activity log (create_activity_log completes it). The introspection check is paused; the inactivity check is not, so write a checkpoint at natural breaks (the watchdog notices after %s without one). The activity log after the one that ends the work must be an introspection.", humanize.Duration(t.Thresholds.InactivityWarning.D()))
 	}
 	return res, nil
 }

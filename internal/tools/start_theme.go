@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/workspace"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 // Parameters of start_theme and end_theme.
@@ -34,12 +36,12 @@ type StartThemeResult struct {
 func (r *StartThemeResult) heartbeatID() string { return r.ThemeStartID }
 
 // Text is the reply in words.
-func (r *StartThemeResult) Text() string {
+func (r *StartThemeResult) Text(l lang.Lang) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Theme started: %s (theme_start_id %s, theme_directory_part %s).\n", r.ThemeFolder, r.ThemeStartID, r.ThemeDirectoryPart)
-	fmt.Fprintf(&b, "Start record: %s. Activity logs go to %s: pass theme_start_id %s and theme_directory_part %s to create_activity_log.", r.StartRecord, r.HistoriesFolder, r.ThemeStartID, r.ThemeDirectoryPart)
+	fmt.Fprintf(&b, tr(l, "Theme started: %s (theme_start_id %s, theme_directory_part %s).\n"), r.ThemeFolder, r.ThemeStartID, r.ThemeDirectoryPart)
+	fmt.Fprintf(&b, tr(l, "Start record: %s. Activity logs go to %s: pass theme_start_id %s and theme_directory_part %s to create_activity_log."), r.StartRecord, r.HistoriesFolder, r.ThemeStartID, r.ThemeDirectoryPart)
 	if r.ThemeboxProcessed != "" {
-		fmt.Fprintf(&b, "\nThemebox file marked processed: %s.", r.ThemeboxProcessed)
+		fmt.Fprintf(&b, tr(l, "\nThemebox file marked processed: %s."), r.ThemeboxProcessed)
 	}
 	return b.String()
 }

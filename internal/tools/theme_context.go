@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/workspace"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 // Parameters of create_theme_expert_context.
@@ -34,15 +36,15 @@ type ThemeContextResult struct {
 func (r *ThemeContextResult) heartbeatID() string { return "" }
 
 // Text is the reply in words.
-func (r *ThemeContextResult) Text() string {
+func (r *ThemeContextResult) Text(l lang.Lang) string {
 	if !r.Found {
 		return r.Next
 	}
 	from := ""
 	if r.Inherited {
-		from = " (the parent theme's: the sub-theme has none of its own)"
+		from = tr(l, " (the parent theme's: the sub-theme has none of its own)")
 	}
-	return fmt.Sprintf("%s%s:\n---\n%s\n---\n%s", r.File, from, r.Content, r.Next)
+	return fmt.Sprintf(tr(l, "%s%s:\n---\n%s\n---\n%s"), r.File, from, r.Content, r.Next)
 }
 
 // CreateThemeExpertContext writes the expert persona for a theme into
@@ -96,7 +98,7 @@ func (t *Tools) CreateThemeExpertContext(a Args) (*ThemeContextResult, error) {
 		return nil, err
 	}
 	return &ThemeContextResult{Found: true, File: rel, Content: b.String(),
-		Next: "Take this expert's view when you work on the theme; get_latest_theme_context gives it back in later cycles."}, nil
+		Next: t.tr("Take this expert's view when you work on the theme; get_latest_theme_context gives it back in later cycles.")}, nil
 }
 
 // GetLatestThemeContext returns the newest expert context of a theme; a
@@ -130,9 +132,9 @@ func (t *Tools) GetLatestThemeContext(a Args) (*ThemeContextResult, error) {
 			return nil, err
 		}
 		return &ThemeContextResult{Found: true, File: rel, Inherited: i > 0, Content: content,
-			Next: "Work on the theme from this expert's view."}, nil
+			Next: t.tr("Work on the theme from this expert's view.")}, nil
 	}
-	return &ThemeContextResult{Next: "This theme has no expert context yet; create_theme_expert_context writes one."}, nil
+	return &ThemeContextResult{Next: t.tr("This theme has no expert context yet; create_theme_expert_context writes one.")}, nil
 }
 
 // newestContext is the greatest <ID>.md name in dir (IDs sort by time).

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/workspace"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 // Parameters of get_latest_activity_log and list_theme_artifacts.
@@ -39,14 +41,14 @@ type LatestLogsResult struct {
 func (r *LatestLogsResult) heartbeatID() string { return "" }
 
 // Text is the reply in words.
-func (r *LatestLogsResult) Text() string {
+func (r *LatestLogsResult) Text(l lang.Lang) string {
 	if len(r.Logs) == 0 {
-		return "This theme has no activity log yet."
+		return tr(l, "This theme has no activity log yet.")
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "The newest %d of %d activity log(s), newest first:\n", len(r.Logs), r.Total)
-	for _, l := range r.Logs {
-		fmt.Fprintf(&b, "\n%s:\n---\n%s\n---\n", l.Path, l.Content)
+	fmt.Fprintf(&b, tr(l, "The newest %d of %d activity log(s), newest first:\n"), len(r.Logs), r.Total)
+	for _, e := range r.Logs {
+		fmt.Fprintf(&b, "\n%s:\n---\n%s\n---\n", e.Path, e.Content)
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -114,16 +116,16 @@ type ArtifactsResult struct {
 func (r *ArtifactsResult) heartbeatID() string { return "" }
 
 // Text is the reply in words.
-func (r *ArtifactsResult) Text() string {
+func (r *ArtifactsResult) Text(l lang.Lang) string {
 	if len(r.Files) == 0 {
-		return "No artifacts (beyond the activity logs) on this page."
+		return tr(l, "No artifacts (beyond the activity logs) on this page.")
 	}
 	var b strings.Builder
 	for _, f := range r.Files {
-		fmt.Fprintf(&b, "%s (%d bytes, %s)\n", f.Path, f.Size, f.Modified)
+		fmt.Fprintf(&b, tr(l, "%s (%d bytes, %s)\n"), f.Path, f.Size, f.Modified)
 	}
 	if r.NextCursor != "" {
-		fmt.Fprintf(&b, "More follow: call again with cursor %q.", r.NextCursor)
+		fmt.Fprintf(&b, tr(l, "More follow: call again with cursor %q."), r.NextCursor)
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

@@ -44,6 +44,14 @@ func New(ws *workspace.Workspace, th config.Thresholds, log zerolog.Logger) *Too
 	return &Tools{WS: ws, Thresholds: th, Log: log}
 }
 
+// tr is s in the agent's language; trf formats it.
+func (t *Tools) tr(s string) string { return ja.T(t.Lang, s) }
+
+func (t *Tools) trf(format string, args ...any) string { return ja.F(t.Lang, format, args...) }
+
+// tr is s in language l, for the replies' Text methods.
+func tr(l lang.Lang, s string) string { return ja.T(l, s) }
+
 func (t *Tools) now() time.Time { return clock.Or(t.Clock).Now().In(t.WS.Loc) }
 
 // InputError is a bad call the agent can fix: which field was wrong, what was
@@ -171,19 +179,19 @@ func (t *Tools) stageNote(cycle *int64, deepWork bool) (stage, note string) {
 	d := time.Duration(*cycle) * time.Second
 	switch {
 	case d >= t.Thresholds.InactivityError.D():
-		return "split", fmt.Sprintf("This cycle has run %s. At a natural break, consider closing what is done with an activity log and going on in a new cycle; for work that needs longer, start_deep_work declares it.", humanize.Duration(d))
+		return "split", t.trf("This cycle has run %s. At a natural break, consider closing what is done with an activity log and going on in a new cycle; for work that needs longer, start_deep_work declares it.", humanize.Duration(d))
 	case d >= t.Thresholds.InactivityWarning.D():
-		return "notice", fmt.Sprintf("This cycle has run %s. When you reach a natural break, close it with an activity log, or write a checkpoint if the work goes on.", humanize.Duration(d))
+		return "notice", t.trf("This cycle has run %s. When you reach a natural break, close it with an activity log, or write a checkpoint if the work goes on.", humanize.Duration(d))
 	}
 	return "", ""
 }
 
 // writeNotices adds the watchdog's current notices to a reply's text.
-func writeNotices(b *strings.Builder, notices []string) {
+func writeNotices(b *strings.Builder, l lang.Lang, notices []string) {
 	if len(notices) == 0 {
 		return
 	}
-	b.WriteString("The watchdog's current notices:\n")
+	b.WriteString(tr(l, "The watchdog's current notices:\n"))
 	for _, n := range notices {
 		b.WriteString("- " + strings.ReplaceAll(n, "\n", "\n  ") + "\n")
 	}

@@ -1,0 +1,86 @@
+package tools
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/rs/zerolog"
+
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/testutil"
+)
+
+func TestJapaneseCatalogue(t *testing.T) { testutil.CheckCatalogue(t, ja, ".") }
+
+// japanese reports whether s holds Japanese script.
+func japanese(s string) bool {
+	for _, r := range s {
+		if unicode.In(r, unicode.Hiragana, unicode.Katakana, unicode.Han) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestDescriptionsFollowLanguage: with language ja every description the
+// agent reads (tool, parameter, server instructions) is Japanese; with en
+// none is, and the schemas (names, enums, bounds) are the same.
+func TestDescriptionsFollowLanguage(t *testing.T) {
+	schemas := map[lang.Lang][]string{}
+	for _, l := range []lang.Lang{lang.English, lang.Japanese} {
+		tl := New(testutil.Workspace(t, nil), config.Defaults().Thresholds, zerolog.Nop())
+		tl.Lang = l
+		for _, st := range tl.Definitions() {
+			b, err := json.Marshal(st.Tool.InputSchema)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var descs []string
+			var v any
+			_ = json.Unmarshal(b, &v)
+			schemas[l] = append(schemas[l], st.Tool.Name+" "+withoutDescriptions(v, &descs))
+			descs = append(descs, st.Tool.Description)
+			for _, d := range descs {
+				if japanese(d) != (l == lang.Japanese) {
+					t.Errorf("%s: %s description %q: Japanese = %v", l, st.Tool.Name, d, japanese(d))
+				}
+			}
+		}
+		if got := ja.T(l, Instructions); japanese(got) != (l == lang.Japanese) {
+			t.Errorf("%s: instructions %q", l, got)
+		}
+	}
+	if strings.Join(schemas[lang.English], "\n") != strings.Join(schemas[lang.Japanese], "\n") {
+		t.Errorf("the schemas differ between languages:\n%s\n---\n%s", schemas[lang.English], schemas[lang.Japanese])
+	}
+}
+
+// withoutDescriptions collects the "description" values of a JSON schema
+// and returns the schema without them.
+func withoutDescriptions(v any, descs *[]string) string {
+	var strip func(any) any
+	strip = func(v any) any {
+		switch x := v.(type) {
+		case map[string]any:
+			out := map[string]any{}
+			for k, y := range x {
+				if s, ok := y.(string); ok && k == "description" {
+					*descs = append(*descs, s)
+					continue
+				}
+				out[k] = strip(y)
+			}
+			return out
+		case []any:
+			for i := range x {
+				x[i] = strip(x[i])
+			}
+		}
+		return v
+	}
+	b, _ := json.Marshal(strip(v))
+	return string(b)
+}
