@@ -332,6 +332,11 @@ func (e *eval) baseline() time.Time { return e.cfg.Baseline.Truncate(time.Second
 
 func (e *eval) clock(t time.Time) string { return t.In(e.cfg.Loc).Format("15:04:05") }
 
+// notice formats a notice for the agent in its language.
+func (e *eval) notice(format string, args ...any) string {
+	return ja.F(e.cfg.Language, format, args...)
+}
+
 func (e *eval) inactivity() Finding {
 	f := Finding{Check: Inactivity}
 	p := e.snap.NewestProof()
@@ -375,7 +380,7 @@ func (e *eval) inactivity() Finding {
 		return f
 	}
 	f.Message = fmt.Sprintf("no activity log or checkpoint for %s (warning after %s, error after %s; %s)", humanize.Duration(el), humanize.Duration(warn), humanize.Duration(errT), what)
-	f.Notice = fmt.Sprintf("No activity log or checkpoint for %s. If you are still working, write a checkpoint with a short note of what you are doing. "+
+	f.Notice = e.notice("No activity log or checkpoint for %s. If you are still working, write a checkpoint with a short note of what you are doing. "+
 		"If the work needs a long stretch, declare it with start_deep_work (flexible: checkpoints still count; strict: inactivity, introspection and stale_id pause until its deadline). "+
 		"When the activity is done, record it with create_activity_log.", humanize.Duration(el))
 	return f
@@ -417,9 +422,9 @@ func (e *eval) introspection() Finding {
 		return f
 	}
 	f.Message = fmt.Sprintf("no introspection for %s%s (required every %s; %s)", humanize.Duration(el), of, humanize.Duration(limit), what)
-	f.Notice = fmt.Sprintf("You have not reflected for %s%s (introspection is due every %s). Look back on your recent activity and record it with "+
+	f.Notice = e.notice("You have not reflected for %s%s (introspection is due every %s). Look back on your recent activity and record it with "+
 		"create_activity_log with activity_type introspection. If you are in the middle of long work, call start_deep_work (flexible) to pause this check.",
-		humanize.Duration(el), of, humanize.Duration(limit))
+		humanize.Duration(el), e.notice(of), humanize.Duration(limit))
 	return f
 }
 
@@ -471,7 +476,7 @@ func (e *eval) afterDeepWork() Finding {
 	f.Level = Warning
 	f.ProofID = next.ID
 	f.Message = fmt.Sprintf("after deep work %s (completed by %s) the next log %s is %s, not introspection", c.Decl.ID, first.Path, next.Path, typeName(next.Type))
-	f.Notice = fmt.Sprintf("Your deep work %s ended with %s, and the log after it (%s) was not an introspection. After deep work, reflect first: "+
+	f.Notice = e.notice("Your deep work %s ended with %s, and the log after it (%s) was not an introspection. After deep work, reflect first: "+
 		"write your next activity log with create_activity_log with activity_type introspection.", c.Decl.ID, first.Path, next.Path)
 	return f
 }
@@ -507,7 +512,7 @@ func (e *eval) deepWorkExpired() Finding {
 	}
 	f.Message = fmt.Sprintf("strict deep work %s (%q) passed its deadline %s%s by %s; renamed %s", x.decl.ID, x.decl.Activity,
 		e.clock(x.deadline), capNote, humanize.Duration(f.Elapsed), workspace.DeepWorkName(x.decl.ID, workspace.Expired))
-	f.Notice = fmt.Sprintf("Your strict deep work %s reached its deadline %s and has been marked expired, so the inactivity, introspection and stale_id checks apply again. "+
+	f.Notice = e.notice("Your strict deep work %s reached its deadline %s and has been marked expired, so the inactivity, introspection and stale_id checks apply again. "+
 		"Record what you did with create_activity_log; if you need longer, write that log and declare again with start_deep_work.",
 		x.decl.ID, e.clock(x.deadline))
 	return f
@@ -528,8 +533,8 @@ func (e *eval) invalidDeclaration() Finding {
 	}
 	f.Level, f.ProofID = Warning, inv[len(inv)-1].ID
 	f.Message = "unreadable deep-work declaration renamed .invalid.txt: " + strings.Join(parts, "; ")
-	f.Notice = "A deep-work declaration could not be read and was renamed .invalid.txt, so it pauses nothing: " + strings.Join(parts, "; ") +
-		". Declare deep work with the start_deep_work tool instead of writing the file by hand."
+	f.Notice = e.notice("A deep-work declaration could not be read and was renamed .invalid.txt, so it pauses nothing: %s. "+
+		"Declare deep work with the start_deep_work tool instead of writing the file by hand.", strings.Join(parts, "; "))
 	return f
 }
 
@@ -555,7 +560,7 @@ func (e *eval) futureID() Finding {
 	}
 	f.Level, f.ProofID, f.Elapsed = Error, p.ID, idt.Sub(e.now)
 	f.Message = fmt.Sprintf("newest proof %s is named with ID %s, %s in the future", p.Path, p.ID, humanize.Duration(f.Elapsed))
-	f.Notice = fmt.Sprintf("Your newest proof %s is named with heartbeat ID %s, which is later than now. Never invent an ID: "+
+	f.Notice = e.notice("Your newest proof %s is named with heartbeat ID %s, which is later than now. Never invent an ID: "+
 		"let the tools (checkpoint, create_activity_log) name files; they read the current ID themselves.", p.Path, p.ID)
 	return f
 }
@@ -588,7 +593,7 @@ func (e *eval) staleID() Finding {
 	}
 	f.Message = fmt.Sprintf("newest proof %s was written %s after its ID %s (warning after %s, error after %s): an old ID reused", p.Path, humanize.Duration(age), p.ID,
 		humanize.Duration(t.InactivityWarning.D()), humanize.Duration(t.InactivityError.D()))
-	f.Notice = fmt.Sprintf("Your newest proof %s is named with heartbeat ID %s, %s older than when it was written: an old ID was reused. "+
+	f.Notice = e.notice("Your newest proof %s is named with heartbeat ID %s, %s older than when it was written: an old ID was reused. "+
 		"You never need an ID: let the tools (checkpoint, create_activity_log) name files; they read the current ID themselves.", p.Path, p.ID, humanize.Duration(age))
 	return f
 }
@@ -613,7 +618,7 @@ func (e *eval) logLoop(prev State) (Finding, State) {
 	default:
 		f.Level = Error
 		f.Message = fmt.Sprintf("newest log %s rewritten in %d consecutive pulses", l.Path, next.Rewrites)
-		f.Notice = fmt.Sprintf("The activity log %s has been rewritten again and again. Stop editing it: it looks like a loop. "+
+		f.Notice = e.notice("The activity log %s has been rewritten again and again. Stop editing it: it looks like a loop. "+
 			"Re-read your rules (GEMINI.md), then record your next activity as a new log with create_activity_log.", l.Path)
 	}
 	return f, next
@@ -641,7 +646,7 @@ func (e *eval) themePattern() Finding {
 	}
 	f.Level = Error
 	f.Message = fmt.Sprintf("%d theme records share heartbeat ID %s: %s", n, e.snap.ThemeRecordID, strings.Join(e.snap.ThemeRecords, ", "))
-	f.Notice = fmt.Sprintf("%d theme start/end records were written in the same heartbeat (%s): themes are being started and ended in a loop. "+
+	f.Notice = e.notice("%d theme start/end records were written in the same heartbeat (%s): themes are being started and ended in a loop. "+
 		"Stop, read artifacts/theme_histories/ to see where you are, and continue the current theme; start or end a theme (start_theme, end_theme) only once per decision.",
 		n, e.snap.ThemeRecordID)
 	return f
@@ -672,7 +677,7 @@ func (e *eval) feedback() Finding {
 	}
 	f.Level = Info
 	f.Message = fmt.Sprintf("%d unprocessed feedback file(s): %s", len(items), strings.Join(names, ", "))
-	f.Notice = fmt.Sprintf("Feedback from the user is waiting: %s. Read each file and act on it, then rename it to processed.<name> "+
+	f.Notice = e.notice("Feedback from the user is waiting: %s. Read each file and act on it, then rename it to processed.<name> "+
 		"in feedbackbox/ so it is not reported again.", strings.Join(names, ", "))
 	return f
 }
@@ -717,6 +722,6 @@ func (e *eval) toolRestriction() Finding {
 	sort.Strings(in)
 	f.Level = Info
 	f.Message = "tool restrictions in force: " + strings.Join(in, ", ")
-	f.Notice = "These tools are restricted for now: " + strings.Join(in, ", ") + ". Do not use them until then; choose another activity meanwhile."
+	f.Notice = e.notice("These tools are restricted for now: %s. Do not use them until then; choose another activity meanwhile.", strings.Join(in, ", "))
 	return f
 }

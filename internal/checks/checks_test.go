@@ -1,6 +1,11 @@
 package checks
 
 import (
+	"unicode"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/testutil"
+
 	"encoding/json"
 	"strings"
 	"testing"
@@ -80,6 +85,18 @@ type levelCase struct {
 	want Level
 }
 
+// japanese reports whether s holds Japanese script.
+func japanese(s string) bool {
+	for _, r := range s {
+		if unicode.In(r, unicode.Hiragana, unicode.Katakana, unicode.Han) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestJapaneseCatalogue(t *testing.T) { testutil.CheckCatalogue(t, ja, ".") }
+
 func runLevels(t *testing.T, check string, cases []levelCase) {
 	t.Helper()
 	for _, tc := range cases {
@@ -95,6 +112,14 @@ func runLevels(t *testing.T, check string, cases []levelCase) {
 			}
 			if (f.Level == OK) != (f.Notice == "") {
 				t.Errorf("Evaluate(%s) %s level %v with notice %q: want a notice exactly when not ok", tc.name, check, f.Level, f.Notice)
+			}
+			// In Japanese the notice is Japanese; the level and the
+			// message (an alert line) are the same.
+			c.Language = lang.Japanese
+			rj, _ := Evaluate(now, tc.snap, c, State{})
+			fj, _ := rj.Finding(check)
+			if fj.Level != f.Level || fj.Message != f.Message || (fj.Notice != "") != (f.Notice != "") || (f.Notice != "" && !japanese(fj.Notice)) {
+				t.Errorf("Evaluate(%s, ja) %s = %v %q %q, want %v %q and the notice in Japanese", tc.name, check, fj.Level, fj.Message, fj.Notice, f.Level, f.Message)
 			}
 		})
 	}

@@ -59,7 +59,7 @@ func (a *agent) wakeUrgent(items []string) {
 	a.mu.Lock()
 	a.inFlight = false
 	a.mu.Unlock()
-	a.wake(srcFeedback, "Urgent feedback: "+strings.Join(items, ", ")+". Read it now, act on it, and rename it processed.<name> when it is handled.")
+	a.wake(srcFeedback, ja.F(a.cfg.Language, "Urgent feedback: %s. Read it now, act on it, and rename it processed.<name> when it is handled.", strings.Join(items, ", ")))
 }
 
 // deliverOne gates a wakeup by the breaker and the daily cap, builds the

@@ -347,7 +347,7 @@ func (a *agent) recoveryStep(now time.Time, id workspace.ID, stp step, rec Recov
 func (a *agent) notices() []string {
 	var out []string
 	if a.rec.Active {
-		out = append(out, recoveryNotice(a.rec, a.cfg.Recovery.MaxAttempts))
+		out = append(out, recoveryNotice(a.rec, a.cfg.Recovery.MaxAttempts, a.cfg.Language))
 	}
 	for _, f := range a.result.Findings {
 		if f.Level != checks.OK && f.Notice != "" {

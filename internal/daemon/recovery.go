@@ -1,11 +1,11 @@
 package daemon
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 // step is what the pulse must do after a recovery decision.
@@ -66,9 +66,10 @@ func nextRecovery(r Recovery, res checks.Result, cfg config.Recovery, now time.T
 	return r, stepAttempt
 }
 
-// recoveryNotice is the recovery paragraph for the next heartbeat prompt.
-func recoveryNotice(r Recovery, maxAttempts int) string {
-	return fmt.Sprintf(`RECOVERY (attempt %d of %d): the watchdog detected a problem: %s
+// recoveryNotice is the recovery paragraph for the next heartbeat prompt,
+// in language l. The reason is the check's message: an alert line, English.
+func recoveryNotice(r Recovery, maxAttempts int, l lang.Lang) string {
+	return ja.F(l, `RECOVERY (attempt %d of %d): the watchdog detected a problem: %s
 You were interrupted so you can reset. Do this now:
 1. Stop what you were doing; do not repeat the last action.
 2. Re-read GEMINI.md and ai-docs/ (healthy activity, deep work, heartbeat notices).

@@ -1,0 +1,24 @@
+package daemon
+
+import "github.com/ai-heart/ai-heart/internal/lang"
+
+// ja is the Japanese of what the daemon tells the agent (the recovery
+// notice and the wakeups' own texts), keyed by the English format. Alert
+// lines stay English.
+var ja = lang.Catalogue{
+	`RECOVERY (attempt %d of %d): the watchdog detected a problem: %s
+You were interrupted so you can reset. Do this now:
+1. Stop what you were doing; do not repeat the last action.
+2. Re-read GEMINI.md and ai-docs/ (healthy activity, deep work, heartbeat notices).
+3. Write an activity log with create_activity_log, activity_type "recovery", saying what happened and what you will do next.
+4. If a notice below says an introspection is due, write it too (activity_type introspection).
+The tools name every file with the current heartbeat ID themselves: never type, reuse or invent one.`: `回復通知（%d回目／全%d回）：watchdog が問題を検知しました：%s
+立て直せるよう、あなたを中断しました。今、次のことをしてください。
+1. していたことを止めます。直前の操作を繰り返さないでください。
+2. GEMINI.md と ai-docs/（健全な活動状態、深い作業、ハートビートの通知）を読み直します。
+3. create_activity_log で活動種別「回復」の活動ログを書き、何が起きたか、次に何をするかを記録します。
+4. 下の通知が内省の時期だと言っているなら、それも書きます（activity_type 内省）。
+ツールが現在のハートビートIDですべてのファイルに名前を付けます。IDを入力したり、使い回したり、作り出したりしないでください。`,
+	"New while you were idle: %s. Read it and decide what to do (start_theme for a themebox file; handle feedback and rename it processed.<name>).": "アイドル中に届いたもの：%s。読んで、どうするか決めてください（themebox のファイルなら start_theme、フィードバックなら対応して processed.<名前> に名前変更）。",
+	"Urgent feedback: %s. Read it now, act on it, and rename it processed.<name> when it is handled.":                                               "緊急のフィードバック：%s。今読んで対応し、対応し終えたら processed.<名前> に名前変更してください。",
+}

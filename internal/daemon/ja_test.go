@@ -1,0 +1,36 @@
+package daemon
+
+import (
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/testutil"
+)
+
+func TestJapaneseCatalogue(t *testing.T) { testutil.CheckCatalogue(t, ja, ".") }
+
+// TestRecoveryNoticeLanguage: the notice follows the language and always
+// carries the attempt and the reason (an English alert line).
+func TestRecoveryNoticeLanguage(t *testing.T) {
+	r := Recovery{Active: true, Attempt: 2, Reason: "no activity log or checkpoint for 11m"}
+	for _, tt := range []struct {
+		l    lang.Lang
+		want []string
+		ja   bool
+	}{
+		{lang.English, []string{"RECOVERY (attempt 2 of 3)", r.Reason, `activity_type "recovery"`}, false},
+		{lang.Japanese, []string{"回復通知（2回目／全3回）", r.Reason, "回復"}, true},
+	} {
+		got := recoveryNotice(r, 3, tt.l)
+		for _, w := range tt.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("recoveryNotice(%s) = %q, lacks %q", tt.l, got, w)
+			}
+		}
+		if strings.ContainsFunc(got, func(c rune) bool { return unicode.In(c, unicode.Hiragana) }) != tt.ja {
+			t.Errorf("recoveryNotice(%s) = %q: Japanese = %v", tt.l, got, !tt.ja)
+		}
+	}
+}
