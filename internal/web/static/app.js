@@ -6,19 +6,49 @@ let connected = false;
 let pausable = false;
 const $ = (sel, el = document) => el.querySelector(sel);
 
-function ago(t) {
-  if (!t) return "never";
-  const s = Math.max(0, Math.round((Date.now() - new Date(t).getTime()) / 1000));
-  if (s < 90) return s + "s ago";
-  if (s < 5400) return Math.round(s / 60) + "m ago";
-  return (s / 3600).toFixed(1) + "h ago";
+// The labels in Japanese, for agents whose state says language "ja". Check
+// names, levels, IDs and alert lines stay English: machines read them too.
+const JA = {
+  "never": "なし", "now": "今", "no pulse": "パルスなし", "paused": "一時停止中",
+  "outside active hours": "活動時間外", "always": "常時作業", "working": "作業中", "waiting": "待機中",
+  "heartbeat": "ハートビートID", "last proof": "最新の活動の証明", "none yet": "まだなし",
+  "introspection": "内省", "deep work": "深い作業", "none": "なし", "left": "残り",
+  "next wakeup": "次の起動", "stopped (recovery gave up)": "停止（回復を断念）", "in flight": "応答待ち",
+  "wakeup": "起動", "since": "開始", "daily cap": "1日の上限", "of": "/", "no limit": "上限なし",
+  "breaker": "ブレーカー", "until": "まで", "until resumed": "再開まで", "active hours": "活動時間",
+  "outside: schedule and idle wakeups wait": "時間外：予定とアイドルの起動は待機中",
+  "Resume": "再開", "Pause": "一時停止", "recent alerts": "最近の警報",
+  "requested; shows within one pulse": "を要求しました。1パルス以内に反映されます",
+  "live": "接続中", "connecting…": "接続しています…", "connection to the watchdog lost; retrying": "watchdog との接続が切れました。再接続しています",
+  "Bearer token for pause/resume": "一時停止・再開用の Bearer トークン", "token": "トークン",
+};
+// tr is s in the agent's language; for the page itself, in the language
+// every agent shares.
+const tr = (a, s) => (a && a.language === "ja" && JA[s]) || s;
+const pageLang = () => {
+  const all = [...agents.values()].map((r) => r.data);
+  return all.length && all.every((a) => a.language === "ja") ? { language: "ja" } : null;
+};
+
+// span renders seconds as 42s, 7m or 1.5h.
+function span(s) {
+  if (s < 90) return s + "s";
+  if (s < 5400) return Math.round(s / 60) + "m";
+  return (s / 3600).toFixed(1) + "h";
 }
-function until(t) {
+function ago(t, a) {
+  if (!t) return tr(a, "never");
+  const s = Math.max(0, Math.round((Date.now() - new Date(t).getTime()) / 1000));
+  return a && a.language === "ja" ? span(s) + "前" : span(s) + " ago";
+}
+function until(t, a) {
   const s = Math.round((new Date(t).getTime() - Date.now()) / 1000);
-  if (s <= 0) return "now";
-  if (s < 90) return "in " + s + "s";
-  if (s < 5400) return "in " + Math.round(s / 60) + "m";
-  return "in " + (s / 3600).toFixed(1) + "h";
+  if (s <= 0) return tr(a, "now");
+  return a && a.language === "ja" ? span(s) + "後" : "in " + span(s);
+}
+function left(t, a) {
+  const s = Math.max(0, Math.round((new Date(t).getTime() - Date.now()) / 1000));
+  return a && a.language === "ja" ? "残り" + span(s) : span(s) + " left";
 }
 function intervalMs(a) {
   // pulse_interval is a Go duration string like "1m0s" or "500ms".
@@ -34,8 +64,8 @@ function worst(a) {
   for (const c of Object.values(a.checks || {})) w = Math.max(w, order.indexOf(c.level));
   return order[w];
 }
-function fact(dl, name, value) {
-  const dt = document.createElement("dt"); dt.textContent = name;
+function fact(dl, a, name, value) {
+  const dt = document.createElement("dt"); dt.textContent = tr(a, name);
   const dd = document.createElement("dd"); dd.textContent = value;
   dd.dataset.fact = name;
   dl.append(dt, dd);
@@ -66,21 +96,23 @@ function draw(name) {
   else if (w === "ok" || w === "info") el.classList.add("healthy");
   const sc = (a.chambers && a.chambers.schedule) || {};
   let badge = stale ? "no pulse" : paused ? "paused" : sc.outside_active_hours ? "outside active hours" : (a.work && a.work.mode) || w;
-  $(".badge", el).textContent = badge;
+  $(".badge", el).textContent = tr(a, badge);
+  $(".alerts summary", el).textContent = tr(a, "recent alerts");
 
   const dl = $(".facts", el); dl.replaceChildren();
-  fact(dl, "heartbeat", a.heartbeat_id || "–");
-  fact(dl, "last proof", a.last_proof ? ago(a.last_proof.mod_time) : "none yet");
-  fact(dl, "introspection", a.last_introspection ? ago(a.last_introspection.mod_time) : "none yet");
-  const dw = (a.deep_work || []).map((d) => d.mode + (d.deadline ? " (" + until(d.deadline).replace(/^in /, "") + " left)" : ""));
-  fact(dl, "deep work", dw.length ? dw.join(", ") : "none");
-  fact(dl, "next wakeup", sc.stopped ? "stopped (recovery gave up)" : sc.next_wakeup ? until(sc.next_wakeup) + " · " + sc.next_source : "none");
-  if (sc.in_flight) fact(dl, "in flight", (sc.in_flight_source || "wakeup") + " since " + ago(sc.in_flight_since));
+  const none = tr(a, "none"), noneYet = tr(a, "none yet");
+  fact(dl, a, "heartbeat", a.heartbeat_id || "–");
+  fact(dl, a, "last proof", a.last_proof ? ago(a.last_proof.mod_time, a) : noneYet);
+  fact(dl, a, "introspection", a.last_introspection ? ago(a.last_introspection.mod_time, a) : noneYet);
+  const dw = (a.deep_work || []).map((d) => d.mode + (d.deadline ? " (" + left(d.deadline, a) + ")" : ""));
+  fact(dl, a, "deep work", dw.length ? dw.join(", ") : none);
+  fact(dl, a, "next wakeup", sc.stopped ? tr(a, "stopped (recovery gave up)") : sc.next_wakeup ? until(sc.next_wakeup, a) + " · " + sc.next_source : none);
+  if (sc.in_flight) fact(dl, a, "in flight", (sc.in_flight_source || tr(a, "wakeup")) + " · " + ago(sc.in_flight_since, a));
   const cap = a.daily_cap || {};
-  fact(dl, "daily cap", cap.limit ? cap.used + " of " + cap.limit : (cap.used || 0) + " (no limit)");
-  fact(dl, "breaker", (a.circuit_breaker && a.circuit_breaker.state) || "closed");
-  if (paused) fact(dl, "paused", (a.pause.until ? "until " + new Date(a.pause.until).toLocaleString() : "until resumed") + (a.pause.reason ? " · " + a.pause.reason : ""));
-  if (sc.outside_active_hours) fact(dl, "active hours", "outside: schedule and idle wakeups wait");
+  fact(dl, a, "daily cap", cap.limit ? cap.used + " " + tr(a, "of") + " " + cap.limit : (cap.used || 0) + " (" + tr(a, "no limit") + ")");
+  fact(dl, a, "breaker", (a.circuit_breaker && a.circuit_breaker.state) || "closed");
+  if (paused) fact(dl, a, "paused", (a.pause.until ? new Date(a.pause.until).toLocaleString() + " " + tr(a, "until") : tr(a, "until resumed")) + (a.pause.reason ? " · " + a.pause.reason : ""));
+  if (sc.outside_active_hours) fact(dl, a, "active hours", tr(a, "outside: schedule and idle wakeups wait"));
 
   const ul = $(".checks", el); ul.replaceChildren();
   for (const [check, c] of Object.entries(a.checks || {}).sort()) {
@@ -94,7 +126,7 @@ function draw(name) {
   }
   const btn = $(".pause", el);
   btn.hidden = !pausable;
-  btn.textContent = paused ? "Resume" : "Pause";
+  btn.textContent = tr(a, paused ? "Resume" : "Pause");
   const ol = $(".alerts ol", el); ol.replaceChildren();
   for (const al of (a.alerts || []).slice().reverse()) {
     const li = document.createElement("li");
@@ -109,6 +141,16 @@ function update(a) {
   rec.seen = Date.now();
   agents.set(a.agent, rec);
   draw(a.agent);
+  labelPage();
+}
+
+// labelPage puts the page's own labels in the language every agent shares.
+function labelPage() {
+  const l = pageLang();
+  document.documentElement.lang = l ? "ja" : "en";
+  $("#auth summary").textContent = tr(l, "token");
+  $("#auth label").firstChild.textContent = tr(l, "Bearer token for pause/resume") + " ";
+  if (connected) $("#conn").textContent = tr(l, "live");
 }
 
 async function togglePause(name) {
@@ -122,7 +164,7 @@ async function togglePause(name) {
       method: "POST", headers: { Authorization: "Bearer " + token, "Content-Type": "application/json" }, body: "{}",
     });
     const body = await r.json().catch(() => ({}));
-    msg.textContent = r.ok ? action + " requested; shows within one pulse" : (body.error || r.statusText);
+    msg.textContent = r.ok ? action + " " + tr(rec.data, "requested; shows within one pulse") : (body.error || r.statusText);
     if (r.status === 401) $("#auth").open = true;
   } catch (e) {
     msg.textContent = String(e);
@@ -132,7 +174,7 @@ async function togglePause(name) {
 function setConn(ok, text) {
   connected = ok;
   const c = $("#conn");
-  c.textContent = text;
+  c.textContent = tr(pageLang(), text);
   c.classList.toggle("lost", !ok);
   for (const name of agents.keys()) draw(name);
 }
