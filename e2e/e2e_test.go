@@ -20,6 +20,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/testutil"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -39,7 +40,8 @@ type world struct {
 	wd     *exec.Cmd
 	wdLog  *os.File
 	mcp    *client.Client
-	offset int // alerts already looked at
+	offset int       // alerts already looked at
+	lang   lang.Lang // the workspace's language: init --lang and language in the config
 }
 
 const configYAML = `workspace: %s
@@ -49,17 +51,30 @@ thresholds: {inactivity_warning: 3s, inactivity_error: 6s, introspection: 15s, m
 schedule: {every: 0s}
 recovery: {max_attempts: 3, max_wait_cycles: 4}
 alerts: {file: %s}
+language: %s
 `
 
-func newWorld(t *testing.T) *world {
+// inLanguages runs a scenario once for a workspace made with each
+// language, all in parallel with the other scenarios.
+func inLanguages(t *testing.T, scenario func(*testing.T, lang.Lang)) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	t.Parallel()
+	for _, l := range []lang.Lang{lang.English, lang.Japanese} {
+		t.Run(string(l), func(t *testing.T) { scenario(t, l) })
+	}
+}
+
+func newWorld(t *testing.T, l lang.Lang) *world {
 	root := t.TempDir()
 	dir := filepath.Join(root, "ai-works")
-	w := &world{t: t, config: filepath.Join(root, "watchdog.yaml"), alerts: filepath.Join(root, "alerts.jsonl")}
-	out, err := exec.Command(filepath.Join(binDir, "watchdog"), "init", "--mcp-heart", filepath.Join(binDir, "mcp-heart"), dir).CombinedOutput()
+	w := &world{t: t, config: filepath.Join(root, "watchdog.yaml"), alerts: filepath.Join(root, "alerts.jsonl"), lang: l}
+	out, err := exec.Command(filepath.Join(binDir, "watchdog"), "init", "--lang", string(l), "--mcp-heart", filepath.Join(binDir, "mcp-heart"), dir).CombinedOutput()
 	if err != nil {
 		t.Fatalf("watchdog init: %v\n%s", err, out)
 	}
-	if err := os.WriteFile(w.config, []byte(fmt.Sprintf(configYAML, dir, w.alerts)), 0o644); err != nil {
+	if err := os.WriteFile(w.config, []byte(fmt.Sprintf(configYAML, dir, w.alerts, l)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	w.ws, _ = workspace.New(dir, nil)
@@ -228,9 +243,12 @@ func structured(t *testing.T, r *mcp.CallToolResult) map[string]any {
 	return m
 }
 
+// log closes a cycle with an activity log of the given type, named as an
+// agent of the workspace's language names it (内省 in Japanese).
 func (w *world) log(themeID, activityType string) string {
+	name := workspace.ActivityType(activityType).Name(w.lang)
 	res := w.call("create_activity_log", map[string]any{
-		"activity_type": activityType, "activity_content": []string{"e2e " + activityType},
+		"activity_type": name, "activity_content": []string{"e2e " + activityType},
 		"theme_start_id": themeID, "theme_directory_part": "e2e",
 	})
 	p, _ := structured(w.t, res)["path"].(string)
@@ -263,14 +281,15 @@ func (w *world) newIDAfter(id workspace.ID) {
 	})
 }
 
-// themed starts a scenario's world: a workspace with a watchdog, a theme and
-// a first introspection log. Scenarios are independent and run in parallel.
-func themed(t *testing.T) (*world, string) {
+// themed starts a scenario's world: a workspace in language l with a
+// watchdog, a theme and a first introspection log. Scenarios are
+// independent and run in parallel.
+func themed(t *testing.T, l lang.Lang) (*world, string) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
 	t.Parallel()
-	w := newWorld(t)
+	w := newWorld(t, l)
 	st := structured(t, w.call("start_theme", map[string]any{"theme_name": "End to end", "theme_directory_part": "e2e", "reason": "exercise the watchdog"}))
 	theme, _ := st["theme_start_id"].(string)
 	if theme == "" {
@@ -281,7 +300,11 @@ func themed(t *testing.T) (*world, string) {
 }
 
 func TestE2EInactivityWarningErrorRecovery(t *testing.T) {
-	w, theme := themed(t)
+	inLanguages(t, testE2EInactivityWarningErrorRecovery)
+}
+
+func testE2EInactivityWarningErrorRecovery(t *testing.T, l lang.Lang) {
+	w, theme := themed(t, l)
 	w.mark()
 	a := w.expect("inactivity", "warning", 8*time.Second)
 	if a.ElapsedS < 3 || a.Agent != "e2e" || len(a.HeartbeatID) != 14 {
@@ -289,17 +312,21 @@ func TestE2EInactivityWarningErrorRecovery(t *testing.T) {
 	}
 	w.expect("inactivity", "error", 8*time.Second)
 	w.expect("recovery", "warning", 4*time.Second)
+	recovery := map[lang.Lang]string{lang.English: "RECOVERY", lang.Japanese: "回復通知"}[l]
 	w.eventually("the recovery notice in the prompt", 4*time.Second, func() bool {
 		b, _ := os.ReadFile(w.ws.Path(workspace.PromptFile))
-		return strings.HasPrefix(string(b), "Heartbeat: ") && strings.Contains(string(b), "RECOVERY")
+		return strings.HasPrefix(string(b), "Heartbeat: ") && strings.Contains(string(b), recovery) &&
+			strings.Contains(string(b), "[error] inactivity: ")
 	})
 	w.log(theme, "introspection")
 	w.expect("inactivity", "ok", 4*time.Second)
 	w.expect("recovery", "ok", 4*time.Second)
 }
 
-func TestE2ECheckpointsKeepItHealthy(t *testing.T) {
-	w, _ := themed(t)
+func TestE2ECheckpointsKeepItHealthy(t *testing.T) { inLanguages(t, testE2ECheckpointsKeepItHealthy) }
+
+func testE2ECheckpointsKeepItHealthy(t *testing.T, l lang.Lang) {
+	w, _ := themed(t, l)
 	w.mark()
 	began := time.Now()
 	for i := 0; i < 5; i++ { // the agent's pace: a checkpoint every 1.5 s
@@ -310,8 +337,10 @@ func TestE2ECheckpointsKeepItHealthy(t *testing.T) {
 	w.none("inactivity", "warning", "error")
 }
 
-func TestE2EFlexibleDeepWork(t *testing.T) {
-	w, theme := themed(t)
+func TestE2EFlexibleDeepWork(t *testing.T) { inLanguages(t, testE2EFlexibleDeepWork) }
+
+func testE2EFlexibleDeepWork(t *testing.T, l lang.Lang) {
+	w, theme := themed(t, l)
 	w.call("start_deep_work", map[string]any{"mode": "flexible", "activity_description": "a long refactor of the scanner"})
 	w.mark()
 	began := time.Now()
@@ -335,8 +364,10 @@ func TestE2EFlexibleDeepWork(t *testing.T) {
 	w.expect("after_deep_work", "ok", 4*time.Second)
 }
 
-func TestE2EStrictDeepWork(t *testing.T) {
-	w, theme := themed(t)
+func TestE2EStrictDeepWork(t *testing.T) { inLanguages(t, testE2EStrictDeepWork) }
+
+func testE2EStrictDeepWork(t *testing.T, l lang.Lang) {
+	w, theme := themed(t, l)
 	id, err := w.ws.ReadCurrentID()
 	if err != nil {
 		t.Fatal(err)
@@ -366,8 +397,10 @@ func TestE2EStrictDeepWork(t *testing.T) {
 	w.expect("inactivity", "ok", 4*time.Second)
 }
 
-func TestE2EFutureID(t *testing.T) {
-	w, theme := themed(t)
+func TestE2EFutureID(t *testing.T) { inLanguages(t, testE2EFutureID) }
+
+func testE2EFutureID(t *testing.T, l lang.Lang) {
+	w, theme := themed(t, l)
 	w.mark()
 	future := workspace.NewID(time.Now().Add(time.Hour))
 	rel := "artifacts/" + theme + "_e2e/histories/" + string(future) + ".md"
@@ -380,8 +413,10 @@ func TestE2EFutureID(t *testing.T) {
 	w.expect("future_id", "ok", 4*time.Second)
 }
 
-func TestE2ELogLoop(t *testing.T) {
-	w, theme := themed(t)
+func TestE2ELogLoop(t *testing.T) { inLanguages(t, testE2ELogLoop) }
+
+func testE2ELogLoop(t *testing.T, l lang.Lang) {
+	w, theme := themed(t, l)
 	p := w.log(theme, "introspection")
 	w.pulsedAfter(time.Now(), 5*time.Second)
 	w.mark()
@@ -399,8 +434,10 @@ func TestE2ELogLoop(t *testing.T) {
 	w.expect("log_loop", "ok", 4*time.Second)
 }
 
-func TestE2EThemePattern(t *testing.T) {
-	w, theme := themed(t)
+func TestE2EThemePattern(t *testing.T) { inLanguages(t, testE2EThemePattern) }
+
+func testE2EThemePattern(t *testing.T, l lang.Lang) {
+	w, theme := themed(t, l)
 	w.mark()
 	id, err := w.ws.ReadCurrentID() // the watchdog's own ID: never before its baseline
 	if err != nil {
@@ -418,8 +455,10 @@ func TestE2EThemePattern(t *testing.T) {
 	w.log(theme, "introspection")
 }
 
-func TestE2ERestartFiresNoStaleAlarms(t *testing.T) {
-	w, _ := themed(t)
+func TestE2ERestartFiresNoStaleAlarms(t *testing.T) { inLanguages(t, testE2ERestartFiresNoStaleAlarms) }
+
+func testE2ERestartFiresNoStaleAlarms(t *testing.T, l lang.Lang) {
+	w, _ := themed(t, l)
 	w.stopWatchdog()
 	var st struct {
 		PulseAt time.Time `json:"pulse_at"`

@@ -4,13 +4,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 // TestE2EInboxAndRestrictionTools: the old system's inbox and restriction
 // tools through the real binary over stdio, and the watchdog reading what
 // report_tool_usage wrote.
-func TestE2EInboxAndRestrictionTools(t *testing.T) {
-	w, theme := themed(t)
+func TestE2EInboxAndRestrictionTools(t *testing.T) { inLanguages(t, testE2EInboxAndRestrictionTools) }
+
+func testE2EInboxAndRestrictionTools(t *testing.T, l lang.Lang) {
+	w, theme := themed(t, l)
 	if err := w.ws.WriteFile("themebox/001_tides.md", []byte("# Tides\nWhy two a day?\n")); err != nil {
 		t.Fatal(err)
 	}
