@@ -16,7 +16,10 @@ import (
 )
 
 // verbRe finds the fmt verbs of a format string.
-var verbRe = regexp.MustCompile(`%(?:\[\d+\])?[-+# 0]*[0-9]*(?:\.[0-9]+)?[a-zA-Z%]`)
+var verbRe = regexp.MustCompile(`%[-+# 0]*(?:\[\d+\])?[0-9]*(?:\.[0-9]+)?(?:\[\d+\])?[a-zA-Z%]`)
+
+// indexRe is the explicit argument index of a verb.
+var indexRe = regexp.MustCompile(`\[(\d+)\]`)
 
 // verbs lists the verbs of a format string by the argument each formats,
 // sorted: a translation may reorder the arguments with %[n]s.
@@ -28,10 +31,9 @@ func verbs(s string) string {
 			continue
 		}
 		n := next
-		if strings.HasPrefix(v, "%[") {
-			end := strings.Index(v, "]")
-			n, _ = strconv.Atoi(v[2:end])
-			v = "%" + v[end+1:]
+		if m := indexRe.FindStringSubmatch(v); m != nil {
+			n, _ = strconv.Atoi(m[1])
+			v = indexRe.ReplaceAllString(v, "")
 		}
 		next = n + 1
 		out = append(out, fmt.Sprintf("%d:%s", n, v))
@@ -67,7 +69,29 @@ func CheckCatalogue(t testing.TB, c lang.Catalogue, dir string) {
 		if a, b := verbs(en), verbs(ja); a != b {
 			t.Errorf("catalogue entry %q: verbs %q, Japanese has %q", en, a, b)
 		}
+		// Rendered with sample arguments, neither may hold a fmt error
+		// (%!d(BADINDEX) and the like).
+		args := sampleArgs(en)
+		if out := fmt.Sprintf(ja, args...); len(args) > 0 && strings.Contains(out, "%!") {
+			t.Errorf("catalogue entry %q renders as %q", en, out)
+		}
 	}
+}
+
+// sampleArgs are arguments for the verbs of the English format en: a
+// number for %d, a string otherwise.
+func sampleArgs(en string) []any {
+	var args []any
+	for _, v := range verbRe.FindAllString(en, -1) {
+		switch {
+		case v == "%%":
+		case strings.HasSuffix(v, "d"):
+			args = append(args, 7)
+		default:
+			args = append(args, "x")
+		}
+	}
+	return args
 }
 
 // Literals returns the string literals of a Go file; a sum of literals

@@ -40,9 +40,9 @@ func (a Args) checkKnown(known ...string) error {
 	}
 	sort.Strings(unknown)
 	if len(known) == 0 {
-		return badField(unknown[0], "this tool takes no parameters", "call it with no arguments")
+		return badField(unknown[0], sayf("this tool takes no parameters"), sayf("call it with no arguments"))
 	}
-	return badField(unknown[0], "unknown parameter", "use only these parameter names: "+strings.Join(known, ", "))
+	return badField(unknown[0], sayf("unknown parameter"), sayf("use only these parameter names: %s", strings.Join(known, ", ")))
 }
 
 // present reports whether name was given with a non-null value (some clients
@@ -54,23 +54,23 @@ func (a Args) present(name string) bool {
 
 // text returns a string parameter, trimmed. A missing required one is an
 // error naming it; so is a value longer than maxText characters.
-func (a Args) text(name string, required bool, hint string) (string, error) {
+func (a Args) text(name string, required bool, hint say) (string, error) {
 	if !a.present(name) {
 		if required {
-			return "", badField(name, "required but missing", "pass "+name+" as a string: "+hint)
+			return "", badField(name, sayf("required but missing"), sayf("pass %s as a string: %s", name, hint))
 		}
 		return "", nil
 	}
 	s, ok := a[name].(string)
 	if !ok {
-		return "", badField(name, fmt.Sprintf("must be a string, got %s", jsonKind(a[name])), "pass "+name+" as a string: "+hint)
+		return "", badField(name, sayf("must be a string, got %s", jsonKind(a[name])), sayf("pass %s as a string: %s", name, hint))
 	}
 	s = strings.TrimSpace(s)
 	if required && s == "" {
-		return "", badField(name, "must not be empty", "pass "+name+" as a non-empty string: "+hint)
+		return "", badField(name, sayf("must not be empty"), sayf("pass %s as a non-empty string: %s", name, hint))
 	}
 	if n := utf8.RuneCountInString(s); n > maxText {
-		return "", badField(name, fmt.Sprintf("is %d characters long, more than %d", n, maxText), "shorten it; put long material in a file under artifacts/ and list its path instead")
+		return "", badField(name, sayf("is %d characters long, more than %d", n, maxText), sayf("shorten it; put long material in a file under artifacts/ and list its path instead"))
 	}
 	return s, nil
 }
@@ -78,7 +78,7 @@ func (a Args) text(name string, required bool, hint string) (string, error) {
 // oneLine returns a one-line text parameter: newlines and control characters
 // become spaces (workspace.OneLine) and its length in characters must be in
 // [min, max].
-func (a Args) oneLine(name string, required bool, min, max int, hint string) (string, error) {
+func (a Args) oneLine(name string, required bool, min, max int, hint say) (string, error) {
 	s, err := a.text(name, required, hint)
 	if err != nil || (s == "" && !required) {
 		return s, err
@@ -86,17 +86,17 @@ func (a Args) oneLine(name string, required bool, min, max int, hint string) (st
 	s = workspace.OneLine(s)
 	n := utf8.RuneCountInString(s)
 	if n < min || n > max {
-		return "", badField(name, fmt.Sprintf("is %d characters long; it must be %d to %d characters on one line", n, min, max), hint)
+		return "", badField(name, sayf("is %d characters long; it must be %d to %d characters on one line", n, min, max), hint)
 	}
 	return s, nil
 }
 
 // list returns a list-of-strings parameter with empty items dropped. A single
 // string is accepted as a one-item list, since models often send one.
-func (a Args) list(name string, required bool, hint string) ([]string, error) {
+func (a Args) list(name string, required bool, hint say) ([]string, error) {
 	if !a.present(name) {
 		if required {
-			return nil, badField(name, "required but missing", "pass "+name+" as a list of strings with at least one item: "+hint)
+			return nil, badField(name, sayf("required but missing"), sayf("pass %s as a list of strings with at least one item: %s", name, hint))
 		}
 		return nil, nil
 	}
@@ -111,14 +111,14 @@ func (a Args) list(name string, required bool, hint string) ([]string, error) {
 	case string:
 		raw = []any{v}
 	default:
-		return nil, badField(name, fmt.Sprintf("must be a list of strings, got %s", jsonKind(v)), "pass "+name+` as a list like ["first", "second"]: `+hint)
+		return nil, badField(name, sayf("must be a list of strings, got %s", jsonKind(v)), sayf("pass %s as a list like [\"first\", \"second\"]: %s", name, hint))
 	}
 	var out []string
 	total := 0
 	for i, item := range raw {
 		s, ok := item.(string)
 		if !ok {
-			return nil, badField(fmt.Sprintf("%s[%d]", name, i), fmt.Sprintf("must be a string, got %s", jsonKind(item)), "make every item of "+name+" a string")
+			return nil, badField(fmt.Sprintf("%s[%d]", name, i), sayf("must be a string, got %s", jsonKind(item)), sayf("make every item of %s a string", name))
 		}
 		s = strings.TrimSpace(s)
 		if s == "" {
@@ -128,24 +128,24 @@ func (a Args) list(name string, required bool, hint string) ([]string, error) {
 		out = append(out, s)
 	}
 	if total > maxText {
-		return nil, badField(name, fmt.Sprintf("holds %d characters, more than %d", total, maxText), "shorten it; put long material in a file under artifacts/ and list its path instead")
+		return nil, badField(name, sayf("holds %d characters, more than %d", total, maxText), sayf("shorten it; put long material in a file under artifacts/ and list its path instead"))
 	}
 	if required && len(out) == 0 {
-		return nil, badField(name, "has no non-empty item", "pass at least one non-empty string: "+hint)
+		return nil, badField(name, sayf("has no non-empty item"), sayf("pass at least one non-empty string: %s", hint))
 	}
 	return out, nil
 }
 
 // integer returns a whole-number parameter; ok is false when it is absent.
 // Numeric strings ("30") are accepted, since models sometimes quote numbers.
-func (a Args) integer(name, hint string) (n int, ok bool, err error) {
+func (a Args) integer(name string, hint say) (n int, ok bool, err error) {
 	if !a.present(name) {
 		return 0, false, nil
 	}
 	switch v := a[name].(type) {
 	case float64:
 		if v != math.Trunc(v) || math.Abs(v) > 1e9 {
-			return 0, true, badField(name, fmt.Sprintf("must be a whole number, got %v", v), hint)
+			return 0, true, badField(name, sayf("must be a whole number, got %v", v), hint)
 		}
 		return int(v), true, nil
 	case int:
@@ -156,26 +156,26 @@ func (a Args) integer(name, hint string) (n int, ok bool, err error) {
 			return i, true, nil
 		}
 	}
-	return 0, true, badField(name, fmt.Sprintf("must be a whole number, got %s", jsonKind(a[name])), hint)
+	return 0, true, badField(name, sayf("must be a whole number, got %s", jsonKind(a[name])), hint)
 }
 
 // jsonKind names a decoded JSON value's type for error messages.
-func jsonKind(v any) string {
+func jsonKind(v any) say {
 	switch x := v.(type) {
 	case nil:
-		return "null"
+		return sayf("null")
 	case string:
-		return fmt.Sprintf("the string %q", clip(x, 40))
+		return sayf("the string %q", clip(x, 40))
 	case float64, int:
-		return fmt.Sprintf("the number %v", x)
+		return sayf("the number %v", x)
 	case bool:
-		return fmt.Sprintf("the boolean %v", x)
+		return sayf("the boolean %v", x)
 	case []any:
-		return "a list"
+		return sayf("a list")
 	case map[string]any:
-		return "an object"
+		return sayf("an object")
 	}
-	return fmt.Sprintf("%T", v)
+	return sayf("%T", v)
 }
 
 // clip shortens s to at most n characters for quoting in messages.

@@ -79,11 +79,11 @@ func (t *Tools) CheckThemeStatus(a Args) (*ThemeStatus, error) {
 	if v, ok := a[pIncludeSubthemes]; ok && v != nil {
 		b, ok := v.(bool)
 		if !ok {
-			return nil, badField(pIncludeSubthemes, "must be true or false", "pass include_subthemes as a boolean, or leave it out (true)")
+			return nil, badField(pIncludeSubthemes, sayf("must be true or false"), sayf("pass include_subthemes as a boolean, or leave it out (true)"))
 		}
 		withSubs = b
 	}
-	if err := t.existingDir(theme.Dir(), pThemeStartID, themeNotFoundFixHint+t.suggestTheme(theme)); err != nil {
+	if err := t.existingDir(theme.Dir(), pThemeStartID, sayf("%s%s", themeNotFoundFixHint, t.suggestTheme(theme))); err != nil {
 		return nil, err
 	}
 	records, err := t.themeRecords()

@@ -53,7 +53,7 @@ func (t *Tools) Checkpoint(a Args) (*CheckpointResult, error) {
 	if err := a.checkKnown(pCurrentActivity); err != nil {
 		return nil, err
 	}
-	msg, err := a.oneLine(pCurrentActivity, true, 1, maxCheckpointLen, fmt.Sprintf("one short line (up to %d characters) saying what you are working on right now", maxCheckpointLen))
+	msg, err := a.oneLine(pCurrentActivity, true, 1, maxCheckpointLen, sayf("one short line (up to %d characters) saying what you are working on right now", maxCheckpointLen))
 	if err != nil {
 		return nil, err
 	}

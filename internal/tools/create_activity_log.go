@@ -81,13 +81,13 @@ func (t *Tools) CreateActivityLog(a Args) (*LogResult, error) {
 	bad.add(err)
 	typ, ok := workspace.ParseActivityType(typeName)
 	if err == nil && (!ok || strings.ContainsAny(strings.TrimSpace(typeName), " \t(（:：")) {
-		bad.add(badField(pActivityType, fmt.Sprintf("%q is not an activity type", clip(typeName, 40)), typeHint))
+		bad.add(badField(pActivityType, sayf("%q is not an activity type", clip(typeName, 40)), typeHint))
 	}
-	content, err := a.list(pActivityContent, true, "what you did in this cycle, one item per point")
+	content, err := a.list(pActivityContent, true, sayf("what you did in this cycle, one item per point"))
 	bad.add(err)
 	artifacts, err := t.artifactsArg(a)
 	bad.add(err)
-	eval, err := a.text(pEvaluation, false, "your assessment of this cycle")
+	eval, err := a.text(pEvaluation, false, sayf("your assessment of this cycle"))
 	bad.add(err)
 	theme, err := a.themeArg()
 	bad.add(err)
@@ -110,8 +110,8 @@ func (t *Tools) CreateActivityLog(a Args) (*LogResult, error) {
 	rel, err := t.WS.ClaimSequenced(theme.HistoriesDir(), id, ".md", data)
 	if errors.Is(err, workspace.ErrSequenceFull) {
 		return nil, &InputError{
-			Problem: fmt.Sprintf("all %d activity log names for heartbeat ID %s are taken in %s (%s.md and _01 to _%02d)", workspace.MaxSequence+1, id, theme.HistoriesDir(), id, workspace.MaxSequence),
-			Fix:     "wait for the watchdog's next heartbeat ID (get_heartbeat_elapsed_time shows it), then call again; write fewer, larger logs per cycle",
+			Problem: sayf("all %d activity log names for heartbeat ID %s are taken in %s (%s.md and _01 to _%02d)", workspace.MaxSequence+1, id, theme.HistoriesDir(), id, workspace.MaxSequence),
+			Fix:     sayf("wait for the watchdog's next heartbeat ID (get_heartbeat_elapsed_time shows it), then call again; write fewer, larger logs per cycle"),
 		}
 	}
 	if err != nil {
@@ -153,7 +153,7 @@ func (t *Tools) CreateActivityLog(a Args) (*LogResult, error) {
 }
 
 // typeHint is the fix for a bad activity_type.
-var typeHint = "use one of " + strings.Join(activityTypeNames(), ", ")
+var typeHint = sayf("use one of %s", strings.Join(activityTypeNames(), ", "))
 
 // activityTypeNames are the values activity_type accepts: the English ones
 // and the old system's Japanese ones.
@@ -169,7 +169,7 @@ func activityTypeNames() []string {
 // file or folder inside the workspace. Absolute paths inside the workspace
 // are made relative, since agents often copy them from a shell.
 func (t *Tools) artifactsArg(a Args) ([]string, error) {
-	paths, err := a.list(pArtifacts, false, "workspace-relative paths of files you created or changed, e.g. artifacts/20250101120000_ai_research/notes.md")
+	paths, err := a.list(pArtifacts, false, sayf("workspace-relative paths of files you created or changed, e.g. artifacts/20250101120000_ai_research/notes.md"))
 	if err != nil {
 		return nil, err
 	}
@@ -184,14 +184,14 @@ func (t *Tools) artifactsArg(a Args) ([]string, error) {
 		}
 		rel = strings.TrimPrefix(rel, "./")
 		if workspace.OneLine(rel) != rel {
-			return nil, badField(field, fmt.Sprintf("%q contains a newline or control character", clip(p, 80)), "pass one plain path per item")
+			return nil, badField(field, sayf("%q contains a newline or control character", clip(p, 80)), sayf("pass one plain path per item"))
 		}
 		abs, err := t.WS.Resolve(rel)
 		if err != nil {
-			return nil, badField(field, fmt.Sprintf("%q is not inside the workspace %s", clip(p, 80), t.WS.Root), "list only files inside the workspace, as paths relative to it (no .., no absolute paths elsewhere, no symlinks pointing out)")
+			return nil, badField(field, sayf("%q is not inside the workspace %s", clip(p, 80), t.WS.Root), sayf("list only files inside the workspace, as paths relative to it (no .., no absolute paths elsewhere, no symlinks pointing out)"))
 		}
 		if _, err := os.Stat(abs); err != nil {
-			return nil, badField(field, fmt.Sprintf("%q does not exist in the workspace %s", clip(p, 80), t.WS.Root), "create the file first, correct the path (relative to the workspace), or leave it out")
+			return nil, badField(field, sayf("%q does not exist in the workspace %s", clip(p, 80), t.WS.Root), sayf("create the file first, correct the path (relative to the workspace), or leave it out"))
 		}
 		out = append(out, rel)
 	}

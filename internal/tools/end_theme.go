@@ -36,9 +36,9 @@ func (t *Tools) EndTheme(a Args) (*EndThemeResult, error) {
 	var bad problems
 	theme, err := a.themeArg()
 	bad.add(err)
-	reason, err := a.text(pReason, true, "why the theme ends now")
+	reason, err := a.text(pReason, true, sayf("why the theme ends now"))
 	bad.add(err)
-	achievements, err := a.list(pAchievements, true, "what the theme achieved, one item per point")
+	achievements, err := a.list(pAchievements, true, sayf("what the theme achieved, one item per point"))
 	bad.add(err)
 	if err := bad.err(); err != nil {
 		return nil, err
@@ -48,11 +48,11 @@ func (t *Tools) EndTheme(a Args) (*EndThemeResult, error) {
 		return nil, err
 	}
 	if theme.Parent != nil {
-		if err := t.existingDir(theme.Parent.Dir(), pParentThemeStartID, "check parent_theme_start_id and parent_theme_directory_part against the parent theme's folder, or leave both out for a top-level theme"); err != nil {
+		if err := t.existingDir(theme.Parent.Dir(), pParentThemeStartID, sayf("check parent_theme_start_id and parent_theme_directory_part against the parent theme's folder, or leave both out for a top-level theme")); err != nil {
 			return nil, err
 		}
 	}
-	if err := t.existingDir(theme.Dir(), pThemeStartID, themeNotFoundFixHint+t.suggestTheme(theme)); err != nil {
+	if err := t.existingDir(theme.Dir(), pThemeStartID, sayf("%s%s", themeNotFoundFixHint, t.suggestTheme(theme))); err != nil {
 		return nil, err
 	}
 	record := workspace.ThemeHistoriesDir + "/" + string(id) + "_end_" + theme.Part + ".md"
@@ -64,7 +64,7 @@ func (t *Tools) EndTheme(a Args) (*EndThemeResult, error) {
 	}
 	if err := t.WS.CreateNew(record, []byte(b.String()), time.Time{}); err != nil {
 		if errors.Is(err, os.ErrExist) {
-			return nil, badField(pThemePart, fmt.Sprintf("an end record for %s already exists in this heartbeat (%s)", theme.Part, record), "the theme has already been ended; nothing more to do")
+			return nil, badField(pThemePart, sayf("an end record for %s already exists in this heartbeat (%s)", theme.Part, record), sayf("the theme has already been ended; nothing more to do"))
 		}
 		return nil, err
 	}

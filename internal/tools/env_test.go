@@ -15,6 +15,7 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/clock"
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -162,8 +163,13 @@ func wantInputError(t *testing.T, err error, field string, want ...string) {
 	if ie.Field != field {
 		t.Errorf("InputError field = %q, want %q (%v)", ie.Field, field, ie)
 	}
-	if ie.Fix == "" {
+	if ie.Fix.empty() {
 		t.Errorf("InputError %v has no fix", ie)
+	}
+	// The same error reaches a Japanese agent in Japanese, naming the same
+	// field.
+	if ja := ie.In(lang.Japanese); !japanese(ja) || (field != "" && !strings.HasPrefix(ja, field+": ")) {
+		t.Errorf("InputError in Japanese = %q, want Japanese words after %q", ja, field+": ")
 	}
 	for _, w := range want {
 		if !strings.Contains(ie.Error(), w) {

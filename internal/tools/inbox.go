@@ -138,8 +138,8 @@ func (t *Tools) CheckAndProcessItem(a Args) (*InboxItemResult, error) {
 		case errors.Is(err, os.ErrNotExist):
 			continue
 		case errors.Is(err, os.ErrExist):
-			return nil, &InputError{Problem: fmt.Sprintf("%s cannot be marked handled: %s already exists", rel, to),
-				Fix: "read " + rel + " yourself, then rename it to another processed.<name>"}
+			return nil, &InputError{Problem: sayf("%s cannot be marked handled: %s already exists", rel, to),
+				Fix: sayf("read %s yourself, then rename it to another processed.<name>", rel)}
 		case err != nil:
 			return nil, err
 		}

@@ -233,7 +233,7 @@ func handle[R result](t *Tools, name string, run func(Args) (R, error)) server.T
 		switch {
 		case errors.As(err, &ie):
 			log.Info().Str("problem", ie.Error()).Dur("took", t.now().Sub(start)).Msg("bad call")
-			return mcp.NewToolResultError(ie.Error()), nil
+			return mcp.NewToolResultError(ie.In(t.Lang)), nil
 		case err != nil:
 			log.Error().Err(err).Dur("took", t.now().Sub(start)).Msg("call failed")
 			return mcp.NewToolResultError(t.trf("%s failed: %v. Check the workspace (permissions, disk space) and try again.", name, err)), nil

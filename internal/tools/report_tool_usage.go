@@ -55,15 +55,15 @@ func (t *Tools) ReportToolUsage(a Args) (*ToolUsageResult, error) {
 		return nil, err
 	}
 	var bad problems
-	id, err := a.text(pToolID, true, "the tool's ID, e.g. gemini.google.search")
+	id, err := a.text(pToolID, true, sayf("the tool's ID, e.g. gemini.google.search"))
 	bad.add(err)
 	if err == nil && !toolIDRe.MatchString(id) {
-		bad.add(badField(pToolID, fmt.Sprintf("%q is not a tool ID", clip(id, 40)), "use letters, digits, _, . and - only (up to 100), not starting with a dot, e.g. gemini.google.search"))
+		bad.add(badField(pToolID, sayf("%q is not a tool ID", clip(id, 40)), sayf("use letters, digits, _, . and - only (up to 100), not starting with a dot, e.g. gemini.google.search")))
 	}
-	status, err := a.text(pStatus, true, "success or quota_exceeded")
+	status, err := a.text(pStatus, true, sayf("success or quota_exceeded"))
 	bad.add(err)
 	if err == nil && status != "success" && status != "quota_exceeded" {
-		bad.add(badField(pStatus, fmt.Sprintf("%q is not a status", clip(status, 40)), "pass success (the tool worked: start its cooldown) or quota_exceeded (lock it)"))
+		bad.add(badField(pStatus, sayf("%q is not a status", clip(status, 40)), sayf("pass success (the tool worked: start its cooldown) or quota_exceeded (lock it)")))
 	}
 	if err := bad.err(); err != nil {
 		return nil, err

@@ -60,27 +60,27 @@ func (t *Tools) StartDeepWork(a Args) (*DeepWorkResult, error) {
 		return nil, err
 	}
 	maxMin := int(t.Thresholds.MaxStrictDeepWork.D() / time.Minute)
-	modeHint := "use flexible (until your next activity log; checkpoints at natural breaks) or strict (a fixed number of minutes; inactivity, introspection and stale_id paused)"
+	modeHint := sayf("use flexible (until your next activity log; checkpoints at natural breaks) or strict (a fixed number of minutes; inactivity, introspection and stale_id paused)")
 	var bad problems
 	m, err := a.text(pMode, true, modeHint)
 	bad.add(err)
 	mode := workspace.Mode(strings.ToLower(m))
 	if err == nil && mode != workspace.Flexible && mode != workspace.Strict {
-		bad.add(badField(pMode, fmt.Sprintf("%q is not a mode", clip(m, 40)), modeHint))
+		bad.add(badField(pMode, sayf("%q is not a mode", clip(m, 40)), modeHint))
 	}
-	desc, err := a.oneLine(pActivityDesc, true, minDescLen, maxDescLen, fmt.Sprintf("describe the work you will do in %d to %d characters on one line", minDescLen, maxDescLen))
+	desc, err := a.oneLine(pActivityDesc, true, minDescLen, maxDescLen, sayf("describe the work you will do in %d to %d characters on one line", minDescLen, maxDescLen))
 	bad.add(err)
-	durHint := fmt.Sprintf("for strict mode pass planned_duration_minutes as a whole number from 1 to %d", maxMin)
+	durHint := sayf("for strict mode pass planned_duration_minutes as a whole number from 1 to %d", maxMin)
 	minutes, given, err := a.integer(pPlannedDuration, durHint)
 	bad.add(err)
 	switch {
 	case err != nil:
 	case mode == workspace.Flexible && given:
-		bad.add(badField(pPlannedDuration, "applies to strict mode only", "leave planned_duration_minutes out for flexible mode, or use mode strict for a fixed number of minutes"))
+		bad.add(badField(pPlannedDuration, sayf("applies to strict mode only"), sayf("leave planned_duration_minutes out for flexible mode, or use mode strict for a fixed number of minutes")))
 	case mode == workspace.Strict && !given:
-		bad.add(badField(pPlannedDuration, "required for strict mode", durHint))
+		bad.add(badField(pPlannedDuration, sayf("required for strict mode"), durHint))
 	case mode == workspace.Strict && (minutes < 1 || minutes > maxMin):
-		bad.add(badField(pPlannedDuration, fmt.Sprintf("%d is outside 1..%d minutes", minutes, maxMin), durHint+"; for longer work write an activity log and declare again, or use flexible mode"))
+		bad.add(badField(pPlannedDuration, sayf("%d is outside 1..%d minutes", minutes, maxMin), sayf("%s; for longer work write an activity log and declare again, or use flexible mode", durHint)))
 	}
 	if err := bad.err(); err != nil {
 		return nil, err
@@ -95,8 +95,8 @@ func (t *Tools) StartDeepWork(a Args) (*DeepWorkResult, error) {
 	}
 	if taken != "" {
 		return nil, &InputError{
-			Problem: fmt.Sprintf("a deep-work declaration for the current heartbeat ID %s already exists (%s); there is one per heartbeat ID", id, taken),
-			Fix:     "keep working under it, or wait for the watchdog's next heartbeat ID (about a minute; get_heartbeat_elapsed_time shows it) and declare again",
+			Problem: sayf("a deep-work declaration for the current heartbeat ID %s already exists (%s); there is one per heartbeat ID", id, taken),
+			Fix:     sayf("keep working under it, or wait for the watchdog's next heartbeat ID (about a minute; get_heartbeat_elapsed_time shows it) and declare again"),
 		}
 	}
 	now := t.now()
@@ -108,7 +108,7 @@ func (t *Tools) StartDeepWork(a Args) (*DeepWorkResult, error) {
 	rel := workspace.DeepWorkDir + "/" + workspace.DeepWorkName(id, workspace.Active)
 	if err := t.WS.CreateNew(rel, d.Format(), time.Time{}); err != nil {
 		if errors.Is(err, os.ErrExist) {
-			return nil, &InputError{Problem: "another call declared deep work for heartbeat ID " + string(id) + " at the same moment", Fix: "keep working under that declaration"}
+			return nil, &InputError{Problem: sayf("another call declared deep work for heartbeat ID %s at the same moment", string(id)), Fix: sayf("keep working under that declaration")}
 		}
 		return nil, err
 	}

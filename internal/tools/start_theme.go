@@ -54,13 +54,13 @@ func (t *Tools) StartTheme(a Args) (*StartThemeResult, error) {
 		return nil, err
 	}
 	var bad problems
-	name, err := a.oneLine(pThemeName, true, 1, maxThemeNameLen, fmt.Sprintf("the theme's title, up to %d characters on one line", maxThemeNameLen))
+	name, err := a.oneLine(pThemeName, true, 1, maxThemeNameLen, sayf("the theme's title, up to %d characters on one line", maxThemeNameLen))
 	bad.add(err)
-	part, err := a.partArg(pThemePart, "a short folder name for the theme, e.g. ai_research; the folder becomes artifacts/<current heartbeat ID>_<theme_directory_part>/")
+	part, err := a.partArg(pThemePart, sayf("a short folder name for the theme, e.g. ai_research; the folder becomes artifacts/<current heartbeat ID>_<theme_directory_part>/"))
 	bad.add(err)
-	reason, err := a.text(pReason, true, "why you start this theme")
+	reason, err := a.text(pReason, true, sayf("why you start this theme"))
 	bad.add(err)
-	content, err := a.list(pActivityContent, false, "what you did to start the theme, one item per point")
+	content, err := a.list(pActivityContent, false, sayf("what you did to start the theme, one item per point"))
 	bad.add(err)
 	parent, err := a.parentArg()
 	bad.add(err)
@@ -77,20 +77,20 @@ func (t *Tools) StartTheme(a Args) (*StartThemeResult, error) {
 	}
 	theme := workspace.Theme{StartID: id, Part: part, Parent: parent}
 	if parent != nil {
-		if err := t.existingDir(parent.Dir(), pParentThemeStartID, "check parent_theme_start_id and parent_theme_directory_part against the parent theme's folder under artifacts/, or leave both out for a top-level theme"); err != nil {
+		if err := t.existingDir(parent.Dir(), pParentThemeStartID, sayf("check parent_theme_start_id and parent_theme_directory_part against the parent theme's folder under artifacts/, or leave both out for a top-level theme")); err != nil {
 			return nil, err
 		}
 	}
 	record := workspace.ThemeHistoriesDir + "/" + string(id) + "_start_" + part + ".md"
 	already := func(what string) error {
-		return badField(pThemePart, fmt.Sprintf("a theme %s was already started in this heartbeat (%s exists)", part, what), "use that theme (theme_start_id "+string(id)+"), or choose another theme_directory_part")
+		return badField(pThemePart, sayf("a theme %s was already started in this heartbeat (%s exists)", part, what), sayf("use that theme (theme_start_id %s), or choose another theme_directory_part", string(id)))
 	}
 	if !t.gone(theme.Dir()) {
 		return nil, already(theme.Dir())
 	}
 	histAbs, err := t.WS.Resolve(theme.HistoriesDir())
 	if err != nil {
-		return nil, badField(pThemePart, "the theme folder would lie outside the workspace ("+err.Error()+")", "make sure artifacts/ (and the parent theme folder) are real folders inside the workspace")
+		return nil, badField(pThemePart, sayf("the theme folder would lie outside the workspace (%s)", err.Error()), sayf("make sure artifacts/ (and the parent theme folder) are real folders inside the workspace"))
 	}
 	// The record is claimed first: it is the one name that must be unique,
 	// so two concurrent calls cannot both start the theme. It is taken back
@@ -139,30 +139,30 @@ func (t *Tools) StartTheme(a Args) (*StartThemeResult, error) {
 
 // themeboxArg reads themebox_file: the name of a ready file in themebox/.
 func (t *Tools) themeboxArg(a Args) (string, error) {
-	s, err := a.text(pThemeboxFile, false, "")
+	s, err := a.text(pThemeboxFile, false, sayf(""))
 	if err != nil || s == "" {
 		return "", err
 	}
 	s = strings.TrimPrefix(strings.ReplaceAll(s, `\`, "/"), workspace.ThemeboxDir+"/")
 	name, err := workspace.CheckPart(s)
 	if err != nil {
-		return "", badField(pThemeboxFile, err.Error(), "pass the file's name inside themebox/, e.g. next_theme.md")
+		return "", badField(pThemeboxFile, sayf("%s", err.Error()), sayf("pass the file's name inside themebox/, e.g. next_theme.md"))
 	}
 	switch {
 	case strings.HasPrefix(name, "processed."):
-		return "", badField(pThemeboxFile, fmt.Sprintf("%q is already processed", name), "pass an unprocessed file of themebox/, or leave themebox_file out")
+		return "", badField(pThemeboxFile, sayf("%q is already processed", name), sayf("pass an unprocessed file of themebox/, or leave themebox_file out"))
 	case strings.HasPrefix(name, "draft."):
-		return "", badField(pThemeboxFile, fmt.Sprintf("%q is a draft the user has not finished", name), "pass a file without the draft. prefix, or leave themebox_file out")
+		return "", badField(pThemeboxFile, sayf("%q is a draft the user has not finished", name), sayf("pass a file without the draft. prefix, or leave themebox_file out"))
 	}
 	abs, err := t.WS.Resolve(workspace.ThemeboxDir + "/" + name)
 	if err != nil {
-		return "", badField(pThemeboxFile, "themebox/"+name+" leads outside the workspace", "pass a regular file inside themebox/")
+		return "", badField(pThemeboxFile, sayf("themebox/%s leads outside the workspace", name), sayf("pass a regular file inside themebox/"))
 	}
 	if fi, err := os.Lstat(abs); err != nil || !fi.Mode().IsRegular() {
-		return "", badField(pThemeboxFile, fmt.Sprintf("themebox/%s does not exist or is not a regular file", name), "pass the name of a file listed in themebox/, or leave themebox_file out")
+		return "", badField(pThemeboxFile, sayf("themebox/%s does not exist or is not a regular file", name), sayf("pass the name of a file listed in themebox/, or leave themebox_file out"))
 	}
 	if !t.gone(workspace.ThemeboxDir + "/processed." + name) {
-		return "", badField(pThemeboxFile, fmt.Sprintf("themebox/processed.%s already exists", name), "rename one of the two files, or leave themebox_file out")
+		return "", badField(pThemeboxFile, sayf("themebox/processed.%s already exists", name), sayf("rename one of the two files, or leave themebox_file out"))
 	}
 	return name, nil
 }

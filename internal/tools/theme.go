@@ -2,7 +2,6 @@ package tools
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"strings"
 
@@ -11,39 +10,43 @@ import (
 
 // Parameter names shared by the tools that name a theme.
 const (
-	pThemeStartID        = "theme_start_id"
-	pThemePart           = "theme_directory_part"
-	pParentThemeStartID  = "parent_theme_start_id"
-	pParentThemePart     = "parent_theme_directory_part"
-	themeIDHint          = "the 14-digit heartbeat ID the theme was started with, the first part of its folder name artifacts/<theme_start_id>_<theme_directory_part>/"
-	themePartHint        = "the theme folder's name after the ID and underscore, e.g. ai_research for artifacts/20250101120000_ai_research/"
-	parentThemeIDHint    = "only for a sub-theme: the parent theme's 14-digit start ID; give it together with parent_theme_directory_part, or leave both out"
-	parentThemePartHint  = "only for a sub-theme: the parent theme's directory part; give it together with parent_theme_start_id, or leave both out"
-	themeNotFoundFixHint = "check theme_start_id and theme_directory_part against the folder name under artifacts/ (and the parent pair for a sub-theme), or call start_theme first"
+	pThemeStartID       = "theme_start_id"
+	pThemePart          = "theme_directory_part"
+	pParentThemeStartID = "parent_theme_start_id"
+	pParentThemePart    = "parent_theme_directory_part"
+)
+
+// The hints of the theme parameters, for the fixes of bad calls.
+var (
+	themeIDHint          = sayf("the 14-digit heartbeat ID the theme was started with, the first part of its folder name artifacts/<theme_start_id>_<theme_directory_part>/")
+	themePartHint        = sayf("the theme folder's name after the ID and underscore, e.g. ai_research for artifacts/20250101120000_ai_research/")
+	parentThemeIDHint    = sayf("only for a sub-theme: the parent theme's 14-digit start ID; give it together with parent_theme_directory_part, or leave both out")
+	parentThemePartHint  = sayf("only for a sub-theme: the parent theme's directory part; give it together with parent_theme_start_id, or leave both out")
+	themeNotFoundFixHint = sayf("check theme_start_id and theme_directory_part against the folder name under artifacts/ (and the parent pair for a sub-theme), or call start_theme first")
 )
 
 // idArg reads a heartbeat-ID parameter.
-func (a Args) idArg(name string, required bool, hint string) (workspace.ID, error) {
+func (a Args) idArg(name string, required bool, hint say) (workspace.ID, error) {
 	s, err := a.text(name, required, hint)
 	if err != nil || s == "" {
 		return "", err
 	}
 	id, err := workspace.ParseID(s)
 	if err != nil {
-		return "", badField(name, fmt.Sprintf("%q is not a heartbeat ID (14 digits YYYYMMDDHHMMSS)", clip(s, 40)), "pass "+hint)
+		return "", badField(name, sayf("%q is not a heartbeat ID (14 digits YYYYMMDDHHMMSS)", clip(s, 40)), sayf("pass %s", hint))
 	}
 	return workspace.ID(id), nil
 }
 
 // partArg reads a directory-part parameter.
-func (a Args) partArg(name string, hint string) (string, error) {
+func (a Args) partArg(name string, hint say) (string, error) {
 	s, err := a.text(name, true, hint)
 	if err != nil {
 		return "", err
 	}
 	p, err := workspace.CheckPart(s)
 	if err != nil {
-		return "", badField(name, err.Error(), "use one folder name without / \\ : * ? \" < > |, control characters, a leading dot or ..; "+hint)
+		return "", badField(name, sayf("%s", err.Error()), sayf("use one folder name without / \\ : * ? \" < > |, control characters, a leading dot or ..; %s", hint))
 	}
 	return p, nil
 }
@@ -61,9 +64,9 @@ func (a Args) parentArg() (*workspace.Theme, error) {
 	case !hasID && !hasPart:
 		return nil, nil
 	case hasID && !hasPart:
-		return nil, badField(pParentThemePart, "missing while parent_theme_start_id is given", "give both parent_theme_start_id and parent_theme_directory_part for a sub-theme, or neither for a top-level theme")
+		return nil, badField(pParentThemePart, sayf("missing while parent_theme_start_id is given"), sayf("give both parent_theme_start_id and parent_theme_directory_part for a sub-theme, or neither for a top-level theme"))
 	case !hasID && hasPart:
-		return nil, badField(pParentThemeStartID, "missing while parent_theme_directory_part is given", "give both parent_theme_start_id and parent_theme_directory_part for a sub-theme, or neither for a top-level theme")
+		return nil, badField(pParentThemeStartID, sayf("missing while parent_theme_directory_part is given"), sayf("give both parent_theme_start_id and parent_theme_directory_part for a sub-theme, or neither for a top-level theme"))
 	}
 	id, err := a.idArg(pParentThemeStartID, true, parentThemeIDHint)
 	if err != nil {
@@ -94,17 +97,17 @@ func (a Args) themeArg() (workspace.Theme, error) {
 // existingDir checks that the workspace-relative folder rel exists and stays
 // inside the workspace after following symlinks. field names the parameter
 // to blame.
-func (t *Tools) existingDir(rel, field, fix string) error {
+func (t *Tools) existingDir(rel, field string, fix say) error {
 	abs, err := t.WS.Resolve(rel)
 	if errors.Is(err, workspace.ErrOutside) {
-		return badField(field, fmt.Sprintf("the folder %s leads outside the workspace (a symlink pointing elsewhere); mcp-heart never writes through it", rel), "use a theme whose folder is inside the workspace, or replace the symlink with a real folder")
+		return badField(field, sayf("the folder %s leads outside the workspace (a symlink pointing elsewhere); mcp-heart never writes through it", rel), sayf("use a theme whose folder is inside the workspace, or replace the symlink with a real folder"))
 	}
 	if err != nil {
 		return err
 	}
 	fi, err := os.Stat(abs)
 	if err != nil || !fi.IsDir() {
-		return badField(field, fmt.Sprintf("the folder %s does not exist", rel), fix)
+		return badField(field, sayf("the folder %s does not exist", rel), fix)
 	}
 	return nil
 }
@@ -113,26 +116,26 @@ func (t *Tools) existingDir(rel, field, fix string) error {
 // the workspace; the parent first, so the error names the right pair.
 func (t *Tools) checkTheme(th workspace.Theme) error {
 	if th.Parent != nil {
-		if err := t.existingDir(th.Parent.Dir(), pParentThemeStartID, "check parent_theme_start_id and parent_theme_directory_part against the parent theme's folder under artifacts/, or leave both out for a top-level theme"); err != nil {
+		if err := t.existingDir(th.Parent.Dir(), pParentThemeStartID, sayf("check parent_theme_start_id and parent_theme_directory_part against the parent theme's folder under artifacts/, or leave both out for a top-level theme")); err != nil {
 			return err
 		}
 	}
-	if err := t.existingDir(th.Dir(), pThemeStartID, themeNotFoundFixHint+t.suggestTheme(th)); err != nil {
+	if err := t.existingDir(th.Dir(), pThemeStartID, sayf("%s%s", themeNotFoundFixHint, t.suggestTheme(th))); err != nil {
 		return err
 	}
-	return t.existingDir(th.HistoriesDir(), pThemeStartID, "the theme folder exists but has no histories/ folder; create "+th.HistoriesDir()+" or start the theme with start_theme")
+	return t.existingDir(th.HistoriesDir(), pThemeStartID, sayf("the theme folder exists but has no histories/ folder; create %s or start the theme with start_theme", th.HistoriesDir()))
 }
 
 // suggestTheme names existing top-level themes with the same directory part,
 // the usual mistake being a wrong start ID. It lists artifacts/ only (one
 // entry per theme), never the histories.
-func (t *Tools) suggestTheme(th workspace.Theme) string {
+func (t *Tools) suggestTheme(th workspace.Theme) say {
 	if th.Parent != nil {
-		return ""
+		return say{}
 	}
 	ents, err := os.ReadDir(t.WS.Path(workspace.ArtifactsDir))
 	if err != nil {
-		return ""
+		return say{}
 	}
 	var found []string
 	for _, e := range ents {
@@ -142,7 +145,7 @@ func (t *Tools) suggestTheme(th workspace.Theme) string {
 		}
 	}
 	if len(found) == 0 {
-		return ""
+		return say{}
 	}
-	return fmt.Sprintf(" (themes named %s exist with theme_start_id %s)", th.Part, strings.Join(found, ", "))
+	return sayf(" (themes named %s exist with theme_start_id %s)", th.Part, strings.Join(found, ", "))
 }

@@ -56,17 +56,17 @@ func (t *Tools) CreateThemeExpertContext(a Args) (*ThemeContextResult, error) {
 		return nil, err
 	}
 	var bad problems
-	name, err := a.oneLine(pThemeName, true, 1, maxThemeNameLen, "the theme's title, one line")
+	name, err := a.oneLine(pThemeName, true, 1, maxThemeNameLen, sayf("the theme's title, one line"))
 	bad.add(err)
 	theme, err := a.themeArg()
 	bad.add(err)
-	role, err := a.oneLine(pExpertRole, true, 1, 500, "the expert you become for this theme, e.g. a marine biologist who writes for children")
+	role, err := a.oneLine(pExpertRole, true, 1, 500, sayf("the expert you become for this theme, e.g. a marine biologist who writes for children"))
 	bad.add(err)
-	persp, err := a.list(pExpertPerspective, true, "how this expert looks at the theme, one point per item")
+	persp, err := a.list(pExpertPerspective, true, sayf("how this expert looks at the theme, one point per item"))
 	bad.add(err)
-	cons, err := a.list(pConstraints, true, "what this expert must keep to, one point per item")
+	cons, err := a.list(pConstraints, true, sayf("what this expert must keep to, one point per item"))
 	bad.add(err)
-	outc, err := a.list(pExpectedOutcome, true, "what the theme should produce, one point per item")
+	outc, err := a.list(pExpectedOutcome, true, sayf("what the theme should produce, one point per item"))
 	bad.add(err)
 	if err := bad.err(); err != nil {
 		return nil, err
@@ -92,8 +92,8 @@ func (t *Tools) CreateThemeExpertContext(a Args) (*ThemeContextResult, error) {
 	rel := theme.Dir() + "/" + contextsDir + "/" + string(id) + ".md"
 	if err := t.WS.CreateNew(rel, []byte(b.String()), time.Time{}); err != nil {
 		if errors.Is(err, os.ErrExist) {
-			return nil, &InputError{Problem: fmt.Sprintf("a context for this heartbeat already exists (%s)", rel),
-				Fix: "keep it, or write the new one in a later heartbeat (get_latest_theme_context shows the newest)"}
+			return nil, &InputError{Problem: sayf("a context for this heartbeat already exists (%s)", rel),
+				Fix: sayf("keep it, or write the new one in a later heartbeat (get_latest_theme_context shows the newest)")}
 		}
 		return nil, err
 	}

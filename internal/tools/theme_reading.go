@@ -62,11 +62,11 @@ func (t *Tools) GetLatestActivityLog(a Args) (*LatestLogsResult, error) {
 	var bad problems
 	theme, err := a.themeArg()
 	bad.add(err)
-	hint := fmt.Sprintf("pass num_logs as a whole number from 1 to %d, or leave it out (1)", maxNumLogs)
+	hint := sayf("pass num_logs as a whole number from 1 to %d, or leave it out (1)", maxNumLogs)
 	n, given, err := a.integer(pNumLogs, hint)
 	bad.add(err)
 	if err == nil && given && (n < 1 || n > maxNumLogs) {
-		bad.add(badField(pNumLogs, fmt.Sprintf("%d is outside 1..%d", n, maxNumLogs), hint))
+		bad.add(badField(pNumLogs, sayf("%d is outside 1..%d", n, maxNumLogs), hint))
 	}
 	if err := bad.err(); err != nil {
 		return nil, err
@@ -143,17 +143,17 @@ func (t *Tools) ListThemeArtifacts(a Args) (*ArtifactsResult, error) {
 	if v, ok := a[pIncludeSubdirs]; ok && v != nil {
 		b, ok := v.(bool)
 		if !ok {
-			bad.add(badField(pIncludeSubdirs, "must be true or false", "pass include_subdirectories as a boolean, or leave it out (false)"))
+			bad.add(badField(pIncludeSubdirs, sayf("must be true or false"), sayf("pass include_subdirectories as a boolean, or leave it out (false)")))
 		}
 		sub = b
 	}
-	hint := fmt.Sprintf("pass limit as a whole number from 1 to %d, or leave it out (%d)", maxListLimit, defaultListLimit)
+	hint := sayf("pass limit as a whole number from 1 to %d, or leave it out (%d)", maxListLimit, defaultListLimit)
 	limit, given, err := a.integer(pLimit, hint)
 	bad.add(err)
 	if err == nil && given && (limit < 1 || limit > maxListLimit) {
-		bad.add(badField(pLimit, fmt.Sprintf("%d is outside 1..%d", limit, maxListLimit), hint))
+		bad.add(badField(pLimit, sayf("%d is outside 1..%d", limit, maxListLimit), hint))
 	}
-	cursor, err := a.text(pCursor, false, "the next_cursor of the previous page")
+	cursor, err := a.text(pCursor, false, sayf("the next_cursor of the previous page"))
 	bad.add(err)
 	if err := bad.err(); err != nil {
 		return nil, err
@@ -161,7 +161,7 @@ func (t *Tools) ListThemeArtifacts(a Args) (*ArtifactsResult, error) {
 	if !given {
 		limit = defaultListLimit
 	}
-	if err := t.existingDir(theme.Dir(), pThemeStartID, themeNotFoundFixHint+t.suggestTheme(theme)); err != nil {
+	if err := t.existingDir(theme.Dir(), pThemeStartID, sayf("%s%s", themeNotFoundFixHint, t.suggestTheme(theme))); err != nil {
 		return nil, err
 	}
 	root, err := t.WS.Resolve(theme.Dir())

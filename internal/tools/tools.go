@@ -56,28 +56,40 @@ func (t *Tools) now() time.Time { return clock.Or(t.Clock).Now().In(t.WS.Loc) }
 
 // InputError is a bad call the agent can fix: which field was wrong, what was
 // wrong with it, and what to send instead. Nothing has been written when a
-// tool returns one.
+// tool returns one. Its words are rendered in the agent's language by In;
+// Error is English.
 type InputError struct {
 	Field   string // the parameter, "" when the problem is not one field's
-	Problem string
-	Fix     string
+	Problem say
+	Fix     say
 	All     []*InputError // the problems an error of several parameters joins
 }
 
 // Error reads as "field: problem. Fix: ...".
-func (e *InputError) Error() string {
+func (e *InputError) Error() string { return e.In(lang.English) }
+
+// In is the error in language l: "field: problem. Fix: ..." in English.
+func (e *InputError) In(l lang.Lang) string {
 	var b strings.Builder
 	if e.Field != "" {
 		b.WriteString(e.Field + ": ")
 	}
-	b.WriteString(e.Problem)
-	if e.Fix != "" {
-		b.WriteString(". Fix: " + e.Fix)
+	if len(e.All) > 0 {
+		parts := make([]string, len(e.All))
+		for i, x := range e.All {
+			parts[i] = fmt.Sprintf("(%d) %s", i+1, x.In(l))
+		}
+		b.WriteString(sayf("%d parameters need fixing: %s", len(e.All), strings.Join(parts, "; ")).in(l))
+	} else {
+		b.WriteString(e.Problem.in(l))
+	}
+	if !e.Fix.empty() {
+		b.WriteString(ja.T(l, ". Fix: ") + e.Fix.in(l))
 	}
 	return b.String()
 }
 
-func badField(field, problem, fix string) error {
+func badField(field string, problem, fix say) error {
 	return &InputError{Field: field, Problem: problem, Fix: fix}
 }
 
@@ -110,11 +122,7 @@ func (p problems) err() error {
 	case 1:
 		return bad[0]
 	}
-	parts := make([]string, len(bad))
-	for i, e := range bad {
-		parts[i] = fmt.Sprintf("(%d) %s", i+1, e.Error())
-	}
-	return &InputError{Problem: fmt.Sprintf("%d parameters need fixing: %s", len(bad), strings.Join(parts, "; ")), Fix: "fix each one as it says, then call again", All: bad}
+	return &InputError{Fix: sayf("fix each one as it says, then call again"), All: bad}
 }
 
 // currentID reads the heartbeat ID the watchdog minted last.
@@ -122,9 +130,8 @@ func (t *Tools) currentID() (workspace.ID, error) {
 	id, err := t.WS.ReadCurrentID()
 	if errors.Is(err, workspace.ErrNoCurrentID) {
 		return "", &InputError{
-			Problem: fmt.Sprintf("the watchdog has not minted a heartbeat ID yet (%s in %s is missing or not 14 digits)", workspace.CurrentIDFile, t.WS.Root),
-			Fix: "start the watchdog on this workspace (`watchdog run`) and wait for its first pulse (about a minute), then call this tool again; " +
-				"if it is running, make sure mcp-heart's --workspace (or AI_WORKS_DIR) names the same folder as the watchdog's workspace",
+			Problem: sayf("the watchdog has not minted a heartbeat ID yet (%s in %s is missing or not 14 digits)", workspace.CurrentIDFile, t.WS.Root),
+			Fix:     sayf("start the watchdog on this workspace (`watchdog run`) and wait for its first pulse (about a minute), then call this tool again; if it is running, make sure mcp-heart's --workspace (or AI_WORKS_DIR) names the same folder as the watchdog's workspace"),
 		}
 	}
 	if err != nil {
