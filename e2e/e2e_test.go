@@ -111,6 +111,9 @@ func (w *world) startWatchdog() {
 		w.t.Fatal(err)
 	}
 	w.eventually("the first heartbeat ID", 5*time.Second, func() bool { _, err := w.ws.ReadCurrentID(); return err == nil })
+	// mcp-heart learns the thresholds and the language from the state file
+	// when it starts: the first pulse writes it just after the ID.
+	w.eventually("the first state file", 5*time.Second, func() bool { _, err := os.Stat(w.ws.Path(workspace.StateFile)); return err == nil })
 }
 
 // stopWatchdog sends SIGTERM: the watchdog must finish and exit 0.
