@@ -54,18 +54,6 @@ alerts: {file: %s}
 language: %s
 `
 
-// inLanguages runs a scenario once for a workspace made with each
-// language, all in parallel with the other scenarios.
-func inLanguages(t *testing.T, scenario func(*testing.T, lang.Lang)) {
-	if testing.Short() {
-		t.Skip("end-to-end")
-	}
-	t.Parallel()
-	for _, l := range []lang.Lang{lang.English, lang.Japanese} {
-		t.Run(string(l), func(t *testing.T) { scenario(t, l) })
-	}
-}
-
 func newWorld(t *testing.T, l lang.Lang) *world {
 	root := t.TempDir()
 	dir := filepath.Join(root, "ai-works")

@@ -16,6 +16,18 @@ import (
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
+// inLanguages runs a scenario once for a workspace made with each
+// language, all in parallel with the other scenarios.
+func inLanguages(t *testing.T, scenario func(*testing.T, lang.Lang)) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	t.Parallel()
+	for _, l := range []lang.Lang{lang.English, lang.Japanese} {
+		t.Run(string(l), func(t *testing.T) { scenario(t, l) })
+	}
+}
+
 // japanese reports whether s holds kana (Han alone could be a path).
 func japanese(s string) bool {
 	return strings.ContainsFunc(s, func(r rune) bool { return unicode.In(r, unicode.Hiragana, unicode.Katakana) })
