@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 // TestMigrationGuide follows docs/migrating-from-ai-heartbeat.md on a copy
@@ -42,7 +43,7 @@ func TestMigrationGuide(t *testing.T) {
 		t.Fatalf("watchdog migrate = %d\n%s", code, out)
 	}
 	oldRules, _ := os.ReadFile(filepath.Join(dir, "GEMINI.md"))
-	if out, code := run("init", dir); code != 0 || !strings.Contains(out, "kept") {
+	if out, code := run("init", "--lang", "ja", dir); code != 0 || !strings.Contains(out, "kept") {
 		t.Fatalf("watchdog init on the old workspace = %d\n%s", code, out)
 	}
 	if now, _ := os.ReadFile(filepath.Join(dir, "GEMINI.md")); string(now) != string(oldRules) {
@@ -55,8 +56,12 @@ func TestMigrationGuide(t *testing.T) {
 		}
 	}
 	cfgYAML := regexp.MustCompile(`(?m)^workspace: .*$`).ReplaceAllString(blocks[0][1], "workspace: "+dir)
-	if _, err := config.Parse([]byte(cfgYAML)); err != nil {
-		t.Fatalf("the guide's watchdog.yaml does not load: %v", err)
+	if c, err := config.Parse([]byte(cfgYAML)); err != nil || c.Language != lang.Japanese {
+		t.Fatalf("the guide's watchdog.yaml does not load with language ja: %v", err)
+	}
+	// The docs init added (the old workspace had no ai-docs/) are Japanese.
+	if b, err := os.ReadFile(filepath.Join(dir, "ai-docs", "deep-work.md")); err != nil || !strings.Contains(string(b), "深い作業") {
+		t.Errorf("init --lang ja did not add the Japanese ai-docs (err %v)", err)
 	}
 	cfg := filepath.Join(t.TempDir(), "watchdog.yaml")
 	if err := os.WriteFile(cfg, []byte(cfgYAML), 0o644); err != nil {
