@@ -1,6 +1,8 @@
 package daemon
 
 import (
+	"github.com/ai-heart/ai-heart/internal/lang"
+
 	"context"
 	"os"
 	"path/filepath"
@@ -200,29 +202,41 @@ func TestDailyCapCountsRecovery(t *testing.T) {
 }
 
 // TestUrgentFeedbackIsDelivered: an interrupt. feedback file loses its prefix
-// and is handed to the agent in a prompt of its own, counted by the cap.
+// and is handed to the agent in a prompt of its own, counted by the cap, in
+// the agent's language; the state file carries the language for mcp-heart.
 func TestUrgentFeedbackIsDelivered(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		cfg := testConfig(t)
-		cfg.DailyCap = 5
-		rec := &recorder{method: config.DeliveryTmux}
-		h := startFake(t, cfg, rec.factory)
-		ws, _ := workspace.New(cfg.Workspace, nil)
-		time.Sleep(150 * time.Millisecond)
-		if err := ws.WriteFile("feedbackbox/interrupt.stop-the-loop.md", []byte("Stop the loop.\n")); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(200 * time.Millisecond)
-		synctest.Wait()
-		p := rec.prompts()
-		if len(p) != 1 || !strings.Contains(p[0], "Urgent feedback: feedbackbox/stop-the-loop.md") {
-			t.Fatalf("prompts = %q, want one naming the urgent item", p)
-		}
-		if _, err := os.Stat(ws.Path("feedbackbox/stop-the-loop.md")); err != nil {
-			t.Fatalf("the item lost its interrupt. prefix? %v", err)
-		}
-		if st := h.state(); st.DailyCap.Used != 1 {
-			t.Fatalf("cap used = %d, want the urgent wakeup counted", st.DailyCap.Used)
-		}
-	})
+	for _, tt := range []struct {
+		lang lang.Lang
+		want string
+	}{
+		{lang.English, "Urgent feedback: feedbackbox/stop-the-loop.md"},
+		{lang.Japanese, "緊急のフィードバック：feedbackbox/stop-the-loop.md"},
+	} {
+		t.Run(string(tt.lang), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				cfg := testConfig(t)
+				cfg.DailyCap = 5
+				cfg.Language = tt.lang
+				rec := &recorder{method: config.DeliveryTmux}
+				h := startFake(t, cfg, rec.factory)
+				ws, _ := workspace.New(cfg.Workspace, nil)
+				time.Sleep(150 * time.Millisecond)
+				if err := ws.WriteFile("feedbackbox/interrupt.stop-the-loop.md", []byte("Stop the loop.\n")); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(200 * time.Millisecond)
+				synctest.Wait()
+				p := rec.prompts()
+				if len(p) != 1 || !strings.Contains(p[0], tt.want) {
+					t.Fatalf("prompts = %q, want one naming the urgent item: %q", p, tt.want)
+				}
+				if _, err := os.Stat(ws.Path("feedbackbox/stop-the-loop.md")); err != nil {
+					t.Fatalf("the item lost its interrupt. prefix? %v", err)
+				}
+				if st := h.state(); st.DailyCap.Used != 1 || st.Language != tt.lang {
+					t.Fatalf("cap used = %d, language %q; want the urgent wakeup counted and language %q", st.DailyCap.Used, st.Language, tt.lang)
+				}
+			})
+		})
+	}
 }
