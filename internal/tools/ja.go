@@ -15,6 +15,22 @@ var ja = lang.Catalogue{
 		"4. 深い作業を終える活動ログの次の活動ログは内省にします。それとは別に、定期的に内省します。\n" +
 		"5. stats/ と histories/ にはこれらのツールを通してだけ書き、何も削除しません。checkpoint、create_activity_log、get_heartbeat_elapsed_time の返信には watchdog の現在の通知が含まれます。それに従ってください。",
 
+	// Tool titles.
+	"Create activity log":         "活動ログの作成",
+	"Checkpoint":                  "チェックポイント",
+	"Start deep work":             "深い作業の開始",
+	"Get heartbeat elapsed time":  "ハートビートからの経過時間",
+	"Start theme":                 "テーマの開始",
+	"End theme":                   "テーマの終了",
+	"Preview next theme":          "次のテーマの下見",
+	"Check and process feedback":  "フィードバックの受け取り",
+	"Report tool usage":           "ツール使用の報告",
+	"Create theme expert context": "テーマの専門家コンテキストの作成",
+	"Get latest theme context":    "最新のテーマコンテキストの取得",
+	"Check theme status":          "テーマの状況確認",
+	"Get latest activity log":     "最新の活動ログの取得",
+	"List theme artifacts":        "テーマの成果物一覧",
+
 	// Tool descriptions.
 	"The theme's start ID: 14 digits YYYYMMDDHHMMSS, the first part of the theme folder name artifacts/<theme_start_id>_<theme_directory_part>/ (start_theme returns it).":                                                                                                                                                                                        "テーマの開始ID：14桁の YYYYMMDDHHMMSS。テーマフォルダ名 artifacts/<theme_start_id>_<theme_directory_part>/ の前半です（start_theme が返します）。",
 	"The theme folder's name after the ID and underscore, e.g. ai_research for artifacts/20250101120000_ai_research/. One folder name: no / or \\, no .., no leading dot.":                                                                                                                                                                                        "テーマフォルダ名のうち、IDとアンダースコアの後の部分。例：artifacts/20250101120000_ai_research/ なら ai_research。フォルダ名一つで、/ や \\、..、先頭のドットは使えません。",

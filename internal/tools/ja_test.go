@@ -42,7 +42,7 @@ func TestDescriptionsFollowLanguage(t *testing.T) {
 			var v any
 			_ = json.Unmarshal(b, &v)
 			schemas[l] = append(schemas[l], st.Tool.Name+" "+withoutDescriptions(v, &descs))
-			descs = append(descs, st.Tool.Description)
+			descs = append(descs, st.Tool.Description, st.Tool.Title)
 			for _, d := range descs {
 				if japanese(d) != (l == lang.Japanese) {
 					t.Errorf("%s: %s description %q: Japanese = %v", l, st.Tool.Name, d, japanese(d))

@@ -57,7 +57,7 @@ func (t *Tools) Definitions() []server.ServerTool {
 
 	logTool := mcp.NewTool("create_activity_log", opts(
 		[]mcp.ToolOption{
-			mcp.WithToolTitle("Create activity log"), hints(false, false, false), mcp.WithOutputSchema[LogResult](),
+			mcp.WithToolTitle(t.tr("Create activity log")), hints(false, false, false), mcp.WithOutputSchema[LogResult](),
 			mcp.WithDescription(t.tr("Write the activity log that closes the current activity cycle, into the theme's histories folder, named by the current heartbeat ID (read from the workspace; never pass it). " +
 				"Also completes any active deep-work declaration. Call it at the end of each cycle. The reply gives the file path, the time since the previous log and checkpoint, and advice.")),
 			mcp.WithString(pActivityType, mcp.Required(), mcp.Enum(activityTypeNames()...),
@@ -71,7 +71,7 @@ func (t *Tools) Definitions() []server.ServerTool {
 		}, theme)...)
 
 	checkpointTool := mcp.NewTool("checkpoint",
-		mcp.WithToolTitle("Checkpoint"), hints(false, false, false), mcp.WithOutputSchema[CheckpointResult](),
+		mcp.WithToolTitle(t.tr("Checkpoint")), hints(false, false, false), mcp.WithOutputSchema[CheckpointResult](),
 		mcp.WithDescription(t.tr("Record a one-line note that you are still consciously working on something long, cheaper than an activity log; it counts as proof of activity for the watchdog. "+
 			"Call it at natural breaks in your work; there is no need to watch the clock. It is progress, not the end of a cycle: an activity log still closes the cycle. "+
 			"The reply gives elapsed times and the watchdog's current notices, if any.")),
@@ -80,7 +80,7 @@ func (t *Tools) Definitions() []server.ServerTool {
 	)
 
 	deepTool := mcp.NewTool("start_deep_work",
-		mcp.WithToolTitle("Start deep work"), hints(false, false, false), mcp.WithOutputSchema[DeepWorkResult](),
+		mcp.WithToolTitle(t.tr("Start deep work")), hints(false, false, false), mcp.WithOutputSchema[DeepWorkResult](),
 		mcp.WithDescription(t.tr("Declare a period of long, focused work. flexible: lasts until your next activity log; the introspection check pauses; keep writing checkpoints at natural breaks. "+
 			"strict: lasts planned_duration_minutes; the inactivity, introspection and stale_id checks pause until the deadline (every other check stays on). "+
 			"A new declaration supersedes (expires) an older active one. The activity log that ends deep work records the work; the next activity log after it must be an introspection.")),
@@ -93,14 +93,14 @@ func (t *Tools) Definitions() []server.ServerTool {
 	)
 
 	elapsedTool := mcp.NewTool("get_heartbeat_elapsed_time",
-		mcp.WithToolTitle("Get heartbeat elapsed time"), hints(true, false, true), mcp.WithOutputSchema[ElapsedResult](),
+		mcp.WithToolTitle(t.tr("Get heartbeat elapsed time")), hints(true, false, true), mcp.WithOutputSchema[ElapsedResult](),
 		mcp.WithDescription(t.trf("Read-only status: time since your latest activity log, checkpoint and introspection, deep work in force and time left, "+
 			"each watchdog threshold (%s and %s without proof) and whether it is crossed, and the watchdog's current notices. Takes no parameters.", warn, errAt)),
 	)
 
 	startTool := mcp.NewTool("start_theme", opts(
 		[]mcp.ToolOption{
-			mcp.WithToolTitle("Start theme"), hints(false, false, false), mcp.WithOutputSchema[StartThemeResult](),
+			mcp.WithToolTitle(t.tr("Start theme")), hints(false, false, false), mcp.WithOutputSchema[StartThemeResult](),
 			mcp.WithDescription(t.tr("Start a long-running theme: creates artifacts/<current heartbeat ID>_<theme_directory_part>/histories/ (or under the parent theme's subthemes/), writes the start record in artifacts/theme_histories/, " +
 				"and marks the themebox file it came from as processed. The reply gives theme_start_id and theme_directory_part to use in create_activity_log.")),
 			mcp.WithString(pThemeName, mcp.Required(), mcp.MaxLength(maxThemeNameLen), mcp.Description(t.tr("The theme's title, one line."))),
@@ -113,7 +113,7 @@ func (t *Tools) Definitions() []server.ServerTool {
 
 	endTool := mcp.NewTool("end_theme", opts(
 		[]mcp.ToolOption{
-			mcp.WithToolTitle("End theme"), hints(false, false, false), mcp.WithOutputSchema[EndThemeResult](),
+			mcp.WithToolTitle(t.tr("End theme")), hints(false, false, false), mcp.WithOutputSchema[EndThemeResult](),
 			mcp.WithDescription(t.tr("End a theme: writes its end record artifacts/theme_histories/<current heartbeat ID>_end_<theme_directory_part>.md. The theme folder must exist; it is kept as it is.")),
 		}, theme, []mcp.ToolOption{
 			mcp.WithString(pReason, mcp.Required(), mcp.Description(t.tr("Why the theme ends now, free text."))),
@@ -121,17 +121,17 @@ func (t *Tools) Definitions() []server.ServerTool {
 		})...)
 
 	previewTool := mcp.NewTool("preview_next_theme",
-		mcp.WithToolTitle("Preview next theme"), hints(true, false, true), mcp.WithOutputSchema[InboxItemResult](),
+		mcp.WithToolTitle(t.tr("Preview next theme")), hints(true, false, true), mcp.WithOutputSchema[InboxItemResult](),
 		mcp.WithDescription(t.tr("Read-only: the next theme idea in themebox/ (the first *.md by name that is not draft. or processed.) and its text, and how many more wait. "+
 			"Nothing changes; to take it, call start_theme with themebox_file. Takes no parameters.")),
 	)
 	itemTool := mcp.NewTool("check_and_process_item",
-		mcp.WithToolTitle("Check and process feedback"), hints(false, false, false), mcp.WithOutputSchema[InboxItemResult](),
+		mcp.WithToolTitle(t.tr("Check and process feedback")), hints(false, false, false), mcp.WithOutputSchema[InboxItemResult](),
 		mcp.WithDescription(t.tr("Take the first unprocessed feedback file in feedbackbox/: the reply gives its text, and the file is renamed processed.<name> so it is handed over once. "+
 			"Act on it, then record what you did in an activity log. Takes no parameters.")),
 	)
 	usageTool := mcp.NewTool("report_tool_usage",
-		mcp.WithToolTitle("Report tool usage"), hints(false, false, false), mcp.WithOutputSchema[ToolUsageResult](),
+		mcp.WithToolTitle(t.tr("Report tool usage")), hints(false, false, false), mcp.WithOutputSchema[ToolUsageResult](),
 		mcp.WithDescription(t.trf("After using a rate-limited tool (a web search, an image API), report it: success starts its cooldown (%s), "+
 			"quota_exceeded locks it (%s). The watchdog reminds you while the restriction lasts and lifts it by itself.",
 			humanize.Duration(t.restrictions().Cooldown.D()), humanize.Duration(t.restrictions().Lock.D()))),
@@ -143,7 +143,7 @@ func (t *Tools) Definitions() []server.ServerTool {
 
 	ctxTool := mcp.NewTool("create_theme_expert_context", opts(
 		[]mcp.ToolOption{
-			mcp.WithToolTitle("Create theme expert context"), hints(false, false, false), mcp.WithOutputSchema[ThemeContextResult](),
+			mcp.WithToolTitle(t.tr("Create theme expert context")), hints(false, false, false), mcp.WithOutputSchema[ThemeContextResult](),
 			mcp.WithDescription(t.tr("Write the expert persona you take on for a theme into <theme folder>/contexts/<current heartbeat ID>.md: the expert's role, perspective, constraints and expected outcome. " +
 				"The theme must exist (start_theme); an existing context is never overwritten. get_latest_theme_context reads it back.")),
 			mcp.WithString(pThemeName, mcp.Required(), mcp.MaxLength(maxThemeNameLen), mcp.Description(t.tr("The theme's title, one line."))),
@@ -154,13 +154,13 @@ func (t *Tools) Definitions() []server.ServerTool {
 		}, theme)...)
 	latestCtxTool := mcp.NewTool("get_latest_theme_context", opts(
 		[]mcp.ToolOption{
-			mcp.WithToolTitle("Get latest theme context"), hints(true, false, true), mcp.WithOutputSchema[ThemeContextResult](),
+			mcp.WithToolTitle(t.tr("Get latest theme context")), hints(true, false, true), mcp.WithOutputSchema[ThemeContextResult](),
 			mcp.WithDescription(t.tr("Read-only: the newest expert context of a theme (<theme folder>/contexts/). A sub-theme without one of its own gets its parent theme's, marked inherited.")),
 		}, theme)...)
 
 	statusTool := mcp.NewTool("check_theme_status", opts(
 		[]mcp.ToolOption{
-			mcp.WithToolTitle("Check theme status"), hints(true, false, true), mcp.WithOutputSchema[ThemeStatus](),
+			mcp.WithToolTitle(t.tr("Check theme status")), hints(true, false, true), mcp.WithOutputSchema[ThemeStatus](),
 			mcp.WithDescription(t.tr("Read-only: a theme's start record and name, whether it has ended, its activity log count and newest log, and its sub-themes (the same for each).")),
 		}, theme, []mcp.ToolOption{
 			mcp.WithBoolean(pIncludeSubthemes, mcp.Description(t.tr("Whether to report the sub-themes too; true when left out."))),
@@ -168,14 +168,14 @@ func (t *Tools) Definitions() []server.ServerTool {
 
 	latestLogTool := mcp.NewTool("get_latest_activity_log", opts(
 		[]mcp.ToolOption{
-			mcp.WithToolTitle("Get latest activity log"), hints(true, false, true), mcp.WithOutputSchema[LatestLogsResult](),
+			mcp.WithToolTitle(t.tr("Get latest activity log")), hints(true, false, true), mcp.WithOutputSchema[LatestLogsResult](),
 			mcp.WithDescription(t.tr("Read-only: the text of a theme's newest activity logs, newest first, to pick up where you left off.")),
 		}, theme, []mcp.ToolOption{
 			mcp.WithInteger(pNumLogs, mcp.Min(1), mcp.Max(maxNumLogs), mcp.Description(t.trf("How many of the newest logs to return, 1 to %d; 1 when left out.", maxNumLogs))),
 		})...)
 	artifactsTool := mcp.NewTool("list_theme_artifacts", opts(
 		[]mcp.ToolOption{
-			mcp.WithToolTitle("List theme artifacts"), hints(true, false, true), mcp.WithOutputSchema[ArtifactsResult](),
+			mcp.WithToolTitle(t.tr("List theme artifacts")), hints(true, false, true), mcp.WithOutputSchema[ArtifactsResult](),
 			mcp.WithDescription(t.trf("Read-only: the files of a theme folder by path, with sizes and times; histories/ and sub-theme folders are left out. A page holds up to limit files (%d when left out); pass next_cursor as cursor for the next page.", defaultListLimit)),
 		}, theme, []mcp.ToolOption{
 			mcp.WithBoolean(pIncludeSubdirs, mcp.Description(t.tr("Whether to list the theme folder's own sub-folders too; false when left out."))),
