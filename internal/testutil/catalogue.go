@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
@@ -94,8 +95,9 @@ func sampleArgs(en string) []any {
 	return args
 }
 
-// Literals returns the string literals of a Go file; a sum of literals
-// ("a " + "b") is one, as the sentence it builds.
+// Literals returns the string literals of a Go file and the jsonschema
+// descriptions of its struct tags; a sum of literals ("a " + "b") is one, as
+// the sentence it builds.
 func Literals(t testing.TB, path string) []string {
 	t.Helper()
 	f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
@@ -125,6 +127,15 @@ func Literals(t testing.TB, path string) []string {
 		switch x := n.(type) {
 		case *ast.ImportSpec:
 			return false
+		case *ast.Field:
+			// A struct tag's jsonschema description is a text too.
+			if x.Tag != nil {
+				if tag, err := strconv.Unquote(x.Tag.Value); err == nil {
+					if d := reflect.StructTag(tag).Get("jsonschema"); d != "" {
+						out = append(out, d)
+					}
+				}
+			}
 		case *ast.BinaryExpr:
 			if s, ok := flat(x); ok && x.Op == token.ADD {
 				out = append(out, s)

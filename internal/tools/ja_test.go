@@ -26,8 +26,9 @@ func japanese(s string) bool {
 }
 
 // TestDescriptionsFollowLanguage: with language ja every description the
-// agent reads (tool, parameter, server instructions) is Japanese; with en
-// none is, and the schemas (names, enums, bounds) are the same.
+// agent reads (tool, title, parameter, reply field, server instructions) is
+// Japanese; with en none is, and the schemas (names, enums, bounds) are the
+// same.
 func TestDescriptionsFollowLanguage(t *testing.T) {
 	schemas := map[lang.Lang][]string{}
 	for _, l := range []lang.Lang{lang.English, lang.Japanese} {
@@ -43,6 +44,20 @@ func TestDescriptionsFollowLanguage(t *testing.T) {
 			_ = json.Unmarshal(b, &v)
 			schemas[l] = append(schemas[l], st.Tool.Name+" "+withoutDescriptions(v, &descs))
 			descs = append(descs, st.Tool.Description, st.Tool.Title)
+			out, err := json.Marshal(st.Tool.OutputSchema)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var o any
+			_ = json.Unmarshal(out, &o)
+			var outDescs []string
+			schemas[l] = append(schemas[l], st.Tool.Name+" output "+withoutDescriptions(o, &outDescs))
+			for _, d := range outDescs {
+				// A bare file name pattern reads the same in both.
+				if !strings.HasPrefix(d, "artifacts/") {
+					descs = append(descs, d)
+				}
+			}
 			for _, d := range descs {
 				if japanese(d) != (l == lang.Japanese) {
 					t.Errorf("%s: %s description %q: Japanese = %v", l, st.Tool.Name, d, japanese(d))

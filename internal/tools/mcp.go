@@ -183,6 +183,10 @@ func (t *Tools) Definitions() []server.ServerTool {
 			mcp.WithString(pCursor, mcp.Description(t.tr("The next_cursor of the previous page, to get the page after it; leave it out for the first page."))),
 		})...)
 
+	for _, tool := range []*mcp.Tool{&latestLogTool, &artifactsTool, &statusTool, &ctxTool, &latestCtxTool, &previewTool, &itemTool,
+		&usageTool, &logTool, &checkpointTool, &deepTool, &elapsedTool, &startTool, &endTool} {
+		t.localizeOutput(tool)
+	}
 	return []server.ServerTool{
 		{Tool: latestLogTool, Handler: handle(t, latestLogTool.Name, t.GetLatestActivityLog)},
 		{Tool: artifactsTool, Handler: handle(t, artifactsTool.Name, t.ListThemeArtifacts)},
@@ -199,6 +203,30 @@ func (t *Tools) Definitions() []server.ServerTool {
 		{Tool: startTool, Handler: handle(t, startTool.Name, t.StartTheme)},
 		{Tool: endTool, Handler: handle(t, endTool.Name, t.EndTheme)},
 	}
+}
+
+// localizeOutput puts the descriptions of a tool's output schema (from the
+// result types' jsonschema tags) into the agent's language.
+func (t *Tools) localizeOutput(tool *mcp.Tool) {
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, y := range x {
+				if s, ok := y.(string); ok && k == "description" {
+					x[k] = t.tr(s)
+				} else {
+					walk(y)
+				}
+			}
+		case []any:
+			for _, y := range x {
+				walk(y)
+			}
+		}
+	}
+	walk(tool.OutputSchema.Properties)
+	walk(tool.OutputSchema.Defs)
 }
 
 // opts concatenates option lists.
