@@ -158,7 +158,13 @@ func (a *agent) deliverOne(source, text string, now time.Time) {
 	a.mu.Unlock()
 	entry := transcript.Entry{Time: now, Agent: a.name, Source: source, Prompt: text, Reply: res.Reply, DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode, Truncated: res.Truncated}
 	if err != nil {
-		a.outcome(source, state.OutcomeFailed)
+		if errors.Is(err, delivery.ErrToolCap) {
+			// A failure for the breaker and the totals; its one fate by
+			// source is tool_capped, counted below.
+			a.count(func(c *Counters) { c.DeliveryFailures++ })
+		} else {
+			a.outcome(source, state.OutcomeFailed)
+		}
 		a.log.Warn().Err(err).Str("source", source).Bool("probe", probe).Msg("delivery failed")
 		entry.Error = err.Error()
 	} else {

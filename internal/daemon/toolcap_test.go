@@ -29,6 +29,9 @@ func TestToolCapEndsRunaway(t *testing.T) {
 	})
 	h.stop()
 	st := h.state()
+	if by := st.Counters.BySource["schedule"]; by["tool_capped"] != st.Counters.ToolCapped || by["failed"] != 0 {
+		t.Fatalf("wakeups_by_source: %v; a capped run's one fate is tool_capped", st.Counters.BySource)
+	}
 	if st.Counters.DeliveryFailures != st.Counters.ToolCapped || st.Counters.Delivered != 0 {
 		t.Fatalf("counters %+v: want every run a capped failure", st.Counters)
 	}
