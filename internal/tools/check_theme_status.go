@@ -61,6 +61,9 @@ func (r *ThemeInfo) write(b *strings.Builder, l lang.Lang, indent string) {
 	if r.LatestLog != "" {
 		fmt.Fprintf(b, tr(l, ", latest %s"), r.LatestLog)
 	}
+	if r.StartRecord != "" {
+		fmt.Fprintf(b, tr(l, "; start record %s"), r.StartRecord)
+	}
 	b.WriteString(tr(l, ".\n"))
 }
 

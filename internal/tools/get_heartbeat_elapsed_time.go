@@ -57,7 +57,11 @@ func (r *ElapsedResult) heartbeatID() string { return r.HeartbeatID }
 func (r *ElapsedResult) Text(l lang.Lang) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, tr(l, "Current heartbeat ID: %s (the tools use it for you).\n"), r.HeartbeatID)
-	fmt.Fprintf(&b, tr(l, "Since latest activity log (this cycle): %s.\n"), humanSec(r.SinceLastLogSeconds, tr(l, "no log yet")))
+	if r.LastLog != "" {
+		fmt.Fprintf(&b, tr(l, "Since latest activity log (this cycle): %s (%s).\n"), humanSec(r.SinceLastLogSeconds, ""), r.LastLog)
+	} else {
+		fmt.Fprintf(&b, tr(l, "Since latest activity log (this cycle): %s.\n"), humanSec(r.SinceLastLogSeconds, tr(l, "no log yet")))
+	}
 	if r.SinceLastCheckpointSeconds != nil {
 		fmt.Fprintf(&b, tr(l, "Since latest checkpoint: %s (%q).\n"), humanSec(r.SinceLastCheckpointSeconds, ""), r.LastCheckpointMessage)
 	} else {
@@ -65,7 +69,7 @@ func (r *ElapsedResult) Text(l lang.Lang) string {
 	}
 	fmt.Fprintf(&b, tr(l, "Since latest introspection: %s.\n"), humanSec(r.SinceLastIntrospectionSecs, tr(l, "no introspection log yet")))
 	if d := r.DeepWork; d != nil {
-		fmt.Fprintf(&b, tr(l, "Deep work in force: %s, %q, for %s"), d.Mode, d.Activity, humanize.Duration(time.Duration(d.ElapsedSeconds)*time.Second))
+		fmt.Fprintf(&b, tr(l, "Deep work in force: %s, %q (%s), for %s"), d.Mode, d.Activity, d.File, humanize.Duration(time.Duration(d.ElapsedSeconds)*time.Second))
 		if d.RemainingSeconds != nil {
 			fmt.Fprintf(&b, tr(l, ", %s left until %s"), humanSec(d.RemainingSeconds, ""), d.Deadline)
 		}
