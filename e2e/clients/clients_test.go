@@ -187,30 +187,40 @@ var idleScript = func() *script {
 	}, Final: "[IDLE]"}
 }
 
-func TestGeminiCLIExec(t *testing.T) {
-	gemini := client(t, "gemini")
-	w := newWorld(t)
-	s := idleScript()
-	url := geminiStandIn(t, s)
+// geminiExec wakes Gemini CLI (`gemini -p` and flags) by exec every 20 s,
+// its model a stand-in playing s; settings go to the agent's config.
+func (w *world) geminiExec(s *script, flags []string, settings ...string) {
+	gemini := client(w.t, "gemini")
+	url := geminiStandIn(w.t, s)
 	w.writeJSON(".gemini/settings.json", map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}})
 	w.writeJSON(".gemini/trustedFolders.json", map[string]any{w.ws: "TRUST_FOLDER"})
 	w.env = append(w.env, "GEMINI_API_KEY=standin", "GOOGLE_GEMINI_BASE_URL="+url)
-	w.run([]string{gemini, "-p", "{prompt}"}, 20*time.Second)
-	w.healthy(s)
+	w.run(append([]string{gemini, "-p", "{prompt}"}, flags...), 20*time.Second, settings...)
 }
 
-func TestClaudeCodeExec(t *testing.T) {
-	claude := client(t, "claude")
-	w := newWorld(t)
-	s := idleScript()
-	url := claudeStandIn(t, s)
+// claudeExec wakes Claude Code (`claude -p` and flags) by exec every 20 s,
+// its model a stand-in playing s, with mcp-heart added by `claude mcp add`.
+func (w *world) claudeExec(s *script, flags []string, settings ...string) {
+	claude := client(w.t, "claude")
+	url := claudeStandIn(w.t, s)
 	w.env = append(w.env, "ANTHROPIC_API_KEY=standin", "ANTHROPIC_BASE_URL="+url)
 	add := exec.Command(claude, "mcp", "add", "--scope", "user", "mcp-heart", "--", filepath.Join(binDir, "mcp-heart"), "--workspace", w.ws)
 	add.Env, add.Dir = w.env, w.ws
 	if out, err := add.CombinedOutput(); err != nil {
-		t.Fatalf("claude mcp add: %v\n%s", err, out)
+		w.t.Fatalf("claude mcp add: %v\n%s", err, out)
 	}
-	w.run([]string{claude, "-p", "{prompt}", "--allowedTools=mcp__mcp-heart"}, 20*time.Second)
+	w.run(append([]string{claude, "-p", "{prompt}", "--allowedTools=mcp__mcp-heart"}, flags...), 20*time.Second, settings...)
+}
+
+func TestGeminiCLIExec(t *testing.T) {
+	w, s := newWorld(t), idleScript()
+	w.geminiExec(s, nil)
+	w.healthy(s)
+}
+
+func TestClaudeCodeExec(t *testing.T) {
+	w, s := newWorld(t), idleScript()
+	w.claudeExec(s, nil)
 	w.healthy(s)
 }
 
@@ -246,28 +256,13 @@ func (w *world) capped(s *script) {
 }
 
 func TestGeminiCLIToolCap(t *testing.T) {
-	gemini := client(t, "gemini")
-	w := newWorld(t)
-	s := runaway()
-	url := geminiStandIn(t, s)
-	w.writeJSON(".gemini/settings.json", map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}})
-	w.writeJSON(".gemini/trustedFolders.json", map[string]any{w.ws: "TRUST_FOLDER"})
-	w.env = append(w.env, "GEMINI_API_KEY=standin", "GOOGLE_GEMINI_BASE_URL="+url)
-	w.run([]string{gemini, "-p", "{prompt}", "--output-format", "stream-json"}, 20*time.Second, "output: stream-json", "max_tool_calls: 3")
+	w, s := newWorld(t), runaway()
+	w.geminiExec(s, []string{"--output-format", "stream-json"}, "output: stream-json", "max_tool_calls: 3")
 	w.capped(s)
 }
 
 func TestClaudeCodeToolCap(t *testing.T) {
-	claude := client(t, "claude")
-	w := newWorld(t)
-	s := runaway()
-	url := claudeStandIn(t, s)
-	w.env = append(w.env, "ANTHROPIC_API_KEY=standin", "ANTHROPIC_BASE_URL="+url)
-	add := exec.Command(claude, "mcp", "add", "--scope", "user", "mcp-heart", "--", filepath.Join(binDir, "mcp-heart"), "--workspace", w.ws)
-	add.Env, add.Dir = w.env, w.ws
-	if out, err := add.CombinedOutput(); err != nil {
-		t.Fatalf("claude mcp add: %v\n%s", err, out)
-	}
-	w.run([]string{claude, "-p", "{prompt}", "--allowedTools=mcp__mcp-heart", "--output-format", "stream-json", "--verbose"}, 20*time.Second, "output: stream-json", "max_tool_calls: 3")
+	w, s := newWorld(t), runaway()
+	w.claudeExec(s, []string{"--output-format", "stream-json", "--verbose"}, "output: stream-json", "max_tool_calls: 3")
 	w.capped(s)
 }
