@@ -206,6 +206,7 @@ type Config struct {
 	Timezone    string `yaml:"timezone"`
 	Alerts      Alerts `yaml:"alerts"`
 	HTTP        HTTP   `yaml:"http"`
+	MQTT        MQTT   `yaml:"mqtt"`
 	// Agents, when non-empty, is the fleet this process supervises.
 	Agents []AgentConfig `yaml:"-"`
 
@@ -399,6 +400,12 @@ func (c *Config) finish(base string) error {
 		if c.HTTP.TokenFile != "" {
 			c.HTTP.TokenFile = absUnder(base, c.HTTP.TokenFile)
 		}
+		m := &c.MQTT
+		for _, f := range []*string{&m.PasswordFile, &m.TLS.CAFile, &m.TLS.CertFile, &m.TLS.KeyFile} {
+			if *f != "" {
+				*f = absUnder(base, *f)
+			}
+		}
 		for i := range c.Alerts.Notify {
 			if f := c.Alerts.Notify[i].URLFile; f != "" {
 				c.Alerts.Notify[i].URLFile = absUnder(base, f)
@@ -409,6 +416,9 @@ func (c *Config) finish(base string) error {
 		return err
 	}
 	if err := c.validateWindow(); err != nil {
+		return err
+	}
+	if err := c.validateMQTT(); err != nil {
 		return err
 	}
 	names, spaces := map[string]int{}, map[string]int{}

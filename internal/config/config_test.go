@@ -287,6 +287,13 @@ func TestInvalid(t *testing.T) {
 		"not-a-mapping":           "cannot unmarshal",
 		"bad-language":            `language: "fr" is not one of en, ja`,
 		"agent-bad-language":      `agents[1].language: "jp" is not one of en, ja`,
+		"mqtt-scheme":             `mqtt.broker: "http://localhost:1883": the scheme must be tcp://, ssl://, ws:// or wss://`,
+		"mqtt-keepalive":          "mqtt.keepalive: 500ms is not between 1s and 65535s",
+		"mqtt-tls-pair":           "mqtt.tls: give both cert_file and key_file",
+		"mqtt-password-no-user":   "mqtt.password_file: needs mqtt.username",
+		"mqtt-credentials-in-url": "mqtt.broker: \"tcp://localhost:1883\": no credentials in the URL",
+		"mqtt-tls-on-tcp":         "mqtt.tls: set, but mqtt.broker",
+		"mqtt-prefix":             `mqtt.topic_prefix: "heart/#" must not hold + or #`,
 	}
 	files, err := filepath.Glob("testdata/invalid-*.yml")
 	if err != nil {
