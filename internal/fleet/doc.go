@@ -1,0 +1,24 @@
+// Package fleet puts the pulse on MQTT and reads it back: a Publisher beside
+// each watchdog's pulse, and a View that follows every agent on a broker and
+// judges their presence (the Heart paper, sections 3.1 and 8).
+//
+// Topics, under a prefix (default "heart"):
+//
+//	<prefix>/<agent>/state             a Pulse, retained, each pulse
+//	<prefix>/<agent>/alerts            an Alert, QoS 1, not retained
+//	<prefix>/_watchdog/<host>/<name>   "online", or the last will "offline"; retained
+//
+// Caveats:
+//   - The broker is never in the pulse's way. Publishing runs on its own
+//     goroutine; while the broker is away, each agent keeps only its newest
+//     state (sent at once on reconnect) and alerts are dropped. Both are
+//     counted, never queued without bound.
+//   - Agent names are topic levels: the characters + # / in a name are
+//     replaced by _, and two machines with agents of the same name share a
+//     topic (the newest state wins). Give agents names unique in the fleet.
+//   - Nothing received changes an agent: there are no commands over MQTT.
+//     The View only reads.
+//   - Presence is judged on the View's clock: an agent is offline after 3 of
+//     its own pulse intervals without a state, or at once when its watchdog's
+//     last will arrives. A retained state older than that reads as offline.
+package fleet

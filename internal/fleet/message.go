@@ -1,0 +1,160 @@
+package fleet
+
+import (
+	"strings"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/budget"
+	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/pause"
+	"github.com/ai-heart/ai-heart/internal/state"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// Pulse is the compact state an agent publishes each pulse: what a fleet
+// view draws, not the whole state file (no thresholds, notices or proofs).
+type Pulse struct {
+	Agent string `json:"agent"`
+	Host  string `json:"host"`
+	// Watchdog names the publishing process as its presence topic does
+	// ("<host>/<name>"), so a last will marks its agents offline.
+	Watchdog      string            `json:"watchdog"`
+	HeartbeatID   workspace.ID      `json:"heartbeat_id"`
+	PulseInterval config.Duration   `json:"pulse_interval"`
+	Worst         string            `json:"worst"`
+	Checks        map[string]string `json:"checks"`
+	DeepWork      []state.DeepWork  `json:"deep_work,omitempty"`
+	NextWakeup    *time.Time        `json:"next_wakeup,omitempty"`
+	NextSource    string            `json:"next_source,omitempty"`
+	Cap           Cap               `json:"cap"`
+	Breaker       string            `json:"breaker"`
+	Paused        bool              `json:"paused"`
+	// Seq counts this process's publishes for the agent, from 1: a view
+	// sees a restart (it starts again) and gaps.
+	Seq  uint64    `json:"seq"`
+	Time time.Time `json:"time"` // the pulse's time
+}
+
+// Cap is the daily cap's use.
+type Cap struct {
+	Used  int `json:"used"`
+	Limit int `json:"limit"`
+}
+
+// Alert is one alert as published.
+type Alert struct {
+	Time        time.Time `json:"time"`
+	Agent       string    `json:"agent"`
+	Host        string    `json:"host"`
+	Level       string    `json:"level"`
+	Check       string    `json:"check"`
+	Message     string    `json:"message"`
+	HeartbeatID string    `json:"heartbeat_id,omitempty"`
+}
+
+// Presence payloads on the watchdog topic.
+const (
+	Online  = "online"
+	Offline = "offline"
+)
+
+// FromState makes the published pulse of a state.
+func FromState(st state.State, host, watchdog string, seq uint64) Pulse {
+	p := Pulse{
+		Agent: st.Agent, Host: host, Watchdog: watchdog, HeartbeatID: st.HeartbeatID,
+		PulseInterval: st.PulseInterval, Checks: make(map[string]string, len(st.Checks)),
+		DeepWork:   st.DeepWork,
+		NextWakeup: st.Chambers.Schedule.NextWakeup, NextSource: st.Chambers.Schedule.NextSource,
+		Cap:     Cap{Used: st.DailyCap.Used, Limit: st.DailyCap.Limit},
+		Breaker: st.Breaker.State, Paused: st.Pause != nil, Seq: seq, Time: st.PulseAt,
+	}
+	worst := checks.OK
+	for name, c := range st.Checks {
+		p.Checks[name] = c.Level
+		if l, err := checks.ParseLevel(c.Level); err == nil && l > worst {
+			worst = l
+		}
+	}
+	p.Worst = worst.String()
+	if p.Breaker == "" {
+		p.Breaker = budget.Closed
+	}
+	return p
+}
+
+// State turns a received pulse back into the state shape the page and
+// /metrics read; what the pulse does not carry stays empty.
+func (p Pulse) State() state.State {
+	st := state.State{
+		Agent: p.Agent, PulseAt: p.Time, PulseInterval: p.PulseInterval, HeartbeatID: p.HeartbeatID,
+		Checks: make(map[string]state.CheckState, len(p.Checks)), DeepWork: p.DeepWork,
+		DailyCap: budget.CapState{Used: p.Cap.Used, Limit: p.Cap.Limit},
+		Breaker:  budget.BreakerState{State: p.Breaker},
+	}
+	for name, l := range p.Checks {
+		st.Checks[name] = state.CheckState{Level: l}
+	}
+	st.Chambers.Schedule.NextWakeup, st.Chambers.Schedule.NextSource = p.NextWakeup, p.NextSource
+	if p.Paused {
+		st.Pause = &pause.Pause{} // paused; since when and why stay on the agent's machine
+	}
+	return st
+}
+
+// Topics builds and parses the topic names under one prefix.
+type Topics struct{ Prefix string }
+
+// State is the agent's retained state topic.
+func (t Topics) State(agent string) string { return t.Prefix + "/" + Level(agent) + "/state" }
+
+// Alerts is the agent's alert topic.
+func (t Topics) Alerts(agent string) string { return t.Prefix + "/" + Level(agent) + "/alerts" }
+
+// Watchdog is the process's presence topic (its last will).
+func (t Topics) Watchdog(id string) string { return t.Prefix + "/_watchdog/" + id }
+
+// All is the filter a view subscribes to.
+func (t Topics) All() string { return t.Prefix + "/#" }
+
+// Topic kinds Parse tells apart.
+const (
+	KindOther = iota
+	KindState
+	KindAlerts
+	KindWatchdog
+)
+
+// Parse says what a topic is: for state and alerts the agent's level, for a
+// watchdog its ID ("<host>/<name>").
+func (t Topics) Parse(topic string) (kind int, name string) {
+	rest, ok := strings.CutPrefix(topic, t.Prefix+"/")
+	if !ok {
+		return KindOther, ""
+	}
+	if id, ok := strings.CutPrefix(rest, "_watchdog/"); ok {
+		return KindWatchdog, id
+	}
+	agent, leaf, ok := strings.Cut(rest, "/")
+	switch {
+	case !ok || strings.Contains(leaf, "/"):
+		return KindOther, ""
+	case leaf == "state":
+		return KindState, agent
+	case leaf == "alerts":
+		return KindAlerts, agent
+	}
+	return KindOther, ""
+}
+
+// Level makes a name safe as one topic level: MQTT wildcards and the level
+// separator become _.
+func Level(name string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '+', '#', '/', 0:
+			return '_'
+		}
+		return r
+	}, name)
+}
