@@ -69,6 +69,20 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if notifier != nil {
 		defer notifier.Close(notifyShutdownWait)
 	}
+	pub, err := newPublisher(ctx, cfg, sink, log)
+	if err != nil {
+		if win != nil {
+			win.ln.Close()
+		}
+		log.Error().Err(err).Msg("cannot start the mqtt publisher")
+		return 1
+	}
+	if pub != nil {
+		defer pub.Close() // after the last pulse: the will says offline
+		if win != nil {
+			win.metrics.Registry().MustRegister(publisherCollector{pub})
+		}
+	}
 	opts := daemon.Options{Log: log, Alerts: sink, Notify: sdnotify.Notifier{}}
 	opts.OnPulse = func(e daemon.PulseEvent) {
 		if win != nil {
@@ -76,6 +90,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		if notifier != nil {
 			notifier.Flush(e.Agent)
+		}
+		if pub != nil {
+			pub.State(e.State)
 		}
 	}
 	d, err := daemon.New(cfg, opts)

@@ -31,6 +31,20 @@ type Source interface {
 	Statuses() []state.State
 }
 
+// Presence is how a fleet view judges an agent it follows from afar.
+type Presence struct {
+	Online   bool      `json:"online"`
+	LastSeen time.Time `json:"last_seen"`
+	Host     string    `json:"host,omitempty"`
+	Reason   string    `json:"reason,omitempty"` // why it is offline
+}
+
+// PresenceSource is a Source that judges presence itself (the fleet view):
+// the page then shows its verdict rather than guessing from pulse times.
+type PresenceSource interface {
+	Presence(agent string) (Presence, bool)
+}
+
 // Pauser pauses and resumes agents; a read-only source has none.
 type Pauser interface {
 	Pause(agent string, until time.Time, reason string) error
@@ -77,8 +91,9 @@ type Alert struct {
 // Agent is one agent in /api/v1/status: its state file plus recent alerts.
 type Agent struct {
 	state.State
-	Running bool    `json:"running"`
-	Alerts  []Alert `json:"alerts"`
+	Running  bool      `json:"running"`
+	Alerts   []Alert   `json:"alerts"`
+	Presence *Presence `json:"presence,omitempty"`
 }
 
 // New builds a server over src.
@@ -130,7 +145,13 @@ func (s *Server) agent(st state.State) Agent {
 	s.mu.Lock()
 	al := append([]Alert{}, s.alerts[st.Agent]...)
 	s.mu.Unlock()
-	return Agent{State: st, Running: st.Running(s.opts.Now()), Alerts: al}
+	a := Agent{State: st, Running: st.Running(s.opts.Now()), Alerts: al}
+	if ps, ok := s.src.(PresenceSource); ok {
+		if p, ok := ps.Presence(st.Agent); ok {
+			a.Presence, a.Running = &p, p.Online
+		}
+	}
+	return a
 }
 
 func (s *Server) status(w http.ResponseWriter, r *http.Request) {

@@ -19,6 +19,7 @@ const JA = {
   "outside: schedule and idle wakeups wait": "時間外：予定とアイドルの起動は待機中",
   "Resume": "再開", "Pause": "一時停止", "recent alerts": "最近の警報",
   "requested; shows within one pulse": "を要求しました。1パルス以内に反映されます",
+  "offline": "オフライン", "host": "ホスト", "last seen": "最後の受信",
   "live": "接続中", "connecting…": "接続しています…", "connection to the watchdog lost; retrying": "watchdog との接続が切れました。再接続しています",
   "Bearer token for pause/resume": "一時停止・再開用の Bearer トークン", "token": "トークン",
 };
@@ -84,8 +85,12 @@ function draw(name) {
   }
   const el = rec.el;
   $(".name", el).textContent = name;
-  const stale = !connected || Date.now() - rec.seen > 3 * intervalMs(a) ||
-    Date.now() - new Date(a.pulse_at).getTime() > 3 * intervalMs(a);
+  // A fleet view judges presence itself (3 missed pulses, or the watchdog's
+  // last will); a watchdog's own page guesses from the pulse times.
+  const pr = a.presence;
+  const offline = !!pr && !pr.online;
+  const stale = !connected || offline || (!pr && (Date.now() - rec.seen > 3 * intervalMs(a) ||
+    Date.now() - new Date(a.pulse_at).getTime() > 3 * intervalMs(a)));
   const paused = !!a.pause;
   const breakerOpen = a.circuit_breaker && a.circuit_breaker.state && a.circuit_breaker.state !== "closed";
   const w = worst(a);
@@ -95,12 +100,16 @@ function draw(name) {
   else if (a.chambers && a.chambers.schedule && a.chambers.schedule.in_flight) el.classList.add("flight");
   else if (w === "ok" || w === "info") el.classList.add("healthy");
   const sc = (a.chambers && a.chambers.schedule) || {};
-  let badge = stale ? "no pulse" : paused ? "paused" : sc.outside_active_hours ? "outside active hours" : (a.work && a.work.mode) || w;
+  let badge = offline ? "offline" : stale ? "no pulse" : paused ? "paused" : sc.outside_active_hours ? "outside active hours" : (a.work && a.work.mode) || w;
   $(".badge", el).textContent = tr(a, badge);
   $(".alerts summary", el).textContent = tr(a, "recent alerts");
 
   const dl = $(".facts", el); dl.replaceChildren();
   const none = tr(a, "none"), noneYet = tr(a, "none yet");
+  if (pr) {
+    fact(dl, a, "host", pr.host || "–");
+    fact(dl, a, "last seen", ago(pr.last_seen, a) + (offline && pr.reason ? " · " + pr.reason : ""));
+  }
   fact(dl, a, "heartbeat", a.heartbeat_id || "–");
   fact(dl, a, "last proof", a.last_proof ? ago(a.last_proof.mod_time, a) : noneYet);
   fact(dl, a, "introspection", a.last_introspection ? ago(a.last_introspection.mod_time, a) : noneYet);
