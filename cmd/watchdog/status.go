@@ -22,8 +22,12 @@ import (
 func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("status", flag.ContinueOnError)
 	load := configFlag(fs)
+	broker := fs.String("mqtt", "", "show every agent on this broker (tcp://host:1883) instead of this config's")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
+	}
+	if *broker != "" {
+		return fleetStatus(ctx, load, *broker, stdout, stderr)
 	}
 	cfg, _, err := load()
 	if err != nil {

@@ -30,6 +30,7 @@ type Pulse struct {
 	Cap           Cap               `json:"cap"`
 	Breaker       string            `json:"breaker"`
 	Paused        bool              `json:"paused"`
+	Pulses        int64             `json:"pulses"` // since the watchdog started, for /metrics
 	// Seq counts this process's publishes for the agent, from 1: a view
 	// sees a restart (it starts again) and gaps.
 	Seq  uint64    `json:"seq"`
@@ -67,7 +68,7 @@ func FromState(st state.State, host, watchdog string, seq uint64) Pulse {
 		DeepWork:   st.DeepWork,
 		NextWakeup: st.Chambers.Schedule.NextWakeup, NextSource: st.Chambers.Schedule.NextSource,
 		Cap:     Cap{Used: st.DailyCap.Used, Limit: st.DailyCap.Limit},
-		Breaker: st.Breaker.State, Paused: st.Pause != nil, Seq: seq, Time: st.PulseAt,
+		Breaker: st.Breaker.State, Paused: st.Pause != nil, Pulses: st.Counters.Pulses, Seq: seq, Time: st.PulseAt,
 	}
 	worst := checks.OK
 	for name, c := range st.Checks {
@@ -91,6 +92,7 @@ func (p Pulse) State() state.State {
 		Checks: make(map[string]state.CheckState, len(p.Checks)), DeepWork: p.DeepWork,
 		DailyCap: budget.CapState{Used: p.Cap.Used, Limit: p.Cap.Limit},
 		Breaker:  budget.BreakerState{State: p.Breaker},
+		Counters: state.Counters{Pulses: p.Pulses},
 	}
 	for name, l := range p.Checks {
 		st.Checks[name] = state.CheckState{Level: l}
