@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/eclipse/paho.golang/autopaho"
@@ -118,6 +119,19 @@ func connectError(err error) string {
 
 // willProps fire the last will as soon as the broker loses the client.
 var willProps = &paho.WillProperties{WillDelayInterval: new(uint32)}
+
+var clients atomic.Int64
+
+// processName names a client of this process: the PID, then PID-2, PID-3...
+// for further clients (tests and measurements run several in one process;
+// two clients with one ID would keep pushing each other off the broker).
+func processName() string {
+	n := clients.Add(1)
+	if n == 1 {
+		return fmt.Sprint(os.Getpid())
+	}
+	return fmt.Sprintf("%d-%d", os.Getpid(), n)
+}
 
 // Host is this machine's name as a topic level.
 func Host() string {

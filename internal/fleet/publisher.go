@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"sync"
 	"time"
 
@@ -63,7 +62,7 @@ type Publisher struct {
 // A broker that refuses the credentials is logged and retried; the pulse
 // goes on either way.
 func NewPublisher(ctx context.Context, m config.MQTT, log zerolog.Logger) (*Publisher, error) {
-	name := fmt.Sprint(os.Getpid())
+	name := processName()
 	clientID := m.ClientID
 	if clientID != "" {
 		name = Level(clientID)

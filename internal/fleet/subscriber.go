@@ -3,7 +3,6 @@ package fleet
 import (
 	"context"
 	"fmt"
-	"os"
 	"sync"
 	"time"
 
@@ -35,7 +34,7 @@ type Subscriber struct {
 func Subscribe(ctx context.Context, m config.MQTT, v *View, log zerolog.Logger) (*Subscriber, error) {
 	clientID := m.ClientID
 	if clientID == "" {
-		clientID = fmt.Sprintf("watchdog-fleet-%s-%d", Host(), os.Getpid())
+		clientID = fmt.Sprintf("watchdog-fleet-%s-%s", Host(), processName())
 	}
 	cc, err := clientConfig(m, clientID)
 	if err != nil {
