@@ -131,6 +131,18 @@ func (a *agent) scan(b *beat) {
 		b.log.Error().Err(err).Msg("scan workspace")
 	}
 	b.snap = snap
+	// The inotify limit never leaves a blind spot: the scanner lists the
+	// workspace every pulse instead, and the operator hears of it once.
+	if why := a.scanner.Fallback(); why != "" {
+		a.mu.Lock()
+		first := a.pulse.ScanFallback == ""
+		a.pulse.ScanFallback = why
+		a.mu.Unlock()
+		if first {
+			a.emit(b.now, b.id, checks.Warning, "scan",
+				"inotify limit reached, so the workspace is listed every pulse instead of followed (nothing is missed; each pulse costs more): "+why, 0)
+		}
+	}
 }
 
 // evaluate runs the pure checks on the snapshot.

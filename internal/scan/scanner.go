@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -56,7 +57,12 @@ type Scanner struct {
 	real    map[string]bool    // real paths of the theme folders taken in: links may repeat or loop
 	started bool
 	full    string // why the next scan must be full; "" when it need not
-	seq     int    // barrier file counter
+	// fallback is why this scanner polls for good: the kernel's inotify
+	// limit was reached. Sticky, so a full workspace is not re-watched (and
+	// the limit hit again) every pulse.
+	fallback string
+	addWatch func(path string) error // nil: the watcher's Add (tests fake the kernel's limit)
+	seq      int                     // barrier file counter
 
 	recent     []workspace.Proof // newest first, at most RecentLogCount
 	intro      *workspace.Proof
@@ -104,7 +110,7 @@ func (s *Scanner) logf(format string, args ...any) {
 // in the snapshot, never an error; the error is for a workspace that cannot
 // be read at all.
 func (s *Scanner) Scan() (Snapshot, error) {
-	if s.Poll {
+	if s.Poll || s.fallback != "" {
 		if err := s.fullScan(); err != nil {
 			return Snapshot{}, err
 		}
@@ -153,10 +159,14 @@ func (s *Scanner) fullScan() error {
 	s.real = map[string]bool{}
 	s.recent, s.intro, s.checkpoint, s.olderCps = nil, nil, nil, nil
 	s.dirty = map[string]bool{}
-	if !s.Poll { // polling lists everything on every scan instead
+	if !s.Poll && s.fallback == "" { // polling lists everything on every scan instead
 		if w, err := newWatcher(); err != nil {
 			s.full = err.Error()
-			s.logf("scan: %v; every scan will list the history", err)
+			if limitReached(err) {
+				s.fallBack(fmt.Sprintf("%v (fs.inotify.max_user_instances)", err))
+			} else {
+				s.logf("scan: %v; every scan will list the history", err)
+			}
 		} else {
 			s.w = w
 		}
@@ -192,11 +202,19 @@ func (s *Scanner) watch(rel string, k dirKind) {
 	if s.w == nil {
 		return
 	}
-	err := s.w.fs.Add(s.ws.Path(rel))
+	add := s.w.fs.Add
+	if s.addWatch != nil {
+		add = s.addWatch
+	}
+	err := add(s.ws.Path(rel))
 	if errors.Is(err, fs.ErrNotExist) {
 		return
 	}
 	if err != nil {
+		if limitReached(err) && s.fallback == "" {
+			s.fallBack(fmt.Sprintf("watch %s: %v (fs.inotify.max_user_watches)", rel, err))
+			return
+		}
 		if s.full == "" {
 			s.full = fmt.Sprintf("watch %s: %v (see fs.inotify.max_user_watches)", rel, err)
 			s.logf("scan: %s; the next scan lists the history again", s.full)
@@ -205,6 +223,29 @@ func (s *Scanner) watch(rel string, k dirKind) {
 	}
 	s.dirs[rel] = k
 }
+
+// limitReached reports whether err is one of the kernel's inotify limits:
+// watches (ENOSPC) or instances (EMFILE).
+func limitReached(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE)
+}
+
+// fallBack stops watching for good and polls: every scan lists the
+// workspace. Nothing goes unseen, each pulse just costs more; Fallback
+// tells the daemon, which alerts.
+func (s *Scanner) fallBack(why string) {
+	s.fallback = why
+	s.full = ""
+	if s.w != nil {
+		go s.w.close()
+		s.w = nil
+	}
+	s.logf("scan: inotify limit reached: %s; listing %s on every scan instead", why, s.ws.Root)
+}
+
+// Fallback is why the scanner polls instead of following the workspace
+// with inotify ("" while it follows it, or when Poll was asked for).
+func (s *Scanner) Fallback() string { return s.fallback }
 
 func (s *Scanner) isDir(rel string) bool {
 	fi, err := os.Stat(s.ws.Path(rel))

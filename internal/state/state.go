@@ -103,6 +103,9 @@ type PulseChamber struct {
 	MaxLateMS   int64  `json:"max_late_ms"`
 	LastError   string `json:"last_error,omitempty"`
 	ScanHealthy bool   `json:"scan_healthy"`
+	// ScanFallback is why the scanner polls instead of following the
+	// workspace with inotify (the kernel's watch limit); "" while it follows.
+	ScanFallback string `json:"scan_fallback,omitempty"`
 }
 
 // ScheduleChamber shows the next wakeup and the one in flight.
