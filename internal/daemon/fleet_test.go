@@ -8,12 +8,14 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
 
+	"github.com/ai-heart/ai-heart/internal/alert"
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/delivery"
 	"github.com/ai-heart/ai-heart/internal/workspace"
@@ -56,7 +58,20 @@ func TestFleet(t *testing.T) {
 	}
 	var before syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &before)
-	d, err := New(cfg, Options{Log: zerolog.Nop(), NewDeliverer: nd, OnPulse: func(e PulseEvent) {
+	// Past the kernel's inotify limits (fs.inotify.max_user_instances is 128
+	// by default: one per agent) agents fall back to polling, each with an
+	// alert; count them.
+	sink, err := alert.NewSink(zerolog.Nop(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var scanAlerts atomic.Int64
+	sink.Subscribe(func(a alert.Alert) {
+		if a.Check == "scan" {
+			scanAlerts.Add(1)
+		}
+	})
+	d, err := New(cfg, Options{Log: zerolog.Nop(), Alerts: sink, NewDeliverer: nd, OnPulse: func(e PulseEvent) {
 		mu.Lock()
 		late[e.Agent] = append(late[e.Agent], e.Started.Sub(e.Scheduled))
 		mu.Unlock()
@@ -87,6 +102,17 @@ func TestFleet(t *testing.T) {
 	p50, p99, max := all[len(all)/2], all[len(all)*99/100], all[len(all)-1]
 	t.Logf("fleet: %d agents, %d pulses in %s; lateness p50 %s p99 %s max %s; CPU %s (%.1f%% of one core)",
 		n, len(all), elapsed.Round(time.Millisecond), p50, p99, max, cpu.Round(time.Millisecond), 100*cpu.Seconds()/elapsed.Seconds())
+	polling := 0
+	for i := 0; i < n; i++ {
+		ws, _ := workspace.New(filepath.Join(root, fmt.Sprintf("agent%02d", i)), nil)
+		if st, err := ReadState(ws); err == nil && st.Chambers.Pulse.ScanFallback != "" {
+			polling++
+		}
+	}
+	t.Logf("fleet: %d agents polling after the inotify limit, %d scan alerts", polling, scanAlerts.Load())
+	if int64(polling) != scanAlerts.Load() {
+		t.Errorf("%d agents poll but %d scan alerts: a fallback went unannounced", polling, scanAlerts.Load())
+	}
 	if p99 > 100*time.Millisecond {
 		t.Errorf("pulse lateness p99 = %s, want under 100ms", p99)
 	}
