@@ -138,6 +138,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 				sink.Emit(alert.Alert{Time: time.Now(), Level: checks.Error, Agent: "watchdog", Check: "config_reload", Message: fmt.Sprintf("config reload refused, old config kept: %v", err)})
 				continue
 			}
+			if next.MQTT != cfg.MQTT {
+				log.Warn().Msg("the mqtt section changed: it takes effect at the next start")
+			}
 			log.Info().Str("config", orDefaults(path)).Msg("config reloaded")
 		}
 	}()
