@@ -274,6 +274,22 @@ func TestE2EBrokerOutageNoPulseGap(t *testing.T) {
 	if !strings.Contains(p.stderr.String(), "mqtt connection lost") {
 		t.Errorf("no log line for the lost connection")
 	}
+	// The watchdog's own /metrics counts what the outage cost.
+	r, err := http.Get("http://" + p.http + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mb := new(bytes.Buffer)
+	mb.ReadFrom(r.Body)
+	r.Body.Close()
+	for _, want := range []string{"watchdog_mqtt_connected 1", "watchdog_mqtt_connects_total 2", `watchdog_mqtt_dropped_total{kind="state"}`} {
+		if !strings.Contains(mb.String(), want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+	if strings.Contains(mb.String(), `watchdog_mqtt_dropped_total{kind="state"} 0`) {
+		t.Errorf("no state counted as dropped during the outage")
+	}
 }
 
 func subscribeView(t *testing.T, m config.MQTT) *fleet.View {
