@@ -17,12 +17,13 @@ import (
 	"github.com/ai-heart/ai-heart/internal/config"
 )
 
-// Reconnection backoff: quick first retries (a broker restart), then at
-// most one attempt every 30 s against a broker that stays away.
+// Reconnection backoff: quick first retries (a broker restart), then a
+// random wait up to 5 s, so a fleet with 10 s pulses is back on a restarted
+// broker well before a view would count 3 missed pulses.
 const (
 	backoffMin     = 100 * time.Millisecond
 	backoffInitial = 500 * time.Millisecond
-	backoffMax     = 30 * time.Second
+	backoffMax     = 5 * time.Second
 )
 
 // clientConfig builds the autopaho settings every connection shares: the
