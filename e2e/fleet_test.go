@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/rs/zerolog"
 
 	"github.com/ai-heart/ai-heart/internal/config"
@@ -333,5 +334,52 @@ func TestE2EWrongMQTTPassword(t *testing.T) {
 	})
 	if strings.Contains(p.stderr.String(), "wrong-staple") {
 		t.Errorf("the password is in the log")
+	}
+}
+
+// The fleet view's page in a real Chromium: cards for the agents of two
+// processes; kill -9 of one fades its card, badged offline, with its host
+// and when it was last seen.
+func TestE2EFleetPageInChromium(t *testing.T) {
+	ctx, problems := browser(t)
+	b := testutil.Mosquitto(t, nil)
+	mqtt := fmt.Sprintf("{broker: %q, keepalive: 2s}", b.URL)
+	startFleetProcess(t, mqtt, 5*time.Second, "ann")
+	p2 := startFleetProcess(t, mqtt, 5*time.Second, "bob")
+	view := freeAddr(t)
+	fv := exec.Command(filepath.Join(binDir, "watchdog"), "fleet", "--mqtt", b.URL, "--http", view)
+	if err := fv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fv.Process.Kill(); fv.Wait() })
+	waitUntil(t, "both agents in the view", 15*time.Second, func() bool { return len(statusOf(view)) == 2 })
+
+	c, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(c, chromedp.Navigate("http://"+view+"/"),
+		chromedp.WaitVisible(`[data-agent="ann"] dd[data-fact="last seen"]`), chromedp.WaitVisible(`[data-agent="bob"] dd[data-fact="host"]`)); err != nil {
+		t.Fatalf("load the fleet page: %v", err)
+	}
+	stale := func(agent string) bool {
+		return evalIn[bool](t, ctx, fmt.Sprintf(`document.querySelector('[data-agent=%q]').classList.contains("stale")`, agent))
+	}
+	if stale("ann") || stale("bob") {
+		t.Fatal("a card is faded while both watchdogs run")
+	}
+	p2.cmd.Process.Kill()
+	waitUntil(t, "bob's card to fade", 10*time.Second, func() bool { return stale("bob") })
+	badge := evalIn[string](t, ctx, `document.querySelector('[data-agent="bob"] .badge').textContent`)
+	seen := evalIn[string](t, ctx, `document.querySelector('[data-agent="bob"] dd[data-fact="last seen"]').textContent`)
+	if badge != "offline" || !strings.Contains(seen, "ago") || !strings.Contains(seen, "went offline") {
+		t.Errorf("bob's card: badge %q, last seen %q; want offline, an age and the will as the reason", badge, seen)
+	}
+	if stale("ann") {
+		t.Error("ann's card faded with bob's watchdog")
+	}
+	if evalIn[bool](t, ctx, `!document.querySelector('[data-agent="ann"] .pause').hidden`) {
+		t.Error("the fleet page offers a pause button: nothing may act over MQTT")
+	}
+	for _, p := range problems() {
+		t.Errorf("browser: %s", p)
 	}
 }
