@@ -64,7 +64,7 @@ func TestE2EFleetScale(t *testing.T) {
 	t.Cleanup(func() { fv.Process.Kill(); fv.Wait() })
 
 	var pids []int
-	var logs []*bytes.Buffer
+	var logs []*lockedBuffer
 	for p := 0; p < procs; p++ {
 		root := t.TempDir()
 		body := fmt.Sprintf("pulse: {interval: %s}\nschedule: {every: 0s}\nmqtt: {broker: %q}\nagents:\n", pulse, b.URL)
@@ -77,7 +77,13 @@ func TestE2EFleetScale(t *testing.T) {
 		}
 		cfg := filepath.Join(root, "watchdog.yaml")
 		writeConfig(t, cfg, body)
-		cmd, stderr := startRun(t, cfg)
+		cmd := exec.Command(filepath.Join(binDir, "watchdog"), "run", "-c", cfg, "--log-format", "json")
+		stderr := &lockedBuffer{}
+		cmd.Stderr = stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 		pids, logs = append(pids, cmd.Process.Pid), append(logs, stderr)
 	}
 	waitUntil(t, fmt.Sprintf("all %d agents in the view", total), 2*pulse+60*time.Second, func() bool { return len(v.Members()) == total })

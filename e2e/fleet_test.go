@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -27,7 +28,7 @@ import (
 // fleetProcess is a watchdog run with its agents, publishing to a broker.
 type fleetProcess struct {
 	cmd    *exec.Cmd
-	stderr *bytes.Buffer
+	stderr *lockedBuffer
 	http   string
 	ws     map[string]*workspace.Workspace
 }
@@ -49,8 +50,32 @@ func startFleetProcess(t *testing.T, mqtt string, pulse time.Duration, agents ..
 	}
 	cfg := filepath.Join(root, "watchdog.yaml")
 	writeConfig(t, cfg, body)
-	p.cmd, p.stderr = startRun(t, cfg)
+	p.stderr = &lockedBuffer{}
+	p.cmd = exec.Command(filepath.Join(binDir, "watchdog"), "run", "-c", cfg, "--log-format", "json")
+	p.cmd.Stderr = p.stderr
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.cmd.Process.Kill(); p.cmd.Wait() })
 	return p
+}
+
+// lockedBuffer is a log the test reads while the process still writes it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // statusOf reads /api/v1/status of a page: agent name -> its entry.
@@ -99,8 +124,6 @@ func TestE2EFleetTwoProcessesAndKill9(t *testing.T) {
 
 	view := freeAddr(t)
 	fv := exec.Command(filepath.Join(binDir, "watchdog"), "fleet", "--mqtt", b.URL, "--http", view, "--log-format", "json")
-	var fvLog bytes.Buffer
-	fv.Stderr = &fvLog
 	if err := fv.Start(); err != nil {
 		t.Fatal(err)
 	}
