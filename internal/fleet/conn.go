@@ -118,8 +118,16 @@ func connectError(err error) string {
 	return err.Error()
 }
 
+// retainedLife is how long the broker keeps a retained state or will
+// (MQTT 5 message expiry): a live agent replaces its state each pulse, so
+// only the topics of agents and processes gone for a day disappear, rather
+// than piling up with every restart.
+const retainedLife = 24 * 60 * 60 // seconds
+
 // willProps fire the last will as soon as the broker loses the client.
-var willProps = &paho.WillProperties{WillDelayInterval: new(uint32)}
+var willProps = &paho.WillProperties{WillDelayInterval: new(uint32), MessageExpiry: ptr(uint32(retainedLife))}
+
+func ptr[T any](v T) *T { return &v }
 
 var clients atomic.Int64
 

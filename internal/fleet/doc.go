@@ -16,6 +16,9 @@
 //   - Agent names are topic levels: the characters + # / in a name are
 //     replaced by _, and two machines with agents of the same name share a
 //     topic (the newest state wins). Give agents names unique in the fleet.
+//   - Retained messages expire after a day (MQTT 5 message expiry): live
+//     agents renew theirs each pulse; those of agents and processes gone
+//     for a day leave the broker instead of piling up with each restart.
 //   - Nothing received changes an agent: there are no commands over MQTT.
 //     The View only reads.
 //   - Presence is judged on the View's clock: an agent is offline after 3 of

@@ -281,7 +281,11 @@ func (p *Publisher) requeue(announce bool, states map[string]json.RawMessage) {
 func (p *Publisher) publish(ctx context.Context, topic string, payload []byte, qos byte, retain bool) error {
 	ctx, cancel := context.WithTimeout(ctx, publishTimeout)
 	defer cancel()
-	_, err := p.cm.Publish(ctx, &paho.Publish{Topic: topic, Payload: payload, QoS: qos, Retain: retain})
+	pub := &paho.Publish{Topic: topic, Payload: payload, QoS: qos, Retain: retain}
+	if retain {
+		pub.Properties = &paho.PublishProperties{MessageExpiry: ptr(uint32(retainedLife))}
+	}
+	_, err := p.cm.Publish(ctx, pub)
 	if err != nil {
 		p.log.Debug().Err(err).Str("topic", topic).Msg("mqtt publish failed")
 	}
