@@ -7,6 +7,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/budget"
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
@@ -31,6 +32,8 @@ type Pulse struct {
 	Breaker       string            `json:"breaker"`
 	Paused        bool              `json:"paused"`
 	Pulses        int64             `json:"pulses"` // since the watchdog started, for /metrics
+	// Language is the agent's (en, ja): the fleet page labels its card in it.
+	Language lang.Lang `json:"language,omitempty"`
 	// Seq counts this process's publishes for the agent, from 1: a view
 	// sees a restart (it starts again) and gaps.
 	Seq  uint64    `json:"seq"`
@@ -68,7 +71,7 @@ func FromState(st state.State, host, watchdog string, seq uint64) Pulse {
 		DeepWork:   st.DeepWork,
 		NextWakeup: st.Chambers.Schedule.NextWakeup, NextSource: st.Chambers.Schedule.NextSource,
 		Cap:     Cap{Used: st.DailyCap.Used, Limit: st.DailyCap.Limit},
-		Breaker: st.Breaker.State, Paused: st.Pause != nil, Pulses: st.Counters.Pulses, Seq: seq, Time: st.PulseAt,
+		Breaker: st.Breaker.State, Paused: st.Pause != nil, Pulses: st.Counters.Pulses, Language: st.Language, Seq: seq, Time: st.PulseAt,
 	}
 	worst := checks.OK
 	for name, c := range st.Checks {
@@ -92,7 +95,7 @@ func (p Pulse) State() state.State {
 		Checks: make(map[string]state.CheckState, len(p.Checks)), DeepWork: p.DeepWork,
 		DailyCap: budget.CapState{Used: p.Cap.Used, Limit: p.Cap.Limit},
 		Breaker:  budget.BreakerState{State: p.Breaker},
-		Counters: state.Counters{Pulses: p.Pulses},
+		Counters: state.Counters{Pulses: p.Pulses}, Language: p.Language,
 	}
 	for name, l := range p.Checks {
 		st.Checks[name] = state.CheckState{Level: l}
