@@ -35,7 +35,10 @@ func TestGeminiCLIInTmux(t *testing.T) {
 
 	sock := filepath.Join(t.TempDir(), "tmux.sock")
 	args := []string{"-f", "/dev/null", "-S", sock, "new-session", "-d", "-s", "agent", "-x", "160", "-y", "50", "-c", w.ws,
-		"-e", "HOME=" + w.home, "-e", "GEMINI_API_KEY=standin", "-e", "GOOGLE_GEMINI_BASE_URL=" + url, "-e", "NO_COLOR=1", gemini}
+		"-e", "HOME=" + w.home, "-e", "GEMINI_API_KEY=standin", "-e", "GOOGLE_GEMINI_BASE_URL=" + url, "-e", "NO_COLOR=1",
+		// An interactive user's terminal is not CI: with CI set (as .ci/run
+		// does), Gemini CLI's TUI draws nothing until it exits.
+		"-e", "CI=false", gemini}
 	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v\n%s", err, out)
 	}
