@@ -31,8 +31,11 @@ type Memory struct {
 	ThemePart   string    `json:"theme_directory_part,omitempty"`
 	StrictUntil time.Time `json:"strict_until,omitzero"`
 	Stalled     bool      `json:"stalled,omitempty"` // a run is hanging on purpose
-	Recovered   bool      `json:"recovered,omitempty"`
-	Done        bool      `json:"done,omitempty"`
+	// Introspected is set by the first introspection: strict deep work
+	// waits for it, so the forgotten introspection always comes first.
+	Introspected bool `json:"introspected,omitempty"`
+	Recovered    bool `json:"recovered,omitempty"`
+	Done         bool `json:"done,omitempty"`
 }
 
 // ReadMemory reads the agent's memory; a missing file is the day's start.

@@ -41,6 +41,7 @@ func (a *agent) day(ctx context.Context, text string) (string, error) {
 			"Next: keep the notes shorter, and declare deep work before long stretches."); err != nil {
 			return "", err
 		}
+		a.mem.Introspected = true
 		return "Wrote the introspection the notice asked for.", nil
 	}
 	switch a.mem.Step {
@@ -83,6 +84,13 @@ func (a *agent) day(ctx context.Context, text string) (string, error) {
 		}
 		return a.next("The diagram is done; the log ended the flexible deep work.")
 	case stepStrict:
+		if !a.mem.Introspected {
+			// Busy, and forgetting to introspect until the notice says so.
+			if _, err := a.call(ctx, "checkpoint", map[string]any{"current_activity": "polishing the diagram's labels"}); err != nil {
+				return "", err
+			}
+			return "Still polishing the diagram.", nil
+		}
 		out, err := a.call(ctx, "start_deep_work", map[string]any{"mode": "strict",
 			"activity_description": "checking the diagram against real tide tables", "planned_duration_minutes": 1})
 		if err != nil {
