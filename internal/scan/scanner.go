@@ -202,7 +202,7 @@ func (s *Scanner) watch(rel string, k dirKind) {
 	if s.w == nil {
 		return
 	}
-	add := s.w.fs.Add
+	add := s.w.add
 	if s.addWatch != nil {
 		add = s.addWatch
 	}

@@ -20,12 +20,14 @@ const maxPending = 8192
 // syncTimeout bounds the wait for the scanner's own barrier event.
 const syncTimeout = 2 * time.Second
 
-// watcher drains fsnotify events into a set of changed paths as they arrive,
-// so the kernel queue never fills between pulses, and lets Scan wait until
-// every event queued before it has been read (the barrier).
+// watcher is one scanner's share of the process's inotify instance: the
+// changed paths of its folders, drained as they arrive so the kernel queue
+// never fills between pulses, and a barrier that lets Scan wait until every
+// event queued before it has been read.
 type watcher struct {
-	fs   *fsnotify.Watcher
-	done chan struct{}
+	hub  *hub
+	id   int
+	dirs map[string]bool // absolute folders this watcher asked for; guarded by hub.mu
 
 	mu      sync.Mutex
 	pending map[string]fsnotify.Op // absolute path -> ops seen
@@ -34,36 +36,114 @@ type watcher struct {
 	seen    chan struct{}          // closed when the barrier event arrives
 }
 
-func newWatcher() (*watcher, error) {
-	fw, err := fsnotify.NewBufferedWatcher(1024)
-	if err != nil {
-		return nil, fmt.Errorf("start inotify: %w", err)
-	}
-	w := &watcher{fs: fw, done: make(chan struct{}), pending: map[string]fsnotify.Op{}}
-	go w.loop()
-	return w, nil
+// hub is the one inotify instance of the process, shared by every scanner:
+// the kernel allows each user only fs.inotify.max_user_instances of them
+// (often 128), and a fleet of agents would spend one each. Events go to the
+// watchers of the folder they happen in.
+type hub struct {
+	mu     sync.Mutex
+	fs     *fsnotify.Watcher
+	done   chan struct{}
+	owners map[string]map[*watcher]bool // absolute folder -> its watchers
+	users  int
+	nextID int
 }
 
-func (w *watcher) loop() {
-	defer close(w.done)
+var shared = &hub{}
+
+func newWatcher() (*watcher, error) { return shared.join() }
+
+// join returns a new watcher, starting the inotify instance for the first.
+func (h *hub) join() (*watcher, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.fs == nil {
+		fw, err := fsnotify.NewBufferedWatcher(4096)
+		if err != nil {
+			return nil, fmt.Errorf("start inotify: %w", err)
+		}
+		h.fs, h.done, h.owners = fw, make(chan struct{}), map[string]map[*watcher]bool{}
+		go h.loop(fw, h.done)
+	}
+	h.users++
+	h.nextID++
+	return &watcher{hub: h, id: h.nextID, dirs: map[string]bool{}, pending: map[string]fsnotify.Op{}}, nil
+}
+
+func (h *hub) loop(fw *fsnotify.Watcher, done chan struct{}) {
+	defer close(done)
 	for {
 		select {
-		case ev, ok := <-w.fs.Events:
+		case ev, ok := <-fw.Events:
 			if !ok {
 				return
 			}
-			w.note(ev)
-		case err, ok := <-w.fs.Errors:
+			for _, w := range h.route(ev.Name) {
+				w.note(ev)
+			}
+		case err, ok := <-fw.Errors:
 			if !ok {
 				return
 			}
-			w.mu.Lock()
-			if w.lost == "" {
-				w.lost = err.Error()
+			// An overflow loses events of every folder alike.
+			for _, w := range h.everyone() {
+				w.lose(err.Error())
 			}
-			w.mu.Unlock()
 		}
 	}
+}
+
+// route returns the watchers of the folder an event happened in, and of the
+// path itself when it is a watched folder (its own removal).
+func (h *hub) route(name string) []*watcher {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []*watcher
+	seen := map[*watcher]bool{}
+	for _, dir := range []string{filepath.Dir(name), name} {
+		for w := range h.owners[dir] {
+			if !seen[w] {
+				seen[w] = true
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+func (h *hub) everyone() []*watcher {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	seen := map[*watcher]bool{}
+	var out []*watcher
+	for _, ws := range h.owners {
+		for w := range ws {
+			if !seen[w] {
+				seen[w] = true
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// add watches the folder abs for w. Two watchers may share a folder (a
+// scanner rescanning while its old watcher closes): the kernel's watch
+// stays until the last of them lets it go. The kernel is asked every time,
+// since a folder deleted and made again is a new inode to watch.
+func (w *watcher) add(abs string) error {
+	h := w.hub
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err := h.fs.Add(abs); err != nil {
+		return err
+	}
+	if h.owners[abs] == nil {
+		h.owners[abs] = map[*watcher]bool{}
+	}
+	h.owners[abs][w] = true
+	w.dirs[abs] = true
+	return nil
 }
 
 func (w *watcher) note(ev fsnotify.Event) {
@@ -87,6 +167,14 @@ func (w *watcher) note(ev fsnotify.Event) {
 	w.pending[ev.Name] |= ev.Op
 }
 
+func (w *watcher) lose(why string) {
+	w.mu.Lock()
+	if w.lost == "" {
+		w.lost = why
+	}
+	w.mu.Unlock()
+}
+
 // take returns and forgets the changes seen so far.
 func (w *watcher) take() (map[string]fsnotify.Op, string) {
 	w.mu.Lock()
@@ -100,7 +188,7 @@ func (w *watcher) take() (map[string]fsnotify.Op, string) {
 // its event: inotify keeps one queue in order, so every change made before
 // sync was called has been noted when it returns.
 func (w *watcher) sync(dir string, seq int) error {
-	name := fmt.Sprintf(".scan-barrier-%d-%d", os.Getpid(), seq)
+	name := fmt.Sprintf(".scan-barrier-%d-%d-%d", os.Getpid(), w.id, seq)
 	seen := make(chan struct{})
 	w.mu.Lock()
 	w.barrier, w.seen = name, seen
@@ -132,8 +220,37 @@ func (w *watcher) clearBarrier() {
 	w.mu.Unlock()
 }
 
+// close lets go of w's folders, and of the inotify instance when w was its
+// last user. Removing a watch takes the kernel time (about half a
+// millisecond each), so a scanner may call it in the background.
 func (w *watcher) close() error {
-	err := w.fs.Close()
-	<-w.done
+	h := w.hub
+	h.mu.Lock()
+	var err error
+	for abs := range w.dirs {
+		delete(h.owners[abs], w)
+		if len(h.owners[abs]) == 0 {
+			delete(h.owners, abs)
+			// The folder may be gone, taking its watch with it.
+			if e := h.fs.Remove(abs); e != nil && err == nil && !errors.Is(e, fsnotify.ErrNonExistentWatch) {
+				err = e
+			}
+		}
+	}
+	w.dirs = nil
+	h.users--
+	var fw *fsnotify.Watcher
+	var done chan struct{}
+	if h.users == 0 {
+		fw, done = h.fs, h.done
+		h.fs, h.owners = nil, nil
+	}
+	h.mu.Unlock()
+	if fw != nil {
+		if e := fw.Close(); e != nil && err == nil {
+			err = e
+		}
+		<-done
+	}
 	return err
 }
