@@ -147,7 +147,7 @@ func (s *Scanner) fullScan() error {
 		return fmt.Errorf("scan workspace: %s is not a folder", s.ws.Root)
 	}
 	if old := s.w; old != nil {
-		// Closing an inotify instance takes the kernel time per watch
+		// Removing inotify watches takes the kernel time per watch
 		// (about half a millisecond each); the old watcher's goroutine
 		// only fills its own set meanwhile, so let it go in the background.
 		s.w = nil
