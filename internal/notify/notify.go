@@ -146,14 +146,20 @@ func (n *Notifier) Flush(agent string) {
 			out, msgs = append(out, t), append(msgs, message{agent: agent, title: title, body: body})
 		}
 	}
-	n.mu.Unlock()
+	// Enqueued under the lock (it never blocks), so Close cannot close a
+	// queue between the check above and the send.
+	var dropped []*target
 	for i, t := range out {
 		select {
 		case t.queue <- msgs[i]:
 		default:
-			n.opts.Log.Warn().Str("agent", agent).Str("notify", t.name).Msg("notification queue full: message dropped")
-			n.result(agent, fmt.Errorf("queue full"))
+			dropped = append(dropped, t)
 		}
+	}
+	n.mu.Unlock()
+	for _, t := range dropped {
+		n.opts.Log.Warn().Str("agent", agent).Str("notify", t.name).Msg("notification queue full: message dropped")
+		n.result(agent, fmt.Errorf("queue full"))
 	}
 }
 
@@ -175,11 +181,11 @@ func (n *Notifier) Close(wait time.Duration) {
 		return
 	}
 	n.closed = true
-	n.mu.Unlock()
 	close(n.quit)
 	for _, t := range n.targets {
 		close(t.queue)
 	}
+	n.mu.Unlock()
 	done := make(chan struct{})
 	go func() { n.wg.Wait(); close(done) }()
 	select {

@@ -3,6 +3,7 @@ package notify
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -201,4 +202,30 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// Pulses still flushing while the watchdog stops: Close never races a send
+// into a closed queue, and Add and Flush after it do nothing.
+func TestCloseWhileFlushing(t *testing.T) {
+	hook := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	defer hook.Close()
+	n, err := New([]Target{{URL: "generic+" + hook.URL + "/h", MinLevel: checks.Info}}, Options{Queue: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				n.Add("ada", Change{Time: time.Now(), Level: checks.Level(1 + i%3), Check: fmt.Sprint("c", g, "-", i)})
+				n.Flush("ada")
+			}
+		}()
+	}
+	n.Close(time.Second)
+	wg.Wait()
+	n.Add("ada", errorChange("inactivity"))
+	n.Flush("ada") // after Close: no panic, nothing sent
 }
