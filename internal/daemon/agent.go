@@ -32,23 +32,20 @@ const (
 
 // agent supervises one agent: its workspace, chambers and wakeup gate.
 type agent struct {
-	name     string
-	cfg      config.AgentConfig
-	tz       string
-	loc      *time.Location
-	ws       *workspace.Workspace
-	clock    clock.Clock
-	log      zerolog.Logger
-	alerts   *alert.Sink
-	deliver  delivery.Deliverer
-	cap      *budget.DailyCap
-	breaker  *budget.Breaker
-	plan     *schedule.Plan
-	scanner  *scan.Scanner
-	started  time.Time // when the watchdog started
-	onPulse  func(PulseEvent)
-	deliverC context.Context // deliveries are cancelled with it on shutdown
-	wg       sync.WaitGroup  // deliveries in flight
+	name    string
+	cfg     config.AgentConfig
+	tz      string
+	loc     *time.Location
+	ws      *workspace.Workspace
+	clock   clock.Clock
+	log     zerolog.Logger
+	alerts  *alert.Sink
+	deliver delivery.Deliverer
+	gate    *gate // every wakeup goes through it
+	plan    *schedule.Plan
+	scanner *scan.Scanner
+	started time.Time // when the watchdog started
+	onPulse func(PulseEvent)
 
 	pulseMu sync.Mutex // one pulse at a time (the loop, or a test's direct call)
 
@@ -59,22 +56,18 @@ type agent struct {
 	checkState checks.State
 	levels     map[string]checks.Level
 	rec        Recovery
-	inFlight   bool
-	flightSrc  string
-	flightAt   time.Time
-	lastWakeup time.Time
 	next       *schedule.Wakeup
-	idle       bool            // an idle wakeup was sent and no proof came since
 	idleHeld   bool            // an idle wakeup is held back by active hours (counted once)
 	announced  map[string]bool // inbox items already named in an idle wakeup
 	counters   Counters
 	pulse      PulseChamber
 	lastProof  time.Time
-	work       workClock    // working versus waiting
-	baseline   time.Time    // nothing older is held against the agent: the start, or the end of a pause
-	paused     *pause.Pause // the pause in force, read each pulse
-	last       State        // the state the last pulse wrote
-	noted      [2]string    // proofs last copied into the latest-proof index
+	work       workClock             // working versus waiting
+	baseline   time.Time             // nothing older is held against the agent: the start, or the end of a pause
+	paused     *pause.Pause          // the pause in force, read each pulse
+	last       State                 // the state the last pulse wrote
+	noted      [2]string             // proofs last copied into the latest-proof index
+	held       map[string]heldNotice // event notices not yet carried, by check
 }
 
 // PulseEvent reports one finished pulse (for tests and measurements).
@@ -132,18 +125,16 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 	return &agent{
 		name: name, cfg: cfg, tz: tz, loc: loc, ws: ws,
 		clock: clock.Or(o.Clock), log: log,
-		alerts: o.Alerts, deliver: d, cap: dc, breaker: br, plan: plan,
+		alerts: o.Alerts, deliver: d, gate: newGate(clock.Or(o.Clock), dc, br), plan: plan,
 		scanner: sc, started: started, onPulse: o.OnPulse,
-		levels: map[string]checks.Level{}, announced: map[string]bool{}, baseline: started,
+		levels: map[string]checks.Level{}, announced: map[string]bool{}, baseline: started, held: map[string]heldNotice{},
 		work: newWorkClock(cfg, started),
 	}, nil
 }
 
 // run drives the agent's chambers until ctx ends, then waits for the pulse
-// in flight, cancels deliveries and writes the state a last time.
+// in flight, ends the wakeup in flight and writes the state a last time.
 func (a *agent) run(ctx context.Context, phase time.Duration, pulsed func(*agent)) {
-	dctx, cancel := context.WithCancel(context.Background())
-	a.deliverC = dctx
 	var wg sync.WaitGroup
 	wg.Add(4)
 	go func() { defer wg.Done(); a.pulseLoop(ctx, phase, pulsed) }()
@@ -151,8 +142,7 @@ func (a *agent) run(ctx context.Context, phase time.Duration, pulsed func(*agent
 	go func() { defer wg.Done(); a.scheduleLoop(ctx) }()
 	go func() { defer wg.Done(); a.idleLoop(ctx) }()
 	wg.Wait()
-	cancel()
-	a.wg.Wait()
+	a.gate.shutdown()
 	a.writeState()
 	a.scanner.Close()
 }

@@ -72,7 +72,7 @@ func (a *agent) idleLoop(ctx context.Context) {
 func (a *agent) idleTick(now time.Time, after time.Duration) {
 	a.mu.Lock()
 	last := a.lastActivity()
-	idle := a.idle
+	idle, _ := a.gate.idleState()
 	var fresh []string
 	if idle {
 		for _, it := range append(append([]scan.InboxItem(nil), a.snap.Themebox...), a.snap.Feedback...) {
@@ -116,7 +116,8 @@ func (a *agent) idleTick(now time.Time, after time.Duration) {
 // watchdog's start. Call with a.mu held.
 func (a *agent) lastActivity() time.Time {
 	last := a.baseline
-	for _, t := range []time.Time{a.lastProof, a.lastWakeup} {
+	_, lastWakeup := a.gate.idleState()
+	for _, t := range []time.Time{a.lastProof, lastWakeup} {
 		if t.After(last) {
 			last = t
 		}

@@ -85,9 +85,10 @@ func (a *agent) adopt(old *agent) {
 	old.mu.Lock()
 	defer old.mu.Unlock()
 	a.levels, a.checkState, a.rec = old.levels, old.checkState, old.rec
-	a.counters, a.lastWakeup, a.lastProof = old.counters, old.lastWakeup, old.lastProof
-	a.idle, a.announced, a.pulse = old.idle, old.announced, old.pulse
+	a.counters, a.lastProof = old.counters, old.lastProof
+	a.announced, a.pulse, a.held = old.announced, old.pulse, old.held
 	a.baseline, a.paused, a.last = old.baseline, old.paused, old.last
+	a.gate.adopt(old.gate)
 }
 
 // Agents names the supervised agents.

@@ -3,195 +3,221 @@ package daemon
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
+	"sync"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/budget"
-	"github.com/ai-heart/ai-heart/internal/checks"
-	"github.com/ai-heart/ai-heart/internal/config"
-	"github.com/ai-heart/ai-heart/internal/delivery"
-	"github.com/ai-heart/ai-heart/internal/humanize"
-	"github.com/ai-heart/ai-heart/internal/prompt"
+	"github.com/ai-heart/ai-heart/internal/clock"
 	"github.com/ai-heart/ai-heart/internal/state"
-	"github.com/ai-heart/ai-heart/internal/transcript"
-	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
-// wake asks for a wakeup from a chamber. It never blocks: the delivery runs
-// on its own goroutine; one already in flight coalesces this one.
-func (a *agent) wake(source, text string) {
-	a.mu.Lock()
-	if a.paused != nil {
-		a.counters.Wakeup(source, state.OutcomePaused)
-		a.mu.Unlock()
-		return
+// errTakenOver is the cause of a flight's end when a takeover replaces it.
+var errTakenOver = errors.New("taken over")
+
+// gate is an agent's wakeup gate. It owns everything about a wakeup's life:
+// the flight in progress (its source, start and run), the idle state, the
+// daily cap and the circuit breaker. Its promise: at most one run of the
+// agent is alive at a time. A wakeup asked for while one is in flight is
+// coalesced; a takeover (recovery, urgent feedback) ends the flight it
+// replaces and starts only once that run is gone.
+//
+// The gate counts nothing itself: each call returns the fate the caller
+// counts, so the agent's lock is never needed under the gate's.
+type gate struct {
+	clock   clock.Clock
+	cap     *budget.DailyCap
+	breaker *budget.Breaker
+
+	ctx    context.Context // the parent of every flight; ended at shutdown
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // flight goroutines
+
+	mu         sync.Mutex // guards everything below
+	cur        *flight    // the newest flight, until answered or ended
+	running    int        // flights whose goroutine has not returned
+	lastWakeup time.Time  // when the last delivered wakeup began
+	idle       bool       // an idle wakeup was delivered and no proof came since
+}
+
+// flight is one wakeup from admission to its answer.
+type flight struct {
+	source string
+	at     time.Time
+	ctx    context.Context // ends the run: takeover or shutdown
+	cancel context.CancelCauseFunc
+	done   chan struct{} // closed when the goroutine has returned: its run is gone
+	prev   *flight       // the flight this one took over from
+	held   bool          // delivered and waiting for the agent's answer (tmux)
+}
+
+func newGate(c clock.Clock, dc *budget.DailyCap, br *budget.Breaker) *gate {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &gate{clock: c, cap: dc, breaker: br, ctx: ctx, cancel: cancel}
+}
+
+// open admits a wakeup from source and runs fly on its own goroutine. It
+// never blocks. With takeover false a flight in progress coalesces the
+// wakeup: open returns false and the caller counts it. With takeover true
+// the flight in progress is ended, and fly starts only once its goroutine
+// has returned. fly gets the flight's context and reports whether the flight
+// stays in flight after it returns (a tmux wakeup waits for its answer).
+// After shutdown open returns false and the wakeup is not counted.
+func (g *gate) open(source string, takeover bool, fly func(ctx context.Context) (hold bool)) (admitted, shutdown bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.ctx.Err() != nil {
+		return false, true
 	}
-	if a.rec.GaveUp {
-		a.counters.Wakeup(source, state.OutcomeSkipped)
-		a.mu.Unlock()
-		return
+	if g.cur != nil && !takeover {
+		return false, false
 	}
-	if a.inFlight {
-		a.counters.Wakeup(source, state.OutcomeCoalesced)
-		a.mu.Unlock()
-		return
+	ctx, cancel := context.WithCancelCause(g.ctx)
+	f := &flight{source: source, at: g.clock.Now(), ctx: ctx, cancel: cancel, done: make(chan struct{}), prev: g.cur}
+	if f.prev != nil {
+		f.prev.cancel(errTakenOver)
 	}
-	if a.deliverC == nil || a.deliverC.Err() != nil {
-		a.mu.Unlock()
-		return // shutting down
-	}
-	now := a.clock.Now()
-	a.inFlight, a.flightSrc, a.flightAt = true, source, now
-	a.counters.Wakeups++
-	a.mu.Unlock()
-	a.wg.Add(1)
+	g.cur = f
+	g.running++
+	g.wg.Add(1)
 	go func() {
-		defer a.wg.Done()
-		a.deliverOne(source, text, now)
+		defer g.wg.Done()
+		defer close(f.done)
+		if f.prev != nil {
+			<-f.prev.done // the run it replaces is gone before this one starts
+			f.prev = nil
+		}
+		hold := fly(ctx)
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		g.running--
+		if g.cur != f {
+			return // taken over meanwhile
+		}
+		if hold && ctx.Err() == nil {
+			f.held = true
+			return
+		}
+		g.cur = nil
+		cancel(nil)
 	}()
+	return true, false
 }
 
-// wakeUrgent interrupts the agent and hands it the urgent feedback items. It
-// takes over from a wakeup in flight, as recovery does, and goes through the
-// gate like every invocation: it counts toward the daily cap.
-func (a *agent) wakeUrgent(items []string) {
-	a.mu.Lock()
-	a.inFlight = false
-	a.mu.Unlock()
-	a.wake(srcFeedback, ja.F(a.cfg.Language, "Urgent feedback: %s. Read it now, act on it, and rename it processed.<name> when it is handled.", strings.Join(items, ", ")))
+// superseded reports whether a flight was taken over (or shut down) before
+// its run began: the caller counts it as coalesced into the newer one.
+func superseded(ctx context.Context) bool { return ctx.Err() != nil }
+
+// answer ends a held flight that began before at: the agent answered it
+// (a log written after the tmux wakeup). A flight still running is untouched.
+func (g *gate) answer(at time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if f := g.cur; f != nil && f.held && at.After(f.at) {
+		g.cur = nil
+		f.cancel(nil)
+	}
 }
 
-// deliverOne gates a wakeup by the breaker and the daily cap, builds the
-// prompt and delivers it.
-func (a *agent) deliverOne(source, text string, now time.Time) {
-	keepFlight := false
-	defer func() {
-		if !keepFlight {
-			a.mu.Lock()
-			a.inFlight = false
-			a.mu.Unlock()
-		}
-	}()
-	// Breaker first when it is plainly open, so a skipped wakeup spends no
-	// cap; the cap before Allow, so a dropped wakeup never holds the probe.
-	if st := a.breaker.State(now); st.State == budget.Open && st.CooldownLeft > 0 {
-		a.breaker.Allow(now) // counts the skip
-		a.outcome(source, state.OutcomeSkipped)
-		return
+// release ends a held flight whatever its answer (recovery finished).
+func (g *gate) release() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if f := g.cur; f != nil && f.held {
+		g.cur = nil
+		f.cancel(nil)
 	}
-	// Every invocation counts: schedule, idle, recovery and urgent feedback.
-	ok, first, err := a.cap.Take(now)
-	if err != nil {
-		a.log.Warn().Err(err).Msg("daily cap")
-	}
-	if !ok {
-		a.outcome(source, state.OutcomeDroppedCap)
-		a.log.Info().Str("source", source).Msg("wakeup dropped: daily cap reached")
-		if first {
-			st := a.cap.State(now)
-			a.emit(now, a.currentID(), checks.Warning, "daily_cap", fmt.Sprintf("daily cap of %d wakeups reached for %s; further wakeups today are dropped, recovery included", st.Limit, st.Day), 0)
-		}
-		return
-	}
-	ok, probe := a.breaker.Allow(now)
-	if !ok {
-		a.outcome(source, state.OutcomeSkipped)
-		return
-	}
-	a.mu.Lock()
-	id := a.id
-	if id == "" {
-		id = workspace.NewID(now.In(a.loc))
-	}
-	paras := append([]string{text}, a.notices()...)
-	a.mu.Unlock()
-	if source == srcRecovery {
-		paras = paras[1:]
-	}
-	text = prompt.Build(string(id), paras...)
-	if source == srcFeedback {
-		if in, ok := a.deliver.(delivery.Interrupter); ok {
-			if err := in.Interrupt(a.deliverC); err != nil {
-				a.log.Warn().Err(err).Msg("interrupt for urgent feedback")
-			}
-		}
-	}
+}
 
-	exec := a.deliver.Method() == config.DeliveryExec
-	if exec {
-		a.mu.Lock()
-		a.work.delivered(now) // the run is the work
-		a.mu.Unlock()
+// inFlight reports the flight in progress, if any.
+func (g *gate) inFlight() (source string, since time.Time, ok bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.cur == nil {
+		return "", time.Time{}, false
 	}
-	a.log.Debug().Str("source", source).Str("heartbeat_id", string(id)).Msg("delivering wakeup")
-	res, err := a.deliver.Deliver(a.deliverC, text)
-	end := a.clock.Now()
-	a.mu.Lock()
-	switch {
-	case exec:
-		a.work.answered() // the end of the run answers the wakeup
-	case err == nil:
-		a.work.delivered(now) // answered by an activity log after it
+	return g.cur.source, g.cur.at, true
+}
+
+// delivered records a wakeup that reached the agent at at: the idle chamber
+// counts from it, and an idle one makes the agent idle.
+func (g *gate) delivered(at time.Time, idle bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.lastWakeup = at
+	if idle {
+		g.idle = true
 	}
-	a.mu.Unlock()
-	if errors.Is(err, context.Canceled) && a.deliverC.Err() != nil {
-		return // shutting down: not the agent's failure
+}
+
+// proof folds in the newest proof of activity: one after the last wakeup
+// ends idleness. It reports whether the agent stopped being idle.
+func (g *gate) proof(at time.Time) (woke bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.idle && at.After(g.lastWakeup) {
+		g.idle = false
+		return true
 	}
-	changed, rerr := a.breaker.Record(end, err == nil)
-	if rerr != nil {
-		a.log.Warn().Err(rerr).Msg("circuit breaker state")
+	return false
+}
+
+// idleState reports whether the agent is idle and when it was last woken.
+func (g *gate) idleState() (idle bool, lastWakeup time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.idle, g.lastWakeup
+}
+
+// adopt carries the wakeup history of a gate being replaced (config reload).
+// The old gate has shut down: no flight carries over.
+func (g *gate) adopt(old *gate) {
+	idle, last := old.idleState()
+	g.mu.Lock()
+	g.idle, g.lastWakeup = idle, last
+	g.mu.Unlock()
+}
+
+// pass decides whether a flight may invoke the agent now. outcome is ""
+// when it may (the daily cap has been taken), else the wakeup's fate. The
+// breaker comes first when it is plainly open, so a skipped wakeup spends no
+// cap; the cap before Allow, so a dropped wakeup never holds the probe.
+// capReached reports the first wakeup dropped today, for the one alert.
+func (g *gate) pass(now time.Time) (outcome string, probe, capReached bool, err error) {
+	if st := g.breaker.State(now); st.State == budget.Open && st.CooldownLeft > 0 {
+		g.breaker.Allow(now) // counts the skip
+		return state.OutcomeSkipped, false, false, nil
 	}
-	if changed {
-		st := a.breaker.State(end)
-		level, msg := checks.OK, "delivery works again; circuit breaker closed"
-		if st.State != budget.Closed {
-			level, msg = checks.Warning, fmt.Sprintf("circuit breaker %s after %d delivery failures; wakeups paused for %s", st.State, st.Failures, humanize.Duration(st.CooldownLeft))
-		}
-		a.emit(end, id, level, "circuit_breaker", msg, 0)
+	ok, first, err := g.cap.Take(now)
+	if !ok {
+		return state.OutcomeDroppedCap, false, first, err
 	}
-	a.mu.Lock()
-	a.lastWakeup = now
-	if source == srcIdle {
-		a.idle = true
+	if ok, probe = g.breaker.Allow(now); !ok {
+		return state.OutcomeSkipped, false, false, err
 	}
-	a.mu.Unlock()
-	entry := transcript.Entry{Time: now, Agent: a.name, Source: source, Prompt: text, Reply: res.Reply, DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode, Truncated: res.Truncated}
-	if err != nil {
-		if errors.Is(err, delivery.ErrToolCap) {
-			// A failure for the breaker and the totals; its one fate by
-			// source is tool_capped, counted below.
-			a.count(func(c *Counters) { c.DeliveryFailures++ })
-		} else {
-			a.outcome(source, state.OutcomeFailed)
-		}
-		a.log.Warn().Err(err).Str("source", source).Bool("probe", probe).Msg("delivery failed")
-		entry.Error = err.Error()
-	} else {
-		a.outcome(source, state.OutcomeDelivered)
-		a.log.Info().Str("source", source).Str("heartbeat_id", string(id)).Str("delivery", a.deliver.Method()).Msg("agent woken")
-		keepFlight = a.deliver.Method() == config.DeliveryTmux
-	}
-	if a.deliver.Method() != config.DeliveryExec {
-		return
-	}
-	if errors.Is(err, delivery.ErrToolCap) {
-		// Past the per-wakeup tool cap: ended and discarded like a ghost
-		// (no transcript); the breaker has counted it as a failure.
-		a.outcome(source, state.OutcomeToolCapped)
-		return
-	}
-	if err == nil && transcript.IsGhost(res.Reply) {
-		a.outcome(source, state.OutcomeGhost)
-		return // ghost mode: counted, no trace
-	}
-	if err := transcript.Append(a.ws, a.loc, entry); err != nil {
-		a.log.Warn().Err(err).Msg("wakeup transcript")
-	}
+	return "", probe, false, err
 }
 
 // capSpent reports whether the daily cap allows no more invocations today.
-func (a *agent) capSpent(now time.Time) bool {
-	st := a.cap.State(now)
+func (g *gate) capSpent(now time.Time) bool {
+	st := g.cap.State(now)
 	return st.Limit > 0 && st.Used >= st.Limit
+}
+
+// shuttingDown reports whether the gate has shut down.
+func (g *gate) shuttingDown() bool { return g.ctx.Err() != nil }
+
+// shutdown ends every flight and waits until their runs are gone. Under the
+// lock, so no flight is admitted between the end and the wait.
+func (g *gate) shutdown() {
+	g.mu.Lock()
+	g.cancel()
+	g.mu.Unlock()
+	g.wg.Wait()
+}
+
+// alive is how many flights' goroutines have not returned (for tests).
+func (g *gate) alive() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.running
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/ai-heart/ai-heart/internal/alert"
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/config"
-	"github.com/ai-heart/ai-heart/internal/delivery"
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/state"
@@ -178,15 +177,14 @@ func (a *agent) record(b *beat) {
 	a.id, a.snap, a.result, a.checkState = b.id, b.snap, b.res, b.checkState
 	if p := b.snap.NewestProof(); p != nil {
 		a.lastProof = p.ModTime
-		if a.inFlight && a.flightSrc != srcRecovery && a.deliver.Method() == config.DeliveryTmux &&
-			b.snap.LastLog != nil && b.snap.LastLog.ModTime.After(a.flightAt) {
-			a.inFlight = false // the agent answered the tmux wakeup with a log
-		}
-		if a.idle && p.ModTime.After(a.lastWakeup) {
-			a.idle = false
-			a.announced = map[string]bool{}
+		if a.gate.proof(p.ModTime) {
+			a.announced = map[string]bool{} // no longer idle: a new idle spell names every item again
 		}
 	}
+	if b.snap.LastLog != nil && a.deliver.Method() == config.DeliveryTmux {
+		a.gate.answer(b.snap.LastLog.ModTime) // a log after the tmux wakeup answers it
+	}
+	a.holdNotices(b.now, b.snap, b.res, time.Time{})
 	b.changes = a.levelChanges(b.res)
 	b.rec, b.step = nextRecovery(a.rec, b.res, a.cfg.Recovery, b.now)
 	a.rec = b.rec
@@ -324,7 +322,7 @@ func (a *agent) recoveryStep(now time.Time, id workspace.ID, stp step, rec Recov
 	switch stp {
 	case stepAttempt:
 		msg := fmt.Sprintf("recovery attempt %d of %d: %s", rec.Attempt, a.cfg.Recovery.MaxAttempts, rec.Reason)
-		if a.capSpent(now) {
+		if a.gate.capSpent(now) {
 			// The cap protects a budget: recovery alerts and watches, but
 			// does not touch or invoke the agent until the cap resets.
 			a.outcome(srcRecovery, state.OutcomeDroppedCap)
@@ -332,40 +330,13 @@ func (a *agent) recoveryStep(now time.Time, id workspace.ID, stp step, rec Recov
 			return
 		}
 		a.emit(now, id, checks.Warning, "recovery", msg, 0)
-		if in, ok := a.deliver.(delivery.Interrupter); ok {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			if err := in.Interrupt(ctx); err != nil {
-				a.log.Warn().Err(err).Msg("recovery: interrupt")
-			}
-			name := fmt.Sprintf("HEARTBEAT_%s_%s", workspace.NewID(a.started.In(a.loc)), id)
-			if err := in.SaveChat(ctx, name); err != nil {
-				a.log.Warn().Err(err).Msg("recovery: save chat")
-			}
-			cancel()
-		}
-		a.mu.Lock()
-		a.inFlight = false // recovery takes over from a wakeup that got no answer
-		a.mu.Unlock()
-		a.wake(srcRecovery, "")
+		// Recovery takes over from a wakeup that got no answer: the run
+		// in flight is ended, then the agent interrupted and woken.
+		a.takeOver(srcRecovery, "")
 	case stepRecovered:
+		a.gate.release() // its wakeup is answered by the recovery itself
 		a.emit(now, id, checks.OK, "recovery", "all checks are ok again; recovery finished", 0)
 	case stepGaveUp:
 		a.emit(now, id, checks.Error, "gave_up", fmt.Sprintf("recovery failed %d times (%s); the watchdog stops waking the agent, pulse and status go on", a.cfg.Recovery.MaxAttempts, rec.Reason), 0)
 	}
-}
-
-// notices are the paragraphs every heartbeat carries: the recovery notice
-// and what each non-ok check tells the agent. Call with a.mu held.
-func (a *agent) notices() []string {
-	var out []string
-	if a.rec.Active {
-		out = append(out, recoveryNotice(a.rec, a.cfg.Recovery.MaxAttempts, a.cfg.Language))
-	}
-	for _, f := range a.result.Findings {
-		if f.Level != checks.OK && f.Notice != "" {
-			// Tagged, so the graded advice of heartbeat-notices.md applies.
-			out = append(out, "["+f.Level.String()+"] "+f.Check+": "+f.Notice)
-		}
-	}
-	return out
 }

@@ -37,7 +37,7 @@ func (a *agent) stateNow() State {
 		Checks: map[string]CheckState{}, LastLog: a.snap.LastLog, LastIntro: a.snap.LastIntrospection,
 		LastCheck: a.snap.LastCheckpoint, LastProof: a.snap.NewestProof(), Recovery: a.rec,
 		DeepWork: []DeepWork{}, Counters: a.counters.Clone(),
-		DailyCap: a.cap.State(now), Breaker: a.breaker.State(now),
+		DailyCap: a.gate.cap.State(now), Breaker: a.gate.breaker.State(now),
 		Notices: append([]string{}, a.notices()...),
 		Work:    a.work.state(),
 	}
@@ -63,18 +63,18 @@ func (a *agent) stateNow() State {
 		t := a.next.At
 		sc.NextWakeup, sc.NextSource = &t, a.next.Source
 	}
-	sc.InFlight, sc.Stopped = a.inFlight, a.rec.GaveUp
+	src, since, inFlight := a.gate.inFlight()
+	sc.InFlight, sc.Stopped = inFlight, a.rec.GaveUp
 	sc.OutsideActiveHours = !a.cfg.Schedule.Active(now.In(a.loc))
-	if a.inFlight {
-		t := a.flightAt
-		sc.InFlightSource, sc.InFlightSince = a.flightSrc, &t
+	if inFlight {
+		sc.InFlightSource, sc.InFlightSince = src, &since
 	}
-	if !a.lastWakeup.IsZero() {
-		t := a.lastWakeup
-		sc.LastWakeup = &t
+	idle, lastWakeup := a.gate.idleState()
+	if !lastWakeup.IsZero() {
+		sc.LastWakeup = &lastWakeup
 	}
-	s.Chambers.Idle = IdleChamber{After: a.cfg.Idle.After, Idle: a.idle}
-	if after := a.cfg.Idle.After.D(); after > 0 && !a.idle {
+	s.Chambers.Idle = IdleChamber{After: a.cfg.Idle.After, Idle: idle}
+	if after := a.cfg.Idle.After.D(); after > 0 && !idle {
 		t := a.lastActivity().Add(after)
 		s.Chambers.Idle.WakeAt = &t
 	}

@@ -91,15 +91,15 @@ func TestHangingExecAgentGetsTheError(t *testing.T) {
 func TestTmuxAgentIgnoringAHeartbeatGetsTheError(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig(t)
-		cfg.Schedule.Every = config.Duration(5 * time.Second)
+		cfg.Schedule.Every = config.Duration(20 * time.Second)
 		rec := &recorder{method: config.DeliveryTmux}
 		h := startFake(t, cfg, rec.factory)
-		time.Sleep(3900 * time.Millisecond) // before the first wakeup, at 5s: waiting
+		time.Sleep(19900 * time.Millisecond) // before the first wakeup, at 20s: waiting
 		synctest.Wait()
 		if st := h.state(); st.Work.Mode != state.WorkWaiting || h.hasAlert("inactivity", "warning") {
 			t.Fatalf("before any wakeup: work %+v, want waiting and no alert", st.Work)
 		}
-		time.Sleep(5300 * time.Millisecond) // 4.2s after the heartbeat at 5s
+		time.Sleep(4300 * time.Millisecond) // 4.2s after the heartbeat at 20s
 		synctest.Wait()
 		if !h.hasAlert("inactivity", "error") {
 			t.Fatal("no inactivity error 4.2s after an ignored heartbeat")
@@ -112,10 +112,20 @@ func TestTmuxAgentIgnoringAHeartbeatGetsTheError(t *testing.T) {
 		if st.Work.Mode != state.WorkWaiting || st.Checks["inactivity"].Level != "ok" {
 			t.Fatalf("after the log: work %+v inactivity %+v, want waiting and ok", st.Work, st.Checks["inactivity"])
 		}
-		time.Sleep(20 * time.Second) // waiting, however long, stays ok
+		if st.Chambers.Schedule.InFlight {
+			t.Fatalf("schedule chamber %+v: the log answered the wakeup, nothing is in flight", st.Chambers.Schedule)
+		}
+		time.Sleep(15 * time.Second) // waiting, however long, stays ok
 		synctest.Wait()
 		if st := h.state(); st.Checks["inactivity"].Level != "ok" {
 			t.Fatalf("inactivity while waiting = %+v, want ok", st.Checks["inactivity"])
+		}
+		// The next heartbeat, at 40s, is delivered (not held back by the
+		// answered one) and the agent is working again.
+		time.Sleep(1 * time.Second)
+		synctest.Wait()
+		if st := h.state(); st.Work.Mode != state.WorkWorking {
+			t.Fatalf("after the next heartbeat: work %+v, want working", st.Work)
 		}
 	})
 }

@@ -29,6 +29,11 @@ const PromptPlaceholder = "{prompt}"
 // them open.
 const killGrace = 2 * time.Second
 
+// DefaultStopGrace is how long a run that is ended (timeout, takeover,
+// shutdown) has between SIGTERM and SIGKILL: time for a client to save its
+// session and end its tools.
+const DefaultStopGrace = 5 * time.Second
+
 // Exec runs the agent command once per wakeup; its stdout is the reply.
 type Exec struct {
 	// Argv is the command; every "{prompt}" inside an element is replaced by
@@ -46,6 +51,9 @@ type Exec struct {
 	// MaxToolCalls ends the run at call MaxToolCalls+1 with ErrToolCap
 	// (0 = no cap; needs StreamJSON).
 	MaxToolCalls int
+	// StopGrace is the time between SIGTERM and SIGKILL to the run's process
+	// group when the run is ended early (0 = DefaultStopGrace).
+	StopGrace time.Duration
 }
 
 var _ Deliverer = (*Exec)(nil)
@@ -85,11 +93,19 @@ func (e *Exec) Deliver(ctx context.Context, prompt string) (Result, error) {
 		stream = &streamReader{max: e.MaxToolCalls, onOver: func() { capCancel(ErrToolCap) }}
 		cmd.Stdout = io.MultiWriter(stdout, stream)
 	}
-	cmd.WaitDelay = killGrace
-	setProcessGroup(cmd)
+	grace := e.StopGrace
+	if grace <= 0 {
+		grace = DefaultStopGrace
+	}
+	exited := make(chan struct{})
+	setProcessGroup(cmd, grace, exited)
+	// exec's own kill after WaitDelay reaches only the leader; the group's
+	// SIGKILL comes first, from setProcessGroup.
+	cmd.WaitDelay = grace + killGrace
 
 	start := time.Now()
 	err := cmd.Run()
+	close(exited)
 	res := Result{Reply: stdout.String(), Truncated: stdout.truncated, Duration: time.Since(start), ExitCode: -1}
 	if cmd.ProcessState != nil {
 		res.ExitCode = cmd.ProcessState.ExitCode()

@@ -2,8 +2,11 @@
 
 package delivery
 
-import "os/exec"
+import (
+	"os/exec"
+	"time"
+)
 
 // setProcessGroup keeps exec's default: a cancelled context kills the child
-// (process groups are a unix notion).
-func setProcessGroup(cmd *exec.Cmd) {}
+// (process groups and SIGTERM are unix notions).
+func setProcessGroup(cmd *exec.Cmd, grace time.Duration, exited <-chan struct{}) {}

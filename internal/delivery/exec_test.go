@@ -266,3 +266,83 @@ func TestTailBuffer(t *testing.T) {
 		})
 	}
 }
+
+// readPID waits for the agent to write its pid to path.
+func readPID(t *testing.T, path string) int {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, err := os.ReadFile(path)
+		var pid int
+		if err == nil {
+			if _, err := fmt.Sscan(string(b), &pid); err == nil {
+				return pid
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the agent never wrote its pid to %s", path)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestExecEndedRunGetsSIGTERMFirst: a run whose context ends is sent SIGTERM,
+// so a client can save its session and leave cleanly, well before the grace.
+func TestExecEndedRunGetsSIGTERMFirst(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("signals and /proc")
+	}
+	agent := buildHelper(t, "fakeagent")
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	ctx, cancel := context.WithCancel(context.Background())
+	e := NewExec([]string{agent, "polite", pidFile}, time.Minute)
+	e.StopGrace = time.Minute // only SIGTERM can end it before the test's deadline
+	done := make(chan error, 1)
+	go func() { _, err := e.Deliver(ctx, "x"); done <- err }()
+	readPID(t, pidFile)
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Deliver = %v, want context.Canceled", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the run did not end on SIGTERM")
+	}
+	if b, err := os.ReadFile(pidFile + ".term"); err != nil || string(b) != "term" {
+		t.Errorf("the agent never saw SIGTERM (%q, %v)", b, err)
+	}
+}
+
+// TestExecStubbornRunIsKilledAfterGrace: a run that ignores SIGTERM is
+// killed with its group once the grace has passed, and Deliver returns.
+func TestExecStubbornRunIsKilledAfterGrace(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("signals and /proc")
+	}
+	agent := buildHelper(t, "fakeagent")
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	ctx, cancel := context.WithCancel(context.Background())
+	const grace = 300 * time.Millisecond
+	e := NewExec([]string{agent, "stubborn", pidFile}, time.Minute)
+	e.StopGrace = grace
+	done := make(chan error, 1)
+	go func() { _, err := e.Deliver(ctx, "x"); done <- err }()
+	pid := readPID(t, pidFile)
+	ended := time.Now()
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Deliver = %v, want context.Canceled", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("a run that ignores SIGTERM was never killed")
+	}
+	if took := time.Since(ended); took < grace {
+		t.Errorf("killed %s after the end, before the grace of %s: SIGTERM was not given its time", took, grace)
+	}
+	if alive(pid) {
+		t.Errorf("process %d outlived Deliver", pid)
+	}
+}

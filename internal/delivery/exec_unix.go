@@ -3,25 +3,33 @@
 package delivery
 
 import (
-	"os"
 	"os/exec"
 	"syscall"
+	"time"
 )
 
 // setProcessGroup starts the child as the leader of a new process group and
-// makes a cancelled context kill the whole group.
-func setProcessGroup(cmd *exec.Cmd) {
+// makes a cancelled context end the whole group: SIGTERM at once, SIGKILL
+// after grace unless the run has ended (exited is closed) by then. A group
+// already gone is not an error.
+//
+// The leader's pid is the group id (Setpgid). exec calls Cancel only while it
+// has not yet reaped the leader, and Linux never hands out a pid that is
+// still some group's id, so the SIGKILL reaches only this run's processes.
+func setProcessGroup(cmd *exec.Cmd, grace time.Duration, exited <-chan struct{}) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error {
-		killGroup(cmd.Process)
+		pgid := cmd.Process.Pid
+		_ = syscall.Kill(-pgid, syscall.SIGTERM)
+		go func() {
+			t := time.NewTimer(grace)
+			defer t.Stop()
+			select {
+			case <-exited:
+			case <-t.C:
+				_ = syscall.Kill(-pgid, syscall.SIGKILL)
+			}
+		}()
 		return nil
 	}
-}
-
-// killGroup sends SIGKILL to p's process group; p leads it (Setpgid), so
-// its pid is the group id. exec calls Cancel only while it has not yet
-// reaped p, so the id cannot have been reused. A group already gone is not
-// an error.
-func killGroup(p *os.Process) {
-	_ = syscall.Kill(-p.Pid, syscall.SIGKILL)
 }

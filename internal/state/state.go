@@ -138,7 +138,8 @@ type Counters struct {
 	Ghosts           int64 `json:"ghosts"`
 	ToolCapped       int64 `json:"tool_capped"` // exec runs ended at agent.max_tool_calls
 	Dropped          int64 `json:"dropped"`     // over the daily cap
-	Skipped          int64 `json:"skipped"`     // circuit breaker open, or gave up
+	Skipped          int64 `json:"skipped"`     // circuit breaker open
+	GaveUp           int64 `json:"gave_up"`     // not sent: recovery gave up, the agent is not woken
 	Coalesced        int64 `json:"coalesced"`   // due while another was in flight
 	// OutsideActiveHours counts scheduled wakeups (and idle spells) held
 	// back by schedule.active_hours.
@@ -159,6 +160,7 @@ const (
 	OutcomeToolCapped = "tool_capped"
 	OutcomeDroppedCap = "dropped_cap"
 	OutcomeSkipped    = "skipped_breaker"
+	OutcomeGaveUp     = "skipped_gave_up"
 	OutcomeCoalesced  = "coalesced"
 	OutcomePaused     = "paused"
 	OutcomeOutsideHrs = "outside_active_hours"
@@ -179,6 +181,8 @@ func (c *Counters) Wakeup(source, outcome string) {
 		c.Dropped++
 	case OutcomeSkipped:
 		c.Skipped++
+	case OutcomeGaveUp:
+		c.GaveUp++
 	case OutcomeCoalesced:
 		c.Coalesced++
 	case OutcomePaused:

@@ -9,6 +9,8 @@
 //	flood N            write N bytes to stdout and N to stderr, exit 1
 //	hang PIDFILE       start a child that sleeps, write "PID CHILDPID" to PIDFILE, sleep
 //	sleep              sleep for a minute
+//	stubborn PIDFILE   ignore SIGTERM, write "PID" to PIDFILE, sleep (only SIGKILL ends it)
+//	polite PIDFILE     write "PID" to PIDFILE, sleep; on SIGTERM write "term" to PIDFILE.term and exit 0
 //	stream FMT N TEXT  stream-json as a client would (FMT gemini or claude):
 //	                   N tool calls, then the final TEXT; N < 0: calls forever
 package main
@@ -18,8 +20,10 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -62,6 +66,19 @@ func main() {
 		time.Sleep(time.Minute)
 	case "sleep":
 		time.Sleep(time.Minute)
+	case "stubborn":
+		signal.Ignore(syscall.SIGTERM)
+		os.WriteFile(args[0], []byte(strconv.Itoa(os.Getpid())), 0o644)
+		time.Sleep(time.Minute)
+	case "polite":
+		term := make(chan os.Signal, 1)
+		signal.Notify(term, syscall.SIGTERM)
+		os.WriteFile(args[0], []byte(strconv.Itoa(os.Getpid())), 0o644)
+		select {
+		case <-term:
+			os.WriteFile(args[0]+".term", []byte("term"), 0o644)
+		case <-time.After(time.Minute):
+		}
 	case "stream":
 		n, _ := strconv.Atoi(args[1])
 		gemini := args[0] == "gemini"

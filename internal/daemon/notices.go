@@ -1,0 +1,106 @@
+package daemon
+
+import (
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/scan"
+)
+
+// heldNotice is an event's notice (strict deep work expired, a declaration
+// renamed invalid) kept after its check went back to ok, until a delivered
+// wakeup or a tool reply carried it, or the agent's own act (an activity
+// log, a new declaration) made it moot. Without it a notice that lasts one
+// pulse would never reach an agent woken every 30 minutes.
+type heldNotice struct {
+	text   string    // the tagged paragraph
+	raised time.Time // the pulse that first saw it
+}
+
+// holdNotices folds in a pulse: event notices are held, and those the
+// agent has acted on since, or a tool reply carried, are let go. Call with
+// a.mu held.
+func (a *agent) holdNotices(now time.Time, snap scan.Snapshot, res checks.Result, readUpTo time.Time) {
+	for _, f := range res.Findings {
+		if !checks.Event(f.Check) || f.Level == checks.OK || f.Notice == "" {
+			continue
+		}
+		text := tagged(f)
+		if h, ok := a.held[f.Check]; !ok || h.text != text {
+			a.held[f.Check] = heldNotice{text: text, raised: now}
+		}
+	}
+	act := lastAct(snap)
+	for check, h := range a.held {
+		if act.After(h.raised) || !readUpTo.Before(h.raised) {
+			delete(a.held, check)
+		}
+	}
+}
+
+// lastAct is when the agent last acted in a way that answers an event
+// notice: its newest activity log or declaration.
+func lastAct(snap scan.Snapshot) time.Time {
+	var t time.Time
+	if snap.LastLog != nil {
+		t = snap.LastLog.ModTime
+	}
+	for _, d := range snap.ActiveDeepWork {
+		if d.ModTime.After(t) {
+			t = d.ModTime
+		}
+	}
+	return t
+}
+
+// tagged is a finding's notice paragraph, tagged with its level and check
+// so the graded advice of heartbeat-notices.md applies.
+func tagged(f checks.Finding) string {
+	return "[" + f.Level.String() + "] " + f.Check + ": " + f.Notice
+}
+
+// notices are the paragraphs every heartbeat carries: the recovery notice,
+// what each non-ok check tells the agent, and the held event notices. Call
+// with a.mu held.
+func (a *agent) notices() []string {
+	paras, _ := a.noticesCarried()
+	return paras
+}
+
+// noticesCarried is notices, and the held notices among them, so a
+// delivery that succeeds can let them go. Call with a.mu held.
+func (a *agent) noticesCarried() ([]string, map[string]time.Time) {
+	var out []string
+	if a.rec.Active {
+		out = append(out, recoveryNotice(a.rec, a.cfg.Recovery.MaxAttempts, a.cfg.Language))
+	}
+	current := map[string]bool{}
+	for _, f := range a.result.Findings {
+		if f.Level != checks.OK && f.Notice != "" {
+			out = append(out, tagged(f))
+			current[f.Check] = true
+		}
+	}
+	carried := map[string]time.Time{}
+	for _, check := range checks.Names {
+		h, ok := a.held[check]
+		if !ok {
+			continue
+		}
+		carried[check] = h.raised
+		if !current[check] {
+			out = append(out, h.text)
+		}
+	}
+	return out, carried
+}
+
+// carried lets go of the held notices a delivered wakeup carried (unless
+// a newer one of the same check arrived meanwhile). Call with a.mu held.
+func (a *agent) carried(notices map[string]time.Time) {
+	for check, raised := range notices {
+		if h, ok := a.held[check]; ok && h.raised.Equal(raised) {
+			delete(a.held, check)
+		}
+	}
+}

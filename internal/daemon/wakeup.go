@@ -1,0 +1,210 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/budget"
+	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/delivery"
+	"github.com/ai-heart/ai-heart/internal/humanize"
+	"github.com/ai-heart/ai-heart/internal/prompt"
+	"github.com/ai-heart/ai-heart/internal/state"
+	"github.com/ai-heart/ai-heart/internal/transcript"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// wake asks for a wakeup from a chamber (schedule, idle). It never blocks:
+// the delivery runs on its own goroutine; a flight in progress coalesces it.
+func (a *agent) wake(source, text string) { a.request(source, text, false) }
+
+// takeOver wakes the agent for recovery or urgent feedback. It ends the
+// flight in progress (an exec run gets SIGTERM, then SIGKILL) and delivers
+// once that run is gone. It never blocks the pulse.
+func (a *agent) takeOver(source, text string) { a.request(source, text, true) }
+
+// wakeUrgent interrupts the agent and hands it the urgent feedback items. It
+// goes through the gate like every invocation: it counts toward the daily cap.
+func (a *agent) wakeUrgent(items []string) {
+	a.takeOver(srcFeedback, ja.F(a.cfg.Language, "Urgent feedback: %s. Read it now, act on it, and rename it processed.<name> when it is handled.", strings.Join(items, ", ")))
+}
+
+// request counts every wakeup asked for exactly once: refused here (paused,
+// recovery gave up), coalesced into the flight in progress, or admitted and
+// given its fate by fly.
+func (a *agent) request(source, text string, takeover bool) {
+	a.mu.Lock()
+	refused := ""
+	switch {
+	case a.paused != nil:
+		refused = state.OutcomePaused
+	case a.rec.GaveUp:
+		refused = state.OutcomeGaveUp
+	}
+	if refused != "" {
+		a.counters.Wakeup(source, refused)
+		a.mu.Unlock()
+		return
+	}
+	a.mu.Unlock()
+	admitted, shutdown := a.gate.open(source, takeover, func(ctx context.Context) bool {
+		return a.fly(ctx, source, text)
+	})
+	switch {
+	case shutdown:
+	case admitted:
+		a.count(func(c *Counters) { c.Wakeups++ })
+	default:
+		a.outcome(source, state.OutcomeCoalesced)
+	}
+}
+
+// fly is one admitted wakeup: gated by the breaker and the daily cap, its
+// prompt built, delivered, and its fate counted. It reports whether the
+// wakeup stays in flight until the agent answers (tmux).
+func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
+	if superseded(ctx) {
+		if !a.gate.shuttingDown() {
+			a.outcome(source, state.OutcomeCoalesced) // taken over before it began
+		}
+		return false
+	}
+	now := a.clock.Now()
+	outcome, probe, capReached, err := a.gate.pass(now)
+	if err != nil {
+		a.log.Warn().Err(err).Msg("daily cap or circuit breaker state")
+	}
+	if outcome != "" {
+		a.outcome(source, outcome)
+		if outcome == state.OutcomeDroppedCap {
+			a.log.Info().Str("source", source).Msg("wakeup dropped: daily cap reached")
+			if capReached {
+				st := a.gate.cap.State(now)
+				a.emit(now, a.currentID(), checks.Warning, "daily_cap", fmt.Sprintf("daily cap of %d wakeups reached for %s; further wakeups today are dropped, recovery included", st.Limit, st.Day), 0)
+			}
+		}
+		return false
+	}
+
+	a.mu.Lock()
+	id := a.id
+	if id == "" {
+		id = workspace.NewID(now.In(a.loc))
+	}
+	paras, carried := a.noticesCarried()
+	a.mu.Unlock()
+	if source != srcRecovery { // the recovery notice is the recovery wakeup's text
+		paras = append([]string{text}, paras...)
+	}
+	text = prompt.Build(string(id), paras...)
+	a.interruptFor(ctx, source, id)
+
+	exec := a.deliver.Method() == config.DeliveryExec
+	if exec {
+		a.mu.Lock()
+		a.work.delivered(now) // the run is the work
+		a.mu.Unlock()
+	}
+	a.log.Debug().Str("source", source).Str("heartbeat_id", string(id)).Msg("delivering wakeup")
+	res, err := a.deliver.Deliver(ctx, text)
+	end := a.clock.Now()
+	if err != nil && a.gate.shuttingDown() && errors.Is(err, context.Canceled) {
+		return false // shutting down: not the agent's failure
+	}
+	if err != nil && context.Cause(ctx) == errTakenOver {
+		err = fmt.Errorf("ended by a takeover, unanswered: %w", err)
+	}
+	a.mu.Lock()
+	switch {
+	case err != nil:
+		// No answer: a failed, timed-out, capped or ended run leaves the
+		// agent working, its stretch still counted from the first wakeup.
+	case exec:
+		a.work.answered() // a successful end of the run answers the wakeup
+	default:
+		a.work.delivered(now) // answered later by the turn's end or a log
+	}
+	if err == nil {
+		a.carried(carried)
+	}
+	a.mu.Unlock()
+	a.recordDelivery(end, id, err)
+	a.gate.delivered(now, source == srcIdle)
+	a.account(source, id, now, text, res, err, probe)
+	return err == nil && a.deliver.Method() == config.DeliveryTmux
+}
+
+// interruptFor stops what the agent is doing before a takeover's prompt
+// (tmux: Escape twice), and for recovery saves its chat first.
+func (a *agent) interruptFor(ctx context.Context, source string, id workspace.ID) {
+	in, ok := a.deliver.(delivery.Interrupter)
+	if !ok || (source != srcRecovery && source != srcFeedback) {
+		return
+	}
+	ictx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := in.Interrupt(ictx); err != nil {
+		a.log.Warn().Err(err).Str("source", source).Msg("interrupt")
+	}
+	if source != srcRecovery {
+		return
+	}
+	name := fmt.Sprintf("HEARTBEAT_%s_%s", workspace.NewID(a.started.In(a.loc)), id)
+	if err := in.SaveChat(ictx, name); err != nil {
+		a.log.Warn().Err(err).Msg("recovery: save chat")
+	}
+}
+
+// recordDelivery tells the circuit breaker how the delivery went and alerts
+// when that opened or closed it.
+func (a *agent) recordDelivery(end time.Time, id workspace.ID, err error) {
+	changed, rerr := a.gate.breaker.Record(end, err == nil)
+	if rerr != nil {
+		a.log.Warn().Err(rerr).Msg("circuit breaker state")
+	}
+	if !changed {
+		return
+	}
+	st := a.gate.breaker.State(end)
+	level, msg := checks.OK, "delivery works again; circuit breaker closed"
+	if st.State != budget.Closed {
+		level, msg = checks.Warning, fmt.Sprintf("circuit breaker %s after %d delivery failures; wakeups paused for %s", st.State, st.Failures, humanize.Duration(st.CooldownLeft))
+	}
+	a.emit(end, id, level, "circuit_breaker", msg, 0)
+}
+
+// account counts a delivered wakeup's fate and keeps its transcript line
+// (exec replies other than ghosts).
+func (a *agent) account(source string, id workspace.ID, now time.Time, text string, res delivery.Result, err error, probe bool) {
+	entry := transcript.Entry{Time: now, Agent: a.name, Source: source, Prompt: text, Reply: res.Reply, DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode, Truncated: res.Truncated}
+	switch {
+	case errors.Is(err, delivery.ErrToolCap):
+		// A failure for the breaker and the totals; its one fate by source
+		// is tool_capped. Ended and discarded like a ghost (no transcript).
+		a.count(func(c *Counters) { c.DeliveryFailures++ })
+		a.outcome(source, state.OutcomeToolCapped)
+		a.log.Warn().Err(err).Str("source", source).Bool("probe", probe).Msg("delivery failed")
+		return
+	case err != nil:
+		a.outcome(source, state.OutcomeFailed)
+		a.log.Warn().Err(err).Str("source", source).Bool("probe", probe).Msg("delivery failed")
+		entry.Error = err.Error()
+	default:
+		a.outcome(source, state.OutcomeDelivered)
+		a.log.Info().Str("source", source).Str("heartbeat_id", string(id)).Str("delivery", a.deliver.Method()).Msg("agent woken")
+	}
+	if a.deliver.Method() != config.DeliveryExec {
+		return
+	}
+	if err == nil && transcript.IsGhost(res.Reply) {
+		a.outcome(source, state.OutcomeGhost)
+		return // ghost mode: counted, no trace
+	}
+	if err := transcript.Append(a.ws, a.loc, entry); err != nil {
+		a.log.Warn().Err(err).Msg("wakeup transcript")
+	}
+}
