@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/testutil"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -121,5 +122,83 @@ func TestE2ETmuxAgentIgnoringAHeartbeatGetsTheError(t *testing.T) {
 	waitUntil(t, "the inactivity error", 15*time.Second, func() bool { return has(alertsIn(t, alerts), "inactivity=error") })
 	if n := counter(t, ws, "delivered"); n < 1 {
 		t.Fatalf("delivered = %v", n)
+	}
+}
+
+// liveRuns counts the processes whose command line holds marker.
+func liveRuns(marker string) int {
+	n := 0
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err != nil || !strings.Contains(string(b), marker) {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join(filepath.Dir(p), "stat"))
+		if i := strings.LastIndexByte(string(stat), ')'); err == nil && i > 0 && i+2 < len(stat) && (stat[i+2] == 'Z' || stat[i+2] == 'X') {
+			continue // a zombie has ended; it waits for its reaper
+		}
+		n++
+	}
+	return n
+}
+
+// TestE2ENeverTwoRunsAtOnce: an exec agent whose every run hangs (under its
+// 30 s timeout) reaches the inactivity error; recovery takes over three
+// times. Each takeover ends the run it replaces before starting the next:
+// no run ever finds another holding its lock, and sampling /proc never sees
+// two alive. (Before the gate was exact, 4 ran at once.)
+func TestE2ENeverTwoRunsAtOnce(t *testing.T) {
+	t.Parallel()
+	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
+		t.Skip("counts processes through /proc")
+	}
+	agent := filepath.Join(t.TempDir(), "fakeagent")
+	if err := testutil.Build("../internal/delivery/testdata/fakeagent", agent); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	lock, runs := filepath.Join(dir, "agent.lock"), filepath.Join(dir, "runs.log")
+	ws, cfg, alerts := initWorkspace(t, "pulse: {interval: 500ms}\nthresholds: {inactivity_warning: 2s, inactivity_error: 4s, introspection: 30s}\n"+
+		"schedule: {every: 1s}\nrecovery: {max_attempts: 3, max_wait_cycles: 1}\n"+
+		fmt.Sprintf("agent: {delivery: exec, command: [%q, exclusive, %q, %q], timeout: 30s}\n", agent, lock, runs))
+	runWatchdog(t, cfg)
+	most := 0
+	waitUntil(t, "recovery to give up", 60*time.Second, func() bool {
+		most = max(most, liveRuns(lock))
+		return has(alertsIn(t, alerts), "gave_up=error")
+	})
+	b, _ := os.ReadFile(runs)
+	log := strings.Fields(string(b))
+	if strings.Contains(string(b), "overlap") {
+		t.Fatalf("a run started while another was alive:\n%s", b)
+	}
+	if starts := strings.Count(string(b), "start"); starts < 4 {
+		t.Fatalf("runs = %q, want the scheduled run and 3 recovery runs", log)
+	}
+	if most > 1 {
+		t.Fatalf("%d runs of the agent alive at once", most)
+	}
+	if n := counter(t, ws, "taken_over"); n < 3 {
+		t.Fatalf("taken_over = %v, want each run recovery ended counted", n)
+	}
+}
+
+// TestE2ETimedOutRunsReachTheError: every run times out (2 s) before the
+// 3 s warning, with a wakeup each second. A failed run is no answer, so
+// the working stretch runs on from the first wakeup and the error comes.
+func TestE2ETimedOutRunsReachTheError(t *testing.T) {
+	t.Parallel()
+	sleepBin, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Skip("no sleep binary")
+	}
+	ws, cfg, alerts := initWorkspace(t, "pulse: {interval: 500ms}\nthresholds: {inactivity_warning: 3s, inactivity_error: 5s, introspection: 30s}\n"+
+		fmt.Sprintf("schedule: {every: 1s}\nagent: {delivery: exec, command: [%q, \"30\"], timeout: 2s}\n", sleepBin))
+	runWatchdog(t, cfg)
+	waitUntil(t, "the inactivity error of runs that all time out", 20*time.Second, func() bool { return has(alertsIn(t, alerts), "inactivity=error") })
+	st := readState(t, ws)
+	if w, _ := st["work"].(map[string]any); w["mode"] != "working" {
+		t.Fatalf("work = %v, want working: no run answered", w)
 	}
 }

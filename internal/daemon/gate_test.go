@@ -271,8 +271,11 @@ func TestTakeoverEndsTheRunItReplaces(t *testing.T) {
 		a.mu.Lock()
 		c, working := a.counters.Clone(), a.work.working
 		a.mu.Unlock()
-		if by := c.BySource[srcSchedule]; by[state.OutcomeFailed] != 1 || by[state.OutcomeCoalesced] != 1 {
-			t.Fatalf("schedule wakeups %v, want the ended run failed and the second coalesced", by)
+		if by := c.BySource[srcSchedule]; by[state.OutcomeTakenOver] != 1 || by[state.OutcomeCoalesced] != 1 {
+			t.Fatalf("schedule wakeups %v, want the ended run taken over and the second coalesced", by)
+		}
+		if c.DeliveryFailures != 0 {
+			t.Fatalf("delivery_failures = %d: a run the watchdog ended is not the delivery's failure", c.DeliveryFailures)
 		}
 		if !working {
 			t.Fatal("an ended run answered its wakeup; the agent must still be working")

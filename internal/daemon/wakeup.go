@@ -115,8 +115,9 @@ func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
 	if err != nil && a.gate.shuttingDown() && errors.Is(err, context.Canceled) {
 		return false // shutting down: not the agent's failure
 	}
-	if err != nil && context.Cause(ctx) == errTakenOver {
-		err = fmt.Errorf("ended by a takeover, unanswered: %w", err)
+	takenOver := err != nil && context.Cause(ctx) == errTakenOver
+	if takenOver {
+		err = fmt.Errorf("ended unanswered by a takeover: %w", err)
 	}
 	a.mu.Lock()
 	switch {
@@ -132,9 +133,13 @@ func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
 		a.carried(carried)
 	}
 	a.mu.Unlock()
-	a.recordDelivery(end, id, err)
+	// A run the watchdog ended is not the delivery's failure; a probe must
+	// still be recorded, or the breaker would wait for it for ever.
+	if !takenOver || probe {
+		a.recordDelivery(end, id, err)
+	}
 	a.gate.delivered(now, source == srcIdle)
-	a.account(source, id, now, text, res, err, probe)
+	a.account(source, id, now, text, res, err, takenOver, probe)
 	return err == nil && a.deliver.Method() == config.DeliveryTmux
 }
 
@@ -179,7 +184,7 @@ func (a *agent) recordDelivery(end time.Time, id workspace.ID, err error) {
 
 // account counts a delivered wakeup's fate and keeps its transcript line
 // (exec replies other than ghosts).
-func (a *agent) account(source string, id workspace.ID, now time.Time, text string, res delivery.Result, err error, probe bool) {
+func (a *agent) account(source string, id workspace.ID, now time.Time, text string, res delivery.Result, err error, takenOver, probe bool) {
 	entry := transcript.Entry{Time: now, Agent: a.name, Source: source, Prompt: text, Reply: res.Reply, DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode, Truncated: res.Truncated}
 	switch {
 	case errors.Is(err, delivery.ErrToolCap):
@@ -189,6 +194,10 @@ func (a *agent) account(source string, id workspace.ID, now time.Time, text stri
 		a.outcome(source, state.OutcomeToolCapped)
 		a.log.Warn().Err(err).Str("source", source).Bool("probe", probe).Msg("delivery failed")
 		return
+	case takenOver:
+		a.outcome(source, state.OutcomeTakenOver)
+		a.log.Info().Err(err).Str("source", source).Msg("run ended by a takeover")
+		entry.Error = err.Error()
 	case err != nil:
 		a.outcome(source, state.OutcomeFailed)
 		a.log.Warn().Err(err).Str("source", source).Bool("probe", probe).Msg("delivery failed")

@@ -140,6 +140,7 @@ type Counters struct {
 	Dropped          int64 `json:"dropped"`     // over the daily cap
 	Skipped          int64 `json:"skipped"`     // circuit breaker open
 	GaveUp           int64 `json:"gave_up"`     // not sent: recovery gave up, the agent is not woken
+	TakenOver        int64 `json:"taken_over"`  // runs ended unanswered by recovery or urgent feedback
 	Coalesced        int64 `json:"coalesced"`   // due while another was in flight
 	// OutsideActiveHours counts scheduled wakeups (and idle spells) held
 	// back by schedule.active_hours.
@@ -161,6 +162,7 @@ const (
 	OutcomeDroppedCap = "dropped_cap"
 	OutcomeSkipped    = "skipped_breaker"
 	OutcomeGaveUp     = "skipped_gave_up"
+	OutcomeTakenOver  = "taken_over"
 	OutcomeCoalesced  = "coalesced"
 	OutcomePaused     = "paused"
 	OutcomeOutsideHrs = "outside_active_hours"
@@ -183,6 +185,8 @@ func (c *Counters) Wakeup(source, outcome string) {
 		c.Skipped++
 	case OutcomeGaveUp:
 		c.GaveUp++
+	case OutcomeTakenOver:
+		c.TakenOver++
 	case OutcomeCoalesced:
 		c.Coalesced++
 	case OutcomePaused:

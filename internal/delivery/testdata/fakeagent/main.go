@@ -10,6 +10,8 @@
 //	hang PIDFILE       start a child that sleeps, write "PID CHILDPID" to PIDFILE, sleep
 //	sleep              sleep for a minute
 //	stubborn PIDFILE   ignore SIGTERM, write "PID" to PIDFILE, sleep (only SIGKILL ends it)
+//	exclusive LOCK LOG hold an exclusive flock on LOCK and sleep; append "start PID" to LOG,
+//	                   or "overlap PID" when another run holds the lock (two runs alive at once)
 //	polite PIDFILE     write "PID" to PIDFILE, sleep; on SIGTERM write "term" to PIDFILE.term and exit 0
 //	stream FMT N TEXT  stream-json as a client would (FMT gemini or claude):
 //	                   N tool calls, then the final TEXT; N < 0: calls forever
@@ -69,6 +71,20 @@ func main() {
 	case "stubborn":
 		signal.Ignore(syscall.SIGTERM)
 		os.WriteFile(args[0], []byte(strconv.Itoa(os.Getpid())), 0o644)
+		time.Sleep(time.Minute)
+	case "exclusive":
+		lock, err := os.OpenFile(args[0], os.O_CREATE|os.O_RDWR, 0o644)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		what := "start"
+		if syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+			what = "overlap" // the kernel frees the lock only when its holder is gone
+		}
+		log, _ := os.OpenFile(args[1], os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		fmt.Fprintf(log, "%s %d\n", what, os.Getpid())
+		log.Close()
 		time.Sleep(time.Minute)
 	case "polite":
 		term := make(chan os.Signal, 1)
