@@ -64,7 +64,7 @@ func TestEventNoticeWaitsForTheNextWakeup(t *testing.T) {
 		writeBadDeclaration(t, ws) // at 40s
 		time.Sleep(2 * time.Second)
 		writeLog(t, ws, workspace.Thinking) // the agent acted since
-		time.Sleep(20 * time.Second)       // the wakeup at 60s
+		time.Sleep(20 * time.Second)        // the wakeup at 60s
 		synctest.Wait()
 		if p := rec.prompts(); len(p) != 3 || carries(p, 2, "invalid_declaration") {
 			t.Fatalf("the wakeup at 60s = %q, want no notice the agent's log made moot", p)
