@@ -11,8 +11,14 @@
 // The schedule and idle loops are in chambers.go; the state file's content
 // is assembled in state.go.
 //
-// Wakeups go through one gate per agent (gate.go): never two in flight (a wakeup due
-// while one runs is coalesced), gated by the daily cap and the circuit
-// breaker. A delivery that hangs or fails never delays a pulse: deliveries
-// run on their own goroutine and the pulse never waits for them.
+// Wakeups go through one gate per agent (gate.go), which owns a wakeup's
+// whole life: at most one run of the agent is alive at a time. A wakeup due
+// while one is in flight is coalesced; a takeover (recovery, urgent feedback)
+// ends the run it replaces and starts once that run is gone; every
+// invocation is gated by the circuit breaker and the daily cap (wakeup.go).
+// A delivery that hangs or fails never delays a pulse: deliveries run on
+// their own goroutine and the pulse never waits for them.
+//
+// Working versus waiting (work.go): only a successful exec run answers its
+// wakeup; a failed, timed-out, capped or ended one leaves the agent working.
 package daemon
