@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
-	"github.com/ai-heart/ai-heart/internal/daemon"
 	"github.com/ai-heart/ai-heart/internal/scan"
+	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -38,7 +38,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		var baseline time.Time
 		note := "no watchdog running: no baseline"
-		if st, err := daemon.ReadState(ws); err == nil && st.Running(now) {
+		if st, err := state.Read(ws); err == nil && st.Running(now) {
 			baseline = st.StartedAt
 			note = "baseline: running watchdog started " + st.StartedAt.Format(time.RFC3339)
 		}

@@ -22,6 +22,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/demo"
 	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/setup"
+	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -72,7 +73,7 @@ type demoRun struct {
 	say           *demo.Narrator
 
 	mu         sync.Mutex
-	last       daemon.State
+	last       state.State
 	wakeups    int
 	recoveries int
 	done       chan struct{}

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ai-heart/ai-heart/internal/daemon"
 	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
@@ -45,7 +44,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			fmt.Fprintf(stderr, "watchdog status: %v\n", err)
 			return 2
 		}
-		st, err := daemon.ReadState(ws)
+		st, err := state.Read(ws)
 		if err != nil {
 			fmt.Fprintf(stdout, "%s (%s)\n  watchdog: never ran here (no %s)\n", ac.DisplayName(), ws.Root, workspace.StateFile)
 			if !errors.Is(err, os.ErrNotExist) {
@@ -62,7 +61,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	return code
 }
 
-func printStatus(w io.Writer, ws *workspace.Workspace, st daemon.State, now time.Time) {
+func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, now time.Time) {
 	run := fmt.Sprintf("running (pid %d, since %s)", st.PID, st.StartedAt.Local().Format("2006-01-02 15:04:05"))
 	if !st.Running(now) {
 		run = fmt.Sprintf("NOT RUNNING (last pulse %s ago)", ago(now, st.PulseAt))

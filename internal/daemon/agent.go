@@ -19,6 +19,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/schedule"
+	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -55,17 +56,17 @@ type agent struct {
 	result     checks.Result
 	checkState checks.State
 	levels     map[string]checks.Level
-	rec        Recovery
+	rec        state.Recovery
 	next       *schedule.Wakeup
 	idleHeld   bool            // an idle wakeup is held back by active hours (counted once)
 	announced  map[string]bool // inbox items already named in an idle wakeup
-	counters   Counters
-	pulse      PulseChamber
+	counters   state.Counters
+	pulse      state.PulseChamber
 	lastProof  time.Time
 	work       workClock             // working versus waiting
 	baseline   time.Time             // nothing older is held against the agent: the start, or the end of a pause
 	paused     *pause.Pause          // the pause in force, read each pulse
-	last       State                 // the state the last pulse wrote
+	last       state.State           // the state the last pulse wrote
 	noted      [2]string             // proofs last copied into the latest-proof index
 	held       map[string]heldNotice // event notices not yet carried, by check
 }
@@ -78,7 +79,7 @@ type PulseEvent struct {
 	Took      time.Duration
 	ID        workspace.ID
 	Result    checks.Result
-	State     State // the state file this pulse wrote
+	State     state.State // the state file this pulse wrote
 }
 
 func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, started time.Time) (*agent, error) {
@@ -154,7 +155,7 @@ func (a *agent) outcome(source, outcome string) {
 	a.mu.Unlock()
 }
 
-func (a *agent) count(f func(*Counters)) {
+func (a *agent) count(f func(*state.Counters)) {
 	a.mu.Lock()
 	f(&a.counters)
 	a.mu.Unlock()

@@ -12,6 +12,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/clock"
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/delivery"
+	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -104,11 +105,11 @@ func (d *Daemon) Agents() []string {
 
 // Statuses returns the state each agent's last pulse wrote (an agent yet to
 // pulse has only its name).
-func (d *Daemon) Statuses() []State {
+func (d *Daemon) Statuses() []state.State {
 	d.mu.Lock()
 	agents := d.agents
 	d.mu.Unlock()
-	out := make([]State, 0, len(agents))
+	out := make([]state.State, 0, len(agents))
 	for _, a := range agents {
 		a.mu.Lock()
 		st := a.last

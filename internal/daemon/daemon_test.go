@@ -20,6 +20,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/alert"
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/delivery"
+	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -132,7 +133,7 @@ func (h *harness) stop() {
 	<-h.done
 }
 
-func (h *harness) state() State {
+func (h *harness) state() state.State {
 	h.t.Helper()
 	s, err := h.tryState()
 	if err != nil {
@@ -141,9 +142,9 @@ func (h *harness) state() State {
 	return s
 }
 
-func (h *harness) tryState() (State, error) {
+func (h *harness) tryState() (state.State, error) {
 	ws, _ := workspace.New(h.cfg.Fleet()[0].Workspace, nil)
-	return ReadState(ws)
+	return state.Read(ws)
 }
 
 func (h *harness) waitFor(what string, timeout time.Duration, cond func() bool) {

@@ -18,6 +18,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/alert"
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/delivery"
+	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -109,7 +110,7 @@ func TestFleet(t *testing.T) {
 	polling := 0
 	for i := 0; i < n; i++ {
 		ws, _ := workspace.New(filepath.Join(root, fmt.Sprintf("agent%02d", i)), nil)
-		if st, err := ReadState(ws); err == nil && st.Chambers.Pulse.ScanFallback != "" {
+		if st, err := state.Read(ws); err == nil && st.Chambers.Pulse.ScanFallback != "" {
 			polling++
 		}
 	}
@@ -122,7 +123,7 @@ func TestFleet(t *testing.T) {
 	}
 	// The failing agent opened its breaker; a healthy one delivered normally.
 	wsBad, _ := workspace.New(filepath.Join(root, failing), nil)
-	bad, err := ReadState(wsBad)
+	bad, err := state.Read(wsBad)
 	if beats/2 <= 4 {
 		return // too few wakeups in the run to open a breaker
 	}
@@ -130,7 +131,7 @@ func TestFleet(t *testing.T) {
 		t.Errorf("failing agent state = %+v / %v, want breaker open after 3+ failures", bad.Breaker, err)
 	}
 	wsGood, _ := workspace.New(filepath.Join(root, "agent01"), nil)
-	good, err := ReadState(wsGood)
+	good, err := state.Read(wsGood)
 	if err != nil || good.Breaker.State != "closed" || good.Counters.Delivered < int64(beats/2-2) {
 		t.Errorf("healthy agent state = %+v %+v / %v, want its wakeups delivered", good.Breaker, good.Counters, err)
 	}

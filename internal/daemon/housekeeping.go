@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -19,7 +20,7 @@ func (a *agent) sweepLoop(ctx context.Context) {
 			a.log.Warn().Err(err).Msg("sweep temp files")
 		}
 		if n > 0 {
-			a.count(func(c *Counters) { c.SweptTempFiles += int64(n) })
+			a.count(func(c *state.Counters) { c.SweptTempFiles += int64(n) })
 			a.log.Info().Int("files", n).Msg("swept temp files left by killed writers")
 		}
 		select {

@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/testutil"
 )
 
@@ -14,7 +15,7 @@ func TestJapaneseCatalogue(t *testing.T) { testutil.CheckCatalogue(t, ja, ".") }
 // TestRecoveryNoticeLanguage: the notice follows the language and always
 // carries the attempt and the reason (an English alert line).
 func TestRecoveryNoticeLanguage(t *testing.T) {
-	r := Recovery{Active: true, Attempt: 2, Reason: "no activity log or checkpoint for 11m"}
+	r := state.Recovery{Active: true, Attempt: 2, Reason: "no activity log or checkpoint for 11m"}
 	for _, tt := range []struct {
 		l    lang.Lang
 		want []string

@@ -77,7 +77,7 @@ type beat struct {
 	checkState                checks.State
 	urgent                    []string // feedback items that lose their interrupt. prefix
 	changes                   []checks.Finding
-	rec                       Recovery
+	rec                       state.Recovery
 	step                      step
 	took                      time.Duration
 	paused                    bool
@@ -108,7 +108,7 @@ func (a *agent) readPause(b *beat) {
 	a.paused, b.paused = p, p != nil
 	if b.paused {
 		a.baseline = b.now
-		a.rec = Recovery{}
+		a.rec = state.Recovery{}
 	}
 }
 
@@ -227,7 +227,7 @@ func (a *agent) persist(b *beat) {
 	a.mu.Lock()
 	a.last = st
 	a.mu.Unlock()
-	if err := writeState(a.ws, st); err != nil {
+	if err := state.Write(a.ws, st); err != nil {
 		a.log.Error().Err(err).Msg("write state")
 	}
 	ev := b.log.Info().Str("worst", b.res.Worst().String()).Dur("took", b.took)
@@ -318,7 +318,7 @@ func proofKey(p *workspace.Proof) string {
 
 // recoveryStep carries out a recovery decision: interrupt, chat save and the
 // recovery notice; or the alerts that close or abandon recovery.
-func (a *agent) recoveryStep(now time.Time, id workspace.ID, stp step, rec Recovery) {
+func (a *agent) recoveryStep(now time.Time, id workspace.ID, stp step, rec state.Recovery) {
 	switch stp {
 	case stepAttempt:
 		msg := fmt.Sprintf("recovery attempt %d of %d: %s", rec.Attempt, a.cfg.Recovery.MaxAttempts, rec.Reason)

@@ -6,6 +6,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/state"
 )
 
 // step is what the pulse must do after a recovery decision.
@@ -33,11 +34,11 @@ func recoverableError(res checks.Result) (checks.Finding, bool) {
 }
 
 // nextRecovery decides the recovery step for one pulse. It is pure.
-func nextRecovery(r Recovery, res checks.Result, cfg config.Recovery, now time.Time) (Recovery, step) {
+func nextRecovery(r state.Recovery, res checks.Result, cfg config.Recovery, now time.Time) (state.Recovery, step) {
 	switch {
 	case r.GaveUp:
 		if healthy(res) {
-			return Recovery{}, stepRecovered
+			return state.Recovery{}, stepRecovered
 		}
 		return r, stepNone
 	case !r.Active:
@@ -46,9 +47,9 @@ func nextRecovery(r Recovery, res checks.Result, cfg config.Recovery, now time.T
 			return r, stepNone
 		}
 		t := now
-		return Recovery{Active: true, Attempt: 1, Check: f.Check, Reason: f.Message, StartedAt: &t}, stepAttempt
+		return state.Recovery{Active: true, Attempt: 1, Check: f.Check, Reason: f.Message, StartedAt: &t}, stepAttempt
 	case healthy(res):
-		return Recovery{}, stepRecovered
+		return state.Recovery{}, stepRecovered
 	}
 	r.WaitedCycles++
 	if r.WaitedCycles < cfg.MaxWaitCycles {
@@ -68,7 +69,7 @@ func nextRecovery(r Recovery, res checks.Result, cfg config.Recovery, now time.T
 
 // recoveryNotice is the recovery paragraph for the next heartbeat prompt,
 // in language l. The reason is the check's message: an alert line, English.
-func recoveryNotice(r Recovery, maxAttempts int, l lang.Lang) string {
+func recoveryNotice(r state.Recovery, maxAttempts int, l lang.Lang) string {
 	return ja.F(l, `RECOVERY (attempt %d of %d): the watchdog detected a problem: %s
 You were interrupted so you can reset. Do this now:
 1. Stop what you were doing; do not repeat the last action.

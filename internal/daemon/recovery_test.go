@@ -6,6 +6,7 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/state"
 )
 
 func result(levels map[string]checks.Level) checks.Result {
@@ -25,21 +26,21 @@ func TestRecoveryNext(t *testing.T) {
 	warn := result(map[string]checks.Level{"inactivity": checks.Warning})
 	tests := []struct {
 		name     string
-		in       Recovery
+		in       state.Recovery
 		res      checks.Result
 		wantStep step
-		want     Recovery
+		want     state.Recovery
 	}{
-		{"healthy stays idle", Recovery{}, infoOnly, stepNone, Recovery{}},
-		{"warning does not start recovery", Recovery{}, warn, stepNone, Recovery{}},
-		{"introspection error does not start recovery", Recovery{}, introErr, stepNone, Recovery{}},
-		{"recoverable error starts attempt 1", Recovery{}, bad, stepAttempt, Recovery{Active: true, Attempt: 1, Check: "inactivity", Reason: "inactivity says so"}},
-		{"waiting: one cycle under the limit", Recovery{Active: true, Attempt: 1, WaitedCycles: 1}, warn, stepNone, Recovery{Active: true, Attempt: 1, WaitedCycles: 2}},
-		{"wait limit reached: next attempt", Recovery{Active: true, Attempt: 1, WaitedCycles: 2}, bad, stepAttempt, Recovery{Active: true, Attempt: 2, Check: "inactivity", Reason: "inactivity says so"}},
-		{"last attempt exhausted: gave up", Recovery{Active: true, Attempt: 2, WaitedCycles: 2}, bad, stepGaveUp, Recovery{GaveUp: true, Attempt: 2, WaitedCycles: 3}},
-		{"infos count as healthy: recovered", Recovery{Active: true, Attempt: 1}, infoOnly, stepRecovered, Recovery{}},
-		{"gave up stays given up while unhealthy", Recovery{GaveUp: true, Attempt: 2}, bad, stepNone, Recovery{GaveUp: true, Attempt: 2}},
-		{"gave up ends when the agent is healthy again", Recovery{GaveUp: true, Attempt: 2}, infoOnly, stepRecovered, Recovery{}},
+		{"healthy stays idle", state.Recovery{}, infoOnly, stepNone, state.Recovery{}},
+		{"warning does not start recovery", state.Recovery{}, warn, stepNone, state.Recovery{}},
+		{"introspection error does not start recovery", state.Recovery{}, introErr, stepNone, state.Recovery{}},
+		{"recoverable error starts attempt 1", state.Recovery{}, bad, stepAttempt, state.Recovery{Active: true, Attempt: 1, Check: "inactivity", Reason: "inactivity says so"}},
+		{"waiting: one cycle under the limit", state.Recovery{Active: true, Attempt: 1, WaitedCycles: 1}, warn, stepNone, state.Recovery{Active: true, Attempt: 1, WaitedCycles: 2}},
+		{"wait limit reached: next attempt", state.Recovery{Active: true, Attempt: 1, WaitedCycles: 2}, bad, stepAttempt, state.Recovery{Active: true, Attempt: 2, Check: "inactivity", Reason: "inactivity says so"}},
+		{"last attempt exhausted: gave up", state.Recovery{Active: true, Attempt: 2, WaitedCycles: 2}, bad, stepGaveUp, state.Recovery{GaveUp: true, Attempt: 2, WaitedCycles: 3}},
+		{"infos count as healthy: recovered", state.Recovery{Active: true, Attempt: 1}, infoOnly, stepRecovered, state.Recovery{}},
+		{"gave up stays given up while unhealthy", state.Recovery{GaveUp: true, Attempt: 2}, bad, stepNone, state.Recovery{GaveUp: true, Attempt: 2}},
+		{"gave up ends when the agent is healthy again", state.Recovery{GaveUp: true, Attempt: 2}, infoOnly, stepRecovered, state.Recovery{}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -4,39 +4,20 @@ import (
 	"os"
 
 	"github.com/ai-heart/ai-heart/internal/state"
-	"github.com/ai-heart/ai-heart/internal/workspace"
 )
-
-// The state file's schema is owned by package state; the daemon fills it.
-type (
-	State           = state.State
-	CheckState      = state.CheckState
-	DeepWork        = state.DeepWork
-	Chambers        = state.Chambers
-	PulseChamber    = state.PulseChamber
-	ScheduleChamber = state.ScheduleChamber
-	IdleChamber     = state.IdleChamber
-	Counters        = state.Counters
-	Recovery        = state.Recovery
-)
-
-// ReadState reads a workspace's state file.
-func ReadState(ws *workspace.Workspace) (State, error) { return state.Read(ws) }
-
-func writeState(ws *workspace.Workspace, s State) error { return state.Write(ws, s) }
 
 // stateNow assembles the state file content.
-func (a *agent) stateNow() State {
+func (a *agent) stateNow() state.State {
 	now := a.clock.Now()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	s := State{
+	s := state.State{
 		Version: 1, Agent: a.name, PID: os.Getpid(), StartedAt: a.started, PulseAt: now,
 		PulseInterval: a.cfg.Pulse.Interval, HeartbeatID: a.id, Timezone: a.tz, Language: a.cfg.Language,
 		Thresholds: a.cfg.Thresholds, Restrictions: a.cfg.Restrictions, Delivery: a.deliver.Method(),
-		Checks: map[string]CheckState{}, LastLog: a.snap.LastLog, LastIntro: a.snap.LastIntrospection,
+		Checks: map[string]state.CheckState{}, LastLog: a.snap.LastLog, LastIntro: a.snap.LastIntrospection,
 		LastCheck: a.snap.LastCheckpoint, LastProof: a.snap.NewestProof(), Recovery: a.rec,
-		DeepWork: []DeepWork{}, Counters: a.counters.Clone(),
+		DeepWork: []state.DeepWork{}, Counters: a.counters.Clone(),
 		DailyCap: a.gate.cap.State(now), Breaker: a.gate.breaker.State(now),
 		Notices: append([]string{}, a.notices()...),
 		Work:    a.work.state(),
@@ -46,11 +27,11 @@ func (a *agent) stateNow() State {
 		s.Pause = &p
 	}
 	for _, f := range a.result.Findings {
-		s.Checks[f.Check] = CheckState{Level: f.Level.String(), Message: f.Message}
+		s.Checks[f.Check] = state.CheckState{Level: f.Level.String(), Message: f.Message}
 	}
 	for _, f := range a.snap.ActiveDeepWork {
 		d := f.Decl
-		dw := DeepWork{ID: d.ID, Mode: d.Mode, Activity: d.Activity}
+		dw := state.DeepWork{ID: d.ID, Mode: d.Mode, Activity: d.Activity}
 		if !d.Deadline.IsZero() {
 			t := d.Deadline
 			dw.Deadline = &t
@@ -73,7 +54,7 @@ func (a *agent) stateNow() State {
 	if !lastWakeup.IsZero() {
 		sc.LastWakeup = &lastWakeup
 	}
-	s.Chambers.Idle = IdleChamber{After: a.cfg.Idle.After, Idle: idle}
+	s.Chambers.Idle = state.IdleChamber{After: a.cfg.Idle.After, Idle: idle}
 	if after := a.cfg.Idle.After.D(); after > 0 && !idle {
 		t := a.lastActivity().Add(after)
 		s.Chambers.Idle.WakeAt = &t
@@ -82,7 +63,7 @@ func (a *agent) stateNow() State {
 }
 
 func (a *agent) writeState() {
-	if err := writeState(a.ws, a.stateNow()); err != nil {
+	if err := state.Write(a.ws, a.stateNow()); err != nil {
 		a.log.Error().Err(err).Msg("write state")
 	}
 }

@@ -57,7 +57,7 @@ func (a *agent) request(source, text string, takeover bool) {
 	switch {
 	case shutdown:
 	case admitted:
-		a.count(func(c *Counters) { c.Wakeups++ })
+		a.count(func(c *state.Counters) { c.Wakeups++ })
 	default:
 		a.outcome(source, state.OutcomeCoalesced)
 	}
@@ -190,7 +190,7 @@ func (a *agent) account(source string, id workspace.ID, now time.Time, text stri
 	case errors.Is(err, delivery.ErrToolCap):
 		// A failure for the breaker and the totals; its one fate by source
 		// is tool_capped. Ended and discarded like a ghost (no transcript).
-		a.count(func(c *Counters) { c.DeliveryFailures++ })
+		a.count(func(c *state.Counters) { c.DeliveryFailures++ })
 		a.outcome(source, state.OutcomeToolCapped)
 		a.log.Warn().Err(err).Str("source", source).Bool("probe", probe).Msg("delivery failed")
 		return
