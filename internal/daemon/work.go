@@ -9,10 +9,13 @@ import (
 	"github.com/ai-heart/ai-heart/internal/state"
 )
 
-// workClock follows working versus waiting (SPEC section 5): the agent is
-// working from a delivered wakeup until it answers it, then waiting. It also
-// adds up the working time since the last introspection, on which
-// introspection is owed. Guarded by agent.mu.
+// workClock follows working versus waiting: the agent is working from a
+// delivered wakeup until it answers it, then waiting. Only a successful exec
+// run answers (a failed, timed-out, capped or ended one does not); for tmux
+// and inbox a log after the wakeup does. While working, inactivity counts
+// from the first unanswered wakeup (since), which a later wakeup does not
+// move. It also adds up the working time since the last introspection, on
+// which introspection is owed. Guarded by agent.mu.
 type workClock struct {
 	scheduled bool      // a schedule or the idle chamber wakes the agent
 	working   bool      // a delivered wakeup is unanswered
@@ -34,7 +37,8 @@ func (w *workClock) delivered(at time.Time) {
 	}
 }
 
-// answered ends working: an exec run ended, or a log came after the wakeup.
+// answered ends working: an exec run ended successfully, or a log came
+// after the wakeup.
 func (w *workClock) answered() { w.working = false }
 
 // observe folds in a pulse: a log after the wakeup answers it (tmux and

@@ -1,5 +1,5 @@
-// Package delivery wakes an agent with a heartbeat prompt (SPEC section 5,
-// Delivery). Three methods share one small interface, Deliverer:
+// Package delivery wakes an agent with a heartbeat prompt. Three methods
+// share one small interface, Deliverer:
 //
 //   - inbox: nothing is run; the prompt is written atomically to
 //     stats/heartbeat_prompt.md for agents that pull it.
@@ -25,9 +25,11 @@
 //     as LF bytes, and may still submit at the first one.
 //   - tmux: the text, the pause and the Enter are serialized per Tmux
 //     value, so an Interrupt never lands between a prompt and its Enter.
-//   - exec: on unix the command runs in its own process group, and a
-//     timeout kills the whole group (the agent and everything it started).
-//     Elsewhere only the direct child is killed.
+//   - exec: on unix the command runs in its own process group. A run that
+//     is ended (its timeout, or its context: a takeover or shutdown) gets
+//     SIGTERM to the whole group (the agent and everything it started), so
+//     a client can save its session, then SIGKILL after StopGrace.
+//     Elsewhere only the direct child is killed, at once.
 //   - exec: the child's environment has no NOTIFY_SOCKET and no WATCHDOG_*
 //     variables, so an agent can never ping the daemon's systemd watchdog.
 package delivery
