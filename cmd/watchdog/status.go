@@ -153,8 +153,8 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, now time.
 	}
 	row("circuit breaker", br)
 	c := st.Counters
-	row("counts", fmt.Sprintf("pulses %d, wakeups %d, delivered %d, failed %d, ghosts %d, dropped %d, skipped %d, coalesced %d, outside active hours %d",
-		c.Pulses, c.Wakeups, c.Delivered, c.DeliveryFailures, c.Ghosts, c.Dropped, c.Skipped, c.Coalesced, c.OutsideActiveHours))
+	row("counts", fmt.Sprintf("pulses %d, wakeups %d, delivered %d, failed %d, taken over %d, ghosts %d, dropped %d, skipped %d, skipped after gave_up %d, coalesced %d, outside active hours %d",
+		c.Pulses, c.Wakeups, c.Delivered, c.DeliveryFailures, c.TakenOver, c.Ghosts, c.Dropped, c.Skipped, c.GaveUp, c.Coalesced, c.OutsideActiveHours))
 }
 
 func proof(now time.Time, p *workspace.Proof) string {
