@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -68,6 +69,22 @@ func TestEventNoticeWaitsForTheNextWakeup(t *testing.T) {
 		synctest.Wait()
 		if p := rec.prompts(); len(p) != 3 || carries(p, 2, "invalid_declaration") {
 			t.Fatalf("the wakeup at 60s = %q, want no notice the agent's log made moot", p)
+		}
+
+		writeBadDeclaration(t, ws) // at 60s; a tool reply carries it (mcp-heart marks it read)
+		time.Sleep(time.Second)
+		synctest.Wait()
+		st := h.state()
+		if !carries(st.Notices, len(st.Notices)-1, "invalid_declaration") {
+			t.Fatalf("state notices %q, want the held invalid_declaration notice for the tools to show", st.Notices)
+		}
+		if err := state.MarkNoticesRead(ws, st.PulseAt); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(19 * time.Second) // the wakeup at 80s
+		synctest.Wait()
+		if p := rec.prompts(); len(p) != 4 || carries(p, 3, "invalid_declaration") {
+			t.Fatalf("the wakeup at 80s = %q, want no notice a tool reply already carried", p)
 		}
 	})
 }
