@@ -142,8 +142,9 @@ func introspectionDue(text string) bool {
 	return strings.Contains(text, "[warning] introspection:") || strings.Contains(text, "[error] introspection:")
 }
 
-// stall is the run that hangs with no proof, as a stuck agent does. It
-// ends once a recovery run has brought the agent back, or at StallMax.
+// stall is the run that hangs with no proof, as a stuck agent does. The
+// watchdog's recovery ends it (SIGTERM) before it wakes the agent again; it
+// also ends by itself at StallMax, or if a recovery run came anyway.
 func (a *agent) stall(ctx context.Context) (string, error) {
 	a.mem.Stalled = true
 	if err := writeMemory(a.ws, a.mem); err != nil {
@@ -154,6 +155,7 @@ func (a *agent) stall(ctx context.Context) (string, error) {
 	for time.Now().Before(deadline) {
 		select {
 		case <-ctx.Done():
+			a.opts.Narrate("stall", "the watchdog ends the stuck run (SIGTERM) before it wakes the agent again")
 			return "", ctx.Err()
 		case <-time.After(200 * time.Millisecond):
 		}
