@@ -84,7 +84,9 @@ func (g *gate) open(source string, takeover bool, fly func(ctx context.Context) 
 		defer close(f.done)
 		if f.prev != nil {
 			<-f.prev.done // the run it replaces is gone before this one starts
-			f.prev = nil
+			g.mu.Lock()
+			f.prev, f.at = nil, g.clock.Now() // its wakeup begins now
+			g.mu.Unlock()
 		}
 		hold := fly(ctx)
 		g.mu.Lock()
