@@ -3,11 +3,22 @@ GO      ?= go
 BIN     := bin
 PKGS    := ./...
 
-.PHONY: build test run watch bench lint cross clean e2e-clients
+# The build's identity, stamped into both binaries (watchdog --version,
+# mcp-heart's MCP server info). VERSION is the release's; a tag overrides it.
+VERSION ?= $(shell git describe --tags --exact-match 2>/dev/null | sed 's/^v//' || true)
+ifeq ($(VERSION),)
+VERSION := 0.1.0-dev
+endif
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
+DATE    ?= $(shell git log -1 --format=%cI 2>/dev/null)
+VPKG    := github.com/ai-heart/ai-heart/internal/version
+LDFLAGS := -X $(VPKG).version=$(VERSION) -X $(VPKG).commit=$(COMMIT) -X $(VPKG).date=$(DATE)
+
+.PHONY: build test run watch bench lint cross clean e2e-clients dist
 
 build:
-	$(GO) build -o $(BIN)/mcp-heart ./cmd/mcp-heart
-	$(GO) build -o $(BIN)/watchdog ./cmd/watchdog
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/mcp-heart ./cmd/mcp-heart
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/watchdog ./cmd/watchdog
 
 # Everything under the race detector, then the fleet timing test without it
 # (timings under -race mean nothing; the test skips itself there).

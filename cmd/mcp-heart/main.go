@@ -21,11 +21,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/ai-heart/ai-heart/internal/tools"
+	"github.com/ai-heart/ai-heart/internal/version"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
-
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -52,7 +50,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 2
 	}
 	if *showVersion {
-		fmt.Fprintln(stderr, "mcp-heart", version)
+		// stderr: stdout is JSON-RPC's alone, even here.
+		fmt.Fprintln(stderr, "mcp-heart", version.Get())
 		return 0
 	}
 	logger := zerolog.New(stderr).With().Timestamp().Str("component", "mcp-heart").Logger()
@@ -84,11 +83,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 2
 	}
 	logger = logger.With().Str("workspace", ws.Root).Logger()
-	logger.Info().Str("version", version).Str("settings", settings.Source).Str("timezone", ws.Loc.String()).Str("language", string(settings.Language)).Msg("serving on stdio")
+	logger.Info().Str("version", version.Get().String()).Str("settings", settings.Source).Str("timezone", ws.Loc.String()).Str("language", string(settings.Language)).Msg("serving on stdio")
 
 	t := tools.New(ws, settings.Thresholds, logger)
 	t.Restrictions, t.Lang = settings.Restrictions, settings.Language
-	stdio := server.NewStdioServer(tools.NewServer(t, version))
+	stdio := server.NewStdioServer(tools.NewServer(t, version.Get().Short()))
 	stdio.SetErrorLogger(log.New(logger, "", 0))
 	d := newDrain(stdin, stdout) // EOF waits for the replies still owed
 	if err := stdio.Listen(ctx, d, d); err != nil && !errors.Is(err, context.Canceled) {

@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/ai-heart/ai-heart/internal/version"
 )
 
 // command is one subcommand: it returns the process exit code.
@@ -38,6 +40,10 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && (args[0] == "--version" || args[0] == "-version" || args[0] == "version") {
+		fmt.Fprintln(stdout, "watchdog", version.Get())
+		return 0
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr)
 		if len(args) == 0 {
@@ -56,7 +62,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: watchdog COMMAND [ARGS]")
+	fmt.Fprintln(w, "usage: watchdog COMMAND [ARGS]   (watchdog --version: the version, commit and build date)")
 	for _, c := range commands {
 		if c.usage != "" {
 			fmt.Fprintln(w, "  watchdog "+c.usage)
