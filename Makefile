@@ -1,4 +1,4 @@
-# ai-heart: make build | test | run | bench | lint | cross
+# ai-heart: make build | test | run | bench | lint | cross | dist
 GO      ?= go
 BIN     := bin
 PKGS    := ./...
@@ -68,3 +68,22 @@ e2e-clients:
 		$(GO) test -count=1 -v ./e2e/clients/; \
 	fi
 
+
+# Release archives (dist/*.tar.gz, *.zip, checksums.txt) by GoReleaser and
+# the Debian package (dist/ai-heart_VERSION_amd64.deb) by nFPM, each at a
+# pinned version, built from the Go module proxy into a cache folder.
+TOOLS      ?= $(HOME)/.cache/ai-heart/tools
+GORELEASER := github.com/goreleaser/goreleaser/v2@v2.15.1
+NFPM       := github.com/goreleaser/nfpm/v2/cmd/nfpm@v2.45.2
+DEB_ARCH   ?= amd64
+
+$(TOOLS)/goreleaser:
+	GOBIN=$(TOOLS) $(GO) install $(GORELEASER)
+$(TOOLS)/nfpm:
+	GOBIN=$(TOOLS) $(GO) install $(NFPM)
+
+dist: $(TOOLS)/goreleaser $(TOOLS)/nfpm
+	VERSION=$(VERSION) COMMIT=$(COMMIT) DATE=$(DATE) DATE_UNIX=$$(git log -1 --format=%ct) $(TOOLS)/goreleaser release --snapshot --clean
+	VERSION=$(VERSION) ARCH=$(DEB_ARCH) WATCHDOG_DIR=dist/watchdog_linux_$(DEB_ARCH)_v1 MCPHEART_DIR=dist/mcp-heart_linux_$(DEB_ARCH)_v1 \
+		$(TOOLS)/nfpm package -f deploy/package/nfpm.yaml -p deb -t dist/
+	cd dist && sha256sum *.deb >> checksums.txt

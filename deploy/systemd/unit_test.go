@@ -147,3 +147,43 @@ func TestSystemdAnalyzeVerify(t *testing.T) {
 		})
 	}
 }
+
+// TestPackageUnitInStep: the Debian package's unit is this one but for the
+// installed paths and the package's user: every other directive is equal,
+// so hardening added here cannot be forgotten there.
+func TestPackageUnitInStep(t *testing.T) {
+	b, err := os.ReadFile("../package/" + unitName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, here := directives(t, string(b)), directives(t, readUnit(t))
+	want := map[string]string{
+		"ExecStart":      "/usr/bin/watchdog run -c /etc/ai-heart/watchdog.yaml",
+		"User":           "ai-heart",
+		"Group":          "ai-heart",
+		"ReadWritePaths": "/var/lib/ai-heart",
+	}
+	for k, v := range want {
+		if got := strings.Join(pkg[k], " "); got != v {
+			t.Errorf("package unit %s=%q, want %q", k, got, v)
+		}
+	}
+	for _, m := range []map[string][]string{pkg, here} {
+		for k := range m {
+			if _, differs := want[k]; differs {
+				continue
+			}
+			if strings.Join(pkg[k], "\n") != strings.Join(here[k], "\n") {
+				t.Errorf("%s: package unit %q, deploy unit %q; only %v may differ", k, pkg[k], here[k], want)
+			}
+		}
+	}
+	if _, err := exec.LookPath("systemd-analyze"); err != nil {
+		return
+	}
+	unit := strings.ReplaceAll(string(b), "/usr/bin/watchdog", installPath)
+	unit = strings.NewReplacer("User=ai-heart", "User=root", "Group=ai-heart", "Group=root").Replace(unit)
+	for _, c := range verify(t, unit) {
+		t.Errorf("systemd-analyze verify (package unit): %s", c)
+	}
+}
