@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/ai-heart/ai-heart/internal/lang"
@@ -19,8 +20,9 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	mcpHeart := fl.String("mcp-heart", "", "path of the mcp-heart binary to register (default: next to watchdog, else on PATH)")
 	langFlag := fl.String("lang", string(lang.Default), "language of GEMINI.md and ai-docs/: en or ja (set the same `language` in the config)")
+	userUnit := fl.Bool("systemd-user", false, "also write a systemd user unit (systemctl --user) and its config for this workspace, under $XDG_CONFIG_HOME (default ~/.config)")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: watchdog init [--mcp-heart PATH] [--lang en|ja] DIR")
+		fmt.Fprintln(stderr, "usage: watchdog init [--mcp-heart PATH] [--lang en|ja] [--systemd-user] DIR")
 		fmt.Fprintln(stderr, "Lays out the workspace DIR (GEMINI.md, ai-docs/, folders, .gemini/settings.json); never overwrites a file.")
 		fl.PrintDefaults()
 	}
@@ -73,6 +75,44 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stdout)
 	fmt.Fprint(stdout, setup.NextSteps(res))
+	if *userUnit {
+		return initUserUnit(dir, l, stdout, stderr)
+	}
+	return 0
+}
+
+// initUserUnit writes the user unit and its config for dir, then says how
+// to start it.
+func initUserUnit(dir string, l lang.Lang, stdout, stderr io.Writer) int {
+	home, err := os.UserConfigDir()
+	if err != nil {
+		fmt.Fprintf(stderr, "watchdog init --systemd-user: %v\n", err)
+		return 1
+	}
+	self, err := os.Executable()
+	if err == nil {
+		self, err = filepath.EvalSymlinks(self)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "watchdog init --systemd-user: find the watchdog binary: %v\n", err)
+		return 1
+	}
+	us, err := setup.WriteUserService(home, self, dir, string(l))
+	for _, c := range us.Created {
+		fmt.Fprintf(stdout, "  created  %s\n", c)
+	}
+	for _, k := range us.Kept {
+		fmt.Fprintf(stdout, "  kept     %s (exists; left as it is)\n", k)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "watchdog init --systemd-user: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "\nThe watchdog as a user service (it runs %s):\n"+
+		"  systemctl --user daemon-reload\n"+
+		"  systemctl --user enable --now %s\n"+
+		"  journalctl --user -u %s -f\n"+
+		"  loginctl enable-linger \"$USER\"   # keep it running with nobody logged in\n", self, setup.UserUnitName, setup.UserUnitName)
 	return 0
 }
 
