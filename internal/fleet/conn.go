@@ -148,5 +148,5 @@ func Host() string {
 	if err != nil || h == "" {
 		h = "unknown"
 	}
-	return Level(h)
+	return TopicLevel(h)
 }

@@ -111,10 +111,10 @@ func (p Pulse) State() state.State {
 type Topics struct{ Prefix string }
 
 // State is the agent's retained state topic.
-func (t Topics) State(agent string) string { return t.Prefix + "/" + Level(agent) + "/state" }
+func (t Topics) State(agent string) string { return t.Prefix + "/" + TopicLevel(agent) + "/state" }
 
 // Alerts is the agent's alert topic.
-func (t Topics) Alerts(agent string) string { return t.Prefix + "/" + Level(agent) + "/alerts" }
+func (t Topics) Alerts(agent string) string { return t.Prefix + "/" + TopicLevel(agent) + "/alerts" }
 
 // Watchdog is the process's presence topic (its last will).
 func (t Topics) Watchdog(id string) string { return t.Prefix + "/_watchdog/" + id }
@@ -130,8 +130,8 @@ const (
 	KindWatchdog
 )
 
-// Parse says what a topic is: for state and alerts the agent's level, for a
-// watchdog its ID ("<host>/<name>").
+// Parse says what a topic is: for state and alerts the agent's topic
+// level, for a watchdog its ID ("<host>/<name>").
 func (t Topics) Parse(topic string) (kind int, name string) {
 	rest, ok := strings.CutPrefix(topic, t.Prefix+"/")
 	if !ok {
@@ -152,9 +152,9 @@ func (t Topics) Parse(topic string) (kind int, name string) {
 	return KindOther, ""
 }
 
-// Level makes a name safe as one topic level: MQTT wildcards and the level
+// TopicLevel makes a name safe as one topic level: MQTT wildcards and the level
 // separator become _.
-func Level(name string) string {
+func TopicLevel(name string) string {
 	return strings.Map(func(r rune) rune {
 		switch r {
 		case '+', '#', '/', 0:

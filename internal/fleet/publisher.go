@@ -65,7 +65,7 @@ func NewPublisher(ctx context.Context, m config.MQTT, log zerolog.Logger) (*Publ
 	name := processName()
 	clientID := m.ClientID
 	if clientID != "" {
-		name = Level(clientID)
+		name = TopicLevel(clientID)
 	} else {
 		clientID = "watchdog-" + Host() + "-" + name
 	}
