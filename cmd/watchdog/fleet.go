@@ -10,8 +10,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/fleet"
 	"github.com/ai-heart/ai-heart/internal/metrics"
@@ -61,7 +59,6 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 
 	src := &fleetSource{}
 	met := metrics.New(src, nil)
-	met.Registry().MustRegister(presenceCollector{src})
 	srv := web.New(src, web.Options{Token: token, ReadAuth: readAuth, Metrics: met.Handler()})
 	src.view = fleet.NewView(fleet.ViewOptions{
 		Topics:   fleet.Topics{Prefix: m.TopicPrefix},
@@ -71,6 +68,7 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			srv.PublishAlert(web.Alert{Time: a.Time, Agent: a.Agent, Level: a.Level, Check: a.Check, Message: a.Message})
 		},
 	})
+	met.Registry().MustRegister(src.view.Collector())
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		fmt.Fprintf(stderr, "watchdog fleet: --http: %v\n", err)
@@ -140,21 +138,4 @@ func (s *fleetSource) Presence(agent string) (web.Presence, bool) {
 		return web.Presence{}, false
 	}
 	return web.Presence{Online: m.Online, LastSeen: m.LastSeen, Host: m.Host, Reason: m.Reason}, true
-}
-
-// presenceCollector exposes each agent's presence on /metrics.
-type presenceCollector struct{ s *fleetSource }
-
-var descOnline = prometheus.NewDesc("watchdog_fleet_agent_online", "1 while the fleet view has the agent online.", []string{"agent", "host"}, nil)
-
-func (c presenceCollector) Describe(ch chan<- *prometheus.Desc) { ch <- descOnline }
-
-func (c presenceCollector) Collect(ch chan<- prometheus.Metric) {
-	for _, m := range c.s.view.Members() {
-		v := 0.0
-		if m.Online {
-			v = 1
-		}
-		ch <- prometheus.MustNewConstMetric(descOnline, prometheus.GaugeValue, v, m.Agent, m.Host)
-	}
 }
