@@ -80,7 +80,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if pub != nil {
 		defer pub.Close() // after the last pulse: the will says offline
 		if win != nil {
-			win.metrics.Registry().MustRegister(publisherCollector{pub})
+			win.metrics.AddPublisher(pub)
 		}
 	}
 	opts := daemon.Options{Log: log, Alerts: sink, Notify: sdnotify.Notifier{}}

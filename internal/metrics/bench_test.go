@@ -14,7 +14,7 @@ import (
 // compression). It reports the page's size.
 func BenchmarkScrape50Agents(b *testing.B) {
 	now := time.Now()
-	src := fleet(50, now)
+	src := agentStates(50, now)
 	for i := range src {
 		src[i].Checks = map[string]state.CheckState{}
 		for _, c := range checks.Names {

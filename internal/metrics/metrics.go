@@ -1,8 +1,8 @@
-// Package metrics exposes agent states as Prometheus metrics through
-// client_golang. Gauges and the totals the daemon already counts are read
-// from the states at scrape time (one source of truth, nothing to keep in
-// step); the pulse duration histogram and alert counts are observed as they
-// happen.
+// Package metrics exposes agent states, and the MQTT publisher's counts, as
+// Prometheus metrics through client_golang. Gauges and the totals the daemon
+// and the publisher already count are read at scrape time (one source of
+// truth, nothing to keep in step); the pulse duration histogram and alert
+// counts are observed as they happen.
 package metrics
 
 import (

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/budget"
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/fleet"
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
@@ -22,7 +23,7 @@ type states []state.State
 
 func (s states) Statuses() []state.State { return s }
 
-func fleet(n int, now time.Time) states {
+func agentStates(n int, now time.Time) states {
 	var out states
 	for i := range n {
 		s := state.State{
@@ -62,7 +63,7 @@ func scrape(t testing.TB, m *Metrics) []byte {
 
 func TestMetricsCarryTheAgentLabel(t *testing.T) {
 	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	m := New(fleet(2, now), func() time.Time { return now })
+	m := New(agentStates(2, now), func() time.Time { return now })
 	m.Pulse("agent-00", 3*time.Millisecond)
 	m.Alert("agent-00", "inactivity", "warning")
 	m.Notified("agent-00", errors.New("x"))
@@ -97,10 +98,11 @@ func TestPromtoolFindsNothing(t *testing.T) {
 		t.Skip("promtool not installed (Debian package prometheus)")
 	}
 	now := time.Now()
-	m := New(fleet(3, now), nil)
+	m := New(agentStates(3, now), nil)
 	m.Pulse("agent-00", time.Millisecond)
 	m.Alert("agent-00", "inactivity", "error")
 	m.Notified("agent-00", nil)
+	m.AddPublisher(&fakePublisher{connected: func() bool { return true }, counts: func() fleet.Counts { return fleet.Counts{States: 1} }})
 	cmd := exec.Command(promtool, "check", "metrics")
 	cmd.Stdin = bytes.NewReader(scrape(t, m))
 	out, err := cmd.CombinedOutput()
