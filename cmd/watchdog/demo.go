@@ -158,10 +158,8 @@ func (d *demoRun) run(ctx context.Context, keep bool) int {
 		h(th.InactivityWarning), h(th.InactivityError), h(dth.InactivityWarning), h(dth.InactivityError))
 	d.say.Printf("                introspection due after %s of work (%s)\n\n", h(th.Introspection), h(dth.Introspection))
 
-	opts := daemon.Options{Log: zerolog.New(narratingLog{d}).Level(zerolog.DebugLevel), Alerts: sink, OnPulse: func(e daemon.PulseEvent) {
-		win.pulsed(e)
-		d.pulsed(e)
-	}}
+	opts := daemon.Options{Log: zerolog.New(narratingLog{d}).Level(zerolog.DebugLevel), Alerts: sink,
+		Subscribers: []func(daemon.PulseEvent){win.pulsed, d.pulsed}}
 	dm, err := daemon.New(d.cfg, opts)
 	if err != nil {
 		d.say.Printf("watchdog demo: %v\n", err)

@@ -49,6 +49,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer sink.Close()
+	opts := daemon.Options{Log: log, Alerts: sink, Notify: sdnotify.Notifier{}}
 	win, err := newWindow(cfg, sink)
 	if err != nil {
 		log.Error().Err(err).Msg("cannot start the http server")
@@ -56,6 +57,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var onResult func(string, error)
 	if win != nil {
+		opts.Subscribers = append(opts.Subscribers, win.pulsed)
 		onResult = win.metrics.Notified
 	}
 	notifier, err := newNotifier(cfg, sink, log, onResult)
@@ -68,6 +70,8 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if notifier != nil {
 		defer notifier.Close(notifyShutdownWait)
+		// One message per target for all that a pulse changed.
+		opts.Subscribers = append(opts.Subscribers, func(e daemon.PulseEvent) { notifier.Flush(e.Agent) })
 	}
 	pub, err := newPublisher(ctx, cfg, sink, log)
 	if err != nil {
@@ -79,20 +83,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if pub != nil {
 		defer pub.Close() // after the last pulse: the will says offline
+		opts.Subscribers = append(opts.Subscribers, func(e daemon.PulseEvent) { pub.State(e.State) })
 		if win != nil {
 			win.metrics.AddPublisher(pub)
-		}
-	}
-	opts := daemon.Options{Log: log, Alerts: sink, Notify: sdnotify.Notifier{}}
-	opts.OnPulse = func(e daemon.PulseEvent) {
-		if win != nil {
-			win.pulsed(e)
-		}
-		if notifier != nil {
-			notifier.Flush(e.Agent)
-		}
-		if pub != nil {
-			pub.State(e.State)
 		}
 	}
 	d, err := daemon.New(cfg, opts)

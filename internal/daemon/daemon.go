@@ -35,8 +35,30 @@ type Options struct {
 	// ScanPoll lists each workspace on every pulse instead of following it
 	// with inotify (see scan.Scanner.Poll).
 	ScanPoll bool
-	// OnPulse, when set, is called after every pulse of every agent.
+	// Subscribers are called in order after every pulse of every agent (the
+	// page, the metrics, MQTT...). They run on the pulse's goroutine: each
+	// must only hand the event on, never wait.
+	Subscribers []func(PulseEvent)
+	// OnPulse, when set, is one more subscriber, called first.
 	OnPulse func(PulseEvent)
+}
+
+// publishPulse is OnPulse followed by the Subscribers, as the one func an
+// agent calls after each pulse (nil when there are none).
+func (o Options) publishPulse() func(PulseEvent) {
+	var subs []func(PulseEvent)
+	if o.OnPulse != nil {
+		subs = append(subs, o.OnPulse)
+	}
+	subs = append(subs, o.Subscribers...)
+	if len(subs) == 0 {
+		return nil
+	}
+	return func(e PulseEvent) {
+		for _, f := range subs {
+			f(e)
+		}
+	}
 }
 
 // Daemon supervises the agents of one config. Agents share nothing but the
@@ -59,6 +81,7 @@ type reloadReq struct {
 // New builds the agents of cfg. It fails when any agent cannot start (a
 // missing workspace, a bad delivery setting).
 func New(cfg *config.Config, o Options) (*Daemon, error) {
+	o.OnPulse, o.Subscribers = o.publishPulse(), nil // agents call OnPulse alone
 	d := &Daemon{opts: o, started: clock.Or(o.Clock).Now(), reload: make(chan reloadReq)}
 	agents, err := d.build(cfg)
 	if err != nil {
