@@ -57,14 +57,12 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var onResult func(string, error)
 	if win != nil {
+		defer win.release()
 		opts.Subscribers = append(opts.Subscribers, win.pulsed)
 		onResult = win.metrics.Notified
 	}
 	notifier, err := newNotifier(cfg, sink, log, onResult)
 	if err != nil {
-		if win != nil {
-			win.ln.Close()
-		}
 		log.Error().Err(err).Msg("cannot start notifications")
 		return 1
 	}
@@ -75,9 +73,6 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	pub, err := newPublisher(ctx, cfg, sink, log)
 	if err != nil {
-		if win != nil {
-			win.ln.Close()
-		}
 		log.Error().Err(err).Msg("cannot start the mqtt publisher")
 		return 1
 	}
@@ -90,9 +85,6 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	d, err := daemon.New(cfg, opts)
 	if err != nil {
-		if win != nil {
-			win.ln.Close()
-		}
 		log.Error().Err(err).Msg("cannot start")
 		return 1
 	}

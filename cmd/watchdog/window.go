@@ -62,6 +62,16 @@ func newWindow(cfg *config.Config, sink *alert.Sink) (*window, error) {
 	return w, nil
 }
 
+// release frees the address of a window that never served: a start that
+// failed after newWindow. Once serving, the server closes it when ctx ends.
+func (w *window) release() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.d == nil {
+		w.ln.Close()
+	}
+}
+
 // Addr is the bound address (useful with port 0).
 func (w *window) Addr() string { return w.ln.Addr().String() }
 
