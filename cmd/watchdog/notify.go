@@ -9,6 +9,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/alert"
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/delivery"
 	"github.com/ai-heart/ai-heart/internal/notify"
 )
 
@@ -26,6 +27,8 @@ func newNotifier(cfg *config.Config, sink *alert.Sink, log zerolog.Logger, onRes
 		if err != nil {
 			return nil, err
 		}
+		// The secret stays the watchdog's: no agent run inherits it.
+		delivery.Withhold(notify.EnvNames(nc.URL)...)
 		lvl, err := checks.ParseLevel(nc.MinLevel)
 		if err != nil {
 			return nil, fmt.Errorf("%s.min_level: %w", key, err)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
@@ -149,13 +150,36 @@ func Substitute(argv []string, prompt string) []string {
 	return out
 }
 
+// withheld are the environment variables the watchdog's own config reads
+// (a notify URL's ${NAME}): secrets no agent process inherits.
+var withheld struct {
+	sync.Mutex
+	names map[string]bool
+}
+
+// Withhold keeps the named environment variables from every process a
+// delivery starts. The environment is the process's, so the list is too.
+func Withhold(names ...string) {
+	withheld.Lock()
+	defer withheld.Unlock()
+	if withheld.names == nil {
+		withheld.names = map[string]bool{}
+	}
+	for _, n := range names {
+		withheld.names[n] = true
+	}
+}
+
 // ChildEnv returns env without NOTIFY_SOCKET and WATCHDOG_* (WATCHDOG_USEC,
-// WATCHDOG_PID): an agent must never notify the daemon's systemd unit.
+// WATCHDOG_PID), so an agent can never notify the daemon's systemd unit, and
+// without the variables Withhold named.
 func ChildEnv(env []string) []string {
+	withheld.Lock()
+	defer withheld.Unlock()
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
-		if k == "NOTIFY_SOCKET" || strings.HasPrefix(k, "WATCHDOG_") {
+		if k == "NOTIFY_SOCKET" || strings.HasPrefix(k, "WATCHDOG_") || withheld.names[k] {
 			continue
 		}
 		out = append(out, kv)

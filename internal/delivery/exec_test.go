@@ -346,3 +346,13 @@ func TestExecStubbornRunIsKilledAfterGrace(t *testing.T) {
 		t.Errorf("process %d outlived Deliver", pid)
 	}
 }
+
+// TestWithheldEnv: a variable the watchdog's config reads (a notify URL's
+// secret) is dropped from every child's environment.
+func TestWithheldEnv(t *testing.T) {
+	in := []string{"PATH=/bin", "AIHEART_TEST_WITHHELD=secret", "HOME=/h"}
+	Withhold("AIHEART_TEST_WITHHELD")
+	if got, want := ChildEnv(in), []string{"PATH=/bin", "HOME=/h"}; !slices.Equal(got, want) {
+		t.Errorf("ChildEnv(%q) = %q, want %q", in, got, want)
+	}
+}

@@ -38,6 +38,17 @@ func ResolveURL(key, rawURL, urlFile string) (string, error) {
 	return u, nil
 }
 
+// EnvNames are the environment variables a notify url reads (${NAME} or
+// $NAME): secrets the agent's own processes must not inherit.
+func EnvNames(rawURL string) []string {
+	var names []string
+	os.Expand(rawURL, func(name string) string {
+		names = append(names, name)
+		return ""
+	})
+	return names
+}
+
 // Redact shows a notification URL without anything that may be a secret:
 // the scheme and host stay, credentials, path and query become "…".
 func Redact(raw string) string {

@@ -3,6 +3,7 @@ package notify
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -57,5 +58,15 @@ func TestResolveURL(t *testing.T) {
 	os.WriteFile(empty, []byte("\n"), 0o600)
 	if _, err := ResolveURL("alerts.notify[2]", "", empty); err == nil || !strings.Contains(err.Error(), "url_file") {
 		t.Fatalf("empty file: %v", err)
+	}
+}
+
+func TestEnvNames(t *testing.T) {
+	got := EnvNames("ntfy://${HOST}/$TOPIC?token=${TOKEN}&x=1")
+	if want := []string{"HOST", "TOPIC", "TOKEN"}; !slices.Equal(got, want) {
+		t.Errorf("EnvNames = %q, want %q", got, want)
+	}
+	if got := EnvNames("https://example.invalid/hook"); len(got) != 0 {
+		t.Errorf("EnvNames(no variables) = %q, want none", got)
 	}
 }
