@@ -16,6 +16,7 @@ import (
 	"unicode"
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/termsafe"
 )
 
 // DefaultEnterDelay is the pause between the text and its Enter, and between
@@ -76,6 +77,9 @@ func (t *Tmux) Deliver(ctx context.Context, prompt string) (Result, error) {
 	if strings.TrimSpace(prompt) == "" {
 		return Result{}, errors.New("deliver to tmux: empty prompt")
 	}
+	// Agent-written names reach the prompt: no escape sequence in them may
+	// end a bracketed paste early and type keys into the pane.
+	prompt = termsafe.Text(prompt)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if err := t.typeText(ctx, prompt); err != nil {
