@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/ai-heart/ai-heart/internal/termsafe"
 	"github.com/ai-heart/ai-heart/internal/version"
 )
 
@@ -53,6 +54,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
+			if c.name != "run" && c.name != "fleet" && c.name != "demo-agent" {
+				// What a person reads (status, check, the demo's timeline)
+				// carries agent-written names: no escape sequence acts.
+				stdout = termsafe.Writer(stdout)
+			}
 			return c.run(ctx, args[1:], stdout, stderr)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/daemon"
 	"github.com/ai-heart/ai-heart/internal/sdnotify"
+	"github.com/ai-heart/ai-heart/internal/termsafe"
 )
 
 // runRun is `watchdog run [-c FILE]`: the daemon. SIGINT/SIGTERM finish the
@@ -163,7 +164,15 @@ func newLogger(w io.Writer, format, level string) (zerolog.Logger, error) {
 		return zerolog.Logger{}, fmt.Errorf("log format %q: want auto, json or console", format)
 	}
 	if format == "console" {
-		w = zerolog.ConsoleWriter{Out: w, TimeFormat: "15:04:05"}
+		// On a terminal, agent-written names in messages and fields are
+		// shown escaped, never acting (the writer's own colours stay).
+		safe := func(i any) string {
+			if i == nil {
+				return ""
+			}
+			return termsafe.Line(fmt.Sprint(i))
+		}
+		w = zerolog.ConsoleWriter{Out: w, TimeFormat: "15:04:05", FormatMessage: safe, FormatFieldValue: safe, FormatErrFieldValue: safe}
 	}
 	return zerolog.New(w).Level(lvl), nil
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/termsafe"
 )
 
 // Change is one alert as a notification sees it: a check entering a level.
@@ -112,5 +113,7 @@ func compose(agent string, lines []line) (title, body string) {
 	if worst == checks.OK {
 		state = "back to OK"
 	}
-	return fmt.Sprintf("ai-heart: %s %s", agent, state), b.String()
+	// Messages quote agent-written names; a notification shown in a
+	// terminal or a plain-text client must not act on their escapes.
+	return termsafe.Line(fmt.Sprintf("ai-heart: %s %s", agent, state)), termsafe.Text(b.String())
 }

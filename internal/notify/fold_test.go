@@ -82,3 +82,13 @@ func TestComposeNamesTheWorstLevelInWords(t *testing.T) {
 		t.Fatalf("ok title %q", title)
 	}
 }
+
+// TestComposeEscapesControls: an alert quoting an agent-written file name
+// with an escape sequence is sent escaped, for plain-text clients and
+// terminals.
+func TestComposeEscapesControls(t *testing.T) {
+	_, body := compose("ada", []line{{Change: Change{Level: checks.Error, Check: "log_loop", Message: "rewritten: histories/\x1b[2Jx.md"}}})
+	if strings.Contains(body, "\x1b") || !strings.Contains(body, `histories/\x1b[2Jx.md`) {
+		t.Fatalf("body %q: want the escape shown escaped", body)
+	}
+}

@@ -9,8 +9,10 @@ package termsafe
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Text returns s with every control character but newline and tab (C0,
@@ -26,10 +28,15 @@ func clean(s string, multiline bool) string {
 		return s
 	}
 	var b strings.Builder
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		raw := s[i : i+size]
+		i += size
 		switch {
+		case r == utf8.RuneError && size == 1:
+			b.WriteString(raw) // not UTF-8 (or a rune split across writes): passed on as it is
 		case !unsafe(r, multiline):
-			b.WriteRune(r)
+			b.WriteString(raw)
 		case r < 0x100:
 			fmt.Fprintf(&b, `\x%02x`, r)
 		default:
@@ -50,4 +57,17 @@ func unsafe(r rune, multiline bool) bool {
 // U+2066-2069) and the marks that can make text read other than it is.
 func bidi(r rune) bool {
 	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c
+}
+
+// Writer returns a writer that passes everything through Text, for output
+// that reaches a terminal (watchdog status, the demo's timeline).
+func Writer(w io.Writer) io.Writer { return writer{w} }
+
+type writer struct{ w io.Writer }
+
+func (w writer) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(w.w, Text(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

@@ -1,6 +1,9 @@
 package termsafe
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestText(t *testing.T) {
 	tests := []struct{ name, in, text, line string }{
@@ -10,6 +13,7 @@ func TestText(t *testing.T) {
 		{"newline and tab", "a\n\tb", "a\n\tb", `a\x0a\x09b`},
 		{"C1 and DEL", "a\u009bb\x7fc", `a\x9bb\x7fc`, `a\x9bb\x7fc`},
 		{"bidi override", "abc\u202etxt.md", `abc\u202etxt.md`, `abc\u202etxt.md`},
+		{"half a rune passes through", "\xe6\x97", "\xe6\x97", "\xe6\x97"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -20,5 +24,18 @@ func TestText(t *testing.T) {
 				t.Errorf("Line(%q) = %q, want %q", tt.in, got, tt.line)
 			}
 		})
+	}
+}
+
+func TestWriter(t *testing.T) {
+	var b strings.Builder
+	w := Writer(&b)
+	in := "theme: \x1b]0;pwned\x07tides\n"
+	n, err := w.Write([]byte(in))
+	if err != nil || n != len(in) {
+		t.Fatalf("Write = %d, %v; want %d, nil", n, err, len(in))
+	}
+	if got, want := b.String(), `theme: \x1b]0;pwned\x07tides`+"\n"; got != want {
+		t.Errorf("wrote %q, want %q", got, want)
 	}
 }
