@@ -145,7 +145,7 @@ func readJSON(ws *workspace.Workspace, rel string, v any) error {
 	if err != nil {
 		return fmt.Errorf("read %s: %w", rel, err)
 	}
-	b, err := os.ReadFile(abs)
+	b, err := workspace.ReadAgentFile(abs, workspace.MaxSmallFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}

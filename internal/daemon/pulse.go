@@ -31,13 +31,17 @@ func (a *agent) pulseLoop(ctx context.Context, phase time.Duration, pulsed func(
 		}
 	}
 	begin := time.Now()
+	expected := begin
 	t := time.NewTicker(iv)
 	defer t.Stop()
 	for {
-		// The pulse due now; ticks dropped while a pulse was slow are
-		// skipped, not replayed.
+		// Ticks dropped while a pulse was slow are skipped, not replayed;
+		// but lateness is measured from the first pulse that did not come,
+		// so an 18 s pulse shows as 17 s late, not as the time since the
+		// last tick.
 		due := begin.Add(time.Since(begin) / iv * iv)
-		a.pulseOnce(due)
+		a.pulseOnce(expected)
+		expected = due.Add(iv)
 		if pulsed != nil {
 			pulsed(a)
 		}

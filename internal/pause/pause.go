@@ -33,7 +33,7 @@ func (p *Pause) Active(now time.Time) bool {
 // Read returns the workspace's pause, or nil when there is none. A pause
 // whose Until has passed is returned too: the caller decides (Active).
 func Read(ws *workspace.Workspace) (*Pause, error) {
-	b, err := os.ReadFile(ws.Path(File))
+	b, err := workspace.ReadAgentFile(ws.Path(File), workspace.MaxSmallFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -26,7 +26,7 @@ type deepWork struct {
 
 // readNames lists a folder's names without dot-files; a missing folder is empty.
 func readNames(abs string) ([]string, error) {
-	f, err := os.Open(abs)
+	f, err := workspace.OpenAgentDir(abs)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -101,7 +101,7 @@ func readThemeRecords(ws *workspace.Workspace) (workspace.ID, []string, error) {
 // not dot-files, not "draft." (not ready) and not "processed." (handled).
 // The folder's entry types say which are files, so only a link is stat'ed.
 func readInbox(ws *workspace.Workspace, dir string) ([]InboxItem, error) {
-	ents, err := os.ReadDir(ws.Path(dir))
+	ents, err := workspace.ReadAgentDir(ws.Path(dir))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -143,8 +143,8 @@ func readMarkers(ws *workspace.Workspace, dir, kind string) ([]Marker, error) {
 			continue
 		}
 		m := Marker{Kind: kind, Tool: n, Rel: rel, Since: fi.ModTime()}
-		if fi.Size() <= 64<<10 {
-			if b, err := os.ReadFile(abs); err == nil {
+		if fi.Size() <= workspace.MaxSmallFile {
+			if b, err := workspace.ReadAgentFile(abs, workspace.MaxSmallFile); err == nil {
 				m.Until = markerUntil(b, m.Since)
 			}
 		}

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/budget"
@@ -219,7 +218,7 @@ func (c Counters) Clone() Counters {
 // Read reads a workspace's state file.
 func Read(ws *workspace.Workspace) (State, error) {
 	var s State
-	b, err := os.ReadFile(ws.Path(workspace.StateFile))
+	b, err := workspace.ReadAgentFile(ws.Path(workspace.StateFile), workspace.MaxTextFile)
 	if err != nil {
 		return s, fmt.Errorf("read state: %w", err)
 	}

@@ -44,7 +44,7 @@ func (w *Workspace) ReadActiveDeepWork() ([]DeepWorkFile, error) {
 
 func (w *Workspace) readDeepWork(completed bool) (DeepWorkFolder, error) {
 	var out DeepWorkFolder
-	ents, err := os.ReadDir(w.Path(DeepWorkDir))
+	ents, err := ReadAgentDir(w.Path(DeepWorkDir))
 	if errors.Is(err, fs.ErrNotExist) {
 		return out, nil
 	}
@@ -92,7 +92,7 @@ func (w *Workspace) readDeclarationFile(rel string, id ID) (DeepWorkFile, bool) 
 		return f, false
 	}
 	f.ModTime = fi.ModTime()
-	b, err := os.ReadFile(w.Path(rel))
+	b, err := ReadAgentFile(w.Path(rel), MaxSmallFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return f, false
 	}

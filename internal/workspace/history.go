@@ -56,7 +56,7 @@ func (w *Workspace) HistoryDirs() ([]string, error) {
 	seen := map[string]bool{} // real theme folders: linked folders can loop
 	var walk func(dir string) error
 	walk = func(dir string) error {
-		ents, err := os.ReadDir(w.Path(dir))
+		ents, err := ReadAgentDir(w.Path(dir))
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
@@ -115,7 +115,7 @@ func (w *Workspace) NewestByName(dir string, k int, keep func(string) bool) ([]F
 	if k <= 0 {
 		return nil, nil
 	}
-	f, err := os.Open(w.Path(dir))
+	f, err := OpenAgentDir(w.Path(dir))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -153,7 +153,7 @@ func (w *Workspace) NewestByName(dir string, k int, keep func(string) bool) ([]F
 
 // ReadLog reads and parses the activity log at rel.
 func (w *Workspace) ReadLog(rel string) (ActivityLog, error) {
-	b, err := os.ReadFile(w.Path(rel))
+	b, err := ReadAgentFile(w.Path(rel), MaxTextFile)
 	if err != nil {
 		return ActivityLog{}, fmt.Errorf("read log %s: %w", rel, err)
 	}
@@ -220,7 +220,7 @@ func (w *Workspace) ReadCheckpointProof(rel string) (Proof, error) {
 	if err != nil {
 		return Proof{}, fmt.Errorf("read checkpoint %s: %w", rel, err)
 	}
-	b, err := os.ReadFile(abs)
+	b, err := ReadAgentFileTail(abs, MaxTextFile)
 	if err != nil {
 		return Proof{}, fmt.Errorf("read checkpoint %s: %w", rel, err)
 	}

@@ -70,7 +70,7 @@ func newer(held *Proof, p Proof) bool {
 // ReadLatest reads the index as stored; fs.ErrNotExist when there is none.
 func (w *Workspace) ReadLatest() (Latest, error) {
 	var l Latest
-	b, err := os.ReadFile(w.Path(LatestFile))
+	b, err := ReadAgentFile(w.Path(LatestFile), MaxTextFile)
 	if err != nil {
 		return l, fmt.Errorf("read %s: %w", LatestFile, err)
 	}
@@ -154,7 +154,7 @@ func (w *Workspace) withScan(l Latest) (Latest, error) {
 // corrupt index reads as empty and is rebuilt, never fatal.
 func (w *Workspace) readVerified() (Latest, []byte) {
 	var l Latest
-	raw, err := os.ReadFile(w.Path(LatestFile))
+	raw, err := ReadAgentFile(w.Path(LatestFile), MaxTextFile)
 	if err != nil {
 		return l, nil
 	}

@@ -85,7 +85,7 @@ func (w *Workspace) IDTime(id ID) (time.Time, error) { return id.Time(w.Loc) }
 
 // ReadCurrentID reads stats/current_heartbeat_id.txt.
 func (w *Workspace) ReadCurrentID() (ID, error) {
-	b, err := os.ReadFile(w.Path(CurrentIDFile))
+	b, err := ReadAgentFile(w.Path(CurrentIDFile), MaxSmallFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", fmt.Errorf("read %s: %w", CurrentIDFile, ErrNoCurrentID)
 	}

@@ -53,7 +53,7 @@ func allDigits(s string) bool {
 func (w *Workspace) SweepTemps(now time.Time, maxAge time.Duration) (int, error) {
 	dirs := []string{StatsDir, ThemeHistoriesDir}
 	var errs []error
-	if ents, err := os.ReadDir(w.Path(StatsDir)); err == nil {
+	if ents, err := ReadAgentDir(w.Path(StatsDir)); err == nil {
 		for _, e := range ents {
 			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
 				dirs = append(dirs, StatsDir+"/"+e.Name())
@@ -67,7 +67,7 @@ func (w *Workspace) SweepTemps(now time.Time, maxAge time.Duration) (int, error)
 	dirs = append(dirs, hist...)
 	n := 0
 	for _, d := range dirs {
-		ents, err := os.ReadDir(w.Path(d))
+		ents, err := ReadAgentDir(w.Path(d))
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
 				errs = append(errs, err)
