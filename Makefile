@@ -21,11 +21,16 @@ build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/watchdog ./cmd/watchdog
 
 # Everything under the race detector, then the fleet timing test without it
-# (timings under -race mean nothing; the test skips itself there).
+# (timings under -race mean nothing; the test skips itself there), then
+# .ci/leakcheck: every process the tests started carries the marker
+# AIHEART_TEST_RUN, and none may outlive them.
 test:
 	$(GO) vet $(PKGS)
-	$(GO) test -race -count=1 $(PKGS)
-	$(GO) test -count=1 -run '^TestFleet$$' -v ./internal/daemon/
+	export AIHEART_TEST_RUN=make-test-$$$$-$$(date +%s); rc=0; \
+	$(GO) test -race -count=1 $(PKGS) || rc=$$?; \
+	if [ $$rc -eq 0 ]; then $(GO) test -count=1 -run '^TestFleet$$' -v ./internal/daemon/ || rc=$$?; fi; \
+	env -u AIHEART_TEST_RUN .ci/leakcheck $$AIHEART_TEST_RUN || rc=1; \
+	exit $$rc
 
 # The whole loop in about two minutes, no model and no account: a scripted
 # agent's day in ./ai-heart-demo, narrated, with the status page.
@@ -61,12 +66,15 @@ CLIENTS ?= $(HOME)/.cache/ai-heart/clients
 CLIENT_PKGS := @google/gemini-cli@0.61.0 @anthropic-ai/claude-code@2.1.197
 e2e-clients:
 	@mkdir -p $(CLIENTS)
-	@if npm install --prefix $(CLIENTS) --no-audit --no-fund $(CLIENT_PKGS) >$(CLIENTS)/npm.log 2>&1; then \
-		AIHEART_CLIENTS_DIR=$(CLIENTS) $(GO) test -count=1 -v ./e2e/clients/; \
+	@export AIHEART_TEST_RUN=make-e2e-clients-$$$$-$$(date +%s); rc=0; \
+	if npm install --prefix $(CLIENTS) --no-audit --no-fund $(CLIENT_PKGS) >$(CLIENTS)/npm.log 2>&1; then \
+		AIHEART_CLIENTS_DIR=$(CLIENTS) $(GO) test -count=1 -v ./e2e/clients/ || rc=$$?; \
 	else \
 		echo "npm install failed (see $(CLIENTS)/npm.log): the real-client tests skip"; \
-		$(GO) test -count=1 -v ./e2e/clients/; \
-	fi
+		$(GO) test -count=1 -v ./e2e/clients/ || rc=$$?; \
+	fi; \
+	env -u AIHEART_TEST_RUN .ci/leakcheck $$AIHEART_TEST_RUN || rc=1; \
+	exit $$rc
 
 
 # Release archives (dist/*.tar.gz, *.zip, checksums.txt) by GoReleaser and

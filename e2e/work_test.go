@@ -112,7 +112,7 @@ func TestE2ETmuxAgentIgnoringAHeartbeatGetsTheError(t *testing.T) {
 	if out, err := exec.Command("tmux", "-f", "/dev/null", "-S", sock, "new-session", "-d", "-s", "agent", "cat").CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v\n%s", err, out)
 	}
-	t.Cleanup(func() { exec.Command("tmux", "-S", sock, "kill-server").Run() })
+	t.Cleanup(func() { testutil.KillTmux(sock, 5*time.Second) })
 	ws, cfg, alerts := initWorkspace(t, heartThresholds+fmt.Sprintf("schedule: {every: 2s}\nagent: {delivery: tmux, tmux_target: agent, tmux_socket: %q}\n", sock))
 	runWatchdog(t, cfg)
 	waitUntil(t, "the heartbeat typed into the pane", 10*time.Second, func() bool {

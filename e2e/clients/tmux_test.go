@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/testutil"
 )
 
 // Gemini CLI as the old system's users run it: interactive, in a real tmux
@@ -50,7 +52,7 @@ func TestGeminiCLIInTmux(t *testing.T) {
 		if t.Failed() {
 			t.Logf("the pane:\n%s", pane())
 		}
-		exec.Command("tmux", "-S", sock, "kill-server").Run()
+		testutil.KillTmux(sock, 5*time.Second) // Gemini CLI ignores the hang-up
 	})
 	w.waitFor("Gemini CLI's input box", 60*time.Second, func() bool { return strings.Contains(pane(), "Type your message") })
 

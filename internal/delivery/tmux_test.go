@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/testutil"
 )
 
 // tmuxServer is a private tmux server on a socket in a temp folder.
@@ -30,7 +32,7 @@ func newTmuxServer(t *testing.T) *tmuxServer {
 		t.Skip("tmux is not installed")
 	}
 	s := &tmuxServer{socket: filepath.Join(t.TempDir(), "tmux.sock")}
-	t.Cleanup(func() { _ = exec.Command("tmux", "-S", s.socket, "kill-server").Run() })
+	t.Cleanup(func() { testutil.KillTmux(s.socket, 5*time.Second) })
 	return s
 }
 
