@@ -38,9 +38,14 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		var baseline time.Time
 		note := "no watchdog running: no baseline"
-		if st, err := state.Read(ws); err == nil && st.Running(now) {
-			baseline = st.StartedAt
-			note = "baseline: running watchdog started " + st.StartedAt.Format(time.RFC3339)
+		if st, err := state.Read(ws); err == nil {
+			switch live, why := st.Live(ws, now); {
+			case live:
+				baseline = st.StartedAt
+				note = "baseline: running watchdog started " + st.StartedAt.Format(time.RFC3339)
+			case st.Running(now):
+				note = "no watchdog running (" + why + "): no baseline"
+			}
 		}
 		sc := scan.NewScanner(ws)
 		snap, err := sc.Scan()

@@ -53,18 +53,22 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			code = 1
 			continue
 		}
-		if !st.Running(now) {
+		live, why := st.Live(ws, now)
+		if !live {
 			code = 1
 		}
-		printStatus(stdout, ws, st, now)
+		printStatus(stdout, ws, st, now, live, why)
 	}
 	return code
 }
 
-func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, now time.Time) {
+func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, now time.Time, live bool, why string) {
 	run := fmt.Sprintf("running (pid %d, since %s)", st.PID, st.StartedAt.Local().Format("2006-01-02 15:04:05"))
-	if !st.Running(now) {
+	switch {
+	case !st.Running(now):
 		run = fmt.Sprintf("NOT RUNNING (last pulse %s ago)", ago(now, st.PulseAt))
+	case !live:
+		run = "NOT RUNNING (" + why + ")"
 	}
 	fmt.Fprintf(w, "%s (%s)\n", st.Agent, ws.Root)
 	row := func(k, v string) { fmt.Fprintf(w, "  %-18s %s\n", k+":", v) }

@@ -136,6 +136,14 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 // run drives the agent's chambers until ctx ends, then waits for the pulse
 // in flight, ends the wakeup in flight and writes the state a last time.
 func (a *agent) run(ctx context.Context, phase time.Duration, pulsed func(*agent)) {
+	// The lock says "a watchdog runs here" to check, status and the tools,
+	// which the state file alone cannot prove.
+	lock, err := state.Lock(a.ws)
+	if err != nil {
+		a.log.Error().Err(err).Msg("workspace lock: status and check will say the watchdog is not running")
+	} else {
+		defer lock.Unlock()
+	}
 	var wg sync.WaitGroup
 	wg.Add(4)
 	go func() { defer wg.Done(); a.pulseLoop(ctx, phase, pulsed) }()

@@ -87,6 +87,11 @@ func New(cfg *config.Config, o Options) (*Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, a := range agents {
+		if state.Held(a.ws) {
+			return nil, fmt.Errorf("agent %s: %s: %w", a.name, a.ws.Root, state.ErrLocked)
+		}
+	}
 	d.cfg, d.agents = cfg, agents
 	return d, nil
 }
