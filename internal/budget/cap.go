@@ -47,12 +47,18 @@ type DailyCap struct {
 
 	mu sync.Mutex
 	st CapState
+	// spent is set when the file was unreadable: the agent can write it, so
+	// a bad file must never grant a fresh day's budget. The day it is first
+	// used counts as spent.
+	spent bool
 }
 
 // OpenDailyCap loads the counter of ws with the given limit (0 = unlimited)
 // and location (nil = Local). Opening never writes. A missing file starts a
-// fresh count; an unreadable or corrupt one starts a fresh count too and is
-// reported as an error wrapping ErrCorrupt alongside the usable *DailyCap.
+// fresh count; an unreadable or corrupt one counts the day it is first used
+// as spent (the agent can write the file, and a bad file must never grant a
+// fresh budget) and is reported as an error wrapping ErrCorrupt alongside
+// the usable *DailyCap.
 // Any other read error is returned with a nil *DailyCap.
 func OpenDailyCap(ws *workspace.Workspace, limit int, loc *time.Location) (*DailyCap, error) {
 	if limit < 0 {
@@ -64,7 +70,7 @@ func OpenDailyCap(ws *workspace.Workspace, limit int, loc *time.Location) (*Dail
 	c := &DailyCap{ws: ws, limit: limit, loc: loc}
 	err := readJSON(ws, DailyCapFile, &c.st)
 	if errors.Is(err, ErrCorrupt) {
-		c.st = CapState{}
+		c.st, c.spent = CapState{}, limit > 0
 		return c, fmt.Errorf("open daily cap: %w", err)
 	}
 	if err != nil {
@@ -72,11 +78,11 @@ func OpenDailyCap(ws *workspace.Workspace, limit int, loc *time.Location) (*Dail
 	}
 	if _, perr := time.Parse(dayLayout, c.st.Day); c.st.Day != "" && perr != nil {
 		day := c.st.Day
-		c.st = CapState{}
+		c.st, c.spent = CapState{}, limit > 0
 		return c, fmt.Errorf("open daily cap: %s: day %q: %w", DailyCapFile, day, ErrCorrupt)
 	}
 	if c.st.Used < 0 || c.st.Dropped < 0 {
-		c.st = CapState{}
+		c.st, c.spent = CapState{}, limit > 0
 		return c, fmt.Errorf("open daily cap: %s: negative count: %w", DailyCapFile, ErrCorrupt)
 	}
 	return c, nil
@@ -92,7 +98,7 @@ func OpenDailyCap(ws *workspace.Workspace, limit int, loc *time.Location) (*Dail
 func (c *DailyCap) Take(now time.Time) (ok bool, alert bool, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.st = c.at(now)
+	c.st, c.spent = c.at(now), false
 	if c.limit == 0 {
 		c.st.Used++
 		return true, false, nil
@@ -123,6 +129,9 @@ func (c *DailyCap) State(now time.Time) CapState {
 func (c *DailyCap) at(now time.Time) CapState {
 	st := c.st
 	st.Limit = c.limit
+	if c.spent {
+		return CapState{Day: Day(now, c.loc), Used: c.limit, Limit: c.limit}
+	}
 	if day := Day(now, c.loc); day > st.Day {
 		st = CapState{Day: day, Limit: c.limit}
 	}

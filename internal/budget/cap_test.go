@@ -301,6 +301,8 @@ func TestDailyCapClockStepsBack(t *testing.T) {
 	}
 }
 
+// TestOpenDailyCapCorrupt: an unreadable cap file (the agent may have
+// written it) spends the day instead of resetting the count.
 func TestOpenDailyCapCorrupt(t *testing.T) {
 	now := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 	tests := []struct {
@@ -320,11 +322,20 @@ func TestOpenDailyCapCorrupt(t *testing.T) {
 			if !errors.Is(err, ErrCorrupt) || c == nil {
 				t.Fatalf("OpenDailyCap = %v, %v; want a usable cap and ErrCorrupt", c, err)
 			}
-			if ok, _, err := c.Take(now); !ok || err != nil {
-				t.Fatalf("Take = %v, %v; want ok", ok, err)
+			// The agent can write the file: a bad one never grants a fresh
+			// budget. The day counts as spent, and the file is repaired so.
+			if ok, alert, err := c.Take(now); ok || !alert || err != nil {
+				t.Fatalf("Take = %v, %v, %v; want dropped (the day counts as spent), alerted once, no error", ok, alert, err)
 			}
-			if _, err := OpenDailyCap(ws, 2, time.UTC); err != nil {
-				t.Errorf("reopen after Take: %v, want the file repaired", err)
+			again, err := OpenDailyCap(ws, 2, time.UTC)
+			if err != nil {
+				t.Fatalf("reopen after Take: %v, want the file repaired", err)
+			}
+			if st := again.State(now); st.Used != 2 {
+				t.Errorf("reopened State = %+v, want the day spent (used 2 of 2)", st)
+			}
+			if ok, _, _ := again.Take(now.Add(24 * time.Hour)); !ok {
+				t.Error("Take the next day = dropped, want a fresh budget")
 			}
 		})
 	}

@@ -104,7 +104,7 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 	// A corrupt cap or breaker file starts fresh and is reported, never fatal.
 	dc, err := budget.OpenDailyCap(ws, cfg.DailyCap, loc)
 	if errors.Is(err, budget.ErrCorrupt) {
-		o.Log.Warn().Err(err).Str("agent", cfg.DisplayName()).Msg("daily cap state unreadable; starting fresh")
+		o.Log.Warn().Err(err).Str("agent", cfg.DisplayName()).Msg("daily cap state unreadable; today counts as spent (a bad file never grants a fresh budget)")
 	} else if err != nil {
 		return nil, fmt.Errorf("agent %s: %w", cfg.DisplayName(), err)
 	}
