@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -214,10 +215,40 @@ type Config struct {
 }
 
 // DefaultIdlePrompt is sent by the idle chamber when idle.prompt is empty.
-const DefaultIdlePrompt = "Nothing has happened for a while. Check themebox/ and feedbackbox/, then choose your next activity."
+// What answers it depends on the delivery: a headless run's reply ends
+// with the run, so "[IDLE]" alone answers it (a ghost); in a terminal or
+// through the inbox only an activity log does.
+const DefaultIdlePrompt = "Nothing has happened for a while. Check themebox/ and feedbackbox/, then choose your next activity. If there is nothing worth doing now, reply with just [IDLE]."
+
+// DefaultIdlePromptLog is DefaultIdlePrompt for tmux and inbox delivery.
+const DefaultIdlePromptLog = "Nothing has happened for a while. Check themebox/ and feedbackbox/, then choose your next activity. If there is nothing worth doing now, write a short activity log saying so (activity_type other) and wait for the next heartbeat."
 
 // DefaultIdlePromptJa is DefaultIdlePrompt for language: ja.
-const DefaultIdlePromptJa = "しばらく何も起きていません。themebox/ と feedbackbox/ を確認してから、次の活動を選んでください。"
+const DefaultIdlePromptJa = "しばらく何も起きていません。themebox/ と feedbackbox/ を確認してから、次の活動を選んでください。今やる価値のあることがなければ、`[IDLE]` とだけ答えてください。"
+
+// DefaultIdlePromptLogJa is DefaultIdlePromptLog for language: ja.
+const DefaultIdlePromptLogJa = "しばらく何も起きていません。themebox/ と feedbackbox/ を確認してから、次の活動を選んでください。今やる価値のあることがなければ、そう書いた短い活動ログ（activity_type は other）を残して、次のハートビートを待ってください。"
+
+// IdlePrompt is the built-in idle prompt for a delivery and a language.
+func IdlePrompt(delivery string, l lang.Lang) string {
+	exec := delivery == DeliveryExec
+	switch {
+	case l == lang.Japanese && exec:
+		return DefaultIdlePromptJa
+	case l == lang.Japanese:
+		return DefaultIdlePromptLogJa
+	case exec:
+		return DefaultIdlePrompt
+	}
+	return DefaultIdlePromptLog
+}
+
+// defaultIdlePrompts are the built-in idle prompts, any of which a config
+// may repeat and still get the one that fits its delivery and language.
+var defaultIdlePrompts = []string{DefaultIdlePrompt, DefaultIdlePromptLog, DefaultIdlePromptJa, DefaultIdlePromptLogJa,
+	// The prompts before [IDLE] was mentioned, as older configs may hold them.
+	"Nothing has happened for a while. Check themebox/ and feedbackbox/, then choose your next activity.",
+	"しばらく何も起きていません。themebox/ と feedbackbox/ を確認してから、次の活動を選んでください。"}
 
 // Defaults returns the built-in configuration (SPEC section 5).
 func Defaults() Config {
@@ -233,7 +264,7 @@ func Defaults() Config {
 				MaxStrictDeepWork: Duration(30 * time.Minute),
 			},
 			Schedule:       Schedule{Every: Duration(60 * time.Second)},
-			Idle:           Idle{Prompt: DefaultIdlePrompt},
+			Idle:           Idle{Prompt: DefaultIdlePromptLog},
 			CircuitBreaker: CircuitBreaker{Failures: 3, Cooldown: Duration(15 * time.Minute), MaxCooldown: Duration(2 * time.Hour)},
 			Recovery:       Recovery{MaxAttempts: 3, MaxWaitCycles: 5},
 			Restrictions:   Restrictions{Cooldown: Duration(10 * time.Minute), Lock: Duration(60 * time.Minute)},
@@ -526,11 +557,8 @@ func (a *AgentConfig) validate(key string) error {
 			return bad(fmt.Sprintf("schedule.active_hours[%d]", i), "%v", err)
 		}
 	}
-	if p := strings.TrimSpace(a.Idle.Prompt); p == "" || p == DefaultIdlePrompt || p == DefaultIdlePromptJa {
-		a.Idle.Prompt = DefaultIdlePrompt
-		if a.Language == lang.Japanese {
-			a.Idle.Prompt = DefaultIdlePromptJa
-		}
+	if p := strings.TrimSpace(a.Idle.Prompt); p == "" || slices.Contains(defaultIdlePrompts, p) {
+		a.Idle.Prompt = IdlePrompt(a.Agent.Delivery, a.Language)
 	}
 	switch a.Agent.Delivery {
 	case DeliveryInbox:

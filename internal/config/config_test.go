@@ -30,7 +30,7 @@ func TestDefaults(t *testing.T) {
 			},
 			Language:       lang.English,
 			Schedule:       Schedule{Every: Duration(60 * time.Second)},
-			Idle:           Idle{After: 0, Prompt: DefaultIdlePrompt},
+			Idle:           Idle{After: 0, Prompt: DefaultIdlePromptLog},
 			DailyCap:       0,
 			CircuitBreaker: CircuitBreaker{Failures: 3, Cooldown: Duration(15 * time.Minute), MaxCooldown: Duration(2 * time.Hour)},
 			Recovery:       Recovery{MaxAttempts: 3, MaxWaitCycles: 5},
