@@ -20,7 +20,7 @@ import (
 // languages are the languages the agent docs come in.
 var languages = []lang.Lang{lang.English, lang.Japanese}
 
-// The MCP surface the docs may name (SPEC section 4). Keep in step with
+// The MCP surface the docs may name (docs/design.md section 4). Keep in step with
 // internal/tools.
 var (
 	docTools = []string{
@@ -39,7 +39,7 @@ var (
 		"expert_role", "expert_perspective", "constraints", "expected_outcome", "include_subthemes",
 		"num_logs", "include_subdirectories", "limit", "cursor",
 	}
-	// docChecks are the watchdog checks a heartbeat notice can name (SPEC
+	// docChecks are the watchdog checks a heartbeat notice can name (docs/design.md
 	// section 5).
 	// docExamples are example names the docs use for a theme.
 	docExamples = []string{"cache_design"}

@@ -12,7 +12,7 @@ import (
 )
 
 // runMigrate moves an old workspace's stats/extended_processing to
-// stats/deep_work (SPEC section 3) and builds the latest-proof index. Exit
+// stats/deep_work (docs/design.md section 3) and builds the latest-proof index. Exit
 // 0 ok (also when there is nothing to migrate), 2 usage or not a workspace,
 // 1 conflicts or failure. Heartbeat IDs are read in the timezone of the
 // config (-c FILE, default ./watchdog.yaml if present, else Local), as the

@@ -19,7 +19,7 @@ var ErrBadAction = errors.New("bad action")
 // Renames never replace an existing file (workspace.Rename), so nothing the
 // agent or user wrote is lost; a file already gone is not an error (another
 // process renamed it first). Expired restriction markers are removed, as
-// SPEC 5 says. Every action is tried; the errors of those that failed are
+// docs/design.md section 5 says. Every action is tried; the errors of those that failed are
 // returned.
 func Apply(ws *workspace.Workspace, actions []Action) []error {
 	var errs []error

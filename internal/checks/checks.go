@@ -1,4 +1,4 @@
-// Package checks holds the watchdog's checks (SPEC section 5): pure functions
+// Package checks holds the watchdog's checks (docs/design.md section 5): pure functions
 // of the time, a workspace snapshot, the configuration and the memory of the
 // previous pulse. They do no I/O and never read the clock; what they want
 // done to the workspace (renames, expired markers removed) comes back as
@@ -42,7 +42,7 @@ var Names = []string{
 
 // Recoverable reports whether an error from check starts recovery: the
 // conditions that mean the agent is stuck, looping or forging IDs.
-// Introspection errors do not (SPEC: no recovery by default).
+// Introspection errors do not (docs/design.md: no recovery by default).
 func Recoverable(check string) bool {
 	switch check {
 	case Inactivity, StaleID, FutureID, LogLoop, ThemePattern:
@@ -63,7 +63,7 @@ type Config struct {
 	Baseline time.Time
 	// Loc is the time zone heartbeat IDs are read in; nil = Local.
 	Loc *time.Location
-	// Work says whether the agent is working or waiting (SPEC section 5).
+	// Work says whether the agent is working or waiting (docs/design.md section 5).
 	// The zero value is the always-on design: always working.
 	Work Work
 	// Language is the language of the notices (messages stay English:
@@ -151,7 +151,7 @@ type State struct {
 type ActionKind string
 
 // Action kinds. Every one is a rename that never clobbers, except
-// RemoveMarker, which removes an expired tool restriction marker (SPEC 5).
+// RemoveMarker, which removes an expired tool restriction marker (docs/design.md section 5).
 const (
 	ExpireDeclaration     ActionKind = "expire_declaration"
 	InvalidateDeclaration ActionKind = "invalidate_declaration"

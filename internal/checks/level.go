@@ -5,7 +5,7 @@ import "fmt"
 // Level is how bad a finding is. Levels are ordered: OK < Info < Warning < Error.
 type Level int
 
-// The levels of SPEC section 5.
+// The levels of docs/design.md section 5.
 const (
 	OK Level = iota
 	Info

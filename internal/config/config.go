@@ -250,7 +250,7 @@ var defaultIdlePrompts = []string{DefaultIdlePrompt, DefaultIdlePromptLog, Defau
 	"Nothing has happened for a while. Check themebox/ and feedbackbox/, then choose your next activity.",
 	"しばらく何も起きていません。themebox/ と feedbackbox/ を確認してから、次の活動を選んでください。"}
 
-// Defaults returns the built-in configuration (SPEC section 5).
+// Defaults returns the built-in configuration (docs/design.md section 5).
 func Defaults() Config {
 	return Config{
 		AgentConfig: AgentConfig{

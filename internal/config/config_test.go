@@ -16,7 +16,7 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Load(\"\") = %v", err)
 	}
-	// SPEC section 5, every field.
+	// docs/design.md section 5, every field.
 	want := Config{
 		AgentConfig: AgentConfig{
 			Workspace: "./ai-works",

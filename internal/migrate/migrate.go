@@ -1,5 +1,5 @@
 // Package migrate moves a workspace of the old bash + TypeScript system to
-// the current layout (SPEC section 3): stats/extended_processing/ becomes
+// the current layout (docs/design.md section 3): stats/extended_processing/ becomes
 // stats/deep_work/.
 //
 //   - current.conf (ハートビートID / 計画処理時間 / 理由) becomes <ID>.txt, a

@@ -14,7 +14,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
-// Benchmarks prove SPEC 6 "cost that does not grow with history": a pulse
+// Benchmarks prove docs/design.md section 6 "cost that does not grow with history": a pulse
 // after the first scan costs about the same at 1k, 100k and 1M logs.
 //
 //	go test -run '^$' -bench . -benchtime 2000x ./internal/scan

@@ -3,7 +3,7 @@
 // introspection, deep-work declarations, theme records, inboxes and tool
 // restriction markers.
 //
-// Cost does not grow with history (SPEC section 6). The first Scan reads the
+// Cost does not grow with history (docs/design.md section 6). The first Scan reads the
 // names of every histories folder but stats and reads only the greatest few
 // names of each (names are heartbeat IDs, so they sort by time) and keeps
 // only a handful of proofs in memory. Later scans do not list a histories or

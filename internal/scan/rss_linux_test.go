@@ -14,7 +14,7 @@ import (
 const rssChildEnv = "AIHEART_RSS_CHILD"
 
 // TestPeakRSS1M runs a first scan of the 1M-log workspace in a child process
-// and reads the child's peak resident set size (SPEC 6: under 100 MB).
+// and reads the child's peak resident set size (docs/design.md section 6: under 100 MB).
 func TestPeakRSS1M(t *testing.T) {
 	sz := sizes[2]
 	skip1M(t, sz)

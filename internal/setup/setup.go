@@ -1,5 +1,5 @@
 // Package setup lays out a new ai-works workspace from the embedded template
-// (`watchdog init`): the agent rules and docs, the folders of SPEC section 3
+// (`watchdog init`): the agent rules and docs, the folders of docs/design.md section 3
 // and a Gemini CLI settings file that registers mcp-heart.
 //
 // It never overwrites: every file is created with workspace.CreateNew (temp

@@ -247,7 +247,7 @@ func Write(ws *workspace.Workspace, s State) error {
 	return ws.WriteFile(workspace.StateFile, append(b, '\n'))
 }
 
-// Recovery is the recovery state of one agent (SPEC section 5, Recovery).
+// Recovery is the recovery state of one agent (docs/design.md section 5, Recovery).
 type Recovery struct {
 	Active       bool       `json:"active"`
 	Attempt      int        `json:"attempt"`

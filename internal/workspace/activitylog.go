@@ -12,7 +12,7 @@ import (
 // ActivityType is the kind of activity an activity log records.
 type ActivityType string
 
-// The activity types of SPEC section 3.
+// The activity types of docs/design.md section 3.
 const (
 	Observation   ActivityType = "observation"
 	Thinking      ActivityType = "thinking"

@@ -12,7 +12,7 @@ import (
 // Mode is a deep-work mode.
 type Mode string
 
-// Deep-work modes (SPEC section 2).
+// Deep-work modes (docs/design.md section 2).
 const (
 	// Flexible lasts until the next activity log; checkpoints are still
 	// required, introspection checks pause.

@@ -1,5 +1,5 @@
 // Package workspace is the one place that knows the ai-works folder: its
-// layout (SPEC section 3), heartbeat IDs, the file formats of activity logs,
+// layout (docs/design.md section 3), heartbeat IDs, the file formats of activity logs,
 // checkpoints and deep-work declarations (new and legacy Japanese forms), and
 // how files are written.
 //

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Folder and file names of the layout in SPEC section 3, relative to the root.
+// Folder and file names of the layout in docs/design.md section 3, relative to the root.
 const (
 	ArtifactsDir      = "artifacts"
 	ThemeHistoriesDir = "artifacts/theme_histories"
