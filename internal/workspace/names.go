@@ -3,8 +3,6 @@ package workspace
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -12,10 +10,6 @@ import (
 
 // ErrBadName reports a directory part that is not a single safe folder name.
 var ErrBadName = errors.New("bad directory name")
-
-// ErrOutside reports a path that would leave the workspace (through "..", an
-// absolute path or a symlink).
-var ErrOutside = errors.New("path leaves the workspace")
 
 // MaxPartLen bounds a directory part in bytes; file systems allow 255 and the
 // part is prefixed by an ID.
@@ -68,60 +62,4 @@ func OneLine(s string) string {
 		return r
 	}, s)
 	return strings.TrimSpace(s)
-}
-
-// Resolve maps a slash-separated workspace-relative path to an absolute one
-// and refuses any that would leave the workspace: absolute paths, "..", and
-// symlinks (in any existing ancestor) that point outside the root.
-func (w *Workspace) Resolve(rel string) (string, error) {
-	if rel == "" {
-		return "", fmt.Errorf("resolve: %w: empty path", ErrOutside)
-	}
-	if strings.ContainsRune(rel, 0) {
-		return "", fmt.Errorf("resolve %q: %w: NUL byte", rel, ErrOutside)
-	}
-	slash := strings.ReplaceAll(rel, `\`, "/")
-	if strings.HasPrefix(slash, "/") || filepath.IsAbs(rel) || filepath.VolumeName(rel) != "" {
-		return "", fmt.Errorf("resolve %q: %w: absolute path", rel, ErrOutside)
-	}
-	for _, seg := range strings.Split(slash, "/") {
-		if seg == ".." {
-			return "", fmt.Errorf("resolve %q: %w: contains ..", rel, ErrOutside)
-		}
-	}
-	abs := w.Path(slash)
-	root, err := filepath.EvalSymlinks(w.Root)
-	if err != nil {
-		return "", fmt.Errorf("resolve %q: workspace root: %w", rel, err)
-	}
-	// Follow symlinks in the deepest part of the path that exists.
-	existing, rest := abs, ""
-	for {
-		if _, err := os.Lstat(existing); err == nil {
-			break
-		}
-		parent := filepath.Dir(existing)
-		if parent == existing {
-			break
-		}
-		rest = filepath.Join(filepath.Base(existing), rest)
-		existing = parent
-	}
-	real, err := filepath.EvalSymlinks(existing)
-	if err != nil {
-		return "", fmt.Errorf("resolve %q: %w", rel, err)
-	}
-	if !within(root, real) {
-		return "", fmt.Errorf("resolve %q: %w: it points to %s", rel, ErrOutside, real)
-	}
-	return filepath.Join(real, rest), nil
-}
-
-// within reports whether path is root or below it.
-func within(root, path string) bool {
-	r, err := filepath.Rel(root, path)
-	if err != nil {
-		return false
-	}
-	return r == "." || (r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)))
 }
