@@ -3,8 +3,12 @@ package workspace
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -50,14 +54,20 @@ func (w *Workspace) ClaimSequenced(dir string, id ID, ext string, data []byte) (
 	if err != nil {
 		return "", fmt.Errorf("claim in %s: %w", dir, err)
 	}
-	tmpName, err := stageTemp(absDir, data, time.Time{})
+	r, err := os.OpenRoot(w.Root)
 	if err != nil {
 		return "", fmt.Errorf("claim in %s: %w", dir, err)
 	}
-	defer os.Remove(tmpName)
+	defer r.Close()
+	d := rootName(dir)
+	tmp, err := stageTemp(r, d, data, time.Time{})
+	if err != nil {
+		return "", fmt.Errorf("claim in %s: %w", dir, err)
+	}
+	defer r.Remove(tmp)
 	for n := 0; n <= MaxSequence; n++ {
 		name := SequenceName(id, n, ext)
-		err := os.Link(tmpName, filepath.Join(absDir, name))
+		err := r.Link(tmp, path.Join(d, name))
 		if err == nil {
 			syncDir(absDir)
 			return dir + "/" + name, nil
@@ -81,62 +91,90 @@ func syncDir(dir string) {
 // replaces an existing file: if newRel exists the rename fails with
 // os.ErrExist, so nothing the agent wrote is lost.
 func (w *Workspace) Rename(oldRel, newRel string) error {
-	oldAbs, err := w.Resolve(oldRel)
-	if err != nil {
+	if _, err := w.Resolve(oldRel); err != nil {
 		return fmt.Errorf("rename %s: %w", oldRel, err)
 	}
 	newAbs, err := w.Resolve(newRel)
 	if err != nil {
 		return fmt.Errorf("rename %s: %w", oldRel, err)
 	}
+	// Through the root, so a symlink planted after the check above cannot
+	// carry the rename out of the workspace.
+	afterCheck()
+	r, err := os.OpenRoot(w.Root)
+	if err != nil {
+		return fmt.Errorf("rename %s: %w", oldRel, err)
+	}
+	defer r.Close()
+	o, n := rootName(oldRel), rootName(newRel)
 	// A regular file is hard-linked to its new name and then unlinked: the
 	// link fails if the name exists, so two concurrent renames onto one name
 	// cannot both succeed (checking first and then renaming can, and loses a
 	// file). Folders, symlinks and file systems without links fall back.
-	if fi, err := os.Lstat(oldAbs); err == nil && fi.Mode().IsRegular() {
-		err := os.Link(oldAbs, newAbs)
+	if fi, err := r.Lstat(o); err == nil && fi.Mode().IsRegular() {
+		err := r.Link(o, n)
 		if errors.Is(err, os.ErrExist) {
 			return fmt.Errorf("rename %s to %s: %w", oldRel, newRel, os.ErrExist)
 		}
 		if err == nil {
-			if err := os.Remove(oldAbs); err != nil {
+			if err := r.Remove(o); err != nil {
 				return fmt.Errorf("rename %s: %w", oldRel, err)
 			}
 			syncDir(filepath.Dir(newAbs))
 			return nil
 		}
 	}
-	if _, err := os.Lstat(newAbs); err == nil {
+	if _, err := r.Lstat(n); err == nil {
 		return fmt.Errorf("rename %s to %s: %w", oldRel, newRel, os.ErrExist)
 	}
-	if err := os.Rename(oldAbs, newAbs); err != nil {
+	if err := r.Rename(o, n); err != nil {
 		return fmt.Errorf("rename %s: %w", oldRel, err)
 	}
 	return nil
 }
 
-// stageTemp writes data to a new dot-named temp file in dir, synced and
-// closed, with mtime set when non-zero. The caller links it into place and
-// removes the temp name; readers never see a partial file under a real name.
-func stageTemp(dir string, data []byte, mtime time.Time) (string, error) {
-	tmp, err := os.CreateTemp(dir, ".stage-*")
-	if err != nil {
-		return "", err
+// afterCheck runs between the containment check and the write, for a test
+// that plants a symlink there.
+var afterCheck = func() {}
+
+// rootName is a workspace-relative path as an os.Root name.
+func rootName(rel string) string {
+	return path.Clean(strings.ReplaceAll(rel, `\`, "/"))
+}
+
+// stageTemp writes data to a new dot-named temp file in the root's folder
+// dir, synced and closed, with mtime set when non-zero, and returns its
+// name in the root. The caller links it into place and removes the temp
+// name; readers never see a partial file under a real name.
+func stageTemp(r *os.Root, dir string, data []byte, mtime time.Time) (string, error) {
+	var name string
+	var f *os.File
+	for range 100 {
+		name = path.Join(dir, ".stage-"+strconv.FormatUint(uint64(rand.Uint32()), 10))
+		var err error
+		f, err = r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, os.ErrExist) {
+			return "", err
+		}
 	}
-	name := tmp.Name()
-	_ = tmp.Chmod(0o644) // CreateTemp makes 0600; best effort on Windows.
-	_, err = tmp.Write(data)
+	if f == nil {
+		return "", fmt.Errorf("stage a temp file in %s: every name tried exists", dir)
+	}
+	_, err := f.Write(data)
 	if err == nil {
-		err = tmp.Sync()
+		err = f.Sync()
 	}
-	if cerr := tmp.Close(); err == nil {
+	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil && !mtime.IsZero() {
-		err = os.Chtimes(name, mtime, mtime)
+		err = r.Chtimes(name, mtime, mtime)
 	}
 	if err != nil {
-		os.Remove(name)
+		r.Remove(name)
 		return "", err
 	}
 	return name, nil
@@ -154,24 +192,31 @@ func (w *Workspace) CreateNew(rel string, data []byte, mtime time.Time) error {
 	if err != nil {
 		return fmt.Errorf("create %s: %w", rel, err)
 	}
-	if _, err := os.Lstat(abs); err == nil {
-		return fmt.Errorf("create %s: %w", rel, os.ErrExist)
-	}
-	dir := filepath.Dir(abs)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", rel, err)
-	}
-	tmpName, err := stageTemp(dir, data, mtime)
+	afterCheck()
+	r, err := os.OpenRoot(w.Root)
 	if err != nil {
 		return fmt.Errorf("create %s: %w", rel, err)
 	}
-	defer os.Remove(tmpName)
-	if err := os.Link(tmpName, abs); err != nil {
+	defer r.Close()
+	name := rootName(rel)
+	if _, err := r.Lstat(name); err == nil {
+		return fmt.Errorf("create %s: %w", rel, os.ErrExist)
+	}
+	dir := path.Dir(name)
+	if err := r.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", rel, err)
+	}
+	tmp, err := stageTemp(r, dir, data, mtime)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", rel, err)
+	}
+	defer r.Remove(tmp)
+	if err := r.Link(tmp, name); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return fmt.Errorf("create %s: %w", rel, os.ErrExist)
 		}
 		return fmt.Errorf("create %s: %w", rel, err)
 	}
-	syncDir(dir)
+	syncDir(filepath.Dir(abs))
 	return nil
 }
