@@ -1,0 +1,69 @@
+package checks
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/scan"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+func TestInactivity(t *testing.T) {
+	m := time.Minute
+	runLevels(t, Inactivity, []levelCase{
+		{"no proof, no baseline", scan.Snapshot{}, cfg, OK},
+		{"no proof, baseline 5m ago", scan.Snapshot{}, withBaseline(5 * m), OK},
+		{"no proof, baseline just over 10m ago", scan.Snapshot{}, withBaseline(10*m + sec), Error},
+		{"log 5m ago", withLogs(scan.Snapshot{}, logAgo(5*m, "thinking")), cfg, OK},
+		{"log just over 5m ago", withLogs(scan.Snapshot{}, logAgo(5*m+sec, "thinking")), cfg, Warning},
+		{"log 10m ago", withLogs(scan.Snapshot{}, logAgo(10*m, "thinking")), cfg, Warning},
+		{"log just over 10m ago", withLogs(scan.Snapshot{}, logAgo(10*m+sec, "thinking")), cfg, Error},
+		{"checkpoint newer than the log", withLogs(scan.Snapshot{LastCheckpoint: cpAgo(m)}, logAgo(20*m, "thinking")), cfg, OK},
+		{"checkpoint just over 5m ago", scan.Snapshot{LastCheckpoint: cpAgo(5*m + sec)}, cfg, Warning},
+		{"old log, baseline 5m ago", withLogs(scan.Snapshot{}, logAgo(time.Hour, "thinking")), withBaseline(5 * m), OK},
+		{"old log, baseline just over 5m ago", withLogs(scan.Snapshot{}, logAgo(time.Hour, "thinking")), withBaseline(5*m + sec), Warning},
+		{"paused by strict", active(withLogs(scan.Snapshot{}, logAgo(20*m, "thinking")), decl(workspace.Strict, 15*m, 30)), cfg, OK},
+		{"strict at its deadline still pauses", active(withLogs(scan.Snapshot{}, logAgo(40*m, "thinking")), decl(workspace.Strict, 30*m, 30)), cfg, OK},
+		// The pause just ended: inactivity counts from the deadline, so the
+		// expiry notice comes alone; a deadline long past (the watchdog was
+		// down) is held from the deadline.
+		{"strict just past its deadline", active(withLogs(scan.Snapshot{}, logAgo(40*m, "thinking")), decl(workspace.Strict, 30*m+sec, 30)), cfg, OK},
+		{"strict deadline 5m ago", active(withLogs(scan.Snapshot{}, logAgo(40*m, "thinking")), decl(workspace.Strict, 35*m, 30)), cfg, OK},
+		{"strict deadline just over 5m ago", active(withLogs(scan.Snapshot{}, logAgo(40*m, "thinking")), decl(workspace.Strict, 35*m+sec, 30)), cfg, Warning},
+		{"strict deadline just over 10m ago", active(withLogs(scan.Snapshot{}, logAgo(50*m, "thinking")), decl(workspace.Strict, 40*m+sec, 30)), cfg, Error},
+		{"strict ended by a later log", active(withLogs(scan.Snapshot{}, logAgo(12*m, "thinking")), decl(workspace.Strict, 15*m, 30)), cfg, Error},
+		{"flexible does not pause", active(withLogs(scan.Snapshot{}, logAgo(20*m, "thinking")), decl(workspace.Flexible, 15*m, 0)), cfg, Error},
+	})
+}
+
+// TestInactivityWorkingAndWaiting: on a schedule, waiting is healthy however
+// long; while working, inactivity counts from the later of the wakeup and
+// the last proof.
+func TestInactivityWorkingAndWaiting(t *testing.T) {
+	m := time.Minute
+	old := withLogs(scan.Snapshot{}, logAgo(3*time.Hour, "thinking"))
+	waiting := time.Duration(-1)
+	runLevels(t, Inactivity, []levelCase{
+		{"waiting, last log 3h ago", old, withWork(waiting, 0), OK},
+		{"waiting, no proof ever", scan.Snapshot{}, withWork(waiting, 0), OK},
+		{"working, wakeup 5m ago, old log", old, withWork(5*m, 0), OK},
+		{"working, wakeup just over 5m ago, old log", old, withWork(5*m+sec, 0), Warning},
+		{"working, wakeup just over 10m ago, old log", old, withWork(10*m+sec, 0), Error},
+		{"working, wakeup 20m ago, checkpoint 5m ago", scan.Snapshot{LastCheckpoint: cpAgo(5 * m)}, withWork(20*m, 0), OK},
+		{"working, wakeup 20m ago, checkpoint just over 5m ago", scan.Snapshot{LastCheckpoint: cpAgo(5*m + sec)}, withWork(20*m, 0), Warning},
+		{"working, no proof, wakeup just over 10m ago", scan.Snapshot{}, withWork(10*m+sec, 0), Error},
+	})
+}
+
+// TestInactivityWakeupAfterNow: a wakeup stamped a moment after the pulse's
+// "now" (the delivery began as the pulse ran) is 0 old, never negative.
+func TestInactivityWakeupAfterNow(t *testing.T) {
+	c := cfg
+	c.Work = Work{Scheduled: true, Working: true, Since: now.Add(46 * time.Microsecond)}
+	res, _ := Evaluate(now, scan.Snapshot{}, c, State{})
+	f, _ := res.Finding(Inactivity)
+	if f.Level != OK || f.Elapsed != 0 || strings.Contains(f.Message, "-") {
+		t.Fatalf("inactivity = %+v, want ok with 0 elapsed and no negative duration", f)
+	}
+}

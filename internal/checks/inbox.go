@@ -1,0 +1,85 @@
+package checks
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/ai-heart/ai-heart/internal/scan"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+func (e *eval) feedback() Finding {
+	f := Finding{Check: Feedback}
+	items := e.snap.Feedback
+	if len(items) == 0 {
+		f.Message = "no unprocessed feedback"
+		return f
+	}
+	taken := map[string]bool{}
+	for _, it := range items {
+		taken[it.Name] = true
+	}
+	var names []string
+	for _, it := range items {
+		n := it.Name
+		if it.Interrupt {
+			n = freeName(strings.TrimPrefix(it.Name, "interrupt."), taken)
+			taken[n] = true
+			e.actions = append(e.actions, Action{Kind: StripInterrupt, Rel: it.Rel, NewRel: path.Dir(it.Rel) + "/" + n})
+			names = append(names, workspace.FeedbackboxDir+"/"+n+" (urgent)")
+			continue
+		}
+		names = append(names, workspace.FeedbackboxDir+"/"+n)
+	}
+	f.Level = Info
+	f.Message = fmt.Sprintf("%d unprocessed feedback file(s): %s", len(items), strings.Join(names, ", "))
+	f.Notice = e.notice("Feedback from the user is waiting: %s. Read each file and act on it, then rename it to processed.<name> "+
+		"in feedbackbox/ so it is not reported again.", strings.Join(names, ", "))
+	return f
+}
+
+// freeName returns name, or name with -2, -3... before its extension, the
+// first not already in the inbox: stripping "interrupt." must never clobber.
+func freeName(name string, taken map[string]bool) string {
+	if !taken[name] {
+		return name
+	}
+	ext := path.Ext(name)
+	base := strings.TrimSuffix(name, ext)
+	for i := 2; ; i++ {
+		if n := fmt.Sprintf("%s-%d%s", base, i, ext); !taken[n] {
+			return n
+		}
+	}
+}
+
+func (e *eval) toolRestriction() Finding {
+	f := Finding{Check: ToolRestriction}
+	var in []string
+	for _, m := range e.snap.Restrictions {
+		until := m.Until
+		if until.IsZero() {
+			d := e.cfg.Restrictions.Cooldown.D()
+			if m.Kind == scan.Lock {
+				d = e.cfg.Restrictions.Lock.D()
+			}
+			until = m.Since.Add(d)
+		}
+		if !e.now.Before(until) {
+			e.actions = append(e.actions, Action{Kind: RemoveMarker, Rel: m.Rel})
+			continue
+		}
+		in = append(in, fmt.Sprintf("%s (%s until %s)", m.Tool, m.Kind, e.clock(until)))
+	}
+	if len(in) == 0 {
+		f.Message = "no tool restrictions in force"
+		return f
+	}
+	sort.Strings(in)
+	f.Level = Info
+	f.Message = "tool restrictions in force: " + strings.Join(in, ", ")
+	f.Notice = e.notice("These tools are restricted for now: %s. Do not use them until then; choose another activity meanwhile.", strings.Join(in, ", "))
+	return f
+}

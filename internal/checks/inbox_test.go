@@ -1,0 +1,77 @@
+package checks
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/scan"
+)
+
+func TestFeedback(t *testing.T) {
+	item := func(n string) scan.InboxItem {
+		return scan.InboxItem{Rel: "feedbackbox/" + n, Name: n, Interrupt: strings.HasPrefix(n, "interrupt.")}
+	}
+	tests := []struct {
+		name    string
+		items   []scan.InboxItem
+		want    Level
+		actions []Action
+	}{
+		{"empty", nil, OK, nil},
+		{"one file", []scan.InboxItem{item("a.md")}, Info, nil},
+		{"interrupt", []scan.InboxItem{item("interrupt.b.md")}, Info,
+			[]Action{{Kind: StripInterrupt, Rel: "feedbackbox/interrupt.b.md", NewRel: "feedbackbox/b.md"}}},
+		{"interrupt whose plain name exists", []scan.InboxItem{item("b.md"), item("interrupt.b.md")}, Info,
+			[]Action{{Kind: StripInterrupt, Rel: "feedbackbox/interrupt.b.md", NewRel: "feedbackbox/b-2.md"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, _ := Evaluate(now, scan.Snapshot{Feedback: tc.items}, cfg, State{})
+			f, _ := r.Finding(Feedback)
+			if f.Level != tc.want {
+				t.Errorf("Evaluate(%s) = %v, want %v", tc.name, f.Level, tc.want)
+			}
+			if len(r.Actions) != len(tc.actions) || (len(tc.actions) > 0 && r.Actions[0] != tc.actions[0]) {
+				t.Errorf("Evaluate(%s) actions = %+v, want %+v", tc.name, r.Actions, tc.actions)
+			}
+			for _, it := range tc.items {
+				if !strings.Contains(f.Notice, strings.TrimPrefix(it.Name, "interrupt.")) || !strings.Contains(f.Notice, "processed.") {
+					t.Errorf("Evaluate(%s) notice %q does not name %s and say how to mark it processed", tc.name, f.Notice, it.Name)
+				}
+			}
+		})
+	}
+}
+
+func TestToolRestriction(t *testing.T) {
+	m := time.Minute
+	marker := func(kind string, since time.Duration, until time.Time) scan.Marker {
+		return scan.Marker{Kind: kind, Tool: "web_search", Rel: "stats/" + kind + "/web_search", Since: now.Add(-since), Until: until}
+	}
+	tests := []struct {
+		name   string
+		m      scan.Marker
+		want   Level
+		remove bool
+	}{
+		{"until 1s ahead", marker(scan.Cooldown, m, now.Add(sec)), Info, false},
+		{"until now", marker(scan.Cooldown, m, now), OK, true},
+		{"cooldown default, just under 10m", marker(scan.Cooldown, 10*m-sec, time.Time{}), Info, false},
+		{"cooldown default, 10m", marker(scan.Cooldown, 10*m, time.Time{}), OK, true},
+		{"lock default, just under 60m", marker(scan.Lock, 60*m-sec, time.Time{}), Info, false},
+		{"lock default, 60m", marker(scan.Lock, 60*m, time.Time{}), OK, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r, _ := Evaluate(now, scan.Snapshot{Restrictions: []scan.Marker{tc.m}}, cfg, State{})
+			if got := r.Level(ToolRestriction); got != tc.want {
+				t.Errorf("Evaluate(%s) = %v, want %v", tc.name, got, tc.want)
+			}
+			removed := len(r.Actions) == 1 && r.Actions[0] == Action{Kind: RemoveMarker, Rel: tc.m.Rel}
+			if removed != tc.remove || (!tc.remove && len(r.Actions) > 0) {
+				t.Errorf("Evaluate(%s) actions = %+v, want removal %v", tc.name, r.Actions, tc.remove)
+			}
+		})
+	}
+}

@@ -1,0 +1,50 @@
+package checks
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/humanize"
+)
+
+func (e *eval) introspection() Finding {
+	f := Finding{Check: Introspection}
+	var t time.Time
+	what := "no introspection log"
+	if p := e.snap.LastIntrospection; p != nil {
+		t, f.ProofID = p.ModTime, p.ID
+		what = "last introspection " + p.Path
+	}
+	el, ok := e.since(t)
+	of := ""
+	if e.cfg.Work.Scheduled {
+		// Owed per working time: waiting does not make it due.
+		el, ok, of = e.cfg.Work.Worked, true, " of working time"
+	}
+	if !ok {
+		f.Message = "no introspection yet"
+		return f
+	}
+	f.Elapsed = el
+	info, warning, limit := e.cfg.Thresholds.IntrospectionLevels()
+	if e.active != nil {
+		f.Message = fmt.Sprintf("%s %s ago; paused by %s deep work %s", what, humanize.Duration(el), e.active.Mode, e.active.ID)
+		return f
+	}
+	switch {
+	case el > limit:
+		f.Level = Error
+	case el > warning:
+		f.Level = Warning
+	case el > info:
+		f.Level = Info
+	default:
+		f.Message = fmt.Sprintf("%s %s ago", what, humanize.Duration(el))
+		return f
+	}
+	f.Message = fmt.Sprintf("no introspection for %s%s (required every %s; %s)", humanize.Duration(el), of, humanize.Duration(limit), what)
+	f.Notice = e.notice("You have not reflected for %s%s (introspection is due every %s). Look back on your recent activity and record it with "+
+		"create_activity_log with activity_type introspection. If you are in the middle of long work, call start_deep_work (flexible) to pause this check.",
+		humanize.Duration(el), e.notice(of), humanize.Duration(limit))
+	return f
+}
