@@ -35,11 +35,12 @@ func TestDefaults(t *testing.T) {
 			CircuitBreaker: CircuitBreaker{Failures: 3, Cooldown: Duration(15 * time.Minute), MaxCooldown: Duration(2 * time.Hour)},
 			Recovery:       Recovery{MaxAttempts: 3, MaxWaitCycles: 5},
 			Restrictions:   Restrictions{Cooldown: Duration(10 * time.Minute), Lock: Duration(60 * time.Minute)},
-			Agent: Agent{
+			Agent: Delivery{
 				Delivery:   DeliveryInbox,
 				TmuxTarget: "agent",
 				Command:    []string{"gemini", "-p", "{prompt}"},
 				Timeout:    Duration(600 * time.Second),
+				StopGrace:  Duration(5 * time.Second),
 			},
 		},
 		Timezone: "Local",
@@ -117,9 +118,9 @@ func TestLoadFull(t *testing.T) {
 		CircuitBreaker: CircuitBreaker{Failures: 5, Cooldown: Duration(10 * time.Minute), MaxCooldown: Duration(time.Hour)},
 		Recovery:       Recovery{MaxAttempts: 2, MaxWaitCycles: 7},
 		Restrictions:   Restrictions{Cooldown: Duration(5 * time.Minute), Lock: Duration(30 * time.Minute)},
-		Agent: Agent{
+		Agent: Delivery{
 			Delivery: DeliveryExec, TmuxTarget: "work", TmuxSocket: "/tmp/tmux.sock",
-			Command: []string{"claude", "-p", "{prompt}"}, Timeout: Duration(90 * time.Second),
+			Command: []string{"claude", "-p", "{prompt}"}, Timeout: Duration(90 * time.Second), StopGrace: Duration(2 * time.Second),
 		},
 	}
 	if !reflect.DeepEqual(c.AgentConfig, want) {
@@ -269,6 +270,7 @@ func TestInvalid(t *testing.T) {
 		"active-hours-whole-day":  `schedule.active_hours[0]: "00:00-24:00": an empty or whole-day range`,
 		"bad-delivery":            `agent.delivery: "email" is not one of inbox, tmux, exec`,
 		"exec-no-command":         "agent.command: must name a program",
+		"exec-no-stop-grace":      "agent.stop_grace: must be positive",
 		"exec-empty-program":      "agent.command: must name a program",
 		"tmux-no-target":          "agent.tmux_target: must not be empty",
 		"bad-cron":                `schedule.cron: "61 * * * *"`,

@@ -24,7 +24,7 @@ type recorder struct {
 	got    []string
 }
 
-func (r *recorder) factory(config.Agent, *workspace.Workspace) (delivery.Deliverer, error) {
+func (r *recorder) factory(config.Delivery, *workspace.Workspace) (delivery.Deliverer, error) {
 	return &fakeDeliverer{method: r.method, deliver: func(ctx context.Context, p string) (delivery.Result, error) {
 		r.mu.Lock()
 		r.got = append(r.got, p)

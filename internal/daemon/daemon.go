@@ -31,7 +31,7 @@ type Options struct {
 	Alerts *alert.Sink
 	Notify Notifier
 	// NewDeliverer builds an agent's deliverer; nil means delivery.New.
-	NewDeliverer func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error)
+	NewDeliverer func(config.Delivery, *workspace.Workspace) (delivery.Deliverer, error)
 	// ScanPoll lists each workspace on every pulse instead of following it
 	// with inotify (see scan.Scanner.Poll).
 	ScanPoll bool

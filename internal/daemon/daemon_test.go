@@ -91,13 +91,13 @@ type harness struct {
 // start runs a daemon on cfg until the test ends. Inside a synctest bubble
 // (fake time) the scanner polls, since a goroutine blocked on inotify would
 // keep the bubble's clock from advancing.
-func start(t *testing.T, cfg *config.Config, nd func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error)) *harness {
+func start(t *testing.T, cfg *config.Config, nd func(config.Delivery, *workspace.Workspace) (delivery.Deliverer, error)) *harness {
 	t.Helper()
 	return startWith(t, cfg, Options{NewDeliverer: nd})
 }
 
 // startFake is start for tests run under synctest.Test.
-func startFake(t *testing.T, cfg *config.Config, nd func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error)) *harness {
+func startFake(t *testing.T, cfg *config.Config, nd func(config.Delivery, *workspace.Workspace) (delivery.Deliverer, error)) *harness {
 	t.Helper()
 	return startWith(t, cfg, Options{NewDeliverer: nd, ScanPoll: true})
 }
@@ -232,7 +232,7 @@ func TestWakeupsAreSerializedAndCoalesced(t *testing.T) {
 		cfg.Schedule.Every = config.Duration(20 * time.Millisecond)
 		var calls, running, maxRunning atomic.Int32
 		release := make(chan struct{})
-		nd := func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error) {
+		nd := func(config.Delivery, *workspace.Workspace) (delivery.Deliverer, error) {
 			return &fakeDeliverer{method: config.DeliveryExec, deliver: func(ctx context.Context, p string) (delivery.Result, error) {
 				calls.Add(1)
 				n := running.Add(1)
@@ -278,7 +278,7 @@ func TestHangingAgentNeverDelaysThePulse(t *testing.T) {
 		cfg := testConfig(t)
 		cfg.Schedule.Every = config.Duration(50 * time.Millisecond)
 		cfg.CircuitBreaker = config.CircuitBreaker{Failures: 2, Cooldown: config.Duration(time.Hour), MaxCooldown: config.Duration(2 * time.Hour)}
-		hang := func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error) {
+		hang := func(config.Delivery, *workspace.Workspace) (delivery.Deliverer, error) {
 			return &fakeDeliverer{method: config.DeliveryExec, deliver: func(ctx context.Context, p string) (delivery.Result, error) {
 				select {
 				case <-time.After(1200 * time.Millisecond):
@@ -328,7 +328,7 @@ func TestGhostRepliesLeaveNoTrace(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := testConfig(t)
 			cfg.Schedule.Every = config.Duration(100 * time.Millisecond)
-			cfg.Agent = config.Agent{Delivery: config.DeliveryExec, Command: []string{echo, tc.reply}, Timeout: config.Duration(5 * time.Second)}
+			cfg.Agent = config.Delivery{Delivery: config.DeliveryExec, Command: []string{echo, tc.reply}, Timeout: config.Duration(5 * time.Second)}
 			h := start(t, cfg, nil)
 			h.waitFor("three deliveries", 5*time.Second, func() bool { s, err := h.tryState(); return err == nil && s.Counters.Delivered >= 3 })
 			h.stop()

@@ -53,7 +53,7 @@ func TestFleet(t *testing.T) {
 	var mu sync.Mutex
 	late := map[string][]time.Duration{}
 	var failing = "agent00"
-	nd := func(a config.Agent, ws *workspace.Workspace) (delivery.Deliverer, error) {
+	nd := func(a config.Delivery, ws *workspace.Workspace) (delivery.Deliverer, error) {
 		if filepath.Base(ws.Root) == failing {
 			return &fakeDeliverer{method: config.DeliveryExec, deliver: func(ctx context.Context, p string) (delivery.Result, error) {
 				return delivery.Result{ExitCode: 1}, fmt.Errorf("agent command: exit status 1")

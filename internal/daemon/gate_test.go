@@ -131,7 +131,7 @@ func gateSequence(t *testing.T, seed uint64) {
 	ac := cfg.Fleet()[0]
 	a, err := newAgent(ac, cfg.Timezone, cfg.Location(), Options{
 		Log: zerolog.Nop(),
-		NewDeliverer: func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error) {
+		NewDeliverer: func(config.Delivery, *workspace.Workspace) (delivery.Deliverer, error) {
 			return sim, nil
 		},
 	}, time.Now())
@@ -231,7 +231,7 @@ func TestTakeoverEndsTheRunItReplaces(t *testing.T) {
 		var mu sync.Mutex
 		var events []string
 		var n atomic.Int32
-		nd := func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error) {
+		nd := func(config.Delivery, *workspace.Workspace) (delivery.Deliverer, error) {
 			return &fakeDeliverer{method: config.DeliveryExec, deliver: func(ctx context.Context, p string) (delivery.Result, error) {
 				i := n.Add(1)
 				mu.Lock()
@@ -294,7 +294,7 @@ func TestTimedOutRunsAreNoAnswer(t *testing.T) {
 		cfg.Thresholds.InactivityWarning = config.Duration(3 * time.Second)
 		cfg.Thresholds.InactivityError = config.Duration(5 * time.Second)
 		cfg.Schedule.Every = config.Duration(time.Second)
-		nd := func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error) {
+		nd := func(config.Delivery, *workspace.Workspace) (delivery.Deliverer, error) {
 			return &fakeDeliverer{method: config.DeliveryExec, deliver: func(ctx context.Context, p string) (delivery.Result, error) {
 				select {
 				case <-time.After(2 * time.Second):

@@ -19,7 +19,7 @@ func TestToolCapEndsRunaway(t *testing.T) {
 	}
 	cfg := testConfig(t)
 	cfg.Schedule.Every = config.Duration(300 * time.Millisecond)
-	cfg.Agent = config.Agent{Delivery: config.DeliveryExec, Command: []string{agent, "stream", "claude", "-1", "x"},
+	cfg.Agent = config.Delivery{Delivery: config.DeliveryExec, Command: []string{agent, "stream", "claude", "-1", "x"},
 		Timeout: config.Duration(30 * time.Second), Output: config.OutputStreamJSON, MaxToolCalls: 3}
 	cfg.CircuitBreaker = config.CircuitBreaker{Failures: 2, Cooldown: config.Duration(time.Hour), MaxCooldown: config.Duration(2 * time.Hour)}
 	h := start(t, cfg, nil)

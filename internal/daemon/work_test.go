@@ -14,8 +14,8 @@ import (
 )
 
 // execAgent is an exec deliverer whose runs take run (fake time) and reply.
-func execAgent(run time.Duration, calls *atomic.Int32) func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error) {
-	return func(config.Agent, *workspace.Workspace) (delivery.Deliverer, error) {
+func execAgent(run time.Duration, calls *atomic.Int32) func(config.Delivery, *workspace.Workspace) (delivery.Deliverer, error) {
+	return func(config.Delivery, *workspace.Workspace) (delivery.Deliverer, error) {
 		return &fakeDeliverer{method: config.DeliveryExec, deliver: func(ctx context.Context, p string) (delivery.Result, error) {
 			calls.Add(1)
 			select {

@@ -55,7 +55,7 @@ var ErrTimeout = errors.New("agent command timed out")
 // settings are validated once, by config (tmux_target, command, timeout);
 // New trusts them. An exec agent runs in the workspace's root folder, where
 // Gemini CLI finds its GEMINI.md and .gemini/settings.json.
-func New(agent config.Agent, ws *workspace.Workspace) (Deliverer, error) {
+func New(agent config.Delivery, ws *workspace.Workspace) (Deliverer, error) {
 	switch agent.Delivery {
 	case config.DeliveryInbox, "":
 		if ws == nil {
@@ -67,6 +67,7 @@ func New(agent config.Agent, ws *workspace.Workspace) (Deliverer, error) {
 	case config.DeliveryExec:
 		e := NewExec(agent.Command, agent.Timeout.D())
 		e.StreamJSON, e.MaxToolCalls = agent.Output == config.OutputStreamJSON, agent.MaxToolCalls
+		e.StopGrace = agent.StopGrace.D()
 		if ws != nil {
 			e.Dir = ws.Root
 		}

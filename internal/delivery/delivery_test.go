@@ -14,15 +14,15 @@ func TestNew(t *testing.T) {
 	ws := newWorkspace(t)
 	tests := []struct {
 		name       string
-		agent      config.Agent
+		agent      config.Delivery
 		wantMethod string
 		wantErr    string
 	}{
-		{name: "inbox", agent: config.Agent{Delivery: "inbox"}, wantMethod: "inbox"},
-		{name: "empty means inbox", agent: config.Agent{}, wantMethod: "inbox"},
-		{name: "tmux", agent: config.Agent{Delivery: "tmux", TmuxTarget: "agent", TmuxSocket: "/run/agent/tmux.sock"}, wantMethod: "tmux"},
-		{name: "exec", agent: config.Agent{Delivery: "exec", Command: []string{"gemini", "-p", "{prompt}"}, Timeout: config.Duration(time.Minute)}, wantMethod: "exec"},
-		{name: "unknown", agent: config.Agent{Delivery: "carrier-pigeon"}, wantErr: "carrier-pigeon"},
+		{name: "inbox", agent: config.Delivery{Delivery: "inbox"}, wantMethod: "inbox"},
+		{name: "empty means inbox", agent: config.Delivery{}, wantMethod: "inbox"},
+		{name: "tmux", agent: config.Delivery{Delivery: "tmux", TmuxTarget: "agent", TmuxSocket: "/run/agent/tmux.sock"}, wantMethod: "tmux"},
+		{name: "exec", agent: config.Delivery{Delivery: "exec", Command: []string{"gemini", "-p", "{prompt}"}, Timeout: config.Duration(time.Minute)}, wantMethod: "exec"},
+		{name: "unknown", agent: config.Delivery{Delivery: "carrier-pigeon"}, wantErr: "carrier-pigeon"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -54,7 +54,7 @@ func TestNew(t *testing.T) {
 // workspace root, where Gemini CLI finds GEMINI.md and .gemini/.
 func TestNewExecRunsInWorkspace(t *testing.T) {
 	ws := newWorkspace(t)
-	d, err := New(config.Agent{Delivery: "exec", Command: []string{buildHelper(t, "fakeagent"), "pwd"}, Timeout: config.Duration(10 * time.Second)}, ws)
+	d, err := New(config.Delivery{Delivery: "exec", Command: []string{buildHelper(t, "fakeagent"), "pwd"}, Timeout: config.Duration(10 * time.Second)}, ws)
 	if err != nil {
 		t.Fatal(err)
 	}

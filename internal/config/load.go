@@ -1,0 +1,215 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Load reads path over the defaults and validates the result. An empty path
+// means no file: the defaults alone. Unknown keys and bad values are errors
+// that name the key. Relative workspaces are taken from the file's folder.
+func Load(path string) (*Config, error) {
+	c := Defaults()
+	if path == "" {
+		if err := c.finish(""); err != nil {
+			return nil, err
+		}
+		return &c, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	if err := c.parse(b); err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	if err := c.finish(filepath.Dir(path)); err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	return &c, nil
+}
+
+// Parse reads YAML text over the defaults and validates it; relative
+// workspaces stay relative to the working directory.
+func Parse(b []byte) (*Config, error) {
+	c := Defaults()
+	if err := c.parse(b); err != nil {
+		return nil, err
+	}
+	if err := c.finish(""); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// file is the document shape: the config plus the raw fleet entries, which
+// are decoded one by one over the top-level values.
+type file struct {
+	*Config `yaml:",inline"`
+	Agents  []yaml.Node `yaml:"agents"`
+}
+
+func (c *Config) parse(b []byte) error {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil
+	}
+	f := file{Config: c}
+	if err := strict(b, &f); err != nil {
+		return err
+	}
+	for i, n := range f.Agents {
+		a := c.AgentConfig
+		a.Schedule.Extra = append([]ExtraWakeup(nil), a.Schedule.Extra...)
+		a.Name, a.Workspace = "", ""
+		raw, err := yaml.Marshal(&n)
+		if err != nil {
+			return fmt.Errorf("agents[%d]: %w", i, err)
+		}
+		if err := strict(raw, &a); err != nil {
+			return fmt.Errorf("agents[%d]: %w", i, err)
+		}
+		c.Agents = append(c.Agents, a)
+	}
+	return nil
+}
+
+// strict decodes with unknown keys refused.
+func strict(b []byte, v any) error {
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(v); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil // only comments: no document
+		}
+		var de *durationError
+		if errors.As(err, &de) {
+			if key := keyAt(b, de.line, de.column); key != "" {
+				return fmt.Errorf("%s: %w", key, err)
+			}
+		}
+		var te *yaml.TypeError
+		if errors.As(err, &te) {
+			return fmt.Errorf("%s", strings.Join(te.Errors, "; "))
+		}
+		return err
+	}
+	return nil
+}
+
+// keyAt names the key (dotted, [i] for list items) whose value is at
+// line:column of the YAML text b, or "".
+func keyAt(b []byte, line, column int) string {
+	var doc yaml.Node
+	if yaml.Unmarshal(b, &doc) != nil {
+		return ""
+	}
+	var find func(n *yaml.Node, path string) string
+	find = func(n *yaml.Node, path string) string {
+		switch n.Kind {
+		case yaml.DocumentNode:
+			for _, c := range n.Content {
+				if k := find(c, path); k != "" {
+					return k
+				}
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				p, v := n.Content[i].Value, n.Content[i+1]
+				if path != "" {
+					p = path + "." + p
+				}
+				if v.Line == line && v.Column == column {
+					return p
+				}
+				if k := find(v, p); k != "" {
+					return k
+				}
+			}
+		case yaml.SequenceNode:
+			for i, c := range n.Content {
+				if k := find(c, fmt.Sprintf("%s[%d]", path, i)); k != "" {
+					return k
+				}
+			}
+		}
+		return ""
+	}
+	return find(&doc, "")
+}
+
+// finish resolves relative paths against base, applies derived defaults and
+// validates.
+func (c *Config) finish(base string) error {
+	loc, err := LoadLocation(c.Timezone)
+	if err != nil {
+		return err
+	}
+	c.loc = loc
+	if base != "" {
+		c.Workspace = absUnder(base, c.Workspace)
+		for i := range c.Agents {
+			c.Agents[i].Workspace = absUnder(base, c.Agents[i].Workspace)
+		}
+		if c.Alerts.File != "" {
+			c.Alerts.File = absUnder(base, c.Alerts.File)
+		}
+		if c.HTTP.TokenFile != "" {
+			c.HTTP.TokenFile = absUnder(base, c.HTTP.TokenFile)
+		}
+		m := &c.MQTT
+		for _, f := range []*string{&m.PasswordFile, &m.TLS.CAFile, &m.TLS.CertFile, &m.TLS.KeyFile} {
+			if *f != "" {
+				*f = absUnder(base, *f)
+			}
+		}
+		for i := range c.Alerts.Notify {
+			if f := c.Alerts.Notify[i].URLFile; f != "" {
+				c.Alerts.Notify[i].URLFile = absUnder(base, f)
+			}
+		}
+	}
+	if err := c.AgentConfig.validate(""); err != nil {
+		return err
+	}
+	if err := c.validateWindow(); err != nil {
+		return err
+	}
+	if err := c.validateMQTT(); err != nil {
+		return err
+	}
+	names, spaces := map[string]int{}, map[string]int{}
+	for i := range c.Agents {
+		a := &c.Agents[i]
+		key := fmt.Sprintf("agents[%d].", i)
+		if a.Workspace == "" {
+			return fmt.Errorf("%sworkspace: required for each agent of a fleet", key)
+		}
+		if err := a.validate(key); err != nil {
+			return err
+		}
+		if j, dup := names[a.DisplayName()]; dup {
+			return fmt.Errorf("%sname: %q is also agents[%d]; give each agent its own name", key, a.DisplayName(), j)
+		}
+		names[a.DisplayName()] = i
+		ws, _ := filepath.Abs(a.Workspace)
+		if j, dup := spaces[ws]; dup {
+			return fmt.Errorf("%sworkspace: %q is also agents[%d]'s; agents share nothing", key, a.Workspace, j)
+		}
+		spaces[ws] = i
+	}
+	return nil
+}
+
+func absUnder(base, p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(base, p)
+}

@@ -1,0 +1,118 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/robfig/cron/v3"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
+)
+
+// cronParser reads 5-field specs and descriptors such as @hourly.
+var cronParser = cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
+
+// ParseCron parses a schedule spec. Specs with a TZ= or CRON_TZ= prefix are
+// refused (robfig/cron panics on some of them; the timezone key applies).
+func ParseCron(spec string) (cron.Schedule, error) {
+	s := strings.TrimSpace(spec)
+	if strings.HasPrefix(s, "TZ=") || strings.HasPrefix(s, "CRON_TZ=") {
+		return nil, fmt.Errorf("%q: a TZ= prefix is not allowed; set the timezone key instead", spec)
+	}
+	sched, err := cronParser.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("%q: %v", spec, err)
+	}
+	return sched, nil
+}
+
+func (a *AgentConfig) validate(key string) error {
+	bad := func(field, format string, args ...any) error {
+		return fmt.Errorf("%s%s: %s", key, field, fmt.Sprintf(format, args...))
+	}
+	switch {
+	case a.Workspace == "":
+		return bad("workspace", "must not be empty")
+	case a.Pulse.Interval <= 0:
+		return bad("pulse.interval", "must be positive, got %s", a.Pulse.Interval.D())
+	}
+	l, err := lang.Parse(string(a.Language))
+	if err != nil {
+		return bad("language", "%v", err)
+	}
+	a.Language = l
+	if err := a.Thresholds.Validate(); err != nil {
+		return fmt.Errorf("%s%w", key, err)
+	}
+	switch {
+	case a.Schedule.Every < 0:
+		return bad("schedule.every", "must not be negative (0 turns it off)")
+	case a.Idle.After < 0:
+		return bad("idle.after", "must not be negative (0 turns it off)")
+	case a.DailyCap < 0:
+		return bad("daily_cap", "must not be negative (0 = unlimited)")
+	case a.CircuitBreaker.Failures < 1:
+		return bad("circuit_breaker.failures", "must be at least 1")
+	case a.CircuitBreaker.Cooldown <= 0:
+		return bad("circuit_breaker.cooldown", "must be positive")
+	case a.CircuitBreaker.MaxCooldown < a.CircuitBreaker.Cooldown:
+		return bad("circuit_breaker.max_cooldown", "must be at least cooldown (%s)", a.CircuitBreaker.Cooldown.D())
+	case a.Recovery.MaxAttempts < 1:
+		return bad("recovery.max_attempts", "must be at least 1")
+	case a.Recovery.MaxWaitCycles < 1:
+		return bad("recovery.max_wait_cycles", "must be at least 1")
+	case a.Restrictions.Cooldown <= 0 || a.Restrictions.Lock <= 0:
+		return bad("restrictions", "cooldown and lock must be positive")
+	case a.Agent.Timeout <= 0:
+		return bad("agent.timeout", "must be positive")
+	case a.Agent.StopGrace <= 0:
+		return bad("agent.stop_grace", "must be positive")
+	}
+	if a.Schedule.Cron != "" {
+		if _, err := ParseCron(a.Schedule.Cron); err != nil {
+			return bad("schedule.cron", "%v", err)
+		}
+	}
+	for i, x := range a.Schedule.Extra {
+		if _, err := ParseCron(x.Cron); err != nil {
+			return bad(fmt.Sprintf("schedule.extra[%d].cron", i), "%v", err)
+		}
+		if strings.TrimSpace(x.Prompt) == "" {
+			return bad(fmt.Sprintf("schedule.extra[%d].prompt", i), "must not be empty")
+		}
+	}
+	for i, h := range a.Schedule.ActiveHours {
+		if _, err := ParseHours(h); err != nil {
+			return bad(fmt.Sprintf("schedule.active_hours[%d]", i), "%v", err)
+		}
+	}
+	if p := strings.TrimSpace(a.Idle.Prompt); p == "" || slices.Contains(defaultIdlePrompts, p) {
+		a.Idle.Prompt = IdlePrompt(a.Agent.Delivery, a.Language)
+	}
+	switch a.Agent.Delivery {
+	case DeliveryInbox:
+	case DeliveryTmux:
+		if a.Agent.TmuxTarget == "" {
+			return bad("agent.tmux_target", "must not be empty with tmux delivery")
+		}
+	case DeliveryExec:
+		if len(a.Agent.Command) == 0 || a.Agent.Command[0] == "" {
+			return bad("agent.command", "must name a program with exec delivery, like [gemini, -p, \"{prompt}\"]")
+		}
+	default:
+		return bad("agent.delivery", "%q is not one of inbox, tmux, exec", a.Agent.Delivery)
+	}
+	switch a.Agent.Output {
+	case "", OutputText, OutputStreamJSON:
+	default:
+		return bad("agent.output", "%q is not one of text, stream-json", a.Agent.Output)
+	}
+	switch {
+	case a.Agent.MaxToolCalls < 0:
+		return bad("agent.max_tool_calls", "must not be negative (0 = off)")
+	case a.Agent.MaxToolCalls > 0 && (a.Agent.Delivery != DeliveryExec || a.Agent.Output != OutputStreamJSON):
+		return bad("agent.max_tool_calls", "needs exec delivery with agent.output: stream-json: only the client's stream-json events (Gemini CLI and Claude Code: --output-format stream-json) show each tool call as it happens")
+	}
+	return nil
+}
