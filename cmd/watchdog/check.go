@@ -30,7 +30,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	now := time.Now()
 	worst := checks.OK
-	for _, ac := range cfg.Fleet() {
+	for _, ac := range cfg.AgentConfigs() {
 		ws, err := workspace.New(ac.Workspace, cfg.Location())
 		if err != nil {
 			fmt.Fprintf(stderr, "watchdog check: %v\n", err)

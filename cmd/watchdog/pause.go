@@ -89,7 +89,7 @@ func runResume(ctx context.Context, args []string, stdout, stderr io.Writer) int
 // eachAgent runs f on the named agent's workspace, or on every agent's.
 func eachAgent(cfg *config.Config, name, verb string, stdout, stderr io.Writer, f func(*workspace.Workspace) (string, error)) int {
 	found := false
-	for _, a := range cfg.Fleet() {
+	for _, a := range cfg.AgentConfigs() {
 		if name != "" && a.DisplayName() != name {
 			continue
 		}

@@ -95,7 +95,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// systemd restarts a unit whose pings stop for WatchdogSec; a pulse as
 	// long as that gets the daemon killed while healthy.
 	wd, _ := sdnotify.WatchdogInterval()
-	for _, a := range cfg.Fleet() {
+	for _, a := range cfg.AgentConfigs() {
 		if wd > 0 && a.Pulse.Interval.D() >= wd {
 			log.Warn().Str("agent", a.DisplayName()).Str("pulse", a.Pulse.Interval.D().String()).Str("watchdog_sec", wd.String()).
 				Msg("pulse.interval is not shorter than the unit's WatchdogSec: raise WatchdogSec")

@@ -35,7 +35,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	now := time.Now()
 	code := 0
-	for i, ac := range cfg.Fleet() {
+	for i, ac := range cfg.AgentConfigs() {
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}

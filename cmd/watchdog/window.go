@@ -131,7 +131,7 @@ func (w *window) Resume(agent string) error {
 }
 
 func (w *window) workspace(agent string) (*workspace.Workspace, error) {
-	for _, a := range w.cfg.Fleet() {
+	for _, a := range w.cfg.AgentConfigs() {
 		if a.DisplayName() == agent {
 			return workspace.New(a.Workspace, w.cfg.Location())
 		}

@@ -223,9 +223,9 @@ func (c *Config) Location() *time.Location {
 	return c.loc
 }
 
-// Fleet lists the agents this process supervises: the agents list, or the
+// AgentConfigs lists the agents this process supervises: the agents list, or the
 // single top-level agent.
-func (c *Config) Fleet() []AgentConfig {
+func (c *Config) AgentConfigs() []AgentConfig {
 	if len(c.Agents) > 0 {
 		return c.Agents
 	}

@@ -132,8 +132,8 @@ func TestLoadFull(t *testing.T) {
 	if want := filepath.Join("testdata", "alerts.jsonl"); c.Alerts.File != want {
 		t.Fatalf("alerts.file = %q, want %q (relative to the config's folder)", c.Alerts.File, want)
 	}
-	if len(c.Agents) != 0 || len(c.Fleet()) != 1 || c.Fleet()[0].Name != "alice" {
-		t.Fatalf("Fleet() = %+v, want the one top-level agent", c.Fleet())
+	if len(c.Agents) != 0 || len(c.AgentConfigs()) != 1 || c.AgentConfigs()[0].Name != "alice" {
+		t.Fatalf("Fleet() = %+v, want the one top-level agent", c.AgentConfigs())
 	}
 }
 
@@ -178,7 +178,7 @@ func TestFleet(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Load(fleet.yml) = %v", err)
 	}
-	fleet := c.Fleet()
+	fleet := c.AgentConfigs()
 	if len(fleet) != 2 || !reflect.DeepEqual(fleet, c.Agents) {
 		t.Fatalf("Fleet() = %+v, want the 2 agents", fleet)
 	}

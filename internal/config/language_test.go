@@ -31,7 +31,7 @@ func TestLanguage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for i, a := range c.Fleet() {
+			for i, a := range c.AgentConfigs() {
 				if a.Language != tt.want[i] || a.Idle.Prompt != tt.idle[i] {
 					t.Errorf("Parse(%q) agent %d = %q %q, want %q %q", tt.yml, i, a.Language, a.Idle.Prompt, tt.want[i], tt.idle[i])
 				}

@@ -32,7 +32,7 @@ func BenchmarkPulse(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	a, err := newAgent(cfg.Fleet()[0], cfg.Timezone, cfg.Location(), Options{Log: zerolog.Nop()}, time.Now())
+	a, err := newAgent(cfg.AgentConfigs()[0], cfg.Timezone, cfg.Location(), Options{Log: zerolog.Nop()}, time.Now())
 	if err != nil {
 		b.Fatal(err)
 	}

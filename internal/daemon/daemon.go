@@ -98,7 +98,7 @@ func New(cfg *config.Config, o Options) (*Daemon, error) {
 
 func (d *Daemon) build(cfg *config.Config) ([]*agent, error) {
 	var out []*agent
-	for _, ac := range cfg.Fleet() {
+	for _, ac := range cfg.AgentConfigs() {
 		a, err := newAgent(ac, cfg.Timezone, cfg.Location(), d.opts, d.started)
 		if err != nil {
 			return nil, err

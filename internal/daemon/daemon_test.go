@@ -143,7 +143,7 @@ func (h *harness) state() state.State {
 }
 
 func (h *harness) tryState() (state.State, error) {
-	ws, _ := workspace.New(h.cfg.Fleet()[0].Workspace, nil)
+	ws, _ := workspace.New(h.cfg.AgentConfigs()[0].Workspace, nil)
 	return state.Read(ws)
 }
 

@@ -128,7 +128,7 @@ func gateSequence(t *testing.T, seed uint64) {
 	cfg := testConfig(t)
 	cfg.DailyCap = 25
 	cfg.CircuitBreaker = config.CircuitBreaker{Failures: 3, Cooldown: config.Duration(3 * time.Second), MaxCooldown: config.Duration(12 * time.Second)}
-	ac := cfg.Fleet()[0]
+	ac := cfg.AgentConfigs()[0]
 	a, err := newAgent(ac, cfg.Timezone, cfg.Location(), Options{
 		Log: zerolog.Nop(),
 		NewDeliverer: func(config.Delivery, *workspace.Workspace) (delivery.Deliverer, error) {
@@ -245,7 +245,7 @@ func TestTakeoverEndsTheRunItReplaces(t *testing.T) {
 				return delivery.Result{ExitCode: -1}, context.Cause(ctx)
 			}}, nil
 		}
-		a, err := newAgent(cfg.Fleet()[0], cfg.Timezone, cfg.Location(), Options{Log: zerolog.Nop(), NewDeliverer: nd}, time.Now())
+		a, err := newAgent(cfg.AgentConfigs()[0], cfg.Timezone, cfg.Location(), Options{Log: zerolog.Nop(), NewDeliverer: nd}, time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
