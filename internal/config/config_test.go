@@ -133,7 +133,7 @@ func TestLoadFull(t *testing.T) {
 		t.Fatalf("alerts.file = %q, want %q (relative to the config's folder)", c.Alerts.File, want)
 	}
 	if len(c.Agents) != 0 || len(c.AgentConfigs()) != 1 || c.AgentConfigs()[0].Name != "alice" {
-		t.Fatalf("Fleet() = %+v, want the one top-level agent", c.AgentConfigs())
+		t.Fatalf("AgentConfigs() = %+v, want the one top-level agent", c.AgentConfigs())
 	}
 }
 
@@ -180,7 +180,7 @@ func TestFleet(t *testing.T) {
 	}
 	fleet := c.AgentConfigs()
 	if len(fleet) != 2 || !reflect.DeepEqual(fleet, c.Agents) {
-		t.Fatalf("Fleet() = %+v, want the 2 agents", fleet)
+		t.Fatalf("AgentConfigs() = %+v, want the 2 agents", fleet)
 	}
 	a, b := fleet[0], fleet[1]
 	if want := filepath.Join("testdata", "a"); a.Workspace != want || a.Name != "" || a.DisplayName() != "a" {
