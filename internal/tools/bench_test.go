@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/testutil"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -69,53 +69,7 @@ func benchWorkspace(b *testing.B, s benchSize) *workspace.Workspace {
 
 // generate writes the files directly (no tools), in parallel per theme.
 func generate(root string, s benchSize) error {
-	ws, err := workspace.New(root, time.UTC)
-	if err != nil {
-		return err
-	}
-	if err := ws.EnsureSkeleton(); err != nil {
-		return err
-	}
-	per := s.logs / s.themes
-	var wg sync.WaitGroup
-	errs := make(chan error, s.themes)
-	sem := make(chan struct{}, runtime.NumCPU()*2)
-	for th := 0; th < s.themes; th++ {
-		wg.Add(1)
-		go func(th int) {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			hist := ws.Path(fmt.Sprintf("artifacts/%s_theme%04d/histories", workspace.NewID(benchBase), th))
-			if err := os.MkdirAll(hist, 0o755); err != nil {
-				errs <- err
-				return
-			}
-			for i := 0; i < per; i++ {
-				n := th*per + i
-				id := workspace.NewID(benchBase.Add(time.Duration(n) * time.Minute))
-				typ := workspace.Thinking
-				if n%7 == 0 {
-					typ = workspace.Introspection
-				}
-				data := workspace.ActivityLog{Type: typ, Content: []string{"generated log " + fmt.Sprint(n)}}.Format(id, "")
-				if err := os.WriteFile(filepath.Join(hist, string(id)+".md"), data, 0o644); err != nil {
-					errs <- err
-					return
-				}
-				if n%10 == 0 {
-					cp := ws.Path(workspace.CheckpointsDir, string(id)+".txt")
-					if err := os.WriteFile(cp, []byte("00:00:00 generated\n"), 0o644); err != nil {
-						errs <- err
-						return
-					}
-				}
-			}
-		}(th)
-	}
-	wg.Wait()
-	close(errs)
-	return <-errs
+	return testutil.GenerateHistory(root, s.logs, s.themes, benchBase)
 }
 
 // benchTools points real-time Tools at ws with a fresh current ID after

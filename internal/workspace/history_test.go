@@ -221,3 +221,28 @@ func checkProof(t testing.TB, what string, p *Proof, path string, typ ActivityTy
 		t.Fatalf("%s.ID = %q, want %q", what, p.ID, id)
 	}
 }
+
+// TestScanLatestByFolderTime: folders are listed newest first by their own
+// time, and the introspection is still found in an older folder when the
+// newer ones hold none.
+func TestScanLatestByFolderTime(t *testing.T) {
+	w := newWS(t)
+	x := "artifacts/20250101000000_x/histories/"
+	y := "artifacts/20250101000000_y/histories/"
+	z := "artifacts/20250101000000_z/histories/"
+	put(t, w, z+"20250101100000.md", logText(Introspection), base)
+	put(t, w, y+"20250101110000.md", logText(Introspection), base.Add(time.Hour))
+	put(t, w, y+"20250101111000.md", logText(Thinking), base.Add(70*time.Minute))
+	put(t, w, x+"20250101120000.md", logText(Thinking), base.Add(2*time.Hour))
+	for dir, at := range map[string]time.Time{z: base, y: base.Add(70 * time.Minute), x: base.Add(2 * time.Hour)} {
+		if err := os.Chtimes(w.Path(dir), at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := w.ScanLatest()
+	if err != nil {
+		t.Fatalf("ScanLatest() = %v", err)
+	}
+	checkProof(t, "Log", l.Log, x+"20250101120000.md", Thinking, "")
+	checkProof(t, "Introspection", l.Introspection, y+"20250101110000.md", Introspection, "")
+}

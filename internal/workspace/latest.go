@@ -127,8 +127,9 @@ func (w *Workspace) updateLatest(fn func(*Latest), scan bool) error {
 
 // LoadLatest returns the index, checked against the files it names: an entry
 // whose file is gone is dropped, a changed modification time is taken over.
-// With no log in the index the history is scanned; nothing is written (the
-// next UpdateLatest stores the result).
+// With no log in the index the history is scanned; nothing is written (a
+// read-only tool stays read-only; the next UpdateLatest, or the watchdog's
+// pulse, stores the index).
 func (w *Workspace) LoadLatest() (Latest, error) {
 	l, _ := w.readVerified()
 	if l.Log != nil {
