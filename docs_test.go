@@ -3,6 +3,7 @@ package aiheart
 import (
 	"fmt"
 	"io/fs"
+	"os"
 	"regexp"
 	"slices"
 	"sort"
@@ -12,45 +13,45 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/rs/zerolog"
+
+	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/tools"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // languages are the languages the agent docs come in.
 var languages = []lang.Lang{lang.English, lang.Japanese}
 
-// The MCP surface the docs may name (docs/design.md section 4). Keep in step with
-// internal/tools.
+// The MCP surface the docs may name, from the registry itself: the tools
+// mcp-heart serves, every parameter of their input schemas, and the checks
+// the watchdog runs. A renamed tool or parameter fails the docs test until
+// the docs follow.
 var (
-	docTools = []string{
-		"create_activity_log", "checkpoint", "start_deep_work",
-		"get_heartbeat_elapsed_time", "start_theme", "end_theme",
-		"preview_next_theme", "check_and_process_item", "report_tool_usage",
-		"create_theme_expert_context", "get_latest_theme_context", "check_theme_status",
-		"get_latest_activity_log", "list_theme_artifacts",
-	}
-	docParams = []string{
-		"activity_type", "activity_content", "artifacts", "evaluation",
-		"theme_start_id", "theme_directory_part", "parent_theme_start_id",
-		"parent_theme_directory_part", "current_activity", "mode",
-		"activity_description", "planned_duration_minutes", "theme_name",
-		"reason", "themebox_file", "achievements", "tool_id", "status",
-		"expert_role", "expert_perspective", "constraints", "expected_outcome", "include_subthemes",
-		"num_logs", "include_subdirectories", "limit", "cursor",
-	}
-	// docChecks are the watchdog checks a heartbeat notice can name (docs/design.md
-	// section 5).
+	docTools, docParams = registry()
+	docChecks           = checks.Names
 	// docExamples are example names the docs use for a theme.
 	docExamples = []string{"cache_design"}
 	// docValues are enum values and reply fields the docs may name.
 	docValues = []string{"quota_exceeded", "next_cursor"}
-	docChecks = []string{
-		"inactivity", "introspection", "after_deep_work", "deep_work_expired",
-		"invalid_declaration", "future_id", "stale_id", "log_loop",
-		"theme_pattern", "feedback", "tool_restriction",
-	}
 )
+
+// registry lists mcp-heart's tools and their parameters.
+func registry() (names, params []string) {
+	ws, _ := workspace.New(os.TempDir(), nil)
+	for _, st := range tools.New(ws, config.Defaults().Thresholds, zerolog.Nop()).Definitions() {
+		names = append(names, st.Tool.Name)
+		for p := range st.Tool.InputSchema.Properties {
+			if !slices.Contains(params, p) {
+				params = append(params, p)
+			}
+		}
+	}
+	slices.Sort(params)
+	return names, params
+}
 
 // Bounds of start_deep_work's activity_description (internal/tools).
 const minDescription, maxDescription = 10, 200

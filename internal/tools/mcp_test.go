@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,5 +59,48 @@ func TestHandleLogsHeartbeatID(t *testing.T) {
 	}
 	if want := `"heartbeat_id":"` + string(testID) + `"`; !strings.Contains(buf.String(), want) {
 		t.Errorf("log = %s, want it to contain %s", buf.String(), want)
+	}
+}
+
+// TestEveryToolRefusesExactlyWhatItsSchemaLacks: a tool's parameters are
+// written once in its input schema; the check that refuses a misspelt
+// parameter must name exactly those, so the two can never drift apart.
+func TestEveryToolRefusesExactlyWhatItsSchemaLacks(t *testing.T) {
+	e := newEnv(t)
+	for _, d := range e.tl.Definitions() {
+		t.Run(d.Tool.Name, func(t *testing.T) {
+			req := mcp.CallToolRequest{}
+			req.Params.Name = d.Tool.Name
+			req.Params.Arguments = map[string]any{"zzz_not_a_parameter": 1}
+			res, err := d.Handler(context.Background(), req)
+			if err != nil || !res.IsError {
+				t.Fatalf("call with an unknown parameter = %+v, %v; want a refusal", res, err)
+			}
+			msg := res.Content[0].(mcp.TextContent).Text
+			var schema []string
+			for p := range d.Tool.InputSchema.Properties {
+				schema = append(schema, p)
+			}
+			slices.Sort(schema)
+			if len(schema) == 0 {
+				if !strings.Contains(msg, "takes no parameters") {
+					t.Fatalf("refusal %q, want it to say the tool takes none", msg)
+				}
+				return
+			}
+			_, list, ok := strings.Cut(msg, "use only these parameter names: ")
+			if !ok {
+				t.Fatalf("refusal %q names no parameters", msg)
+			}
+			list, _, _ = strings.Cut(list, ".")
+			var known []string
+			for _, p := range strings.Split(list, ", ") {
+				known = append(known, strings.TrimSpace(p))
+			}
+			slices.Sort(known)
+			if !slices.Equal(known, schema) {
+				t.Fatalf("the tool accepts %v, its schema declares %v", known, schema)
+			}
+		})
 	}
 }
