@@ -54,20 +54,21 @@ func (w *Workspace) ClaimSequenced(dir string, id ID, ext string, data []byte) (
 	if err != nil {
 		return "", fmt.Errorf("claim in %s: %w", dir, err)
 	}
-	r, err := os.OpenRoot(w.Root)
+	// The folder is opened once, inside the root; every name tried is then
+	// one component in it, with no path to walk again.
+	d, err := openRootAt(w.Root, rootName(dir))
 	if err != nil {
 		return "", fmt.Errorf("claim in %s: %w", dir, err)
 	}
-	defer r.Close()
-	d := rootName(dir)
-	tmp, err := stageTemp(r, d, data, time.Time{})
+	defer d.Close()
+	tmp, err := stageTemp(d, ".", data, time.Time{})
 	if err != nil {
 		return "", fmt.Errorf("claim in %s: %w", dir, err)
 	}
-	defer r.Remove(tmp)
+	defer d.Remove(tmp)
 	for n := 0; n <= MaxSequence; n++ {
 		name := SequenceName(id, n, ext)
-		err := r.Link(tmp, path.Join(d, name))
+		err := d.Link(tmp, name)
 		if err == nil {
 			syncDir(absDir)
 			return dir + "/" + name, nil
@@ -131,6 +132,17 @@ func (w *Workspace) Rename(oldRel, newRel string) error {
 		return fmt.Errorf("rename %s: %w", oldRel, err)
 	}
 	return nil
+}
+
+// openRootAt opens the folder rel of the workspace at root as a root of its
+// own, resolved inside the workspace.
+func openRootAt(root, rel string) (*os.Root, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return r.OpenRoot(rel)
 }
 
 // afterCheck runs between the containment check and the write, for a test
@@ -206,12 +218,17 @@ func (w *Workspace) CreateNew(rel string, data []byte, mtime time.Time) error {
 	if err := r.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", rel, err)
 	}
-	tmp, err := stageTemp(r, dir, data, mtime)
+	d, err := r.OpenRoot(dir)
 	if err != nil {
 		return fmt.Errorf("create %s: %w", rel, err)
 	}
-	defer r.Remove(tmp)
-	if err := r.Link(tmp, name); err != nil {
+	defer d.Close()
+	tmp, err := stageTemp(d, ".", data, mtime)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", rel, err)
+	}
+	defer d.Remove(tmp)
+	if err := d.Link(tmp, path.Base(name)); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return fmt.Errorf("create %s: %w", rel, os.ErrExist)
 		}
