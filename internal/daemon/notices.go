@@ -9,8 +9,9 @@ import (
 
 // heldNotice is an event's notice (strict deep work expired, a declaration
 // renamed invalid) kept after its check went back to ok, until a delivered
-// wakeup or a tool reply carried it, or the agent's own act (an activity
-// log, a new declaration) made it moot. Without it a notice that lasts one
+// wakeup carried it or the agent acted since: an activity log or a
+// checkpoint (whose tool replies carry the current notices) or a new
+// declaration. Without it a notice that lasts one
 // pulse would never reach an agent woken every 30 minutes.
 type heldNotice struct {
 	text   string    // the tagged paragraph
@@ -18,9 +19,8 @@ type heldNotice struct {
 }
 
 // holdNotices folds in a pulse: event notices are held, and those the
-// agent has acted on since, or a tool reply carried, are let go. Call with
-// a.mu held.
-func (a *agent) holdNotices(now time.Time, snap scan.Snapshot, res checks.Result, readUpTo time.Time) {
+// agent has acted on since are let go. Call with a.mu held.
+func (a *agent) holdNotices(now time.Time, snap scan.Snapshot, res checks.Result) {
 	for _, f := range res.Findings {
 		if !checks.Event(f.Check) || f.Level == checks.OK || f.Notice == "" {
 			continue
@@ -32,18 +32,19 @@ func (a *agent) holdNotices(now time.Time, snap scan.Snapshot, res checks.Result
 	}
 	act := lastAct(snap)
 	for check, h := range a.held {
-		if act.After(h.raised) || !readUpTo.Before(h.raised) {
+		if act.After(h.raised) {
 			delete(a.held, check)
 		}
 	}
 }
 
 // lastAct is when the agent last acted in a way that answers an event
-// notice: its newest activity log or declaration.
+// notice: its newest activity log, checkpoint (the tools' replies carry the
+// notices) or declaration.
 func lastAct(snap scan.Snapshot) time.Time {
 	var t time.Time
-	if snap.LastLog != nil {
-		t = snap.LastLog.ModTime
+	if p := snap.NewestProof(); p != nil {
+		t = p.ModTime
 	}
 	for _, d := range snap.ActiveDeepWork {
 		if d.ModTime.After(t) {

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
-	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -71,20 +70,40 @@ func TestEventNoticeWaitsForTheNextWakeup(t *testing.T) {
 			t.Fatalf("the wakeup at 60s = %q, want no notice the agent's log made moot", p)
 		}
 
-		writeBadDeclaration(t, ws) // at 60s; a tool reply carries it (mcp-heart marks it read)
+		writeBadDeclaration(t, ws) // at 60s; a checkpoint's reply carries it
 		time.Sleep(time.Second)
 		synctest.Wait()
 		st := h.state()
 		if !carries(st.Notices, len(st.Notices)-1, "invalid_declaration") {
 			t.Fatalf("state notices %q, want the held invalid_declaration notice for the tools to show", st.Notices)
 		}
-		if err := state.MarkNoticesRead(ws, st.PulseAt); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(19 * time.Second) // the wakeup at 80s
+		time.Sleep(time.Second)
+		writeCheckpoint(t, ws)
+		time.Sleep(18 * time.Second) // the wakeup at 80s
 		synctest.Wait()
 		if p := rec.prompts(); len(p) != 4 || carries(p, 3, "invalid_declaration") {
-			t.Fatalf("the wakeup at 80s = %q, want no notice a tool reply already carried", p)
+			t.Fatalf("the wakeup at 80s = %q, want no notice a checkpoint's reply already carried", p)
 		}
 	})
+}
+
+// writeCheckpoint writes a checkpoint named and dated now (mtime set before
+// it takes its name, as writeLog does).
+func writeCheckpoint(t *testing.T, ws *workspace.Workspace) {
+	t.Helper()
+	now := time.Now()
+	dir := ws.Path(workspace.CheckpointsDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(dir, ".writing")
+	if err := os.WriteFile(tmp, []byte(now.Format("15:04:05")+" still at it\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(tmp, now, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, string(workspace.NewID(now))+".txt")); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -85,7 +85,6 @@ type beat struct {
 	step                      step
 	took                      time.Duration
 	paused                    bool
-	noticesRead               time.Time // the pulse whose notices a tool reply last carried
 }
 
 // readPause reads the pause file. While paused the baseline follows the
@@ -135,9 +134,6 @@ func (a *agent) scan(b *beat) {
 		b.log.Error().Err(err).Msg("scan workspace")
 	}
 	b.snap = snap
-	if b.noticesRead, err = state.NoticesRead(a.ws); err != nil {
-		b.log.Warn().Err(err).Msg("notices read by tools")
-	}
 	// The inotify limit never leaves a blind spot: the scanner lists the
 	// workspace every pulse instead, and the operator hears of it once.
 	if why := a.scanner.Fallback(); why != "" {
@@ -192,7 +188,7 @@ func (a *agent) record(b *beat) {
 	if b.snap.LastLog != nil && a.deliver.Method() == config.DeliveryTmux {
 		a.gate.answer(b.snap.LastLog.ModTime) // a log after the tmux wakeup answers it
 	}
-	a.holdNotices(b.now, b.snap, b.res, b.noticesRead)
+	a.holdNotices(b.now, b.snap, b.res)
 	b.changes = a.levelChanges(b.res)
 	b.rec, b.step = nextRecovery(a.rec, b.res, a.cfg.Recovery, b.now)
 	a.rec = b.rec
