@@ -10,6 +10,10 @@ import (
 	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
+// MinPulseInterval is the shortest pulse.interval accepted: tests run at
+// 100ms; anything much shorter only burns the disk.
+const MinPulseInterval = 50 * time.Millisecond
+
 // Pulse configures the pulse chamber.
 type Pulse struct {
 	// Interval between pulses (default 60s).

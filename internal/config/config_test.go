@@ -247,6 +247,7 @@ func TestInvalid(t *testing.T) {
 		"duration-abc":            `thresholds.introspection: line 2: "abc" is not a Go duration`,
 		"duration-in-agent":       `agents[0]: agent.timeout: `,
 		"zero-interval":           "pulse.interval: must be positive",
+		"tiny-interval":           "pulse.interval: must be at least 50ms, got 1ns (the default is 60s)",
 		"negative-interval":       "pulse.interval: must be positive",
 		"negative-daily-cap":      "daily_cap: must not be negative",
 		"negative-idle":           "idle.after: must not be negative",
@@ -330,7 +331,9 @@ func TestBoundaries(t *testing.T) {
 	}{
 		{"error just over warning", "thresholds: {inactivity_warning: 5m, inactivity_error: 5m0.000000001s}", true},
 		{"error equal to warning", "thresholds: {inactivity_warning: 5m, inactivity_error: 5m}", false},
-		{"interval 1ns", "pulse: {interval: 1ns}", true},
+		{"interval 1ns", "pulse: {interval: 1ns}", false},
+		{"interval just under the minimum", "pulse: {interval: 49ms}", false},
+		{"interval at the minimum", "pulse: {interval: 50ms}", true},
 		{"interval 0", "pulse: {interval: 0s}", false},
 		{"deep work 1m", "thresholds: {max_strict_deep_work: 1m}", true},
 		{"deep work 59.999s", "thresholds: {max_strict_deep_work: 59.999s}", false},

@@ -36,6 +36,10 @@ func (a *AgentConfig) validate(key string) error {
 		return bad("workspace", "must not be empty")
 	case a.Pulse.Interval <= 0:
 		return bad("pulse.interval", "must be positive, got %s", a.Pulse.Interval.D())
+	case a.Pulse.Interval.D() < MinPulseInterval:
+		// 1ns was accepted and pulsed ~900 times a second, each one writing
+		// the ID and the state file.
+		return bad("pulse.interval", "must be at least %s, got %s (the default is 60s)", MinPulseInterval, a.Pulse.Interval.D())
 	}
 	l, err := lang.Parse(string(a.Language))
 	if err != nil {

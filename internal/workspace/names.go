@@ -47,8 +47,29 @@ func CheckPart(part string) (string, error) {
 		if unicode.IsControl(r) {
 			return "", fmt.Errorf("%w: %q contains a control character", ErrBadName, p)
 		}
+		if (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c {
+			// A right-to-left override makes "evil\u202etxt.md" read as
+			// "evildm.txt": the name must read as it is.
+			return "", fmt.Errorf("%w: %q contains a bidirectional control (U+%04X), which makes a name read other than it is", ErrBadName, p, r)
+		}
+	}
+	if windowsReserved(p) {
+		return "", fmt.Errorf("%w: %q is a device name on Windows (CON, PRN, AUX, NUL, COM1-9, LPT1-9), where such a folder cannot be opened", ErrBadName, p)
 	}
 	return p, nil
+}
+
+// windowsReserved reports the device names Windows keeps for itself, with
+// or without an extension, in any case ("con", "Aux.md", "COM1").
+func windowsReserved(name string) bool {
+	base, _, _ := strings.Cut(name, ".")
+	switch b := strings.ToUpper(strings.TrimSpace(base)); {
+	case b == "CON", b == "PRN", b == "AUX", b == "NUL":
+		return true
+	case len(b) == 4 && (strings.HasPrefix(b, "COM") || strings.HasPrefix(b, "LPT")) && b[3] >= '1' && b[3] <= '9':
+		return true
+	}
+	return false
 }
 
 // OneLine makes s safe for a one-line field: newlines and control characters
