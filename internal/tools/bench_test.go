@@ -2,6 +2,9 @@ package tools
 
 import (
 	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,6 +17,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/testutil"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -190,4 +194,32 @@ func benchStart(b *testing.B, ws *workspace.Workspace) {
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(worst.Microseconds())/1000, "worst-ms")
+}
+
+// BenchmarkToolsList times one tools/list request through the server, in
+// process, from the raw request to the encoded reply, in each language: what
+// every client pays when it lists the tools, without the pipe.
+//
+//	go test -run '^$' -bench ToolsList ./internal/tools
+func BenchmarkToolsList(b *testing.B) {
+	for _, l := range []lang.Lang{lang.English, lang.Japanese} {
+		b.Run(string(l), func(b *testing.B) {
+			ws, err := workspace.New(b.TempDir(), time.UTC)
+			if err != nil {
+				b.Fatal(err)
+			}
+			tl := &Tools{WS: ws, Thresholds: config.Defaults().Thresholds, Lang: l, Log: zerolog.Nop()}
+			s := NewServer(tl, "bench")
+			req := json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+			var size int
+			for b.Loop() {
+				out, err := json.Marshal(s.HandleMessage(context.Background(), req))
+				if err != nil || !bytes.Contains(out, []byte(`"create_activity_log"`)) {
+					b.Fatalf("tools/list = %.200s, %v", out, err)
+				}
+				size = len(out)
+			}
+			b.ReportMetric(float64(size), "bytes")
+		})
+	}
 }
