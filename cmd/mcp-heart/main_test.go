@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -147,7 +148,8 @@ func TestListTools(t *testing.T) {
 		if *a.ReadOnlyHint != w.readOnly || *a.DestructiveHint || *a.IdempotentHint != w.idempotent || *a.OpenWorldHint {
 			t.Errorf("%s hints = readOnly %v destructive %v idempotent %v openWorld %v", tool.Name, *a.ReadOnlyHint, *a.DestructiveHint, *a.IdempotentHint, *a.OpenWorldHint)
 		}
-		if strings.Join(tool.InputSchema.Required, ",") != strings.Join(w.required, ",") {
+		// required is a set: its order is the input type's field order.
+		if got := slices.Sorted(slices.Values(tool.InputSchema.Required)); !slices.Equal(got, slices.Sorted(slices.Values(w.required))) {
 			t.Errorf("%s required = %v, want %v", tool.Name, tool.InputSchema.Required, w.required)
 		}
 		for name, p := range tool.InputSchema.Properties {

@@ -16,6 +16,15 @@ import (
 // pIncludeSubthemes is check_theme_status's switch for the sub-themes.
 const pIncludeSubthemes = "include_subthemes"
 
+type checkThemeStatusInput struct {
+	themeInput
+	parentInput
+	IncludeSubthemes bool `json:"include_subthemes,omitempty" jsonschema:"Whether to report the sub-themes too; true when left out."`
+}
+
+var statusTool = define[checkThemeStatusInput]("check_theme_status", "Check theme status", reads, (*Tools).CheckThemeStatus,
+	"Read-only: a theme's start record and name, whether it has ended, its activity log count and newest log, and its sub-themes (the same for each).")
+
 // ThemeInfo is one theme as check_theme_status reports it.
 type ThemeInfo struct {
 	ThemeStartID       string `json:"theme_start_id" jsonschema:"the theme's start ID"`
@@ -71,7 +80,7 @@ func (r *ThemeInfo) write(b *strings.Builder, l lang.Lang, indent string) {
 // has ended, its log count and newest log, and its sub-themes. It lists the
 // theme's own folders and the theme records, never the whole history.
 func (t *Tools) CheckThemeStatus(a Args) (*ThemeStatus, error) {
-	if err := a.checkKnown(pThemeStartID, pThemePart, pParentThemeStartID, pParentThemePart, pIncludeSubthemes); err != nil {
+	if err := checkParams[checkThemeStatusInput](a); err != nil {
 		return nil, err
 	}
 	theme, err := a.themeArg()

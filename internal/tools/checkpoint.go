@@ -15,6 +15,15 @@ const pCurrentActivity = "current_activity"
 // a report (that is what activity logs are for).
 const maxCheckpointLen = 500
 
+type checkpointInput struct {
+	CurrentActivity string `json:"current_activity" minLength:"1" maxLength:"$maxCheckpointLen" args:"$maxCheckpointLen" jsonschema:"What you are working on right now, one short line (up to %d characters). Newlines are replaced by spaces."`
+}
+
+var checkpointTool = define[checkpointInput]("checkpoint", "Checkpoint", writes, (*Tools).Checkpoint,
+	"Record a one-line note that you are still consciously working on something long, cheaper than an activity log; it counts as proof of activity for the watchdog. "+
+		"Call it at natural breaks in your work; there is no need to watch the clock. It is progress, not the end of a cycle: an activity log still closes the cycle. "+
+		"The reply gives elapsed times and the watchdog's current notices, if any.")
+
 // CheckpointResult is the reply of checkpoint.
 type CheckpointResult struct {
 	HeartbeatID                    string   `json:"heartbeat_id" jsonschema:"the heartbeat ID the checkpoint is filed under, for reference: the tools read IDs themselves, never pass or reuse one"`
@@ -50,7 +59,7 @@ func (r *CheckpointResult) Text(l lang.Lang) string {
 // Checkpoint appends "HH:MM:SS <current_activity>" to the current ID's
 // checkpoint file: a cheap proof that the agent is still consciously at work.
 func (t *Tools) Checkpoint(a Args) (*CheckpointResult, error) {
-	if err := a.checkKnown(pCurrentActivity); err != nil {
+	if err := checkParams[checkpointInput](a); err != nil {
 		return nil, err
 	}
 	msg, err := a.oneLine(pCurrentActivity, true, 1, maxCheckpointLen, sayf("one short line (up to %d characters) saying what you are working on right now", maxCheckpointLen))

@@ -22,6 +22,19 @@ const (
 	pEvaluation      = "evaluation"
 )
 
+type createActivityLogInput struct {
+	ActivityType    string   `json:"activity_type" enum:"$activityTypes" jsonschema:"What kind of activity this cycle was. After deep work: the log that ends it records the work itself; the log after that one is the introspection."`
+	ActivityContent []string `json:"activity_content" minItems:"1" jsonschema:"What you did in this cycle, one item per point (at least one). Each item is written as one bullet line."`
+	Artifacts       []string `json:"artifacts,omitempty" jsonschema:"Optional: files you created or changed, as paths relative to the workspace (e.g. artifacts/20250101120000_ai_research/notes.md). Each must exist inside the workspace."`
+	Evaluation      string   `json:"evaluation,omitempty" jsonschema:"Optional: your self-evaluation of this cycle, free text (several lines allowed)."`
+	themeInput
+	parentInput
+}
+
+var logTool = define[createActivityLogInput]("create_activity_log", "Create activity log", writes, (*Tools).CreateActivityLog,
+	"Write the activity log that closes the current activity cycle, into the theme's histories folder, named by the current heartbeat ID (read from the workspace; never pass it). "+
+		"Also completes any active deep-work declaration. Call it at the end of each cycle. The reply gives the file path, the time since the previous log and checkpoint, and advice.")
+
 // CompletedDeepWork is a declaration an activity log ended.
 type CompletedDeepWork struct {
 	File            string `json:"file" jsonschema:"the declaration's new path, stats/deep_work/<ID>.completed.txt"`
@@ -73,7 +86,7 @@ func orUnknown(l lang.Lang, s string) string {
 // theme's histories folder under the first free name <ID>.md, <ID>_01.md ..
 // <ID>_99.md, and completes every active deep-work declaration.
 func (t *Tools) CreateActivityLog(a Args) (*LogResult, error) {
-	if err := a.checkKnown(pActivityType, pActivityContent, pArtifacts, pEvaluation, pThemeStartID, pThemePart, pParentThemeStartID, pParentThemePart); err != nil {
+	if err := checkParams[createActivityLogInput](a); err != nil {
 		return nil, err
 	}
 	var bad problems

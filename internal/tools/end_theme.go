@@ -12,6 +12,16 @@ import (
 	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
+type endThemeInput struct {
+	themeInput
+	Reason       string   `json:"reason" jsonschema:"Why the theme ends now, free text."`
+	Achievements []string `json:"achievements" minItems:"1" jsonschema:"What the theme achieved, one item per point (at least one)."`
+	parentInput
+}
+
+var endThemeTool = define[endThemeInput]("end_theme", "End theme", writes, (*Tools).EndTheme,
+	"End a theme: writes its end record artifacts/theme_histories/<current heartbeat ID>_end_<theme_directory_part>.md. The theme folder must exist; it is kept as it is.")
+
 // EndThemeResult is the reply of end_theme.
 type EndThemeResult struct {
 	HeartbeatID string `json:"heartbeat_id" jsonschema:"the current heartbeat ID the end record is named by"`
@@ -30,7 +40,7 @@ func (r *EndThemeResult) Text(l lang.Lang) string {
 // artifacts/theme_histories/<current ID>_end_<part>.md. The theme folder is
 // left as it is.
 func (t *Tools) EndTheme(a Args) (*EndThemeResult, error) {
-	if err := a.checkKnown(pThemeStartID, pThemePart, pReason, pAchievements, pParentThemeStartID, pParentThemePart); err != nil {
+	if err := checkParams[endThemeInput](a); err != nil {
 		return nil, err
 	}
 	var bad problems

@@ -34,6 +34,11 @@ type ThresholdStatus struct {
 	Paused           bool   `json:"paused" jsonschema:"whether deep work pauses this check now"`
 }
 
+var elapsedTool = define[noInput]("get_heartbeat_elapsed_time", "Get heartbeat elapsed time", reads, (*Tools).GetHeartbeatElapsedTime,
+	"Read-only status: time since your latest activity log, checkpoint and introspection, deep work in force and time left, "+
+		"each watchdog threshold (%s and %s without proof) and whether it is crossed, and the watchdog's current notices. Takes no parameters.",
+	"$inactivityWarning", "$inactivityError")
+
 // ElapsedResult is the reply of get_heartbeat_elapsed_time.
 type ElapsedResult struct {
 	HeartbeatID                string            `json:"heartbeat_id" jsonschema:"the current heartbeat ID"`
@@ -102,7 +107,7 @@ func (r *ElapsedResult) Text(l lang.Lang) string {
 // checkpoint and introspection, deep work, and the time left until each
 // threshold, plus the watchdog's pending notices.
 func (t *Tools) GetHeartbeatElapsedTime(a Args) (*ElapsedResult, error) {
-	if err := a.checkKnown(); err != nil {
+	if err := checkParams[noInput](a); err != nil {
 		return nil, err
 	}
 	id, err := t.currentID()

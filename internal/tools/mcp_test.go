@@ -63,8 +63,9 @@ func TestHandleLogsHeartbeatID(t *testing.T) {
 }
 
 // TestEveryToolRefusesExactlyWhatItsSchemaLacks: a tool's parameters are
-// written once in its input schema; the check that refuses a misspelt
-// parameter must name exactly those, so the two can never drift apart.
+// written once, in its input type; the check its handler makes against a
+// misspelt parameter must be against that same type, so it names exactly
+// what the schema declares.
 func TestEveryToolRefusesExactlyWhatItsSchemaLacks(t *testing.T) {
 	e := newEnv(t)
 	for _, d := range e.tl.Definitions() {

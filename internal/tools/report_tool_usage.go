@@ -22,6 +22,16 @@ const (
 // toolIDRe is what a marker may be named: it becomes a file name.
 var toolIDRe = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}$`)
 
+type reportToolUsageInput struct {
+	ToolID string `json:"tool_id" pattern:"$toolID" jsonschema:"The tool's ID, e.g. gemini.google.search: letters, digits, _, . and -."`
+	Status string `json:"status" enum:"success|quota_exceeded" jsonschema:"success (it worked: cooldown) or quota_exceeded (its quota or rate limit hit: lock)."`
+}
+
+var usageTool = define[reportToolUsageInput]("report_tool_usage", "Report tool usage", writes, (*Tools).ReportToolUsage,
+	"After using a rate-limited tool (a web search, an image API), report it: success starts its cooldown (%s), "+
+		"quota_exceeded locks it (%s). The watchdog reminds you while the restriction lasts and lifts it by itself.",
+	"$cooldown", "$lock")
+
 // ToolUsageResult is the reply of report_tool_usage.
 type ToolUsageResult struct {
 	ToolID  string `json:"tool_id" jsonschema:"the tool reported"`
@@ -51,7 +61,7 @@ func (r *ToolUsageResult) Text(l lang.Lang) string {
 // (stats/lock/<tool>), for the configured durations. The watchdog's
 // tool_restriction check reads the markers and removes them when they end.
 func (t *Tools) ReportToolUsage(a Args) (*ToolUsageResult, error) {
-	if err := a.checkKnown(pToolID, pStatus); err != nil {
+	if err := checkParams[reportToolUsageInput](a); err != nil {
 		return nil, err
 	}
 	var bad problems

@@ -26,6 +26,17 @@ const (
 	maxDescLen = 200
 )
 
+type startDeepWorkInput struct {
+	Mode                   string `json:"mode" enum:"flexible|strict" jsonschema:"flexible (until the next activity log; checkpoints still count) or strict (fixed minutes; inactivity, introspection and stale_id paused)."`
+	ActivityDescription    string `json:"activity_description" minLength:"$minDescLen" maxLength:"$maxDescLen" args:"$minDescLen,$maxDescLen" jsonschema:"What you will work on, %d to %d characters on one line."`
+	PlannedDurationMinutes int    `json:"planned_duration_minutes,omitempty" minimum:"1" maximum:"$maxStrictMinutes" args:"$maxStrictMinutes" jsonschema:"Strict mode only, and required there: planned length in whole minutes, 1 to %d. Leave it out for flexible mode."`
+}
+
+var deepWorkTool = define[startDeepWorkInput]("start_deep_work", "Start deep work", writes, (*Tools).StartDeepWork,
+	"Declare a period of long, focused work. flexible: lasts until your next activity log; the introspection check pauses; keep writing checkpoints at natural breaks. "+
+		"strict: lasts planned_duration_minutes; the inactivity, introspection and stale_id checks pause until the deadline (every other check stays on). "+
+		"A new declaration supersedes (expires) an older active one. The activity log that ends deep work records the work; the next activity log after it must be an introspection.")
+
 // DeepWorkResult is the reply of start_deep_work.
 type DeepWorkResult struct {
 	HeartbeatID    string   `json:"heartbeat_id" jsonschema:"the current heartbeat ID the declaration is named by"`
@@ -56,7 +67,7 @@ func (r *DeepWorkResult) Text(l lang.Lang) string {
 // stats/deep_work/<ID>.txt, and expires any older active declaration. There
 // is one declaration per heartbeat ID.
 func (t *Tools) StartDeepWork(a Args) (*DeepWorkResult, error) {
-	if err := a.checkKnown(pMode, pActivityDesc, pPlannedDuration); err != nil {
+	if err := checkParams[startDeepWorkInput](a); err != nil {
 		return nil, err
 	}
 	maxMin := int(t.Thresholds.MaxStrictDeepWork.D() / time.Minute)

@@ -23,6 +23,19 @@ const (
 // maxThemeNameLen bounds a theme's display name.
 const maxThemeNameLen = 200
 
+type startThemeInput struct {
+	ThemeName       string   `json:"theme_name" maxLength:"$maxThemeNameLen" jsonschema:"The theme's title, one line."`
+	ThemePart       string   `json:"theme_directory_part" maxLength:"$maxPartLen" jsonschema:"A short folder name for the theme, e.g. ai_research; the folder becomes artifacts/<current heartbeat ID>_<theme_directory_part>/. One folder name: no / or \\, no .., no leading dot."`
+	Reason          string   `json:"reason" jsonschema:"Why you start this theme, free text."`
+	ActivityContent []string `json:"activity_content,omitempty" jsonschema:"Optional: what you did to start the theme, one item per point."`
+	parentInput
+	ThemeboxFile string `json:"themebox_file,omitempty" jsonschema:"Optional: the name of the themebox/ file this theme comes from (e.g. next_theme.md); it is renamed to processed.<name>. Files starting with draft. are not ready: leave them."`
+}
+
+var startThemeTool = define[startThemeInput]("start_theme", "Start theme", writes, (*Tools).StartTheme,
+	"Start a long-running theme: creates artifacts/<current heartbeat ID>_<theme_directory_part>/histories/ (or under the parent theme's subthemes/), writes the start record in artifacts/theme_histories/, "+
+		"and marks the themebox file it came from as processed. The reply gives theme_start_id and theme_directory_part to use in create_activity_log.")
+
 // StartThemeResult is the reply of start_theme.
 type StartThemeResult struct {
 	ThemeStartID       string `json:"theme_start_id" jsonschema:"the theme's start ID (the current heartbeat ID); pass it as theme_start_id to create_activity_log and end_theme"`
@@ -50,7 +63,7 @@ func (r *StartThemeResult) Text(l lang.Lang) string {
 // its folder with histories/, writes the start record and, when the theme
 // came from the themebox, renames that file to processed.<name>.
 func (t *Tools) StartTheme(a Args) (*StartThemeResult, error) {
-	if err := a.checkKnown(pThemeName, pThemePart, pReason, pActivityContent, pParentThemeStartID, pParentThemePart, pThemeboxFile); err != nil {
+	if err := checkParams[startThemeInput](a); err != nil {
 		return nil, err
 	}
 	var bad problems

@@ -16,6 +16,17 @@ const (
 	pParentThemePart    = "parent_theme_directory_part"
 )
 
+// themeInput names a theme; parentInput its parent, for a sub-theme.
+type themeInput struct {
+	ThemeStartID string `json:"theme_start_id" pattern:"^[0-9]{14}$" jsonschema:"The theme's start ID: 14 digits YYYYMMDDHHMMSS, the first part of the theme folder name artifacts/<theme_start_id>_<theme_directory_part>/ (start_theme returns it)."`
+	ThemePart    string `json:"theme_directory_part" maxLength:"$maxPartLen" jsonschema:"The theme folder's name after the ID and underscore, e.g. ai_research for artifacts/20250101120000_ai_research/. One folder name: no / or \\, no .., no leading dot."`
+}
+
+type parentInput struct {
+	ParentThemeStartID string `json:"parent_theme_start_id,omitempty" pattern:"^[0-9]{14}$" jsonschema:"Only for a sub-theme (artifacts/<parent>/subthemes/<theme>/): the parent theme's 14-digit start ID. Give it together with parent_theme_directory_part, or leave both out."`
+	ParentThemePart    string `json:"parent_theme_directory_part,omitempty" maxLength:"$maxPartLen" jsonschema:"Only for a sub-theme: the parent theme's directory part. Give it together with parent_theme_start_id, or leave both out."`
+}
+
 // The hints of the theme parameters, for the fixes of bad calls.
 var (
 	themeIDHint          = sayf("the 14-digit heartbeat ID the theme was started with, the first part of its folder name artifacts/<theme_start_id>_<theme_directory_part>/")

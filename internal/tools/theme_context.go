@@ -23,6 +23,28 @@ const (
 // contextsDir is the theme's folder of expert contexts, <theme>/contexts/.
 const contextsDir = "contexts"
 
+type createThemeExpertContextInput struct {
+	ThemeName string `json:"theme_name" maxLength:"$maxThemeNameLen" jsonschema:"The theme's title, one line."`
+	themeInput
+	parentInput
+	ExpertRole        string   `json:"expert_role" maxLength:"500" jsonschema:"The expert you become for this theme, one line, e.g. a marine biologist who writes for children."`
+	ExpertPerspective []string `json:"expert_perspective" minItems:"1" jsonschema:"How this expert looks at the theme, one point per item (at least one)."`
+	Constraints       []string `json:"constraints" minItems:"1" jsonschema:"What this expert must keep to, one point per item (at least one)."`
+	ExpectedOutcome   []string `json:"expected_outcome" minItems:"1" jsonschema:"What the theme should produce, one point per item (at least one)."`
+}
+
+var ctxTool = define[createThemeExpertContextInput]("create_theme_expert_context", "Create theme expert context", writes, (*Tools).CreateThemeExpertContext,
+	"Write the expert persona you take on for a theme into <theme folder>/contexts/<current heartbeat ID>.md: the expert's role, perspective, constraints and expected outcome. "+
+		"The theme must exist (start_theme); an existing context is never overwritten. get_latest_theme_context reads it back.")
+
+type getLatestThemeContextInput struct {
+	themeInput
+	parentInput
+}
+
+var latestCtxTool = define[getLatestThemeContextInput]("get_latest_theme_context", "Get latest theme context", reads, (*Tools).GetLatestThemeContext,
+	"Read-only: the newest expert context of a theme (<theme folder>/contexts/). A sub-theme without one of its own gets its parent theme's, marked inherited.")
+
 // ThemeContextResult is the reply of create_theme_expert_context and
 // get_latest_theme_context.
 type ThemeContextResult struct {
@@ -52,7 +74,7 @@ func (r *ThemeContextResult) Text(l lang.Lang) string {
 // constraints and the expected outcome, for the agent to take on when it
 // works on the theme. The theme must exist; a context is never overwritten.
 func (t *Tools) CreateThemeExpertContext(a Args) (*ThemeContextResult, error) {
-	if err := a.checkKnown(pThemeName, pThemeStartID, pThemePart, pParentThemeStartID, pParentThemePart, pExpertRole, pExpertPerspective, pConstraints, pExpectedOutcome); err != nil {
+	if err := checkParams[createThemeExpertContextInput](a); err != nil {
 		return nil, err
 	}
 	var bad problems
@@ -105,7 +127,7 @@ func (t *Tools) CreateThemeExpertContext(a Args) (*ThemeContextResult, error) {
 // sub-theme without one of its own gets its parent's. One small folder
 // listing per theme.
 func (t *Tools) GetLatestThemeContext(a Args) (*ThemeContextResult, error) {
-	if err := a.checkKnown(pThemeStartID, pThemePart, pParentThemeStartID, pParentThemePart); err != nil {
+	if err := checkParams[getLatestThemeContextInput](a); err != nil {
 		return nil, err
 	}
 	theme, err := a.themeArg()

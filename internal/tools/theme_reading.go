@@ -26,6 +26,15 @@ const (
 	maxListLimit     = 200
 )
 
+type getLatestActivityLogInput struct {
+	themeInput
+	parentInput
+	NumLogs int `json:"num_logs,omitempty" minimum:"1" maximum:"$maxNumLogs" args:"$maxNumLogs" jsonschema:"How many of the newest logs to return, 1 to %d; 1 when left out."`
+}
+
+var latestLogTool = define[getLatestActivityLogInput]("get_latest_activity_log", "Get latest activity log", reads, (*Tools).GetLatestActivityLog,
+	"Read-only: the text of a theme's newest activity logs, newest first, to pick up where you left off.")
+
 // LogEntry is one activity log with its text.
 type LogEntry struct {
 	Path    string `json:"path" jsonschema:"the activity log, workspace-relative"`
@@ -56,7 +65,7 @@ func (r *LatestLogsResult) Text(l lang.Lang) string {
 // GetLatestActivityLog returns the text of a theme's newest activity logs
 // (num_logs, 1 to 10), so the agent can pick up where it left off.
 func (t *Tools) GetLatestActivityLog(a Args) (*LatestLogsResult, error) {
-	if err := a.checkKnown(pThemeStartID, pThemePart, pParentThemeStartID, pParentThemePart, pNumLogs); err != nil {
+	if err := checkParams[getLatestActivityLogInput](a); err != nil {
 		return nil, err
 	}
 	var bad problems
@@ -100,6 +109,18 @@ func (t *Tools) GetLatestActivityLog(a Args) (*LatestLogsResult, error) {
 	return res, nil
 }
 
+type listThemeArtifactsInput struct {
+	themeInput
+	parentInput
+	IncludeSubdirectories bool   `json:"include_subdirectories,omitempty" jsonschema:"Whether to list the theme folder's own sub-folders too; false when left out."`
+	Limit                 int    `json:"limit,omitempty" minimum:"1" maximum:"$maxListLimit" args:"$maxListLimit,$defaultListLimit" jsonschema:"Files per page, 1 to %d; %d when left out."`
+	Cursor                string `json:"cursor,omitempty" jsonschema:"The next_cursor of the previous page, to get the page after it; leave it out for the first page."`
+}
+
+var artifactsTool = define[listThemeArtifactsInput]("list_theme_artifacts", "List theme artifacts", reads, (*Tools).ListThemeArtifacts,
+	"Read-only: the files of a theme folder by path, with sizes and times; histories/ and sub-theme folders are left out. A page holds up to limit files (%d when left out); pass next_cursor as cursor for the next page.",
+	"$defaultListLimit")
+
 // ArtifactEntry is one file of a theme folder.
 type ArtifactEntry struct {
 	Path     string `json:"path" jsonschema:"the file, workspace-relative"`
@@ -133,7 +154,7 @@ func (r *ArtifactsResult) Text(l lang.Lang) string {
 // ListThemeArtifacts lists a theme folder's files (histories/ excluded, and
 // sub-themes' own folders: they have their own listing), a page at a time.
 func (t *Tools) ListThemeArtifacts(a Args) (*ArtifactsResult, error) {
-	if err := a.checkKnown(pThemeStartID, pThemePart, pParentThemeStartID, pParentThemePart, pIncludeSubdirs, pLimit, pCursor); err != nil {
+	if err := checkParams[listThemeArtifactsInput](a); err != nil {
 		return nil, err
 	}
 	var bad problems
