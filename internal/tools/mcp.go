@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"reflect"
 	"runtime/debug"
@@ -179,6 +180,26 @@ func NewServer(t *Tools, version string) *server.MCPServer {
 		server.WithOutputSchemaValidation(),
 		server.WithInstructions(ja.T(t.Lang, Instructions)),
 	)
-	s.AddTools(t.Definitions()...)
+	tools := t.Definitions()
+	for i := range tools {
+		encodeSchemas(&tools[i].Tool)
+	}
+	s.AddTools(tools...)
 	return s
+}
+
+// encodeSchemas turns a tool's schemas into the JSON they are sent as, once:
+// mcp-go would otherwise re-encode them, nested maps with sorted keys, for
+// every tools/list (and the output schema for every call's validation).
+func encodeSchemas(tool *mcp.Tool) {
+	in, err := json.Marshal(tool.InputSchema)
+	if err != nil {
+		panic("tools: " + tool.Name + "'s input schema: " + err.Error())
+	}
+	out, err := json.Marshal(tool.OutputSchema)
+	if err != nil {
+		panic("tools: " + tool.Name + "'s output schema: " + err.Error())
+	}
+	tool.InputSchema, tool.RawInputSchema = mcp.ToolInputSchema{}, in
+	tool.OutputSchema, tool.RawOutputSchema = mcp.ToolOutputSchema{}, out
 }
