@@ -297,7 +297,7 @@ func (s *Server) write(h http.Handler) http.Handler {
 			writeJSON(w, http.StatusForbidden, map[string]any{"error": "no http.token_file is configured, so nothing can be changed over HTTP"})
 			return
 		}
-		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		got, ok := bearer(r.Header.Get("Authorization"))
 		if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(s.opts.Token)) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="watchdog"`)
 			writeJSON(w, http.StatusUnauthorized, map[string]any{"error": "missing or wrong bearer token"})
@@ -305,6 +305,17 @@ func (s *Server) write(h http.Handler) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// bearer takes the token from an Authorization header. The scheme is
+// case-insensitive (RFC 7235, section 2.1): "bearer x" is "Bearer x".
+func bearer(h string) (string, bool) {
+	scheme, tok, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	tok = strings.TrimLeft(tok, " ")
+	return tok, tok != ""
 }
 
 // CheckListen refuses a listen address that is not loopback unless a token
