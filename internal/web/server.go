@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"net/http"
@@ -344,12 +345,26 @@ func Loopback(host string) bool {
 }
 
 // ReadToken reads a token file: its first line, trimmed. An empty path
-// means no token.
+// means no token. A file other users may read or write is refused, not
+// warned about (a warning scrolls by while any local user pauses agents):
+// as ssh refuses such a key, the start fails until it is chmod o-rwx.
 func ReadToken(path string) (string, error) {
 	if path == "" {
 		return "", nil
 	}
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("http.token_file: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", fmt.Errorf("http.token_file: %w", err)
+	}
+	if m := fi.Mode().Perm(); m&0o007 != 0 {
+		return "", fmt.Errorf("http.token_file %s is mode %04o: other users could read or replace the token; chmod o-rwx it", path, m)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, 4096))
 	if err != nil {
 		return "", fmt.Errorf("http.token_file: %w", err)
 	}
