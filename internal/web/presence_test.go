@@ -27,7 +27,7 @@ func TestPresenceOverridesRunning(t *testing.T) {
 		"ann": {Online: false, LastSeen: seen, Host: "h1", Reason: "its watchdog h1/7 went offline"},
 	}}
 	rec := httptest.NewRecorder()
-	New(src, Options{}).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/v1/status", nil))
+	New(src, Options{}).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://127.0.0.1:9478/api/v1/status", nil))
 	var body struct{ Agents []Agent }
 	if err := json.NewDecoder(rec.Body).Decode(&body); err != nil {
 		t.Fatal(err)

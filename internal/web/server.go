@@ -132,7 +132,27 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Security-Policy", csp)
 	h.Set("X-Frame-Options", "DENY") // frame-ancestors for browsers without CSP 2
 	h.Set("Referrer-Policy", "no-referrer")
+	// DNS rebinding: a page on attacker.example, its name now resolving to
+	// 127.0.0.1, reaches a loopback server as Host: attacker.example and
+	// reads what is open without a token. Off loopback every request needs
+	// the token, which such a page lacks.
+	if !s.opts.ReadAuth && !loopbackName(r.Host) {
+		writeJSON(w, http.StatusMisdirectedRequest, map[string]any{"error": "this server answers only to localhost and loopback addresses"})
+		return
+	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// loopbackName reports whether a Host header names this machine: a
+// loopback address, localhost, or a name under .localhost (RFC 6761; browsers
+// resolve those to loopback themselves, so no DNS answer can rebind them).
+func loopbackName(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	return Loopback(host) || strings.HasSuffix(host, ".localhost")
 }
 
 // Publish sends an agent's new state to every page (one event per pulse).

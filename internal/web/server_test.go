@@ -70,6 +70,7 @@ func (f *fakeSource) Resume(agent string) error {
 func do(t *testing.T, h http.Handler, method, path, token string) *httptest.ResponseRecorder {
 	t.Helper()
 	r := httptest.NewRequest(method, path, strings.NewReader(`{"reason":"lunch"}`))
+	r.Host = "127.0.0.1:9477"
 	if token != "" {
 		r.Header.Set("Authorization", "Bearer "+token)
 	}
