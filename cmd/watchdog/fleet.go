@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"time"
 
@@ -69,7 +68,7 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		},
 	})
 	met.Registry().MustRegister(src.view.Collector())
-	ln, err := net.Listen("tcp", *listen)
+	ln, err := web.Listen(*listen, cfg.HTTP.MaxConnections)
 	if err != nil {
 		fmt.Fprintf(stderr, "watchdog fleet: --http: %v\n", err)
 		return 1
@@ -80,7 +79,7 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "watchdog fleet: %v\n", err)
 		return 2
 	}
-	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second}
+	hs := web.NewHTTPServer(srv)
 	go func() {
 		<-ctx.Done()
 		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)

@@ -54,11 +54,11 @@ func newWindow(cfg *config.Config, sink *alert.Sink) (*window, error) {
 		w.metrics.Alert(a.Agent, a.Check, a.Level.String())
 		w.web.PublishAlert(web.Alert{Time: a.Time, Agent: a.Agent, Level: a.Level.String(), Check: a.Check, Message: a.Message})
 	})
-	w.ln, err = net.Listen("tcp", cfg.HTTP.Listen)
+	w.ln, err = web.Listen(cfg.HTTP.Listen, cfg.HTTP.MaxConnections)
 	if err != nil {
 		return nil, fmt.Errorf("http.listen: %w", err)
 	}
-	w.srv = &http.Server{Handler: w.web, ReadHeaderTimeout: 10 * time.Second}
+	w.srv = web.NewHTTPServer(w.web)
 	return w, nil
 }
 

@@ -139,6 +139,9 @@ type Notify struct {
 type HTTP struct {
 	Listen    string `yaml:"listen"`     // e.g. 127.0.0.1:9477
 	TokenFile string `yaml:"token_file"` // bearer token for changes (and reads off loopback)
+	// MaxConnections bounds the connections served at once, so idle ones
+	// cannot take the pulse's file descriptors; 0 = 64.
+	MaxConnections int `yaml:"max_connections"`
 }
 
 // AgentConfig is everything that belongs to one supervised agent.

@@ -13,6 +13,9 @@ func (c *Config) validateWindow() error {
 			return fmt.Errorf("http.listen: %q is not host:port: %v", l, err)
 		}
 	}
+	if c.HTTP.MaxConnections < 0 {
+		return fmt.Errorf("http.max_connections: %d is negative (0 = the default, 64)", c.HTTP.MaxConnections)
+	}
 	for i := range c.Alerts.Notify {
 		n := &c.Alerts.Notify[i]
 		key := fmt.Sprintf("alerts.notify[%d].", i)
