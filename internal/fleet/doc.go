@@ -21,6 +21,13 @@
 //     for a day leave the broker instead of piling up with each restart.
 //   - Nothing received changes an agent: there are no commands over MQTT.
 //     The View only reads.
+//   - A View trusts topics, not payloads: a member is its topic, and a state
+//     or alert whose agent is not its topic's is refused. Only a broker ACL
+//     letting each watchdog write just its own agents' and presence topics
+//     keeps one peer from speaking for another (README, "Security"). What a
+//     View keeps is bounded: MaxPayload per message (also asked of the
+//     broker as the MQTT 5 maximum packet size), DefaultMaxMembers agents,
+//     and members silent for EvictAfter are forgotten.
 //   - Presence is judged on the View's clock: an agent is offline after 3 of
 //     its own pulse intervals without a state, or at once when its watchdog's
 //     last will arrives. A retained state older than that reads as offline.

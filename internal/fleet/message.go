@@ -1,8 +1,10 @@
 package fleet
 
 import (
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ai-heart/ai-heart/internal/budget"
 	"github.com/ai-heart/ai-heart/internal/checks"
@@ -68,7 +70,7 @@ func FromState(st state.State, host, watchdog string, seq uint64) Pulse {
 	p := Pulse{
 		Agent: st.Agent, Host: host, Watchdog: watchdog, HeartbeatID: st.HeartbeatID,
 		PulseInterval: st.PulseInterval, Checks: make(map[string]string, len(st.Checks)),
-		DeepWork:   st.DeepWork,
+		DeepWork:   trimDeepWork(st.DeepWork),
 		NextWakeup: st.Chambers.Schedule.NextWakeup, NextSource: st.Chambers.Schedule.NextSource,
 		Cap:     Cap{Used: st.DailyCap.Used, Limit: st.DailyCap.Limit},
 		Breaker: st.Breaker.State, Paused: st.Pause != nil, Pulses: st.Counters.Pulses, Language: st.Language, Seq: seq, Time: st.PulseAt,
@@ -85,6 +87,30 @@ func FromState(st state.State, host, watchdog string, seq uint64) Pulse {
 		p.Breaker = budget.Closed
 	}
 	return p
+}
+
+// What of the agent's own writing a pulse carries: enough for a card, and
+// little enough that the pulse stays far under a view's MaxPayload.
+const (
+	maxDeepWork = 8
+	maxActivity = 200 // bytes
+)
+
+func trimDeepWork(dw []state.DeepWork) []state.DeepWork {
+	if len(dw) == 0 {
+		return dw
+	}
+	out := slices.Clone(dw[:min(len(dw), maxDeepWork)])
+	for i := range out {
+		if a := out[i].Activity; len(a) > maxActivity {
+			a = a[:maxActivity]
+			for !utf8.ValidString(a) { // cut inside a character
+				a = a[:len(a)-1]
+			}
+			out[i].Activity = a + "…"
+		}
+	}
+	return out
 }
 
 // State turns a received pulse back into the state shape the page and

@@ -3,6 +3,7 @@ package fleet
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"sync"
 	"time"
 
@@ -39,6 +40,16 @@ func Subscribe(ctx context.Context, m config.MQTT, v *View, log zerolog.Logger) 
 	cc, err := clientConfig(m, clientID)
 	if err != nil {
 		return nil, err
+	}
+	// The broker drops for us what a view would refuse anyway (MQTT 5
+	// Maximum Packet Size), so a 20 MB message is never even read; the
+	// margin is for the topic and properties.
+	cc.ConnectPacketBuilder = func(cp *paho.Connect, _ *url.URL) (*paho.Connect, error) {
+		if cp.Properties == nil {
+			cp.Properties = &paho.ConnectProperties{}
+		}
+		cp.Properties.MaximumPacketSize = ptr(uint32(MaxPayload + 4096))
+		return cp, nil
 	}
 	s := &Subscriber{view: v, done: make(chan struct{}), subscribed: make(chan struct{})}
 	filter := v.o.Topics.All()
