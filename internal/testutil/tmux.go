@@ -25,15 +25,6 @@ func KillTmux(socket string, grace time.Duration) {
 			}
 		}
 	}
-	for _, g := range groups {
-		_ = syscall.Kill(-g, syscall.SIGTERM)
-	}
-	deadline := time.Now().Add(grace)
-	for _, g := range groups {
-		for syscall.Kill(-g, 0) == nil && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		_ = syscall.Kill(-g, syscall.SIGKILL)
-	}
+	endGroups(groups, grace)
 	_ = exec.Command("tmux", "-S", socket, "kill-server").Run()
 }
