@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/testutil"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -67,15 +68,12 @@ func TestSIGHUPReloadsAndRefusesABadConfig(t *testing.T) {
 	var stderr bytes.Buffer
 	cmd := exec.Command(filepath.Join(binDir, "watchdog"), "run", "-c", cfg, "--log-format", "json")
 	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
+	p := testutil.Start(t, cmd)
 	waitUntil(t, "a state file", 5*time.Second, func() bool { return readState(t, ws) != nil })
 
 	// A bad config: refused, alerted, the old one keeps pulsing.
 	writeConfig(t, cfg, strings.Replace(string(body), "interval: 1s", "interval: soon", 1))
-	cmd.Process.Signal(syscall.SIGHUP)
+	p.Signal(syscall.SIGHUP)
 	waitUntil(t, "a config_reload alert", 5*time.Second, func() bool {
 		b, _ := os.ReadFile(alerts)
 		return strings.Contains(string(b), `"check":"config_reload"`) && strings.Contains(string(b), "pulse.interval")
@@ -87,11 +85,11 @@ func TestSIGHUPReloadsAndRefusesABadConfig(t *testing.T) {
 
 	// A good config: taken, the new interval shows in the state.
 	writeConfig(t, cfg, strings.Replace(string(body), "interval: 1s", "interval: 2s", 1))
-	cmd.Process.Signal(syscall.SIGHUP)
+	p.Signal(syscall.SIGHUP)
 	waitUntil(t, "the new pulse interval", 6*time.Second, func() bool { return readState(t, ws)["pulse_interval"] == "2s" })
 
-	cmd.Process.Signal(syscall.SIGTERM)
-	if err := cmd.Wait(); err != nil {
+	p.Signal(syscall.SIGTERM)
+	if err := p.Wait(); err != nil {
 		t.Fatalf("exit after SIGTERM: %v\n%s", err, stderr.String())
 	}
 	if !strings.Contains(stderr.String(), "config reloaded") {
@@ -140,11 +138,7 @@ func TestCheckExitCodesAndStatus(t *testing.T) {
 	// While a watchdog runs, its start is the baseline: the old proof is not
 	// held against the agent, and status shows the running daemon.
 	os.Chtimes(ws.Path(theme.HistoriesDir(), string(id)+".md"), old, old)
-	cmd := exec.Command(filepath.Join(binDir, "watchdog"), "run", "-c", cfg, "--log-format", "json")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }()
+	testutil.Start(t, exec.Command(filepath.Join(binDir, "watchdog"), "run", "-c", cfg, "--log-format", "json"))
 	waitUntil(t, "a state file", 5*time.Second, func() bool { return readState(t, ws) != nil })
 	if out, code := run("check", "-c", cfg); code != 0 || !strings.Contains(out, "baseline") {
 		t.Fatalf("check beside a running watchdog = %d\n%s", code, out)

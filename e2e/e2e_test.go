@@ -37,7 +37,7 @@ type world struct {
 	ws     *workspace.Workspace
 	config string
 	alerts string
-	wd     *exec.Cmd
+	wd     *testutil.Proc
 	wdLog  *os.File
 	mcp    *client.Client
 	offset int       // alerts already looked at
@@ -93,11 +93,9 @@ func (w *world) startWatchdog() {
 		w.t.Fatal(err)
 	}
 	w.wdLog = f
-	w.wd = exec.Command(filepath.Join(binDir, "watchdog"), "run", "-c", w.config, "--log-format", "json")
-	w.wd.Stdout, w.wd.Stderr = f, f
-	if err := w.wd.Start(); err != nil {
-		w.t.Fatal(err)
-	}
+	cmd := exec.Command(filepath.Join(binDir, "watchdog"), "run", "-c", w.config, "--log-format", "json")
+	cmd.Stdout, cmd.Stderr = f, f
+	w.wd = testutil.Start(w.t, cmd)
 	w.eventually("the first heartbeat ID", 5*time.Second, func() bool { _, err := w.ws.ReadCurrentID(); return err == nil })
 	// mcp-heart learns the thresholds and the language from the state file
 	// when it starts: the first pulse writes it just after the ID.
@@ -109,7 +107,7 @@ func (w *world) stopWatchdog() {
 	if w.wd == nil {
 		return
 	}
-	w.wd.Process.Signal(syscall.SIGTERM)
+	w.wd.Signal(syscall.SIGTERM)
 	err := w.wd.Wait()
 	w.wd = nil
 	if err != nil {

@@ -58,10 +58,7 @@ func TestE2EFleetScale(t *testing.T) {
 	t.Cleanup(func() { cancel(); <-sub.Done() })
 	view := freeAddr(t)
 	fv := exec.Command(filepath.Join(binDir, "watchdog"), "fleet", "--mqtt", b.URL, "--http", view, "--log-format", "json")
-	if err := fv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { fv.Process.Kill(); fv.Wait() })
+	testutil.Start(t, fv)
 
 	var pids []int
 	var logs []*lockedBuffer
@@ -80,10 +77,7 @@ func TestE2EFleetScale(t *testing.T) {
 		cmd := exec.Command(filepath.Join(binDir, "watchdog"), "run", "-c", cfg, "--log-format", "json")
 		stderr := &lockedBuffer{}
 		cmd.Stderr = stderr
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		testutil.Start(t, cmd)
 		pids, logs = append(pids, cmd.Process.Pid), append(logs, stderr)
 	}
 	waitUntil(t, fmt.Sprintf("all %d agents in the view", total), 2*pulse+60*time.Second, func() bool { return len(v.Members()) == total })

@@ -53,10 +53,7 @@ func startFleetProcess(t *testing.T, mqtt string, pulse time.Duration, agents ..
 	p.stderr = &lockedBuffer{}
 	p.cmd = exec.Command(filepath.Join(binDir, "watchdog"), "run", "-c", cfg, "--log-format", "json")
 	p.cmd.Stderr = p.stderr
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.cmd.Process.Kill(); p.cmd.Wait() })
+	testutil.Start(t, p.cmd)
 	return p
 }
 
@@ -124,10 +121,7 @@ func TestE2EFleetTwoProcessesAndKill9(t *testing.T) {
 
 	view := freeAddr(t)
 	fv := exec.Command(filepath.Join(binDir, "watchdog"), "fleet", "--mqtt", b.URL, "--http", view, "--log-format", "json")
-	if err := fv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { fv.Process.Kill(); fv.Wait() })
+	testutil.Start(t, fv)
 	all := []string{"amy", "ann", "ben", "bob"}
 	waitUntil(t, "all four agents online in the fleet view", 15*time.Second, func() bool {
 		st := statusOf(view)
@@ -371,10 +365,7 @@ func TestE2EFleetPageInChromium(t *testing.T) {
 	p2 := startFleetProcess(t, mqtt, 5*time.Second, "bob")
 	view := freeAddr(t)
 	fv := exec.Command(filepath.Join(binDir, "watchdog"), "fleet", "--mqtt", b.URL, "--http", view)
-	if err := fv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { fv.Process.Kill(); fv.Wait() })
+	testutil.Start(t, fv)
 	waitUntil(t, "both agents in the view", 15*time.Second, func() bool { return len(statusOf(view)) == 2 })
 
 	c, cancel := context.WithTimeout(ctx, 30*time.Second)

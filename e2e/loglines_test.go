@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/testutil"
 )
 
 // decodeUnique decodes one JSON value and fails on an object with a key
@@ -88,11 +90,7 @@ func TestStderrLinesHaveUniqueKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Wait()
-	defer cmd.Process.Kill()
+	testutil.Start(t, cmd)
 	var (
 		mu    sync.Mutex
 		lines [][]byte

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/testutil"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -107,10 +108,7 @@ alerts:
 	cmd := exec.Command(filepath.Join(binDir, "watchdog"), "run", "-c", cfg, "--log-format", "json")
 	cmd.Env = append(os.Environ(), "AIHEART_NTFY_TOPIC=topic-T0PSECRET")
 	cmd.Stderr = writerFunc(func(p []byte) (int, error) { mu.Lock(); defer mu.Unlock(); return stderr.Write(p) })
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	testutil.Start(t, cmd)
 
 	// The page's event stream, read from the start.
 	var sseErr, changed time.Time // when the event arrived; the alert's own time

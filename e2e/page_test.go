@@ -132,7 +132,7 @@ func TestE2EStatusPageInChromium(t *testing.T) {
 	}
 
 	// Stop the daemon: the stream ends and the card fades.
-	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Signal(syscall.SIGTERM)
 	cmd.Wait()
 	waitUntil(t, "the card to fade", 5*time.Second, func() bool {
 		return evalIn[bool](t, ctx, `document.querySelector('[data-agent="luna"]').classList.contains("stale")`)

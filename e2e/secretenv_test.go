@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -34,10 +33,7 @@ alerts:
 `, ws.Root, agent))
 	cmd := exec.Command(filepath.Join(binDir, "watchdog"), "run", "-c", cfg, "--log-format", "json")
 	cmd.Env = append(os.Environ(), "AIHEART_HOOK_PW="+secret, "AIHEART_VISIBLE=shown")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() })
+	testutil.Start(t, cmd)
 	var transcript string
 	waitUntil(t, "a wakeup transcript", 20*time.Second, func() bool {
 		files, _ := filepath.Glob(ws.Path("stats/wakeups/*.jsonl"))

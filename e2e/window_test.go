@@ -11,9 +11,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/testutil"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -28,16 +30,12 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-func startRun(t *testing.T, cfg string) (*exec.Cmd, *bytes.Buffer) {
+func startRun(t *testing.T, cfg string) (*testutil.Proc, *bytes.Buffer) {
 	t.Helper()
 	var stderr bytes.Buffer
 	cmd := exec.Command(filepath.Join(binDir, "watchdog"), "run", "-c", cfg, "--log-format", "json")
 	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	return cmd, &stderr
+	return testutil.Start(t, cmd), &stderr
 }
 
 func counterOf(st map[string]any, name string) float64 {
@@ -75,14 +73,14 @@ func TestE2EPauseSurvivesKill9AndRestart(t *testing.T) {
 
 	// kill -9: no chance to clean up. The restarted watchdog is paused at
 	// once: it counts paused wakeups and delivers none.
-	if err := cmd.Process.Kill(); err != nil {
+	if err := cmd.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	cmd.Wait()
 	startRun(t, cfg)
 	waitUntil(t, "paused wakeups after the restart", 10*time.Second, func() bool {
 		st := readState(t, ws)
-		return st != nil && st["pid"] != float64(cmd.Process.Pid) && counterOf(st, "paused") >= 2
+		return st != nil && st["pid"] != float64(cmd.Cmd.Process.Pid) && counterOf(st, "paused") >= 2
 	})
 	if st := readState(t, ws); counterOf(st, "delivered") != 0 || st["pause"] == nil {
 		t.Fatalf("after restart: delivered %v, pause %v", counterOf(st, "delivered"), st["pause"])

@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -19,10 +18,7 @@ import (
 func runWatchdog(t *testing.T, cfg string) {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(binDir, "watchdog"), "run", "-c", cfg, "--log-format", "json")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() })
+	testutil.Start(t, cmd)
 }
 
 // alertsIn returns "check=level" for every alert line in the file.

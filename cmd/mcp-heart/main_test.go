@@ -312,20 +312,15 @@ func TestExitsOnStdinEOF(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	p := testutil.Start(t, cmd)
 	fmt.Fprintln(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"eof","version":"1"}}}`)
 	in.Close()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
 	select {
-	case err := <-done:
-		if err != nil {
+	case <-p.Done():
+		if err := p.Wait(); err != nil {
 			t.Errorf("exit after EOF: %v", err)
 		}
 	case <-time.After(5 * time.Second):
-		cmd.Process.Kill()
 		t.Fatal("still running 5 s after stdin EOF")
 	}
 }

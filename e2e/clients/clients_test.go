@@ -104,12 +104,10 @@ circuit_breaker: {failures: 2, cooldown: 1h, max_cooldown: 2h}
 	cmd.Env = w.env
 	log, _ := os.Create(filepath.Join(w.t.TempDir(), "watchdog.log"))
 	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Start(); err != nil {
-		w.t.Fatal(err)
-	}
+	p := testutil.Start(w.t, cmd)
 	w.t.Cleanup(func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		cmd.Wait()
+		p.Signal(syscall.SIGTERM)
+		p.Wait()
 		if w.t.Failed() {
 			b, _ := os.ReadFile(log.Name())
 			w.t.Logf("watchdog log:\n%s", tail(string(b), 4000))

@@ -37,16 +37,18 @@ func TestDemoPlaysTheWholeLoop(t *testing.T) {
 	cwd := t.TempDir()
 	cmd := exec.Command(filepath.Join(binDir, "watchdog"), "demo")
 	cmd.Dir = cwd
-	out, err := cmd.StdoutPipe()
+	// A pipe of the test's own, not StdoutPipe: Start reaps the demo in the
+	// background, and Wait would close a StdoutPipe under the reader.
+	out, outW, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { out.Close() })
+	cmd.Stdout = outW
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	p := testutil.Start(t, cmd)
+	outW.Close()
 
 	var mu sync.Mutex
 	var lines []string
@@ -104,7 +106,7 @@ func TestDemoPlaysTheWholeLoop(t *testing.T) {
 	screenshot(t, url, func() bool { return said("start_deep_work flexible") })
 
 	done := make(chan error, 1)
-	go func() { <-read; done <- cmd.Wait() }()
+	go func() { <-read; done <- p.Wait() }()
 	select {
 	case err := <-done:
 		if err != nil {
