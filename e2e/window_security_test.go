@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/testutil"
 )
 
 // The real `watchdog run`: a token file others can read stops the start;
@@ -91,10 +93,7 @@ func TestE2EIdleConnectionsLeaveThePulseDescriptors(t *testing.T) {
 	cmd := exec.Command(prlimit, fmt.Sprintf("--nofile=%d:%d", nofile, nofile), filepath.Join(binDir, "watchdog"), "run", "-c", cfg, "--log-format", "json")
 	var stderr syncBuf
 	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	testutil.Start(t, cmd)
 	pulses := func() float64 { return counterOf(readState(t, ws), "pulses") }
 	waitUntil(t, "a pulse", 10*time.Second, func() bool { return pulses() > 0 })
 
