@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/testutil"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -60,6 +61,13 @@ func TestE2EPauseSurvivesKill9AndRestart(t *testing.T) {
 	out, err := exec.Command(wd, "pause", "-c", cfg, "--reason", "dentist").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "pia: paused") {
 		t.Fatalf("watchdog pause: %v\n%s", err, out)
+	}
+	// The pause is the operator's: it is written outside the workspace, for
+	// the owner only.
+	if files := pauseFiles(t, cfg); len(files) != 1 {
+		t.Fatalf("pause files %v, want one under state_dir", files)
+	} else if fi, err := os.Stat(files[0]); err != nil || fi.Mode().Perm() != 0o600 || strings.HasPrefix(files[0], ws.Root) {
+		t.Fatalf("pause file %s: %v, %v", files[0], fi.Mode(), err)
 	}
 	waitUntil(t, "the pause in the state", 5*time.Second, func() bool {
 		st := readState(t, ws)
@@ -116,8 +124,8 @@ func TestE2EPauseSurvivesKill9AndRestart(t *testing.T) {
 		st := readState(t, ws)
 		return st["pause"] == nil && counterOf(st, "delivered") > 0
 	})
-	if _, err := os.Stat(ws.Path("stats/pause.json")); !os.IsNotExist(err) {
-		t.Fatalf("pause file after resume: %v", err)
+	if files := pauseFiles(t, cfg); len(files) != 0 {
+		t.Fatalf("pause file after resume: %v", files)
 	}
 	if strings.Contains(stderr.String(), "tok-123") {
 		t.Fatal("the token reached the log")
@@ -148,4 +156,19 @@ func TestE2ERefusesAnOpenNonLoopbackListen(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), "token_file") {
 		t.Fatalf("watchdog run with 0.0.0.0 and no token: %v\n%s", err, out)
 	}
+}
+
+// pauseFiles lists the pause file of the config's agent, if it exists
+// (under this run's own state_dir: testutil.IsolateState).
+func pauseFiles(t *testing.T, cfgPath string) []string {
+	t.Helper()
+	c, err := config.Load(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := c.AgentConfigs()[0].PauseFile()
+	if _, err := os.Stat(file); err != nil {
+		return nil
+	}
+	return []string{file}
 }

@@ -9,11 +9,10 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/pause"
-	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
-// runPause is `watchdog pause`: it writes stats/pause.json in each chosen
-// workspace. The running daemon sees it within one pulse; it holds across
+// runPause is `watchdog pause`: it writes the pause file of each chosen
+// agent, in its folder under state_dir (out of the agent's reach). The running daemon sees it within one pulse; it holds across
 // restarts until `watchdog resume` or its --until.
 func runPause(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("pause", flag.ContinueOnError)
@@ -47,8 +46,8 @@ func runPause(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 2
 		}
 	}
-	return eachAgent(cfg, *name, "pause", stdout, stderr, func(ws *workspace.Workspace) (string, error) {
-		if err := pause.Set(ws, p); err != nil {
+	return eachAgent(cfg, *name, "pause", stdout, stderr, func(file string) (string, error) {
+		if err := pause.Set(file, p); err != nil {
 			return "", err
 		}
 		if p.Until.IsZero() {
@@ -71,12 +70,12 @@ func runResume(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "watchdog resume: %v\n", err)
 		return 2
 	}
-	return eachAgent(cfg, *name, "resume", stdout, stderr, func(ws *workspace.Workspace) (string, error) {
-		p, err := pause.Read(ws)
+	return eachAgent(cfg, *name, "resume", stdout, stderr, func(file string) (string, error) {
+		p, err := pause.Read(file)
 		if err != nil {
 			return "", err
 		}
-		if err := pause.Clear(ws); err != nil {
+		if err := pause.Clear(file); err != nil {
 			return "", err
 		}
 		if p == nil {
@@ -86,21 +85,18 @@ func runResume(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	})
 }
 
-// eachAgent runs f on the named agent's workspace, or on every agent's.
-func eachAgent(cfg *config.Config, name, verb string, stdout, stderr io.Writer, f func(*workspace.Workspace) (string, error)) int {
+// eachAgent runs f on the named agent's pause file, or on every agent's.
+func eachAgent(cfg *config.Config, name, verb string, stdout, stderr io.Writer, f func(pauseFile string) (string, error)) int {
 	found := false
 	for _, a := range cfg.AgentConfigs() {
 		if name != "" && a.DisplayName() != name {
 			continue
 		}
 		found = true
-		ws, err := workspace.New(a.Workspace, cfg.Location())
+		msg, err := f(a.PauseFile())
 		if err == nil {
-			var msg string
-			if msg, err = f(ws); err == nil {
-				fmt.Fprintf(stdout, "%s: %s\n", a.DisplayName(), msg)
-				continue
-			}
+			fmt.Fprintf(stdout, "%s: %s\n", a.DisplayName(), msg)
+			continue
 		}
 		fmt.Fprintf(stderr, "watchdog %s: %s: %v\n", verb, a.DisplayName(), err)
 		return 1

@@ -18,7 +18,6 @@ import (
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/web"
-	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // window is the operator's window of `watchdog run`: the HTTP server with
@@ -114,27 +113,27 @@ func (w *window) Statuses() []state.State {
 
 // Pause writes the agent's pause file; the daemon sees it within a pulse.
 func (w *window) Pause(agent string, until time.Time, reason string) error {
-	ws, err := w.workspace(agent)
+	a, err := w.agent(agent)
 	if err != nil {
 		return err
 	}
-	return pause.Set(ws, pause.Pause{Since: time.Now(), Until: until, Reason: reason})
+	return pause.Set(a.PauseFile(), pause.Pause{Since: time.Now(), Until: until, Reason: reason})
 }
 
 // Resume removes the agent's pause file.
 func (w *window) Resume(agent string) error {
-	ws, err := w.workspace(agent)
+	a, err := w.agent(agent)
 	if err != nil {
 		return err
 	}
-	return pause.Clear(ws)
+	return pause.Clear(a.PauseFile())
 }
 
-func (w *window) workspace(agent string) (*workspace.Workspace, error) {
+func (w *window) agent(name string) (config.AgentConfig, error) {
 	for _, a := range w.cfg.AgentConfigs() {
-		if a.DisplayName() == agent {
-			return workspace.New(a.Workspace, w.cfg.Location())
+		if a.DisplayName() == name {
+			return a, nil
 		}
 	}
-	return nil, web.ErrUnknownAgent
+	return config.AgentConfig{}, web.ErrUnknownAgent
 }

@@ -160,6 +160,9 @@ type AgentConfig struct {
 	Recovery       Recovery       `yaml:"recovery"`
 	Restrictions   Restrictions   `yaml:"restrictions"`
 	Agent          Delivery       `yaml:"agent"`
+	// StateRoot is the config's state_dir, resolved at load; the agent's
+	// own folder in it (StateDir) holds what is the operator's (the pause).
+	StateRoot string `yaml:"-"`
 }
 
 // Config is the whole file. The top-level agent fields describe the single
@@ -170,6 +173,10 @@ type Config struct {
 	Alerts      Alerts `yaml:"alerts"`
 	HTTP        HTTP   `yaml:"http"`
 	MQTT        MQTT   `yaml:"mqtt"`
+	// StateDir holds the operator's state for every agent, outside their
+	// workspaces (default: $STATE_DIRECTORY, $XDG_STATE_HOME/ai-heart or
+	// ~/.local/state/ai-heart).
+	StateDir string `yaml:"state_dir"`
 	// Agents, when non-empty, is the fleet this process supervises.
 	Agents []AgentConfig `yaml:"-"`
 

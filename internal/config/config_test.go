@@ -47,6 +47,11 @@ func TestDefaults(t *testing.T) {
 		Alerts:   Alerts{File: ""},
 		loc:      time.Local,
 	}
+	state, err := DefaultStateDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want.StateDir, want.StateRoot = state, state
 	if !reflect.DeepEqual(*c, want) {
 		t.Fatalf("Load(\"\") = %+v, want %+v", *c, want)
 	}
@@ -56,6 +61,7 @@ func TestDefaults(t *testing.T) {
 	if got := c.DisplayName(); got != "ai-works" {
 		t.Fatalf("DisplayName() = %q, want ai-works", got)
 	}
+	want.StateDir, want.StateRoot = "", "" // resolved at load
 	if d := Defaults(); !reflect.DeepEqual(d, want) {
 		t.Fatalf("Defaults() = %+v, want %+v", d, want)
 	}
@@ -82,6 +88,11 @@ func TestEmptyFiles(t *testing.T) {
 			}
 			want := Defaults()
 			want.Workspace = filepath.Join(dir, "ai-works")
+			state, err := DefaultStateDir()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want.StateDir, want.StateRoot = state, state
 			if !reflect.DeepEqual(*c, want) {
 				t.Fatalf("Load(%q) = %+v, want %+v", body, *c, want)
 			}
@@ -122,6 +133,7 @@ func TestLoadFull(t *testing.T) {
 			Delivery: DeliveryExec, TmuxTarget: "work", TmuxSocket: "/tmp/tmux.sock",
 			Command: []string{"claude", "-p", "{prompt}"}, Timeout: Duration(90 * time.Second), StopGrace: Duration(2 * time.Second),
 		},
+		StateRoot: mustAbs(t, "state"),
 	}
 	if !reflect.DeepEqual(c.AgentConfig, want) {
 		t.Fatalf("Load(full.yml).AgentConfig = %+v, want %+v", c.AgentConfig, want)
@@ -495,4 +507,13 @@ func TestActiveHours(t *testing.T) {
 	if second.Hour() != 1 || !night.Active(second) {
 		t.Errorf("Active(%v) = false, want the repeated hour inside the night range", second)
 	}
+}
+
+func mustAbs(t *testing.T, p string) string {
+	t.Helper()
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
 }

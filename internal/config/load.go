@@ -178,6 +178,9 @@ func (c *Config) finish(base string) error {
 	if err := c.AgentConfig.validate(""); err != nil {
 		return err
 	}
+	if err := c.resolveStateDirs(base); err != nil {
+		return err
+	}
 	if err := c.validateWindow(); err != nil {
 		return err
 	}

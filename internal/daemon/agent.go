@@ -66,6 +66,8 @@ type agent struct {
 	work       workClock             // working versus waiting
 	baseline   time.Time             // nothing older is held against the agent: the start, or the end of a pause
 	paused     *pause.Pause          // the pause in force, read each pulse
+	pauseErr   string                // the pause file's last read error, said once
+	legacySeen bool                  // the workspace's old stats/pause.json was reported
 	last       state.State           // the state the last pulse wrote
 	noted      [2]string             // proofs last copied into the latest-proof index
 	held       map[string]heldNotice // event notices not yet carried, by check

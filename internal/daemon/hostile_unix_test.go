@@ -31,7 +31,7 @@ func TestPlantedFilesNeverHangThePulse(t *testing.T) {
 	}
 	os.RemoveAll(ws.Path(workspace.CooldownDir))
 	for _, p := range []string{
-		ws.Path(pause.File),
+		ws.Path(pause.LegacyFile),
 		ws.Path(workspace.CheckpointsDir + "/" + string(id) + ".txt"),
 		ws.Path(workspace.DeepWorkDir + "/" + string(id) + ".txt"),
 		ws.Path(workspace.CooldownDir),

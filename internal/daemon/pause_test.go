@@ -1,6 +1,9 @@
 package daemon
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -16,8 +19,8 @@ func TestPauseStopsWakeupsAndQuietsInactivity(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig(t)
 		cfg.Schedule.Every = config.Duration(200 * time.Millisecond)
-		ws, _ := workspace.New(cfg.Workspace, nil)
-		if err := pause.Set(ws, pause.Pause{Since: time.Now(), Reason: "holiday"}); err != nil {
+		file := cfg.PauseFile()
+		if err := pause.Set(file, pause.Pause{Since: time.Now(), Reason: "holiday"}); err != nil {
 			t.Fatal(err)
 		}
 		rec := &recorder{method: config.DeliveryExec}
@@ -37,7 +40,10 @@ func TestPauseStopsWakeupsAndQuietsInactivity(t *testing.T) {
 		if h.hasAlert("inactivity", "warning") || h.hasAlert("inactivity", "error") || st.Checks["inactivity"].Level != "ok" {
 			t.Fatalf("inactivity alerted while paused: %+v", st.Checks["inactivity"])
 		}
-		if err := pause.Clear(ws); err != nil {
+		if !h.hasAlert("pause", "warning") {
+			t.Fatal("no pause alert: the operator is not told monitoring is off")
+		}
+		if err := pause.Clear(file); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(500 * time.Millisecond)
@@ -51,6 +57,9 @@ func TestPauseStopsWakeupsAndQuietsInactivity(t *testing.T) {
 		if st := h.state(); st.Pause != nil || st.Checks["inactivity"].Level != "ok" {
 			t.Fatalf("after resume: pause %+v, inactivity %+v (the pause was held against the agent)", st.Pause, st.Checks["inactivity"])
 		}
+		if !h.hasAlert("pause", "ok") {
+			t.Fatal("no resume alert")
+		}
 		h.stop()
 	})
 }
@@ -60,9 +69,9 @@ func TestPauseUntilEnds(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig(t)
 		cfg.Schedule.Every = config.Duration(200 * time.Millisecond)
-		ws, _ := workspace.New(cfg.Workspace, nil)
+		file := cfg.PauseFile()
 		now := time.Now()
-		if err := pause.Set(ws, pause.Pause{Since: now, Until: now.Add(time.Second)}); err != nil {
+		if err := pause.Set(file, pause.Pause{Since: now, Until: now.Add(time.Second)}); err != nil {
 			t.Fatal(err)
 		}
 		rec := &recorder{method: config.DeliveryExec}
@@ -77,8 +86,59 @@ func TestPauseUntilEnds(t *testing.T) {
 		if n := len(rec.prompts()); n == 0 {
 			t.Fatal("no wakeup after until passed")
 		}
-		if p, _ := pause.Read(ws); p != nil {
+		if p, _ := pause.Read(file); p != nil {
 			t.Fatalf("pause file left after until: %+v", p)
+		}
+		h.stop()
+	})
+}
+
+// The agent cannot pause its own monitoring: what it writes where the pause
+// used to live (stats/pause.json, even a valid pause) is ignored and
+// reported, and a pause file nobody can read holds nothing off.
+func TestAgentCannotPauseItself(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t) // always on: inactivity must fire, and recovery wake it
+		ws, _ := workspace.New(cfg.Workspace, nil)
+		if err := ws.EnsureSkeleton(); err != nil {
+			t.Fatal(err)
+		}
+		forged := `{"since": "2026-01-01T00:00:00Z", "reason": "the agent's own idea"}`
+		if err := os.WriteFile(ws.Path(pause.LegacyFile), []byte(forged), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(cfg.PauseFile()), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(cfg.PauseFile(), []byte("garbage"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		rec := &recorder{method: config.DeliveryExec}
+		h := startFake(t, cfg, rec.factory)
+		time.Sleep(5 * time.Second) // past inactivity_error (4s)
+		synctest.Wait()
+		st := h.state()
+		if st.Pause != nil || st.Counters.Paused != 0 || len(rec.prompts()) == 0 {
+			t.Fatalf("paused by a file the operator never wrote: pause %+v, paused wakeups %d, prompts %d", st.Pause, st.Counters.Paused, len(rec.prompts()))
+		}
+		if !h.hasAlert("inactivity", "error") {
+			t.Fatal("inactivity silenced")
+		}
+		var legacy, unreadable int
+		for _, a := range alertsOf(t, h.alerts) {
+			msg, _ := a["message"].(string)
+			if a["check"] != "pause" || a["level"] != "warning" {
+				continue
+			}
+			if strings.Contains(msg, pause.LegacyFile+" in the workspace is ignored") {
+				legacy++
+			}
+			if strings.Contains(msg, "cannot be read, so the agent is not paused") {
+				unreadable++
+			}
+		}
+		if legacy != 1 || unreadable != 1 {
+			t.Fatalf("pause alerts: %d about the workspace file, %d about the unreadable one; want one each", legacy, unreadable)
 		}
 		h.stop()
 	})

@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -13,6 +14,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/state"
+	"github.com/ai-heart/ai-heart/internal/termsafe"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -87,33 +89,72 @@ type beat struct {
 	paused                    bool
 }
 
-// readPause reads the pause file. While paused the baseline follows the
-// clock, so on resume nothing from the pause is held against the agent, as
-// after a restart; a pause whose until has passed is removed.
+// readPause reads the pause file, which is the operator's and lives outside
+// the workspace. While paused the baseline follows the clock, so on resume
+// nothing from the pause is held against the agent, as after a restart; a
+// pause whose until has passed is removed. Pausing and resuming are alerts,
+// so the operator hears of both; a file that cannot be read holds nothing
+// off, and says so once.
 func (a *agent) readPause(b *beat) {
-	p, err := pause.Read(a.ws)
+	a.noteLegacyPause(b)
+	p, err := pause.Read(a.cfg.PauseFile())
+	why := ""
 	if err != nil {
-		b.log.Warn().Err(err).Msg("pause file")
+		why = err.Error()
+	}
+	if why != a.pauseErr {
+		a.pauseErr = why
+		if why != "" {
+			a.emit(b.now, b.id, checks.Warning, "pause", "the pause file cannot be read, so the agent is not paused ("+why+"); `watchdog pause` or `watchdog resume` writes it anew", 0)
+		}
 	}
 	if p != nil && !p.Active(b.now) {
-		if err := pause.Clear(a.ws); err != nil {
+		if err := pause.Clear(a.cfg.PauseFile()); err != nil {
 			b.log.Warn().Err(err).Msg("end of pause")
 		}
 		p = nil
 	}
 	a.mu.Lock()
-	defer a.mu.Unlock()
-	switch {
-	case p != nil && a.paused == nil:
-		b.log.Info().Str("reason", p.Reason).Time("until", p.Until).Msg("paused")
-	case p == nil && a.paused != nil:
-		b.log.Info().Msg("resumed")
-	}
+	was := a.paused
 	a.paused, b.paused = p, p != nil
 	if b.paused {
 		a.baseline = b.now
 		a.rec = state.Recovery{}
 	}
+	a.mu.Unlock()
+	switch {
+	case p != nil && was == nil:
+		a.emit(b.now, b.id, checks.Warning, "pause", pausedMessage(p, a.loc), 0)
+	case p == nil && was != nil:
+		a.emit(b.now, b.id, checks.OK, "pause", "resumed: wakeups and alerts are back", 0)
+	}
+}
+
+// pausedMessage says what a pause holds off, until when and why.
+func pausedMessage(p *pause.Pause, loc *time.Location) string {
+	msg := "paused until `watchdog resume`"
+	if !p.Until.IsZero() {
+		msg = "paused until " + p.Until.In(loc).Format("2006-01-02 15:04 MST")
+	}
+	msg += ": no wakeups, no inactivity or introspection alerts"
+	if p.Reason != "" {
+		msg += "; reason: " + termsafe.Line(p.Reason)
+	}
+	return msg
+}
+
+// noteLegacyPause tells the operator, once, that a stats/pause.json in the
+// workspace (where the pause used to live, and where the agent can write)
+// is no longer read.
+func (a *agent) noteLegacyPause(b *beat) {
+	if a.legacySeen {
+		return
+	}
+	if _, err := os.Lstat(a.ws.Path(pause.LegacyFile)); err != nil {
+		return
+	}
+	a.legacySeen = true
+	a.emit(b.now, b.id, checks.Warning, "pause", pause.LegacyFile+" in the workspace is ignored: the agent can write there, so the pause now lives in "+a.cfg.PauseFile()+"; pause again with `watchdog pause` and delete the old file", 0)
 }
 
 // mint writes this pulse's heartbeat ID.

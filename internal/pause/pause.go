@@ -1,7 +1,11 @@
-// Package pause is the pause that stays paused: a file in the workspace's
-// stats/, written atomically by `watchdog pause`, the HTTP API or the page,
-// and read by the daemon on every pulse. Being a file, it survives a crash,
-// a kill -9 and a restart until it is resumed or its Until passes.
+// Package pause is the pause that stays paused: a file written atomically by
+// `watchdog pause`, the HTTP API or the page, and read by the daemon on every
+// pulse. Being a file, it survives a crash, a kill -9 and a restart until it
+// is resumed or its Until passes.
+//
+// The pause is the operator's, so the file lives outside the agent's
+// workspace (config state_dir): an agent that could write it could silence
+// its own monitoring. LegacyFile, where it used to live, is never read.
 package pause
 
 import (
@@ -10,13 +14,18 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
-// File is the pause file, relative to the workspace.
-const File = "stats/pause.json"
+// LegacyFile is where the pause lived before, inside the workspace. The
+// daemon only notices that one exists, to tell the operator it is ignored.
+const LegacyFile = "stats/pause.json"
+
+// maxFile bounds what is read: a pause is a few hundred bytes.
+const maxFile = 64 << 10
 
 // Pause is a pause in force. A zero Until lasts until resumed.
 type Pause struct {
@@ -30,10 +39,15 @@ func (p *Pause) Active(now time.Time) bool {
 	return p != nil && (p.Until.IsZero() || now.Before(p.Until))
 }
 
-// Read returns the workspace's pause, or nil when there is none. A pause
-// whose Until has passed is returned too: the caller decides (Active).
-func Read(ws *workspace.Workspace) (*Pause, error) {
-	b, err := workspace.ReadAgentFile(ws.Path(File), workspace.MaxSmallFile)
+// Read returns the pause in the file at path, or nil when there is none. A
+// pause whose Until has passed is returned too: the caller decides (Active).
+// An unreadable or damaged file is an error, and no pause: a file nobody can
+// read must not hold monitoring off.
+func Read(path string) (*Pause, error) {
+	if path == "" {
+		return nil, errors.New("read pause: no pause file configured")
+	}
+	b, err := workspace.ReadAgentFile(path, maxFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -42,28 +56,39 @@ func Read(ws *workspace.Workspace) (*Pause, error) {
 	}
 	var p Pause
 	if err := json.Unmarshal(b, &p); err != nil {
-		// A damaged pause file still means someone asked for a pause:
-		// stay paused (safe side) until it is resumed.
-		return &Pause{Reason: "unreadable " + File + ": " + err.Error()}, nil
+		return nil, fmt.Errorf("read pause %s: %w", path, err)
+	}
+	if p.Since.IsZero() {
+		return nil, fmt.Errorf("read pause %s: no since", path)
 	}
 	return &p, nil
 }
 
-// Set writes a pause atomically.
-func Set(ws *workspace.Workspace, p Pause) error {
+// Set writes a pause atomically, readable by its owner only, creating its
+// folder (0700) when needed.
+func Set(path string, p Pause) error {
 	if !p.Until.IsZero() && !p.Until.After(p.Since) {
 		return fmt.Errorf("pause until %s is not after now", p.Until.Format(time.RFC3339))
+	}
+	if path == "" {
+		return errors.New("write pause: no pause file configured")
 	}
 	b, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
 		return fmt.Errorf("write pause: %w", err)
 	}
-	return ws.WriteFile(File, append(b, '\n'))
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("write pause: %w", err)
+	}
+	if err := workspace.AtomicWriteFile(path, append(b, '\n'), 0o600); err != nil {
+		return fmt.Errorf("write pause: %w", err)
+	}
+	return nil
 }
 
 // Clear removes the pause; clearing none is not an error.
-func Clear(ws *workspace.Workspace) error {
-	err := os.Remove(ws.Path(File))
+func Clear(path string) error {
+	err := os.Remove(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("resume: %w", err)
 	}

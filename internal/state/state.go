@@ -52,7 +52,7 @@ type State struct {
 	// and each non-ok check's advice), whatever the delivery: mcp-heart
 	// reads them here, so agents under tmux and exec see them too.
 	Notices []string `json:"notices"`
-	// Pause is the pause in force (stats/pause.json), if any: no wakeups,
+	// Pause is the pause in force (pause.json under state_dir), if any: no wakeups,
 	// and no inactivity or introspection alerts.
 	Pause *pause.Pause `json:"pause,omitempty"`
 }

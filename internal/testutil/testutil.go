@@ -52,6 +52,10 @@ func RunWithBinaries(m *testing.M, dir *string, pkgs ...string) int {
 		return 1
 	}
 	defer os.RemoveAll(d)
+	if err := IsolateState(d); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	for _, p := range pkgs {
 		if err := Build(p, filepath.Join(d, path.Base(p))); err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -60,6 +64,17 @@ func RunWithBinaries(m *testing.M, dir *string, pkgs ...string) int {
 	}
 	*dir = d
 	return m.Run()
+}
+
+// IsolateState points the default state_dir (the pause files) of this test
+// binary and every process it starts at a folder under dir, so no test
+// reads or writes the machine's ~/.local/state, or another run's.
+func IsolateState(dir string) error {
+	state := filepath.Join(dir, "state")
+	if err := os.MkdirAll(state, 0o700); err != nil {
+		return err
+	}
+	return os.Setenv("XDG_STATE_HOME", state)
 }
 
 // Build compiles the Go package pkg to the binary out.

@@ -3,6 +3,7 @@
 package workspace
 
 import (
+	"os"
 	"path/filepath"
 
 	"github.com/google/renameio/v2"
@@ -12,5 +13,11 @@ import (
 // folder: renameio's default probes $TMPDIR on every call to see whether it
 // shares the file system, which cost more than the write itself on the pulse.
 func atomicWrite(abs string, data []byte) error {
-	return renameio.WriteFile(abs, data, 0o644, renameio.WithTempDir(filepath.Dir(abs)))
+	return AtomicWriteFile(abs, data, 0o644)
+}
+
+// AtomicWriteFile replaces the file at abs with data, mode perm, so a reader
+// sees the old file or the new one, never a part.
+func AtomicWriteFile(abs string, data []byte, perm os.FileMode) error {
+	return renameio.WriteFile(abs, data, perm, renameio.WithTempDir(filepath.Dir(abs)))
 }
