@@ -65,3 +65,30 @@ func TestPlantedFilesNeverHangThePulse(t *testing.T) {
 		t.Fatalf("ReadAgentFile(3 GB) read %d bytes, %v; want the cap, %d", len(b), err, workspace.MaxTextFile)
 	}
 }
+
+// A theme's histories folder linked out of the workspace is left alone by
+// the sweep (its old temp files there survive), and the operator is told.
+func TestSweepLeavesLinksOutAndSaysSo(t *testing.T) {
+	cfg := testConfig(t)
+	outside := t.TempDir()
+	temp := filepath.Join(outside, ".20250101120000.md1234567890123456789")
+	if err := os.WriteFile(temp, []byte("not the watchdog's"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-2 * workspace.TempMaxAge)
+	if err := os.Chtimes(temp, old, old); err != nil {
+		t.Fatal(err)
+	}
+	theme := filepath.Join(cfg.Workspace, "artifacts", "20250101120000_t")
+	if err := os.MkdirAll(theme, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(theme, workspace.HistoriesDir)); err != nil {
+		t.Fatal(err)
+	}
+	h := start(t, cfg, nil)
+	h.waitFor("a workspace alert", 10*time.Second, func() bool { return h.hasAlert("workspace", "warning") })
+	if _, err := os.Stat(temp); err != nil {
+		t.Fatalf("the sweep removed a file outside the workspace: %v", err)
+	}
+}

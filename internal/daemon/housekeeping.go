@@ -2,8 +2,10 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -14,10 +16,19 @@ import (
 func (a *agent) sweepLoop(ctx context.Context) {
 	t := time.NewTicker(workspace.TempMaxAge)
 	defer t.Stop()
+	said := ""
 	for {
 		n, err := a.ws.SweepTemps(a.clock.Now(), workspace.TempMaxAge)
 		if err != nil {
 			a.log.Warn().Err(err).Msg("sweep temp files")
+		}
+		// A folder linked out of the workspace is the operator's to know
+		// of: the sweep leaves it alone, and says so once per change.
+		if errors.Is(err, workspace.ErrOutside) && err.Error() != said {
+			a.emit(a.clock.Now(), a.currentID(), checks.Warning, "workspace", "a folder links out of the workspace, so the sweep leaves it alone: "+err.Error(), 0)
+		}
+		if err != nil {
+			said = err.Error()
 		}
 		if n > 0 {
 			a.count(func(c *state.Counters) { c.SweptTempFiles += int64(n) })

@@ -104,10 +104,23 @@ func (w *Workspace) WriteCurrentID(id ID) error {
 	return w.WriteFile(CurrentIDFile, []byte(string(id)+"\n"))
 }
 
-// EnsureSkeleton creates the layout's folders that are missing.
+// EnsureSkeleton creates the layout's folders that are missing, inside the
+// workspace only: a folder that is a link out of it (stats linked to
+// /etc, say) is refused, never created through.
 func (w *Workspace) EnsureSkeleton() error {
+	if err := os.MkdirAll(w.Root, 0o755); err != nil {
+		return fmt.Errorf("create workspace: %w", err)
+	}
+	r, err := os.OpenRoot(w.Root)
+	if err != nil {
+		return fmt.Errorf("open workspace: %w", err)
+	}
+	defer r.Close()
 	for _, d := range Skeleton {
-		if err := os.MkdirAll(w.Path(d), 0o755); err != nil {
+		if _, err := w.Resolve(d); errors.Is(err, ErrOutside) {
+			return fmt.Errorf("create %s: %w", d, err)
+		}
+		if err := r.MkdirAll(rootName(d), 0o755); err != nil {
 			return fmt.Errorf("create %s: %w", d, err)
 		}
 	}

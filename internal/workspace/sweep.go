@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"strings"
@@ -48,9 +49,16 @@ func allDigits(s string) bool {
 // SweepTemps removes the temp files that killed writers left behind in the
 // folders the tools and the watchdog write to (stats/ and its folders, theme
 // records, every histories folder), once they are older than maxAge. It
-// never touches any other file. It returns how many it removed; a folder
-// that cannot be read is skipped and reported in the error.
+// never touches any other file, and never a file outside the workspace: a
+// folder that is a link out of it is skipped and named in the error
+// (ErrOutside), as is a folder that cannot be read. It returns how many
+// files it removed.
 func (w *Workspace) SweepTemps(now time.Time, maxAge time.Duration) (int, error) {
+	r, err := os.OpenRoot(w.Root)
+	if err != nil {
+		return 0, fmt.Errorf("sweep: %w", err)
+	}
+	defer r.Close()
 	dirs := []string{StatsDir, ThemeHistoriesDir}
 	var errs []error
 	if ents, err := ReadAgentDir(w.Path(StatsDir)); err == nil {
@@ -67,26 +75,53 @@ func (w *Workspace) SweepTemps(now time.Time, maxAge time.Duration) (int, error)
 	dirs = append(dirs, hist...)
 	n := 0
 	for _, d := range dirs {
-		ents, err := ReadAgentDir(w.Path(d))
+		removed, err := sweepDir(w, r, d, now, maxAge)
+		n += removed
 		if err != nil {
-			if !errors.Is(err, fs.ErrNotExist) {
-				errs = append(errs, err)
-			}
+			errs = append(errs, err)
+		}
+	}
+	return n, errors.Join(errs...)
+}
+
+// sweepDir removes the old writer temps of one folder, through the root, so
+// a link planted after the check cannot carry a removal out.
+func sweepDir(w *Workspace, r *os.Root, d string, now time.Time, maxAge time.Duration) (int, error) {
+	if _, err := w.Resolve(d); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return 0, nil
+		}
+		return 0, fmt.Errorf("sweep %s: %w", d, err)
+	}
+	sub, err := r.OpenRoot(rootName(d))
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("sweep %s: %w", d, err)
+	}
+	defer sub.Close()
+	ents, err := ReadAgentDir(w.Path(d))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return 0, nil
+		}
+		return 0, err
+	}
+	n := 0
+	var errs []error
+	for _, e := range ents {
+		if !e.Type().IsRegular() || !IsWriterTemp(e.Name()) {
 			continue
 		}
-		for _, e := range ents {
-			if !e.Type().IsRegular() || !IsWriterTemp(e.Name()) {
-				continue
-			}
-			fi, err := e.Info()
-			if err != nil || now.Sub(fi.ModTime()) < maxAge {
-				continue
-			}
-			if err := os.Remove(w.Path(d, e.Name())); err == nil {
-				n++
-			} else if !errors.Is(err, fs.ErrNotExist) {
-				errs = append(errs, err)
-			}
+		fi, err := sub.Lstat(e.Name())
+		if err != nil || !fi.Mode().IsRegular() || now.Sub(fi.ModTime()) < maxAge {
+			continue
+		}
+		if err := sub.Remove(e.Name()); err == nil {
+			n++
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
 		}
 	}
 	return n, errors.Join(errs...)

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -100,5 +101,71 @@ func TestSweepTemps(t *testing.T) {
 	}
 	if n != want {
 		t.Errorf("SweepTemps removed %d, want %d", n, want)
+	}
+}
+
+// A folder linked out of the workspace is neither swept nor created through:
+// with histories linked outside, the sweep removed files there; with stats
+// linked outside, start-up created folders there.
+func TestSweepAndSkeletonStayInside(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	w, err := New(root, time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.EnsureSkeleton(); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	old := now.Add(-2 * TempMaxAge)
+	temp := ".20250101120000.md1234567890123456789"
+	for _, d := range []string{"hist", "themes"} {
+		if err := os.MkdirAll(filepath.Join(outside, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(outside, d, temp)
+		if err := os.WriteFile(p, []byte("theirs"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	theme := filepath.Join(root, "artifacts", "20250101120000_t")
+	if err := os.MkdirAll(theme, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "hist"), filepath.Join(theme, HistoriesDir)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(w.Path(ThemeHistoriesDir)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "themes"), w.Path(ThemeHistoriesDir)); err != nil {
+		t.Fatal(err)
+	}
+	n, err := w.SweepTemps(now, TempMaxAge)
+	if n != 0 || !errors.Is(err, ErrOutside) {
+		t.Fatalf("sweep: %d removed, %v; want none and ErrOutside", n, err)
+	}
+	for _, d := range []string{"hist", "themes"} {
+		if _, err := os.Stat(filepath.Join(outside, d, temp)); err != nil {
+			t.Errorf("the sweep removed a file outside the workspace (%s): %v", d, err)
+		}
+	}
+
+	// stats linked outside: the skeleton is refused, nothing made there.
+	if err := os.RemoveAll(w.Path(StatsDir)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, w.Path(StatsDir)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.EnsureSkeleton(); !errors.Is(err, ErrOutside) {
+		t.Fatalf("skeleton through a link out: %v, want ErrOutside", err)
+	}
+	ents, _ := os.ReadDir(outside)
+	if len(ents) != 2 {
+		t.Fatalf("start-up created %d entries outside the workspace", len(ents)-2)
 	}
 }
