@@ -115,13 +115,21 @@ func (b *Broker) start() {
 	}
 }
 
-// Stop ends the broker (SIGTERM) and waits for it.
+// Stop ends the broker (SIGTERM) and waits for it. Mosquitto 2.0 can miss
+// a SIGTERM that lands just before it waits with no timeout (seen: a broker
+// stopped right after its start waited for ever), so SIGKILL follows after
+// Grace.
 func (b *Broker) Stop() {
 	if b.cmd == nil {
 		return
 	}
 	b.cmd.Process.Signal(syscall.SIGTERM)
-	<-b.exit
+	select {
+	case <-b.exit:
+	case <-time.After(Grace):
+		b.cmd.Process.Kill()
+		<-b.exit
+	}
 	b.cmd = nil
 }
 
