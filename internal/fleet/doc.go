@@ -13,9 +13,10 @@
 //     goroutine; while the broker is away, each agent keeps only its newest
 //     state (sent at once on reconnect) and alerts are dropped. Both are
 //     counted, never queued without bound.
-//   - Agent names are topic levels: the characters + # / in a name are
-//     replaced by _, and two machines with agents of the same name share a
-//     topic (the newest state wins). Give agents names unique in the fleet.
+//   - Agent names are topic levels: the characters + # / %, and control
+//     characters, are percent-encoded, so two names never share a topic;
+//     but two machines with agents of the same name do (the newest state
+//     wins). Give agents names unique in the fleet.
 //   - Retained messages expire after a day (MQTT 5 message expiry): live
 //     agents renew theirs each pulse; those of agents and processes gone
 //     for a day leave the broker instead of piling up with each restart.

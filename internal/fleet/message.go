@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -178,14 +179,26 @@ func (t Topics) Parse(topic string) (kind int, name string) {
 	return KindOther, ""
 }
 
-// TopicLevel makes a name safe as one topic level: MQTT wildcards and the level
-// separator become _.
+// TopicLevel makes a name safe as one topic level, and keeps names apart:
+// MQTT's wildcards, its level separator, control characters and % itself
+// are percent-encoded ("team/+x" is "team%2F%2Bx"). Replacing them with _
+// made "team/+x", "team_#x" and "team__x" one topic, so one agent's state
+// overwrote another's.
 func TopicLevel(name string) string {
-	return strings.Map(func(r rune) rune {
-		switch r {
-		case '+', '#', '/', 0:
-			return '_'
+	if !strings.ContainsFunc(name, topicUnsafe) {
+		return name
+	}
+	var b strings.Builder
+	for _, r := range name {
+		if topicUnsafe(r) {
+			fmt.Fprintf(&b, "%%%02X", r)
+			continue
 		}
-		return r
-	}, name)
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func topicUnsafe(r rune) bool {
+	return r == '+' || r == '#' || r == '/' || r == '%' || r < 0x20 || r == 0x7f
 }

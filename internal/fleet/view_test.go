@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -95,7 +96,23 @@ func TestTopics(t *testing.T) {
 			t.Errorf("Parse(%q) = %d %q, want %d %q", tt.topic, k, n, tt.wantKind, tt.wantName)
 		}
 	}
-	if got := tp.State("a+b#c/d"); got != "heart/a_b_c_d/state" {
+	if got := tp.State("a+b#c/d"); got != "heart/a%2Bb%23c%2Fd/state" {
 		t.Errorf("State(a+b#c/d) = %q", got)
+	}
+	// Names that differ get topics that differ: with _ for each of + # /,
+	// these three were one topic.
+	seen := map[string]string{}
+	for _, name := range []string{"team/+x", "team_#x", "team__x", "team%2F%2Bx", "team\x1bx", "team_x", "alice"} {
+		topic := tp.State(name)
+		if other, dup := seen[topic]; dup {
+			t.Errorf("%q and %q share the topic %s", name, other, topic)
+		}
+		seen[topic] = name
+		if k, level := tp.Parse(topic); k != KindState || level != TopicLevel(name) || strings.ContainsAny(level, "+#/") {
+			t.Errorf("%q: topic %s parses as %d %q", name, topic, k, level)
+		}
+	}
+	if got := tp.State("alice"); got != "heart/alice/state" {
+		t.Errorf("a plain name changed: %s", got)
 	}
 }
