@@ -32,6 +32,10 @@ type Settings struct {
 // workspace is root), else from the running watchdog's state file, else the
 // defaults. It reads at most two small files, so startup stays fast.
 func LoadSettings(root, configPath string) (Settings, error) {
+	return loadSettings(root, configPath, time.Now())
+}
+
+func loadSettings(root, configPath string, now time.Time) (Settings, error) {
 	if configPath != "" {
 		c, err := config.Load(configPath)
 		if err != nil {
@@ -52,17 +56,28 @@ func LoadSettings(root, configPath string) (Settings, error) {
 	}
 	d := config.Defaults()
 	s := Settings{Thresholds: d.Thresholds, Restrictions: d.Restrictions, Location: d.Location(), Language: d.Language, Source: "defaults"}
-	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(workspace.StateFile)))
+	// The agent can write the state file too (and a FIFO there would hang
+	// the start), so it is read without blocking, capped, and believed only
+	// while a running watchdog holds the workspace's lock.
+	b, err := workspace.ReadAgentFile(filepath.Join(root, filepath.FromSlash(workspace.StateFile)), workspace.MaxTextFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return s, nil
 	}
+	var st state.State
+	if err == nil {
+		err = json.Unmarshal(b, &st)
+	}
+	if err != nil {
+		// A torn, foreign or odd state file must not keep the tools from serving.
+		s.Source = "defaults (unreadable " + workspace.StateFile + ": " + err.Error() + ")"
+		return s, nil
+	}
+	ws, err := workspace.New(root, time.UTC)
 	if err != nil {
 		return Settings{}, fmt.Errorf("load settings: %w", err)
 	}
-	var st state.State
-	if err := json.Unmarshal(b, &st); err != nil {
-		// A torn or foreign state file must not keep the tools from serving.
-		s.Source = "defaults (unreadable " + workspace.StateFile + ": " + err.Error() + ")"
+	if ok, why := st.Live(ws, now); !ok {
+		s.Source = "defaults (" + workspace.StateFile + " ignored: " + why + ")"
 		return s, nil
 	}
 	s.Source = workspace.StateFile
