@@ -52,7 +52,9 @@ func (s *Sink) Subscribe(f func(Alert)) {
 func NewSink(log zerolog.Logger, path string) (*Sink, error) {
 	s := &Sink{log: log, path: path}
 	if path != "" {
-		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		// Alerts quote the agent's files and the operator's setup: not for
+		// other users (the group is the operator's, as the unit runs it).
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o640)
 		if err != nil {
 			return nil, fmt.Errorf("open alerts file: %w", err)
 		}

@@ -31,6 +31,9 @@ func TestEmitWritesSpecFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm()&0o007 != 0 {
+		t.Errorf("alerts file mode = %v (%v), want nothing for other users", fi.Mode(), err)
+	}
 	for name, out := range map[string][]byte{"stderr": stderr.Bytes(), "file": file} {
 		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 		if len(lines) != 2 {

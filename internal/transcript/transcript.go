@@ -114,7 +114,8 @@ func Append(ws *workspace.Workspace, loc *time.Location, e Entry) error {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return fmt.Errorf("append wakeup: %w", err)
 	}
-	f, err := os.OpenFile(abs, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	// Transcripts hold prompts and replies: not for other users.
+	f, err := os.OpenFile(abs, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o640)
 	if err != nil {
 		return fmt.Errorf("append wakeup: %w", err)
 	}

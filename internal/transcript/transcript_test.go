@@ -172,6 +172,9 @@ func TestAppendConcurrent(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if fi, err := os.Stat(ws.Path(File(at, time.UTC))); err != nil || fi.Mode().Perm()&0o007 != 0 {
+		t.Errorf("transcript mode = %v (%v), want nothing for other users: it holds prompts and replies", fi.Mode(), err)
+	}
 	got := lines(t, ws, File(at, time.UTC))
 	seen := map[any]bool{}
 	for _, m := range got {
