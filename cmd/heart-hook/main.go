@@ -1,0 +1,92 @@
+// Command heart-hook is the hook the agent's client runs at each turn, tool
+// call, question and error: it records the event for the watchdog in the
+// workspace's spool (package hook) and gets out of the way.
+//
+//	heart-hook --client claude-code|gemini|agy|codex --workspace DIR [JSON]
+//
+// The event is read from stdin (Claude Code, Gemini CLI, Antigravity CLI),
+// or from the last argument (Codex's notify). It runs on the agent's
+// critical path, so it never fails the client: it always exits 0, writes
+// nothing on stdout (a client would read it as a hook decision), gives up
+// reading after a second, and says what went wrong on stderr only.
+// `watchdog init --client` wires it.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/hook"
+)
+
+// maxInput bounds what is read of the client's event: a tool's input and
+// output can be large, and only the first fields matter.
+const maxInput = 4 << 20
+
+func main() {
+	if err := run(os.Args[1:], os.Stdin, time.Now()); err != nil {
+		fmt.Fprintln(os.Stderr, "heart-hook:", err)
+	}
+	os.Exit(0)
+}
+
+func run(args []string, stdin io.Reader, now time.Time) error {
+	fl := flag.NewFlagSet("heart-hook", flag.ContinueOnError)
+	fl.SetOutput(io.Discard)
+	client := fl.String("client", "", "the client that runs the hook")
+	ws := fl.String("workspace", "", "the agent's workspace (ai-works)")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	if !slices.Contains(hook.Clients, *client) {
+		return fmt.Errorf("--client %q: want one of %v", *client, hook.Clients)
+	}
+	if *ws == "" {
+		return fmt.Errorf("--workspace is required")
+	}
+	var data []byte
+	if fl.NArg() > 0 {
+		data = []byte(fl.Arg(fl.NArg() - 1))
+	} else {
+		var err error
+		if data, err = readBounded(stdin, maxInput, time.Second); err != nil {
+			return err
+		}
+	}
+	e, err := hook.Parse(*client, data, now)
+	if err != nil {
+		return err
+	}
+	return hook.Append(*ws, e)
+}
+
+// readBounded reads r to its end, at most max bytes, giving up after
+// timeout: a client that never closes the pipe must not hold the hook. A
+// pipe inherited as stdin is blocking, so no read deadline would work: the
+// read runs aside and is abandoned (the process exits right after).
+func readBounded(r io.Reader, max int64, timeout time.Duration) ([]byte, error) {
+	type result struct {
+		b   []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		b, err := io.ReadAll(io.LimitReader(r, max))
+		done <- result{b, err}
+	}()
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case res := <-done:
+		if res.err != nil {
+			return nil, fmt.Errorf("read the event: %w", res.err)
+		}
+		return res.b, nil
+	case <-t.C:
+		return nil, fmt.Errorf("read the event: stdin still open after %s", timeout)
+	}
+}

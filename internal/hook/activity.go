@@ -1,0 +1,132 @@
+package hook
+
+import (
+	"time"
+)
+
+// Activity is what the hooks said so far, folded event by event. The zero
+// value is a client that has not spoken (hooks not wired, or not yet).
+type Activity struct {
+	// Wired: at least one event came since the watchdog started.
+	Wired bool
+	// Last is the newest event's time.
+	Last time.Time
+
+	// InTurn is true from a turn's start to its end; TurnStart is when it
+	// began and TurnEnd when the last one ended.
+	InTurn    bool
+	TurnStart time.Time
+	TurnEnd   time.Time
+
+	// LastTool is the newest tool call's name and time; Calls holds the
+	// times of the recent ones (see Busy).
+	LastTool   string
+	LastToolAt time.Time
+	calls      []time.Time
+
+	// Asking is true while the agent waits for a person (a permission
+	// prompt, a question), since AskSince; AskWhat says which.
+	Asking   bool
+	AskSince time.Time
+	AskWhat  string
+
+	// Failure is the newest service failure's type (rate_limit, ...) and
+	// when it came; cleared by a turn that starts after it.
+	Failure   string
+	FailureAt time.Time
+
+	// Loop follows the tool calls going round: Repeats is how many calls in
+	// a row were the same call (same tool, same input), or alternated
+	// between two calls; LoopTools names them.
+	Repeats   int
+	LoopTools string
+	keys      [2]string // the last two calls' keys, newest first
+	same, alt int       // current run of identical calls, of alternating calls
+}
+
+// BusyWindow is how far back Busy counts tool calls.
+const BusyWindow = 5 * time.Minute
+
+// Apply folds e into the activity.
+func (a *Activity) Apply(e Event) {
+	a.Wired = true
+	if e.Time.After(a.Last) {
+		a.Last = e.Time
+	}
+	if a.Asking && e.Kind != Ask && e.Kind != Other && e.Kind != Compact {
+		a.Asking = false // the person answered: the agent moves on
+	}
+	switch e.Kind {
+	case TurnStart:
+		a.InTurn, a.TurnStart = true, e.Time
+		a.Failure = ""
+	case TurnEnd:
+		a.InTurn, a.TurnEnd = false, e.Time
+	case Failure:
+		a.InTurn, a.TurnEnd = false, e.Time
+		a.Failure, a.FailureAt = e.Detail, e.Time
+	case SessionEnd:
+		a.InTurn = false
+	case Tool:
+		if !a.InTurn { // a tool call is inside a turn, even one whose start was missed
+			a.InTurn, a.TurnStart = true, e.Time
+		}
+		a.LastTool, a.LastToolAt = e.Tool, e.Time
+		a.calls = append(a.calls, e.Time)
+		if len(a.calls) > 512 {
+			a.calls = a.calls[len(a.calls)-256:]
+		}
+		a.loop(e.Tool + "\x00" + e.Input)
+	case Ask:
+		if !a.Asking {
+			a.Asking, a.AskSince = true, e.Time
+		}
+		a.AskWhat = e.Detail
+		if e.Tool != "" {
+			a.LastTool, a.LastToolAt = e.Tool, e.Time
+		}
+	}
+}
+
+// loop folds a tool call's key into the runs of repeated calls.
+func (a *Activity) loop(key string) {
+	prev, prev2 := a.keys[0], a.keys[1]
+	a.keys = [2]string{key, prev}
+	switch {
+	case key == prev:
+		a.same++
+	default:
+		a.same = 1
+	}
+	switch {
+	case key == prev2 && key != prev && prev != "":
+		a.alt++
+	case key != prev && prev != "":
+		a.alt = 2 // the pair (prev, key) may start alternating
+	default:
+		a.alt = 0
+	}
+	a.Repeats, a.LoopTools = a.same, toolOf(key)
+	// Alternation counts pairs: A B A B A B is 3 repetitions.
+	if a.alt/2 > a.Repeats {
+		a.Repeats, a.LoopTools = a.alt/2, toolOf(key)+" and "+toolOf(prev)
+	}
+}
+
+func toolOf(key string) string {
+	for i := 0; i < len(key); i++ {
+		if key[i] == 0 {
+			return key[:i]
+		}
+	}
+	return key
+}
+
+// Busy is how many tool calls began in the BusyWindow up to now.
+func (a *Activity) Busy(now time.Time) int {
+	n := 0
+	for i := len(a.calls) - 1; i >= 0 && now.Sub(a.calls[i]) <= BusyWindow; i-- {
+		n++
+	}
+	return n
+}

@@ -1,0 +1,99 @@
+package hook
+
+import (
+	"bufio"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The payloads in testdata are what the installed clients sent to a hook
+// that logged its stdin (Claude Code 2.1.197 and Gemini CLI 0.61.0, one
+// headless turn of two shell calls against the scripted model stand-in of
+// e2e/clients), paths shortened.
+func TestParseRealPayloads(t *testing.T) {
+	now := time.Date(2026, 11, 25, 13, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		client, file string
+		want         []Kind
+	}{
+		{ClaudeCode, "testdata/claude-code-2.1.197.jsonl", []Kind{SessionStart, TurnStart, Tool, ToolDone, Tool, ToolFailed, TurnEnd, SessionEnd}},
+		{Gemini, "testdata/gemini-0.61.0.jsonl", []Kind{SessionStart, TurnStart, Compact, Tool, ToolDone, Compact, Tool, ToolDone, Compact, TurnEnd, SessionEnd}},
+	} {
+		t.Run(tc.client, func(t *testing.T) {
+			f, err := os.Open(tc.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			var got []Event
+			sc := bufio.NewScanner(f)
+			sc.Buffer(nil, 1<<20)
+			for sc.Scan() {
+				if strings.TrimSpace(sc.Text()) == "" {
+					continue
+				}
+				e, err := Parse(tc.client, sc.Bytes(), now)
+				if err != nil {
+					t.Fatalf("Parse(%s): %v", sc.Text(), err)
+				}
+				got = append(got, e)
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("%d events, want %d: %+v", len(got), len(tc.want), got)
+			}
+			var tools []Event
+			for i, e := range got {
+				if e.Kind != tc.want[i] {
+					t.Errorf("event %d (%s) is %s, want %s", i, e.Name, e.Kind, tc.want[i])
+				}
+				if e.Session == "" || e.Client != tc.client || !e.Time.Equal(now) {
+					t.Errorf("event %d = %+v: want session, client and time", i, e)
+				}
+				if e.Kind == Tool {
+					tools = append(tools, e)
+				}
+			}
+			if len(tools) != 2 || tools[0].Input == "" || tools[0].Input == tools[1].Input || tools[0].Tool != tools[1].Tool {
+				t.Errorf("tool calls %+v: want the same tool with two different input hashes", tools)
+			}
+		})
+	}
+}
+
+func TestParse(t *testing.T) {
+	now := time.Date(2026, 11, 25, 13, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name, client, in string
+		kind             Kind
+		detail, tool     string
+		err              string
+	}{
+		{"stop failure", ClaudeCode, `{"hook_event_name":"StopFailure","session_id":"s","error":"rate_limit","error_details":"429 retry after 30s"}`, Failure, "rate_limit", "", ""},
+		{"permission request", ClaudeCode, `{"hook_event_name":"PermissionRequest","session_id":"s","tool_name":"Bash","tool_input":{"command":"rm x"}}`, Ask, "permission", "Bash", ""},
+		{"permission prompt", ClaudeCode, `{"hook_event_name":"Notification","notification_type":"permission_prompt","message":"Claude needs your permission"}`, Ask, "permission_prompt", "", ""},
+		{"idle prompt is not a question", ClaudeCode, `{"hook_event_name":"Notification","notification_type":"idle_prompt","message":"waiting"}`, Other, "idle_prompt", "", ""},
+		{"gemini tool permission", Gemini, `{"hook_event_name":"Notification","notification_type":"ToolPermission","message":"approve?"}`, Ask, "ToolPermission", "", ""},
+		{"a question tool", ClaudeCode, `{"hook_event_name":"PreToolUse","tool_name":"AskUserQuestion","tool_input":{"questions":[]}}`, Ask, "question", "AskUserQuestion", ""},
+		{"codex turn", Codex, `{"type":"agent-turn-complete","thread-id":"t","turn-id":"1","input-messages":["hi"],"last-assistant-message":"done"}`, TurnEnd, "", "", ""},
+		{"agy invocation", Agy, `{"hook_event_name":"PreInvocation"}`, TurnStart, "", "", ""},
+		{"unknown event", Gemini, `{"hook_event_name":"BeforeModel"}`, Other, "", "", ""},
+		{"control characters", ClaudeCode, "{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Ba\\u001b[2Jsh\"}", Tool, "", "Ba[2Jsh", ""},
+		{"no event", ClaudeCode, `{"session_id":"s"}`, "", "", "", "no event name"},
+		{"not JSON", ClaudeCode, `{`, "", "", "", "hook input from claude-code"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e, err := Parse(tc.client, []byte(tc.in), now)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("Parse = %+v, %v; want error %q", e, err, tc.err)
+				}
+				return
+			}
+			if err != nil || e.Kind != tc.kind || e.Detail != tc.detail || e.Tool != tc.tool {
+				t.Fatalf("Parse = %+v, %v; want kind %s detail %q tool %q", e, err, tc.kind, tc.detail, tc.tool)
+			}
+		})
+	}
+}

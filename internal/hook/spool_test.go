@@ -1,0 +1,125 @@
+package hook
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestTailFollowsTheSpool(t *testing.T) {
+	ws := t.TempDir()
+	day := time.Date(2026, 11, 25, 23, 59, 0, 0, time.UTC)
+	tl := NewTail(ws)
+	tl.Start(day)
+	if evs, err := tl.Read(day); err != nil || len(evs) != 0 {
+		t.Fatalf("Read before any event = %v, %v", evs, err)
+	}
+	ev := func(at time.Time, k Kind) Event { return Event{Time: at, Client: Gemini, Name: string(k), Kind: k} }
+	for _, e := range []Event{ev(day, TurnStart), ev(day.Add(time.Second), Tool)} {
+		if err := Append(ws, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if evs, err := tl.Read(day.Add(2 * time.Second)); err != nil || len(evs) != 2 || evs[1].Kind != Tool {
+		t.Fatalf("Read = %+v, %v; want the two events", evs, err)
+	}
+	// A partial line (a writer mid-way) waits; garbage and oversize lines
+	// are skipped; past midnight the next day's file is followed.
+	path := filepath.Join(ws, filepath.FromSlash(SpoolFile(day)))
+	f, _ := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	fmt.Fprintf(f, "not json\n%s\n{\"t\":\"2026-11-25T23:59:30Z\",\"kind\":\"tool_do", strings.Repeat("x", MaxLine+1))
+	if evs, _ := tl.Read(day.Add(3 * time.Second)); len(evs) != 0 {
+		t.Fatalf("Read = %+v, want nothing yet", evs)
+	}
+	fmt.Fprintf(f, "ne\",\"client\":\"gemini\"}\n")
+	f.Close()
+	next := day.Add(2 * time.Minute)
+	if err := Append(ws, ev(next, TurnEnd)); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := tl.Read(next)
+	if err != nil || len(evs) != 2 || evs[0].Kind != ToolDone || evs[1].Kind != TurnEnd {
+		t.Fatalf("Read across midnight = %+v, %v; want the finished line, then the next day's", evs, err)
+	}
+	if evs, _ := tl.Read(next); len(evs) != 0 {
+		t.Fatalf("Read again = %+v, want nothing new", evs)
+	}
+}
+
+// A restarted watchdog reads the end of the day already written, not all of it.
+func TestTailStartReadsOnlyTheEnd(t *testing.T) {
+	ws := t.TempDir()
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	for i := range 2000 {
+		if err := Append(ws, Event{Time: now.Add(time.Duration(i) * time.Millisecond), Client: ClaudeCode, Name: "PreToolUse", Kind: Tool, Tool: "Bash", Input: fmt.Sprint(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tl := NewTail(ws)
+	tl.Start(now)
+	evs, err := tl.Read(now)
+	if err != nil || len(evs) == 0 || len(evs) >= 2000 || evs[len(evs)-1].Input != "1999" {
+		t.Fatalf("Read after Start = %d events (%v), want the newest few hundred ending with the last", len(evs), err)
+	}
+}
+
+// The agent can put anything where the spool goes: a FIFO is not opened
+// for ever, a link is not followed.
+func TestSpoolRefusesOddFiles(t *testing.T) {
+	ws := t.TempDir()
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	path := filepath.Join(ws, filepath.FromSlash(SpoolFile(now)))
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 2)
+	go func() {
+		_, err := NewTail(ws).Read(now)
+		done <- err
+	}()
+	go func() { done <- Append(ws, Event{Time: now, Kind: Tool}) }()
+	for range 2 {
+		select {
+		case err := <-done:
+			if err == nil {
+				t.Error("a FIFO was taken for the spool")
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("blocked on a FIFO")
+		}
+	}
+	os.Remove(path)
+	outside := filepath.Join(t.TempDir(), "elsewhere")
+	os.WriteFile(outside, nil, 0o644)
+	os.Symlink(outside, path)
+	if err := Append(ws, Event{Time: now, Kind: Tool}); err == nil {
+		t.Error("Append followed a link out of the workspace")
+	}
+	if b, _ := os.ReadFile(outside); len(b) != 0 {
+		t.Errorf("the link's target was written: %q", b)
+	}
+}
+
+// Hooks of parallel tool calls append at once: no line is torn.
+func TestAppendConcurrent(t *testing.T) {
+	ws := t.TempDir()
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	var wg sync.WaitGroup
+	for i := range 64 {
+		wg.Go(func() {
+			if err := Append(ws, Event{Time: now, Client: ClaudeCode, Name: "PreToolUse", Kind: Tool, Tool: strings.Repeat("t", 100), Input: fmt.Sprint(i)}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if evs, err := NewTail(ws).Read(now); err != nil || len(evs) != 64 {
+		t.Fatalf("Read = %d events, %v; want 64", len(evs), err)
+	}
+}
