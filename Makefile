@@ -19,6 +19,7 @@ LDFLAGS := -X $(VPKG).version=$(VERSION) -X $(VPKG).commit=$(COMMIT) -X $(VPKG).
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/mcp-heart ./cmd/mcp-heart
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/watchdog ./cmd/watchdog
+	$(GO) build -o $(BIN)/heart-hook ./cmd/heart-hook
 
 # Everything under the race detector, then the fleet timing test without it
 # (timings under -race mean nothing; the test skips itself there), then
@@ -55,6 +56,7 @@ cross:
 	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./cmd/mcp-heart
 	GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/mcp-heart
 	GOOS=linux GOARCH=amd64 $(GO) build -o /dev/null ./cmd/mcp-heart
+	GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./cmd/heart-hook
 
 clean:
 	rm -rf $(BIN)
@@ -93,5 +95,6 @@ $(TOOLS)/nfpm:
 dist: $(TOOLS)/goreleaser $(TOOLS)/nfpm
 	VERSION=$(VERSION) COMMIT=$(COMMIT) DATE=$(DATE) DATE_UNIX=$$(git log -1 --format=%ct) $(TOOLS)/goreleaser release --snapshot --clean
 	VERSION=$(VERSION) ARCH=$(DEB_ARCH) WATCHDOG_DIR=dist/watchdog_linux_$(DEB_ARCH)_v1 MCPHEART_DIR=dist/mcp-heart_linux_$(DEB_ARCH)_v1 \
+		HOOK_DIR=dist/heart-hook_linux_$(DEB_ARCH)_v1 \
 		$(TOOLS)/nfpm package -f deploy/package/nfpm.yaml -p deb -t dist/
 	cd dist && sha256sum *.deb >> checksums.txt
