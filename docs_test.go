@@ -470,3 +470,31 @@ func TestTemplateHasNoContent(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsToolLoopMatchesDefault: the tool_loop section says the default
+// threshold and its double, in both languages, and which checks recover.
+func TestDocsToolLoopMatchesDefault(t *testing.T) {
+	n := config.Defaults().Thresholds.ToolLoop
+	for _, l := range languages {
+		b, err := fs.ReadFile(FS(), Doc(l, DocsDir+"/heartbeat-notices.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(b)
+		i := strings.Index(text, "### `tool_loop`")
+		if i < 0 {
+			t.Fatalf("%s: no tool_loop section", l)
+		}
+		section := text[i+3:]
+		section = section[:strings.Index(section, "\n#")]
+		nums := regexp.MustCompile(`\d+`).FindAllString(section, -1)
+		if !slices.Equal(nums, []string{strconv.Itoa(n), strconv.Itoa(2 * n)}) {
+			t.Errorf("%s tool_loop section numbers %v, want %d then %d", l, nums, n, 2*n)
+		}
+		for _, c := range checks.Names {
+			if checks.Recoverable(c) && !strings.Contains(text[strings.Index(text, "\n## "+map[lang.Lang]string{lang.English: "Recovery notice", lang.Japanese: "回復通知"}[l]):], "`"+c+"`") {
+				t.Errorf("%s: the recovery notice does not name %s, which recovers", l, c)
+			}
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/hook"
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/workspace"
@@ -27,12 +28,15 @@ const (
 	ThemePattern       = "theme_pattern"
 	Feedback           = "feedback"
 	ToolRestriction    = "tool_restriction"
+	ToolLoop           = "tool_loop"
+	WaitingForYou      = "waiting_for_you"
 )
 
 // Names lists every check in the fixed order of Result.Findings.
 var Names = []string{
 	Inactivity, Introspection, AfterDeepWork, DeepWorkExpired, InvalidDeclaration,
 	FutureID, StaleID, LogLoop, ThemePattern, Feedback, ToolRestriction,
+	ToolLoop, WaitingForYou,
 }
 
 // Recoverable reports whether an error from check starts recovery: the
@@ -40,7 +44,7 @@ var Names = []string{
 // Introspection errors do not (docs/design.md: no recovery by default).
 func Recoverable(check string) bool {
 	switch check {
-	case Inactivity, StaleID, FutureID, LogLoop, ThemePattern:
+	case Inactivity, StaleID, FutureID, LogLoop, ThemePattern, ToolLoop:
 		return true
 	}
 	return false
@@ -64,6 +68,9 @@ type Config struct {
 	// Language is the language of the notices (messages stay English:
 	// they are alert lines); "" is English.
 	Language lang.Lang
+	// Client is what the agent's client said through its hooks; the zero
+	// value is a client without hooks, judged by its files alone.
+	Client hook.Activity
 }
 
 // Work is where the agent stands between wakeups. The agent is working from
@@ -100,6 +107,9 @@ func (c Config) withDefaults() Config {
 	}
 	if t.MaxStrictDeepWork <= 0 {
 		t.MaxStrictDeepWork = d.Thresholds.MaxStrictDeepWork
+	}
+	if t.ToolLoop <= 0 {
+		t.ToolLoop = d.Thresholds.ToolLoop
 	}
 	if c.Restrictions.Cooldown <= 0 {
 		c.Restrictions.Cooldown = d.Restrictions.Cooldown
@@ -225,6 +235,8 @@ func Evaluate(now time.Time, snap scan.Snapshot, cfg Config, prev State) (Result
 		e.themePattern(),
 		e.feedback(),
 		e.toolRestriction(),
+		e.toolLoop(),
+		e.waitingForYou(),
 	}}
 	r.Actions = e.actions
 	return r, next

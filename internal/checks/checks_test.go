@@ -146,7 +146,7 @@ func TestEvaluateShape(t *testing.T) {
 		t.Errorf("inactivity finding = %+v, want elapsed 11m and the log's ID", f)
 	}
 	for _, c := range Names {
-		want := map[string]bool{Inactivity: true, StaleID: true, FutureID: true, LogLoop: true, ThemePattern: true}[c]
+		want := map[string]bool{Inactivity: true, StaleID: true, FutureID: true, LogLoop: true, ThemePattern: true, ToolLoop: true}[c]
 		if Recoverable(c) != want {
 			t.Errorf("Recoverable(%q) = %v, want %v", c, !want, want)
 		}

@@ -21,6 +21,18 @@ func (e *eval) inactivity() Finding {
 	if e.strictEnded.After(t) {
 		t, what = e.strictEnded, "strict deep work ended at "+e.clock(e.strictEnded)
 	}
+	// The client's hooks prove life for free: a tool call is activity as
+	// much as a checkpoint, and an agent asking a person is neither working
+	// nor idle (waiting_for_you says so).
+	c := e.cfg.Client
+	if c.Asking {
+		f.Message = "waiting for you since " + e.clock(c.AskSince) + " (waiting_for_you)"
+		return f
+	}
+	busy := c.LastToolAt.After(t)
+	if busy {
+		t, what = c.LastToolAt, "last tool call "+c.LastTool+" at "+e.clock(c.LastToolAt)
+	}
 	w := e.cfg.Work
 	if w.Scheduled && !w.Working {
 		f.Message = "waiting for the next wakeup"
@@ -47,6 +59,9 @@ func (e *eval) inactivity() Finding {
 		f.Level = Warning
 	default:
 		f.Message = fmt.Sprintf("%s %s ago", what, humanize.Duration(el))
+		if busy && t.Equal(c.LastToolAt) {
+			f.Message = e.busy()
+		}
 		return f
 	}
 	f.Message = fmt.Sprintf("no activity log or checkpoint for %s (warning after %s, error after %s; %s)", humanize.Duration(el), humanize.Duration(warn), humanize.Duration(errT), what)

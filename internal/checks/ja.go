@@ -39,4 +39,7 @@ var ja = lang.Catalogue{
 		"in feedbackbox/ so it is not reported again.": "ユーザーからのフィードバックが届いています：%s。それぞれ読んで対応し、" +
 		"再び知らされないよう feedbackbox/ の中で processed.<名前> に名前変更してください。",
 	"These tools are restricted for now: %s. Do not use them until then; choose another activity meanwhile.": "次のツールは今制限されています：%s。それまでは使わず、その間はほかの活動を選んでください。",
+	"You have made the same %s call %d times in a row. Repeating it will not change its result: " +
+		"read the last result again and try a different approach, or write a checkpoint saying what blocks you and move to another activity.": "同じ %s の呼び出しを%d回続けています。繰り返しても結果は変わりません：" +
+		"最後の結果を読み直して別のやり方を試すか、何に行き詰まっているかをチェックポイントに書いて、ほかの活動に移ってください。",
 }

@@ -33,6 +33,11 @@ type Thresholds struct {
 	Introspection Duration `yaml:"introspection" json:"introspection"`
 	// MaxStrictDeepWork: the longest strict declaration allowed (30m).
 	MaxStrictDeepWork Duration `yaml:"max_strict_deep_work" json:"max_strict_deep_work"`
+	// ToolLoop: the same tool call (same tool, same input) this many times
+	// in a row, or two calls alternating this many times, is a tool_loop
+	// warning; twice as many an error with recovery (8). Seen through the
+	// clients' hooks only.
+	ToolLoop int `yaml:"tool_loop" json:"tool_loop"`
 }
 
 // ExtraWakeup is an additional scheduled wakeup with its own prompt.
@@ -195,6 +200,7 @@ func Defaults() Config {
 				InactivityError:   Duration(10 * time.Minute),
 				Introspection:     Duration(30 * time.Minute),
 				MaxStrictDeepWork: Duration(30 * time.Minute),
+				ToolLoop:          8,
 			},
 			Schedule:       Schedule{Every: Duration(60 * time.Second)},
 			Idle:           Idle{Prompt: DefaultIdlePromptLog},

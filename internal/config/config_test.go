@@ -27,6 +27,7 @@ func TestDefaults(t *testing.T) {
 				InactivityError:   Duration(10 * time.Minute),
 				Introspection:     Duration(30 * time.Minute),
 				MaxStrictDeepWork: Duration(30 * time.Minute),
+				ToolLoop:          8,
 			},
 			Language:       lang.English,
 			Schedule:       Schedule{Every: Duration(60 * time.Second)},
@@ -118,6 +119,7 @@ func TestLoadFull(t *testing.T) {
 			InactivityWarning: Duration(4 * time.Minute),
 			InactivityError:   Duration(9 * time.Minute),
 			Introspection:     Duration(45 * time.Minute),
+			ToolLoop:          8,
 			MaxStrictDeepWork: Duration(20 * time.Minute),
 		},
 		Schedule: Schedule{Every: 0, Cron: "*/30 * * * *", Extra: []ExtraWakeup{
@@ -269,6 +271,7 @@ func TestInvalid(t *testing.T) {
 		"zero-warning":            "thresholds.inactivity_warning: must be positive",
 		"zero-introspection":      "thresholds.introspection: must be positive",
 		"strict-under-minute":     "thresholds.max_strict_deep_work: must be at least 1m",
+		"tool-loop":               "thresholds.tool_loop: must be at least 2",
 		"zero-failures":           "circuit_breaker.failures: must be at least 1",
 		"zero-cooldown":           "circuit_breaker.cooldown: must be positive",
 		"max-cooldown-under":      "circuit_breaker.max_cooldown: must be at least cooldown (15m0s)",

@@ -27,6 +27,8 @@ func (t Thresholds) Validate() error {
 		return fmt.Errorf("thresholds.introspection: must be positive")
 	case t.MaxStrictDeepWork < Duration(time.Minute):
 		return fmt.Errorf("thresholds.max_strict_deep_work: must be at least 1m (declarations are in whole minutes)")
+	case t.ToolLoop < 2:
+		return fmt.Errorf("thresholds.tool_loop: must be at least 2 (calls in a row)")
 	}
 	return nil
 }

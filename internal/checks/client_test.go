@@ -1,0 +1,112 @@
+package checks
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/hook"
+	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/scan"
+)
+
+// activity folds events at seconds before now.
+func activity(evs ...hook.Event) hook.Activity {
+	var a hook.Activity
+	for _, e := range evs {
+		a.Apply(e)
+	}
+	return a
+}
+
+func toolAt(ago time.Duration, tool, in string) hook.Event {
+	return hook.Event{Time: now.Add(-ago), Kind: hook.Tool, Tool: tool, Input: in}
+}
+
+// A long turn of tool calls with no checkpoint is busy, not inactive; when
+// the calls stop, inactivity counts from the last one.
+func TestInactivityWithHooks(t *testing.T) {
+	snap := withLogs(scan.Snapshot{}, logAgo(20*time.Minute, "thinking"))
+	var calls []hook.Event
+	calls = append(calls, hook.Event{Time: now.Add(-19 * time.Minute), Kind: hook.TurnStart})
+	for i := range 14 {
+		calls = append(calls, toolAt(time.Duration(280-i*20)*time.Second, "Bash", string(rune('a'+i))))
+	}
+	for _, tc := range []struct {
+		name   string
+		client hook.Activity
+		level  Level
+		msg    string
+	}{
+		{"no hooks", hook.Activity{}, Error, "no activity log or checkpoint for 20m"},
+		{"busy", activity(calls...), OK, "busy: 14 tool calls in 5m, last Bash 20s ago"},
+		{"calls stopped", activity(toolAt(11*time.Minute, "Bash", "x")), Error, "last tool call Bash at"},
+		{"asking", activity(toolAt(30*time.Minute, "Bash", "x"), hook.Event{Time: now.Add(-15 * time.Minute), Kind: hook.Ask, Detail: "permission"}), OK, "waiting for you since"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, _ := Evaluate(now, snap, Config{Client: tc.client}, State{})
+			f, _ := r.Finding(Inactivity)
+			if f.Level != tc.level || !strings.Contains(f.Message, tc.msg) {
+				t.Fatalf("inactivity = %v %q, want %v containing %q", f.Level, f.Message, tc.level, tc.msg)
+			}
+		})
+	}
+}
+
+func TestToolLoop(t *testing.T) {
+	same := func(n int) []hook.Event {
+		var evs []hook.Event
+		for range n {
+			evs = append(evs, toolAt(time.Minute, "Bash", "npm test"))
+		}
+		return evs
+	}
+	alternating := func(n int) []hook.Event {
+		var evs []hook.Event
+		for range n {
+			evs = append(evs, toolAt(time.Minute, "Read", "f"), toolAt(time.Minute, "Edit", "f"))
+		}
+		return evs
+	}
+	for _, tc := range []struct {
+		name  string
+		evs   []hook.Event
+		level Level
+		msg   string
+	}{
+		{"seven", same(7), OK, "Bash repeated 7 times (warning at 8)"},
+		{"eight", same(8), Warning, "the same Bash call 8 times in a row (warning at 8, error at 16)"},
+		{"sixteen", same(16), Error, "the same Bash call 16 times"},
+		{"alternating", alternating(8), Warning, "the same Edit and Read call 8 times"},
+		{"broken by another call", append(same(7), append([]hook.Event{toolAt(time.Minute, "Read", "log")}, same(7)...)...), OK, "repeated 7 times"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := Config{Client: activity(tc.evs...)}
+			r, _ := Evaluate(now, scan.Snapshot{}, cfg, State{})
+			f, _ := r.Finding(ToolLoop)
+			if f.Level != tc.level || !strings.Contains(f.Message, tc.msg) || (f.Level > OK) != (f.Notice != "") {
+				t.Fatalf("tool_loop = %v %q (notice %q), want %v containing %q", f.Level, f.Message, f.Notice, tc.level, tc.msg)
+			}
+			cfg.Language = lang.Japanese
+			rj, _ := Evaluate(now, scan.Snapshot{}, cfg, State{})
+			if fj, _ := rj.Finding(ToolLoop); f.Notice != "" && !japanese(fj.Notice) {
+				t.Errorf("Japanese notice = %q", fj.Notice)
+			}
+		})
+	}
+}
+
+func TestWaitingForYou(t *testing.T) {
+	asked := activity(hook.Event{Time: now.Add(-3 * time.Minute), Kind: hook.Tool, Tool: "Bash", Input: "x"},
+		hook.Event{Time: now.Add(-2 * time.Minute), Kind: hook.Ask, Tool: "Bash", Detail: "permission"})
+	r, _ := Evaluate(now, scan.Snapshot{}, Config{Client: asked}, State{})
+	f, _ := r.Finding(WaitingForYou)
+	if f.Level != Warning || !strings.Contains(f.Message, "permission to use Bash") || !strings.Contains(f.Message, "2m ago") || f.Notice != "" {
+		t.Fatalf("waiting_for_you = %+v", f)
+	}
+	asked.Apply(hook.Event{Time: now.Add(-time.Minute), Kind: hook.ToolDone, Tool: "Bash"})
+	r, _ = Evaluate(now, scan.Snapshot{}, Config{Client: asked}, State{})
+	if f, _ := r.Finding(WaitingForYou); f.Level != OK {
+		t.Fatalf("still waiting after the tool ran: %+v", f)
+	}
+}
