@@ -165,6 +165,11 @@ type AgentConfig struct {
 	Recovery       Recovery       `yaml:"recovery"`
 	Restrictions   Restrictions   `yaml:"restrictions"`
 	Agent          Delivery       `yaml:"agent"`
+	// Budget caps the tokens and money of a day's wakeups.
+	Budget Budget `yaml:"budget"`
+	// Prices is the config's prices table, copied in at load (the table is
+	// the whole config's: models cost the same for every agent).
+	Prices map[string]Price `yaml:"-"`
 	// StateRoot is the config's state_dir, resolved at load; the agent's
 	// own folder in it (StateDir) holds what is the operator's (the pause).
 	StateRoot string `yaml:"-"`
@@ -178,6 +183,9 @@ type Config struct {
 	Alerts      Alerts `yaml:"alerts"`
 	HTTP        HTTP   `yaml:"http"`
 	MQTT        MQTT   `yaml:"mqtt"`
+	// Prices are USD per million tokens by model, for clients that do not
+	// report a run's cost themselves.
+	Prices map[string]Price `yaml:"prices"`
 	// StateDir holds the operator's state for every agent, outside their
 	// workspaces (default: $STATE_DIRECTORY, $XDG_STATE_HOME/ai-heart or
 	// ~/.local/state/ai-heart).
@@ -206,6 +214,7 @@ func Defaults() Config {
 			Idle:           Idle{Prompt: DefaultIdlePromptLog},
 			CircuitBreaker: CircuitBreaker{Failures: 3, Cooldown: Duration(15 * time.Minute), MaxCooldown: Duration(2 * time.Hour)},
 			Recovery:       Recovery{MaxAttempts: 3, MaxWaitCycles: 5},
+			Budget:         Budget{WarnAt: 0.8},
 			Restrictions:   Restrictions{Cooldown: Duration(10 * time.Minute), Lock: Duration(60 * time.Minute)},
 			Agent: Delivery{
 				Delivery:   DeliveryInbox,

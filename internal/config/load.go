@@ -175,6 +175,10 @@ func (c *Config) finish(base string) error {
 			}
 		}
 	}
+	if err := validatePrices(c.Prices); err != nil {
+		return err
+	}
+	c.AgentConfig.Prices = c.Prices
 	if err := c.AgentConfig.validate(""); err != nil {
 		return err
 	}
@@ -194,6 +198,7 @@ func (c *Config) finish(base string) error {
 		if a.Workspace == "" {
 			return fmt.Errorf("%sworkspace: required for each agent of a fleet", key)
 		}
+		a.Prices = c.Prices
 		if err := a.validate(key); err != nil {
 			return err
 		}

@@ -73,6 +73,12 @@ func (a *AgentConfig) validate(key string) error {
 	case a.Agent.StopGrace <= 0:
 		return bad("agent.stop_grace", "must be positive")
 	}
+	if err := a.Budget.validate(key); err != nil {
+		return err
+	}
+	if a.Budget.PerWakeupTokens > 0 && (a.Agent.Delivery != DeliveryExec || a.Agent.Output != OutputStreamJSON) {
+		return bad("budget.per_wakeup_tokens", "needs exec delivery with agent.output: stream-json: only the client's stream-json events report usage while the run goes on")
+	}
 	if a.Schedule.Cron != "" {
 		if _, err := ParseCron(a.Schedule.Cron); err != nil {
 			return bad("schedule.cron", "%v", err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/cost"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -26,6 +27,10 @@ type Result struct {
 	// ToolCalls is how many tool calls an exec run with stream-json output
 	// made (0 otherwise).
 	ToolCalls int
+	// Usage is what an exec run with stream-json output reported (tokens,
+	// and the client's own price when it gives one); nil when it reported
+	// nothing, or for other deliveries: unknown, never 0.
+	Usage *cost.Usage
 }
 
 // Deliverer wakes the agent with a prompt.

@@ -52,6 +52,9 @@ type Exec struct {
 	// MaxToolCalls ends the run at call MaxToolCalls+1 with ErrToolCap
 	// (0 = no cap; needs StreamJSON).
 	MaxToolCalls int
+	// MaxTokens ends the run with ErrTokenCap once its running usage passes
+	// it (0 = no cap; needs StreamJSON).
+	MaxTokens int64
 	// StopGrace is the time between SIGTERM and SIGKILL to the run's process
 	// group when the run is ended early (0 = DefaultStopGrace).
 	StopGrace time.Duration
@@ -91,7 +94,8 @@ func (e *Exec) Deliver(ctx context.Context, prompt string) (Result, error) {
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	var stream *streamReader
 	if e.StreamJSON {
-		stream = &streamReader{max: e.MaxToolCalls, onOver: func() { capCancel(ErrToolCap) }}
+		stream = &streamReader{max: e.MaxToolCalls, onOver: func() { capCancel(ErrToolCap) },
+			maxTokens: e.MaxTokens, onTokens: func() { capCancel(ErrTokenCap) }}
 		cmd.Stdout = io.MultiWriter(stdout, stream)
 	}
 	grace := e.StopGrace
@@ -117,9 +121,17 @@ func (e *Exec) Deliver(ctx context.Context, prompt string) (Result, error) {
 			res.Reply = r
 		}
 		res.ToolCalls, _ = stream.toolCalls()
+		res.Usage = stream.usage()
 	}
-	if context.Cause(capCtx) == ErrToolCap {
+	switch context.Cause(capCtx) {
+	case ErrToolCap:
 		return res, fmt.Errorf("run %s: %w: tool call %d of a cap of %d; the run was ended", argv[0], ErrToolCap, e.MaxToolCalls+1, e.MaxToolCalls)
+	case ErrTokenCap:
+		used := int64(0)
+		if res.Usage != nil {
+			used = res.Usage.Tokens.Total()
+		}
+		return res, fmt.Errorf("run %s: %w: %d tokens used, a cap of %d; the run was ended", argv[0], ErrTokenCap, used, e.MaxTokens)
 	}
 	if context.Cause(runCtx) == ErrTimeout {
 		return res, fmt.Errorf("run %s: %w after %s%s", argv[0], ErrTimeout, e.Timeout, stderrNote(stderr))

@@ -4,13 +4,20 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/ai-heart/ai-heart/internal/cost"
 )
 
 // ErrToolCap reports that a run went past agent.max_tool_calls and was
 // ended: its result is discarded like a ghost's, and the breaker counts it.
 var ErrToolCap = errors.New("per-wakeup tool-call cap reached")
+
+// ErrTokenCap reports that a run's usage went past budget.per_wakeup_tokens
+// and it was ended: discarded like a tool-capped run, and counted as capped.
+var ErrTokenCap = errors.New("per-wakeup token cap reached")
 
 // streamReader reads a client's --output-format stream-json (one JSON event
 // per line, Gemini CLI and Claude Code alike): it counts the tool calls as
@@ -19,6 +26,10 @@ var ErrToolCap = errors.New("per-wakeup tool-call cap reached")
 type streamReader struct {
 	max    int    // tool calls allowed (0 = no cap)
 	onOver func() // called once, at call max+1
+	// maxTokens ends the run once its running usage passes it (0 = no cap);
+	// onTokens is called once when it does.
+	maxTokens int64
+	onTokens  func()
 
 	mu     sync.Mutex
 	line   []byte
@@ -27,6 +38,17 @@ type streamReader struct {
 	result string          // the result event's text
 	said   strings.Builder // assistant text, when no result event says it
 	events int
+
+	model     string                // Claude Code's init event's model
+	running   map[string]runningMsg // Claude Code: usage per assistant message id
+	final     *cost.Usage           // the result event's usage
+	tokenOver bool
+}
+
+// runningMsg is one assistant message's usage as last seen.
+type runningMsg struct {
+	model  string
+	tokens cost.Tokens
 }
 
 // event is the part of a stream-json line the reader needs. Gemini CLI
@@ -40,12 +62,23 @@ type event struct {
 	Content  json.RawMessage `json:"content"`
 	Result   json.RawMessage `json:"result"`
 	Response string          `json:"response"`
+	Subtype  string          `json:"subtype"`
+	Model    string          `json:"model"` // Claude Code's system init: the session's model
 	Message  *struct {
+		ID      string `json:"id"`
+		Model   string `json:"model"`
 		Content []struct {
 			Type string `json:"type"`
 			Text string `json:"text"`
 		} `json:"content"`
+		Usage *claudeUsage `json:"usage"`
 	} `json:"message"`
+	// Claude Code's result: usage, total_cost_usd, modelUsage.
+	Usage        *claudeUsage                `json:"usage"`
+	TotalCostUSD *float64                    `json:"total_cost_usd"`
+	ModelUsage   map[string]claudeModelUsage `json:"modelUsage"`
+	// Gemini CLI's result: stats.
+	Stats *geminiStats `json:"stats"`
 }
 
 func (s *streamReader) Write(p []byte) (int, error) {
@@ -83,9 +116,16 @@ func (s *streamReader) take(l []byte) {
 	}
 	s.events++
 	switch ev.Type {
+	case "system":
+		if ev.Subtype == "init" {
+			s.model = ev.Model
+		}
 	case "tool_use":
 		s.call()
 	case "assistant":
+		if ev.Message != nil && ev.Message.Usage != nil {
+			s.runningUsage(ev.Message.ID, ev.Message.Model, ev.Message.Usage.tokens())
+		}
 		if ev.Message != nil {
 			for _, c := range ev.Message.Content {
 				switch c.Type {
@@ -108,7 +148,66 @@ func (s *streamReader) take(l []byte) {
 		} else if ev.Response != "" {
 			s.result = ev.Response
 		}
+		if u := resultUsage(ev); u != nil {
+			if u.Models == nil && s.model != "" {
+				u.Models = map[string]cost.Tokens{s.model: u.Tokens}
+			}
+			s.final = u
+			s.checkTokens(u.Tokens.Total())
+		}
 	}
+}
+
+// runningUsage folds in an assistant message's usage (Claude Code repeats a
+// message's usage on each of its content blocks: the last one counts).
+func (s *streamReader) runningUsage(id, model string, t cost.Tokens) {
+	if s.running == nil {
+		s.running = map[string]runningMsg{}
+	}
+	if id == "" {
+		id = fmt.Sprintf("#%d", s.events) // no id: each event is its own message
+	}
+	s.running[id] = runningMsg{model: model, tokens: t}
+	var total int64
+	for _, m := range s.running {
+		total += m.tokens.Total()
+	}
+	s.checkTokens(total)
+}
+
+func (s *streamReader) checkTokens(total int64) {
+	if s.maxTokens > 0 && total > s.maxTokens && !s.tokenOver {
+		s.tokenOver = true
+		if s.onTokens != nil {
+			go s.onTokens() // never kill from inside the child's pipe write
+		}
+	}
+}
+
+// usage is what the run reported: the result event's usage, else (a run
+// ended before its result) the assistant messages' so far, marked partial;
+// nil when the client reported none.
+func (s *streamReader) usage() *cost.Usage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.final != nil {
+		return s.final.Clone()
+	}
+	if len(s.running) == 0 {
+		return nil
+	}
+	u := &cost.Usage{Models: map[string]cost.Tokens{}, Partial: true}
+	for _, m := range s.running {
+		u.Tokens = u.Tokens.Add(m.tokens)
+		u.Models[m.model] = u.Models[m.model].Add(m.tokens)
+	}
+	return u
+}
+
+func (s *streamReader) tokensOver() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tokenOver
 }
 
 func (s *streamReader) call() {

@@ -13,8 +13,13 @@
 //	exclusive LOCK LOG hold an exclusive flock on LOCK and sleep; append "start PID" to LOG,
 //	                   or "overlap PID" when another run holds the lock (two runs alive at once)
 //	polite PIDFILE     write "PID" to PIDFILE, sleep; on SIGTERM write "term" to PIDFILE.term and exit 0
-//	stream FMT N TEXT  stream-json as a client would (FMT gemini or claude):
-//	                   N tool calls, then the final TEXT; N < 0: calls forever
+//	stream FMT N TEXT [model=M] [cost=USD] [nousage]
+//	                   stream-json as a client would (FMT gemini or claude):
+//	                   N tool calls, then the final TEXT; N < 0: calls forever.
+//	                   Each turn reports usage: a call's 100 input, 50 cache
+//	                   read, 10 output tokens; the final turn's 100, 50, 20.
+//	                   The result sums them (160N+170 tokens) for model M
+//	                   (fake-model), with Claude's total_cost_usd = USD when given.
 package main
 
 import (
@@ -98,23 +103,65 @@ func main() {
 	case "stream":
 		n, _ := strconv.Atoi(args[1])
 		gemini := args[0] == "gemini"
+		model, costUSD, usage := "fake-model", "", true
+		for _, a := range args[3:] {
+			switch {
+			case strings.HasPrefix(a, "model="):
+				model = strings.TrimPrefix(a, "model=")
+			case strings.HasPrefix(a, "cost="):
+				costUSD = strings.TrimPrefix(a, "cost=")
+			case a == "nousage":
+				usage = false
+			}
+		}
 		emit := func(v any) { b, _ := json.Marshal(v); os.Stdout.Write(append(b, '\n')) }
-		emit(map[string]any{"type": "init", "session_id": "s"})
-		for i := 0; n < 0 || i < n; i++ {
+		turn := func(out int) map[string]any {
+			return map[string]any{"input_tokens": 100, "cache_read_input_tokens": 50, "cache_creation_input_tokens": 0, "output_tokens": out}
+		}
+		msg := func(i, out int, content map[string]any) map[string]any {
+			m := map[string]any{"id": fmt.Sprintf("msg_%d", i), "model": model, "content": []any{content}}
+			if usage {
+				m["usage"] = turn(out)
+			}
+			return m
+		}
+		if gemini {
+			emit(map[string]any{"type": "init", "session_id": "s", "model": "auto"})
+		} else {
+			emit(map[string]any{"type": "system", "subtype": "init", "session_id": "s", "model": model})
+		}
+		i := 0
+		for ; n < 0 || i < n; i++ {
 			if gemini {
 				emit(map[string]any{"type": "tool_use", "tool_name": "mcp_mcp-heart_checkpoint", "tool_id": fmt.Sprint(i)})
 				emit(map[string]any{"type": "tool_result", "tool_id": fmt.Sprint(i), "status": "success"})
 			} else {
-				emit(map[string]any{"type": "assistant", "message": map[string]any{"content": []any{map[string]any{"type": "tool_use", "id": fmt.Sprint(i), "name": "mcp__mcp-heart__checkpoint"}}}})
+				emit(map[string]any{"type": "assistant", "message": msg(i, 10, map[string]any{"type": "tool_use", "id": fmt.Sprint(i), "name": "mcp__mcp-heart__checkpoint"})})
 				emit(map[string]any{"type": "user", "message": map[string]any{"content": []any{map[string]any{"type": "tool_result"}}}})
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
+		in, cached, out := int64(100*(n+1)), int64(50*(n+1)), int64(10*n+20)
 		if gemini {
 			emit(map[string]any{"type": "message", "role": "assistant", "content": args[2], "delta": true})
-			emit(map[string]any{"type": "result", "status": "success"})
+			res := map[string]any{"type": "result", "status": "success"}
+			if usage {
+				st := map[string]any{"total_tokens": in + cached + out, "input_tokens": in + cached, "output_tokens": out, "cached": cached, "input": in}
+				res["stats"] = map[string]any{"total_tokens": in + cached + out, "input_tokens": in + cached, "output_tokens": out, "cached": cached, "input": in,
+					"duration_ms": 1, "tool_calls": n, "models": map[string]any{model: st}}
+			}
+			emit(res)
 		} else {
-			emit(map[string]any{"type": "result", "subtype": "success", "result": args[2]})
+			emit(map[string]any{"type": "assistant", "message": msg(i, 20, map[string]any{"type": "text", "text": args[2]})})
+			res := map[string]any{"type": "result", "subtype": "success", "result": args[2]}
+			if usage {
+				res["usage"] = map[string]any{"input_tokens": in, "cache_read_input_tokens": cached, "cache_creation_input_tokens": 0, "output_tokens": out}
+				res["modelUsage"] = map[string]any{model: map[string]any{"inputTokens": in, "outputTokens": out, "cacheReadInputTokens": cached, "cacheCreationInputTokens": 0}}
+			}
+			if costUSD != "" {
+				res["total_cost_usd"] = json.RawMessage(costUSD)
+			}
+			emit(res)
 		}
 	default:
 		fmt.Fprintln(os.Stderr, "fakeagent: unknown mode", os.Args[1])

@@ -1,0 +1,146 @@
+package cost
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+func newWS(t *testing.T) *workspace.Workspace {
+	t.Helper()
+	ws, err := workspace.New(t.TempDir(), time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.EnsureSkeleton(); err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
+func f(v float64) *float64 { return &v }
+
+// TestPrice: the client's price first, else the table by model; a model
+// missing from the table, or a cache write with no cache_write price, leaves
+// the price unknown; no usage is unknown, never 0.
+func TestPrice(t *testing.T) {
+	prices := map[string]config.Price{"a": {Input: 2, Output: 8, Cached: 0.5}, "b": {Input: 1, Output: 1, Cached: 1, CacheWrite: f(3)}}
+	for _, tc := range []struct {
+		name  string
+		u     *Usage
+		usd   float64
+		known bool
+	}{
+		{"no usage", nil, 0, false},
+		{"reported", &Usage{Tokens: Tokens{Input: 5}, Models: map[string]Tokens{"zzz": {Input: 5}}, ReportedUSD: f(0.5)}, 0.5, true},
+		{"table", &Usage{Models: map[string]Tokens{"a": {Input: 1_000_000, Output: 500_000, CacheRead: 2_000_000}}}, 2 + 4 + 1, true},
+		{"two models", &Usage{Models: map[string]Tokens{"a": {Input: 1_000_000}, "b": {CacheWrite: 1_000_000}}}, 2 + 3, true},
+		{"cache write unpriced", &Usage{Models: map[string]Tokens{"a": {CacheWrite: 1}}}, 0, false},
+		{"unpriced model", &Usage{Models: map[string]Tokens{"a": {Input: 1}, "c": {Input: 1}}}, 0, false},
+		{"tokens, no model", &Usage{Tokens: Tokens{Input: 1}}, 0, false},
+	} {
+		usd, known := Price(tc.u, prices)
+		if known != tc.known || math.Abs(usd-tc.usd) > 1e-12 {
+			t.Errorf("%s: Price = %v, %v; want %v, %v", tc.name, usd, known, tc.usd, tc.known)
+		}
+	}
+}
+
+// TestLedgerDaysAndRestart: runs land on their local day (a DST change in
+// between), the periods sum them, and a reopened ledger has them all.
+func TestLedgerDaysAndRestart(t *testing.T) {
+	ws := newWS(t)
+	loc, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Skip("no tzdata")
+	}
+	// 2026-10-25 is 25 hours long in Berlin (CEST -> CET).
+	day1 := time.Date(2026, 10, 24, 23, 30, 0, 0, loc)
+	day2 := time.Date(2026, 10, 25, 23, 30, 0, 0, loc)
+	day3 := time.Date(2026, 10, 26, 0, 30, 0, 0, loc)
+	l, err := Open(ws, loc, day1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(in int64, usd float64) Run {
+		return Run{Usage: &Usage{Tokens: Tokens{Input: in}}, USD: f(usd)}
+	}
+	for _, r := range []struct {
+		at      time.Time
+		src, oc string
+		run     Run
+	}{
+		{day1, "schedule", Ghost, run(10, 0.001)},
+		{day2, "schedule", Ghost, run(20, 0.002)},
+		{day2, "idle", Worked, run(300, 0.03)},
+		{day3, "schedule", Worked, Run{}},                                         // unknown usage
+		{day3, "schedule", Worked, Run{Usage: &Usage{Tokens: Tokens{Output: 7}}}}, // unpriced
+	} {
+		if err := l.Record(r.at, r.src, r.oc, r.run); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l2, err := Open(ws, loc, day3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := l2.Summary(day3)
+	if s.Today.From != "2026-10-26" || s.Yesterday.From != "2026-10-25" || s.Last7Days.From != "2026-10-20" {
+		t.Fatalf("periods %s, %s, %s", s.Today.From, s.Yesterday.From, s.Last7Days.From)
+	}
+	if c := s.Today.By.Sum(""); c.Runs != 2 || c.Unknown != 1 || c.Unpriced != 1 || c.Tokens.Total() != 7 || c.USD != 0 {
+		t.Fatalf("today %+v", c)
+	}
+	if c := s.Yesterday.By.Sum(Ghost); c.Runs != 1 || c.Tokens.Input != 20 || c.USD != 0.002 {
+		t.Fatalf("yesterday's ghosts %+v", c)
+	}
+	if c := s.Last7Days.By.Sum(""); c.Runs != 5 || c.Tokens.Total() != 337 || math.Abs(c.USD-0.033) > 1e-12 {
+		t.Fatalf("last 7 days %+v", c)
+	}
+	if c := s.Totals["schedule"]; c.Runs != 4 || c.Tokens.Total() != 37 {
+		t.Fatalf("schedule totals %+v", c)
+	}
+}
+
+// TestLedgerCorrupt: an unreadable ledger starts empty but marks the day
+// it was opened as corrupt (spent for the budget), and says so.
+func TestLedgerCorrupt(t *testing.T) {
+	for name, body := range map[string]string{
+		"not json":       "{",
+		"negative spend": `{"days":{"2026-11-25":{"by":{"schedule":{"worked":{"runs":1,"tokens":{"input":-5},"usd":0}}}}},"totals":{}}`,
+		"bad day":        `{"days":{"yesterday":{"by":{}}},"totals":{}}`,
+		"bad outcome":    `{"days":{"2026-11-25":{"by":{"schedule":{"free":{"runs":1}}}}},"totals":{}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			ws := newWS(t)
+			if err := os.WriteFile(filepath.Join(ws.Root, File), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			now := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+			l, err := Open(ws, time.UTC, now)
+			if !errors.Is(err, ErrCorrupt) || l == nil {
+				t.Fatalf("Open = %v, %v; want a ledger and ErrCorrupt", l, err)
+			}
+			if !l.Summary(now).TodayCorrupt || !l.Today(now).Corrupt {
+				t.Fatal("a corrupt ledger's day is not marked")
+			}
+			if l.Summary(now.Add(24 * time.Hour)).TodayCorrupt {
+				t.Fatal("the next day is marked too")
+			}
+			// The mark survives the next write and a reopen.
+			if err := l.Record(now, "schedule", Worked, Run{}); err != nil {
+				t.Fatal(err)
+			}
+			l2, err := Open(ws, time.UTC, now)
+			if err != nil || !l2.Today(now).Corrupt {
+				t.Fatalf("reopened: %v, corrupt %v", err, l2.Today(now).Corrupt)
+			}
+		})
+	}
+}

@@ -1,0 +1,362 @@
+package cost
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// File is the ledger, workspace-relative.
+const File = workspace.StatsDir + "/cost.json"
+
+// KeepDays is how many local days the ledger keeps (the totals keep all).
+const KeepDays = 32
+
+// Outcomes of a measured wakeup.
+const (
+	Worked = "worked" // the run ended well and said something
+	Ghost  = "ghost"  // the run ended well and said only the idle token
+	Failed = "failed" // the run failed, timed out or was ended by a takeover
+	Capped = "capped" // the run was ended by a per-wakeup cap (tool calls, tokens)
+)
+
+var knownOutcome = map[string]bool{Worked: true, Ghost: true, Failed: true, Capped: true}
+
+// maxSources bounds the sources a ledger may hold (schedule, extra, idle,
+// recovery, feedback, and room to grow): the agent can write the file, and
+// the state file and the fleet's pulse carry it.
+const maxSources = 16
+
+// ErrCorrupt reports a ledger that could not be parsed: the day it is
+// opened counts as spent (the agent can write the file, and a bad file must
+// never hand back a budget), and the totals start again.
+var ErrCorrupt = errors.New("corrupt cost ledger")
+
+// Cell sums the runs of one source and outcome (or any grouping of them).
+type Cell struct {
+	Runs int64 `json:"runs"`
+	// Unknown runs reported no usage: their tokens are not in Tokens.
+	Unknown int64  `json:"unknown,omitempty"`
+	Tokens  Tokens `json:"tokens"`
+	// USD is the cost of the priced runs.
+	USD float64 `json:"usd"`
+	// Unpriced runs reported tokens but no price is known for them.
+	Unpriced int64 `json:"unpriced,omitempty"`
+}
+
+// Add returns c plus d.
+func (c Cell) Add(d Cell) Cell {
+	return Cell{Runs: c.Runs + d.Runs, Unknown: c.Unknown + d.Unknown, Tokens: c.Tokens.Add(d.Tokens), USD: c.USD + d.USD, Unpriced: c.Unpriced + d.Unpriced}
+}
+
+func (c Cell) bad() bool {
+	t := c.Tokens
+	return c.Runs < 0 || c.Unknown < 0 || c.Unpriced < 0 || t.Input < 0 || t.Output < 0 || t.CacheRead < 0 || t.CacheWrite < 0 ||
+		c.USD < 0 || math.IsNaN(c.USD) || math.IsInf(c.USD, 0)
+}
+
+// Split is source -> outcome -> cell.
+type Split map[string]map[string]Cell
+
+// Sum adds the cells of outcome ("" = every outcome) across sources.
+func (s Split) Sum(outcome string) Cell {
+	var c Cell
+	for _, byOut := range s {
+		for o, v := range byOut {
+			if outcome == "" || o == outcome {
+				c = c.Add(v)
+			}
+		}
+	}
+	return c
+}
+
+func (s Split) add(source, outcome string, c Cell) {
+	if s[source] == nil {
+		s[source] = map[string]Cell{}
+	}
+	s[source][outcome] = s[source][outcome].Add(c)
+}
+
+// Day is one local day of an agent's wakeups.
+type Day struct {
+	By Split `json:"by"`
+	// Corrupt is set when the ledger was unreadable that day: the day
+	// counts as spent for the daily budget.
+	Corrupt bool `json:"corrupt,omitempty"`
+	// Warned is set once the warn_at notice went out that day.
+	Warned bool `json:"warned,omitempty"`
+	// SpentAlerted is set once the "budget spent" alert went out that day.
+	SpentAlerted bool `json:"spent_alerted,omitempty"`
+}
+
+// book is the file's content.
+type book struct {
+	Days map[string]*Day `json:"days"`
+	// Totals are every run since the ledger began, by source: the counters
+	// /metrics shows, kept across restarts.
+	Totals map[string]Cell `json:"totals"`
+}
+
+// Ledger is one agent's cost ledger, persisted atomically in stats/cost.json
+// on every change. It is safe for concurrent use.
+type Ledger struct {
+	ws  *workspace.Workspace
+	loc *time.Location
+
+	mu sync.Mutex
+	b  book
+}
+
+// Open loads the ledger of ws; loc (nil = Local) draws its days. Opening
+// never writes. A missing file starts empty. A corrupt one starts empty with
+// the local day of now marked spent, and is returned with an error wrapping
+// ErrCorrupt alongside the usable *Ledger; any other read error returns a nil
+// *Ledger.
+func Open(ws *workspace.Workspace, loc *time.Location, now time.Time) (*Ledger, error) {
+	if loc == nil {
+		loc = time.Local
+	}
+	l := &Ledger{ws: ws, loc: loc}
+	err := l.read()
+	if errors.Is(err, ErrCorrupt) {
+		l.b = book{Days: map[string]*Day{dayOf(now, loc): {By: Split{}, Corrupt: true}}, Totals: map[string]Cell{}}
+		return l, fmt.Errorf("open cost ledger: %w", err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open cost ledger: %w", err)
+	}
+	return l, nil
+}
+
+func (l *Ledger) read() error {
+	l.b = book{Days: map[string]*Day{}, Totals: map[string]Cell{}}
+	abs, err := l.ws.Resolve(File)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", File, err)
+	}
+	raw, err := workspace.ReadAgentFile(abs, workspace.MaxTextFile)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read %s: %w", File, err)
+	}
+	var b book
+	if err := json.Unmarshal(raw, &b); err != nil {
+		return fmt.Errorf("read %s: %w: %v", File, ErrCorrupt, err)
+	}
+	for day, d := range b.Days {
+		if _, perr := time.Parse(dayLayout, day); perr != nil || d == nil {
+			return fmt.Errorf("read %s: day %q: %w", File, day, ErrCorrupt)
+		}
+		if d.By == nil {
+			d.By = Split{}
+		}
+		if len(d.By) > maxSources {
+			return fmt.Errorf("read %s: day %s: %d sources: %w", File, day, len(d.By), ErrCorrupt)
+		}
+		for _, byOut := range d.By {
+			for o, c := range byOut {
+				if !knownOutcome[o] {
+					return fmt.Errorf("read %s: day %s: outcome %q: %w", File, day, o, ErrCorrupt)
+				}
+				if c.bad() {
+					return fmt.Errorf("read %s: day %s: a negative or impossible count: %w", File, day, ErrCorrupt)
+				}
+			}
+		}
+	}
+	if len(b.Days) > KeepDays+1 || len(b.Totals) > maxSources {
+		return fmt.Errorf("read %s: more days or sources than the watchdog writes: %w", File, ErrCorrupt)
+	}
+	for _, c := range b.Totals {
+		if c.bad() {
+			return fmt.Errorf("read %s: totals: a negative or impossible count: %w", File, ErrCorrupt)
+		}
+	}
+	if b.Days == nil {
+		b.Days = map[string]*Day{}
+	}
+	if b.Totals == nil {
+		b.Totals = map[string]Cell{}
+	}
+	l.b = b
+	return nil
+}
+
+// Run is one wakeup's measure, as its transcript line shows it.
+type Run struct {
+	// Usage is nil when the client reported none ("unknown", never 0).
+	Usage *Usage `json:"usage"`
+	// USD is nil when the price is unknown.
+	USD *float64 `json:"cost_usd"`
+}
+
+// Measure prices a run's usage (nil: unknown) with prices.
+func Measure(u *Usage, prices map[string]config.Price) Run {
+	r := Run{Usage: u.Clone()}
+	if usd, ok := Price(u, prices); ok {
+		r.USD = &usd
+	}
+	return r
+}
+
+// Record books one run of source with outcome at now: into its local day and
+// the totals, and persists the ledger. The run is booked even when the write
+// fails (the error says so).
+func (l *Ledger) Record(now time.Time, source, outcome string, r Run) error {
+	c := Cell{Runs: 1}
+	switch {
+	case r.Usage == nil:
+		c.Unknown = 1
+	default:
+		c.Tokens = r.Usage.Tokens
+		if r.USD != nil {
+			c.USD = *r.USD
+		} else {
+			c.Unpriced = 1
+		}
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.day(now).By.add(source, outcome, c)
+	l.b.Totals[source] = l.b.Totals[source].Add(c)
+	return l.save(now)
+}
+
+// Mark sets a day's flag through f (warned, spent alerted) and persists it.
+// It reports what f returned: whether anything changed.
+func (l *Ledger) Mark(now time.Time, f func(*Day) bool) (bool, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !f(l.day(now)) {
+		return false, nil
+	}
+	return true, l.save(now)
+}
+
+// day returns now's local day, created if missing. Called with l.mu held.
+func (l *Ledger) day(now time.Time) *Day {
+	key := dayOf(now, l.loc)
+	d := l.b.Days[key]
+	if d == nil {
+		d = &Day{By: Split{}}
+		l.b.Days[key] = d
+	}
+	return d
+}
+
+// save drops days older than KeepDays and writes the file. Called with l.mu held.
+func (l *Ledger) save(now time.Time) error {
+	oldest := dayOf(shiftDays(now, l.loc, -(KeepDays-1)), l.loc)
+	for k := range l.b.Days {
+		if k < oldest {
+			delete(l.b.Days, k)
+		}
+	}
+	b, err := json.MarshalIndent(l.b, "", "  ")
+	if err != nil {
+		return fmt.Errorf("save cost ledger: %w", err)
+	}
+	if err := l.ws.WriteFile(File, append(b, '\n')); err != nil {
+		return fmt.Errorf("save cost ledger: %w", err)
+	}
+	return nil
+}
+
+// Period sums a span of local days.
+type Period struct {
+	From string `json:"from"` // first local day, "2006-01-02"
+	To   string `json:"to"`   // last local day
+	By   Split  `json:"by"`
+}
+
+// Summary is what the state file, status and /metrics show.
+type Summary struct {
+	Today     Period `json:"today"`
+	Yesterday Period `json:"yesterday"`
+	// Last7Days is today and the six days before it.
+	Last7Days Period `json:"last_7_days"`
+	// Totals are every run since the ledger began, by source.
+	Totals map[string]Cell `json:"totals"`
+	// TodayCorrupt is set when the ledger was unreadable today (the day
+	// counts as spent).
+	TodayCorrupt bool `json:"today_corrupt,omitempty"`
+}
+
+// Summary sums the ledger as of now.
+func (l *Ledger) Summary(now time.Time) Summary {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := Summary{
+		Today:     l.period(now, 0, 0),
+		Yesterday: l.period(now, -1, -1),
+		Last7Days: l.period(now, -6, 0),
+		Totals:    make(map[string]Cell, len(l.b.Totals)),
+	}
+	for k, v := range l.b.Totals {
+		s.Totals[k] = v
+	}
+	if d := l.b.Days[dayOf(now, l.loc)]; d != nil {
+		s.TodayCorrupt = d.Corrupt
+	}
+	return s
+}
+
+// Today returns a copy of now's local day.
+func (l *Ledger) Today(now time.Time) Day {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	d := Day{By: Split{}}
+	if cur := l.b.Days[dayOf(now, l.loc)]; cur != nil {
+		d = *cur
+		d.By = Split{}
+		for src, byOut := range cur.By {
+			for o, c := range byOut {
+				d.By.add(src, o, c)
+			}
+		}
+	}
+	return d
+}
+
+// period sums the days from now+first to now+last (in days). Called with l.mu held.
+func (l *Ledger) period(now time.Time, first, last int) Period {
+	p := Period{From: dayOf(shiftDays(now, l.loc, first), l.loc), To: dayOf(shiftDays(now, l.loc, last), l.loc), By: Split{}}
+	keys := make([]string, 0, len(l.b.Days))
+	for k := range l.b.Days {
+		if k >= p.From && k <= p.To {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys) // a fixed order of float sums
+	for _, k := range keys {
+		for src, byOut := range l.b.Days[k].By {
+			for o, c := range byOut {
+				p.By.add(src, o, c)
+			}
+		}
+	}
+	return p
+}
+
+const dayLayout = "2006-01-02"
+
+// dayOf is the local calendar date of t in loc.
+func dayOf(t time.Time, loc *time.Location) string { return t.In(loc).Format(dayLayout) }
+
+// shiftDays moves t by n calendar days in loc, at noon: a DST change (23 or
+// 25 hour days) never lands it on the wrong date.
+func shiftDays(t time.Time, loc *time.Location, n int) time.Time {
+	y, m, d := t.In(loc).Date()
+	return time.Date(y, m, d+n, 12, 0, 0, 0, loc)
+}

@@ -1,0 +1,122 @@
+// Package cost measures what wakeups cost: the tokens a run's client
+// reports, their price (the client's own figure, else the config's prices
+// table), and a per-day, per-agent ledger of them under stats/, split by
+// wakeup source and outcome. A run that reports nothing is "unknown", never
+// 0; a model with no price shows its tokens and "price unknown".
+package cost
+
+import (
+	"maps"
+	"sort"
+
+	"github.com/ai-heart/ai-heart/internal/config"
+)
+
+// Token kinds, as the ledger and watchdog_tokens_total{kind} name them.
+const (
+	KindInput      = "input"       // prompt tokens not read from a cache
+	KindOutput     = "output"      // generated tokens, thinking included
+	KindCacheRead  = "cache_read"  // prompt tokens read from a cache
+	KindCacheWrite = "cache_write" // prompt tokens written to a cache
+)
+
+// Kinds lists the token kinds in display order.
+var Kinds = []string{KindInput, KindOutput, KindCacheRead, KindCacheWrite}
+
+// Tokens counts tokens by kind.
+type Tokens struct {
+	Input      int64 `json:"input"`
+	Output     int64 `json:"output"`
+	CacheRead  int64 `json:"cache_read"`
+	CacheWrite int64 `json:"cache_write"`
+}
+
+// Total is every kind together: what budget.daily_tokens and
+// per_wakeup_tokens count.
+func (t Tokens) Total() int64 { return t.Input + t.Output + t.CacheRead + t.CacheWrite }
+
+// Add returns t plus u.
+func (t Tokens) Add(u Tokens) Tokens {
+	return Tokens{t.Input + u.Input, t.Output + u.Output, t.CacheRead + u.CacheRead, t.CacheWrite + u.CacheWrite}
+}
+
+// Kind returns the count of one kind.
+func (t Tokens) Kind(k string) int64 {
+	switch k {
+	case KindInput:
+		return t.Input
+	case KindOutput:
+		return t.Output
+	case KindCacheRead:
+		return t.CacheRead
+	case KindCacheWrite:
+		return t.CacheWrite
+	}
+	return 0
+}
+
+// Usage is what one run reported: its tokens, by model when the client says,
+// and its cost when the client prices it itself.
+type Usage struct {
+	Tokens Tokens `json:"tokens"`
+	// Models splits Tokens by model ("" when the client names none).
+	Models map[string]Tokens `json:"models,omitempty"`
+	// ReportedUSD is the client's own price of the run (Claude Code's
+	// total_cost_usd), taken at its word; nil when it gives none.
+	ReportedUSD *float64 `json:"reported_usd,omitempty"`
+	// Partial is set when the run ended before its client's final report:
+	// the tokens are those seen so far (a lower bound).
+	Partial bool `json:"partial,omitempty"`
+}
+
+// Clone copies u, its map included.
+func (u *Usage) Clone() *Usage {
+	if u == nil {
+		return nil
+	}
+	c := *u
+	c.Models = maps.Clone(u.Models)
+	if u.ReportedUSD != nil {
+		v := *u.ReportedUSD
+		c.ReportedUSD = &v
+	}
+	return &c
+}
+
+// Price is a run's cost in USD. known is false when neither the client nor
+// the prices table prices every model the run used.
+func Price(u *Usage, prices map[string]config.Price) (usd float64, known bool) {
+	if u == nil {
+		return 0, false
+	}
+	if u.ReportedUSD != nil {
+		return *u.ReportedUSD, true
+	}
+	models := u.Models
+	if len(models) == 0 {
+		if u.Tokens.Total() == 0 {
+			return 0, true // nothing used costs nothing, whatever the model
+		}
+		return 0, false // tokens with no model: no table can price them
+	}
+	names := make([]string, 0, len(models))
+	for m := range models {
+		names = append(names, m)
+	}
+	sort.Strings(names) // a fixed order: the same sum to the last bit
+	for _, m := range names {
+		t := models[m]
+		if t.Total() == 0 {
+			continue
+		}
+		p, ok := prices[m]
+		if !ok || (t.CacheWrite > 0 && p.CacheWrite == nil) {
+			return 0, false
+		}
+		usd += float64(t.Input)*p.Input + float64(t.Output)*p.Output + float64(t.CacheRead)*p.Cached
+		if p.CacheWrite != nil {
+			usd += float64(t.CacheWrite) * *p.CacheWrite
+		}
+	}
+	return usd / 1e6, true
+}

@@ -1,0 +1,86 @@
+package delivery
+
+import "github.com/ai-heart/ai-heart/internal/cost"
+
+// The usage fields of the clients' stream-json, as the installed clients
+// write them (Claude Code 2.1.197, Gemini CLI 0.61.0; checked against runs
+// with a model stand-in, see usage_test.go).
+
+// claudeUsage is Claude Code's "usage" (an assistant message's, or the
+// result's: the Messages API's usage object).
+type claudeUsage struct {
+	InputTokens              int64 `json:"input_tokens"`
+	OutputTokens             int64 `json:"output_tokens"`
+	CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
+	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
+}
+
+func (u claudeUsage) tokens() cost.Tokens {
+	return cost.Tokens{Input: u.InputTokens, Output: u.OutputTokens, CacheRead: u.CacheReadInputTokens, CacheWrite: u.CacheCreationInputTokens}
+}
+
+// claudeModelUsage is one model's entry of the result's "modelUsage": every
+// request of the run, side requests included.
+type claudeModelUsage struct {
+	InputTokens              int64 `json:"inputTokens"`
+	OutputTokens             int64 `json:"outputTokens"`
+	CacheReadInputTokens     int64 `json:"cacheReadInputTokens"`
+	CacheCreationInputTokens int64 `json:"cacheCreationInputTokens"`
+}
+
+// geminiTokens is Gemini CLI's stats, whole or per model:
+// input_tokens is the prompt (cached included), input the prompt not read
+// from the cache, cached the part that was, output_tokens the candidates,
+// and total_tokens adds the thinking (and tool-use prompt) tokens.
+type geminiTokens struct {
+	TotalTokens  int64 `json:"total_tokens"`
+	InputTokens  int64 `json:"input_tokens"`
+	OutputTokens int64 `json:"output_tokens"`
+	Cached       int64 `json:"cached"`
+	Input        int64 `json:"input"`
+}
+
+// tokens maps Gemini's counts to kinds: output is everything generated
+// (total minus the prompt: candidates and thinking, both billed as output).
+func (g geminiTokens) tokens() cost.Tokens {
+	return cost.Tokens{Input: g.Input, CacheRead: g.Cached, Output: max(0, g.TotalTokens-g.InputTokens)}
+}
+
+// geminiStats is the result event's "stats".
+type geminiStats struct {
+	geminiTokens
+	Models map[string]geminiTokens `json:"models"`
+}
+
+// resultUsage reads a result event's usage; nil when it carries none.
+func resultUsage(ev event) *cost.Usage {
+	switch {
+	case ev.Stats != nil: // Gemini CLI
+		u := &cost.Usage{Tokens: ev.Stats.tokens()}
+		if len(ev.Stats.Models) > 0 {
+			u.Models = map[string]cost.Tokens{}
+			for m, t := range ev.Stats.Models {
+				u.Models[m] = t.tokens()
+			}
+		}
+		return u
+	case ev.ModelUsage != nil || ev.Usage != nil: // Claude Code
+		u := &cost.Usage{}
+		if ev.TotalCostUSD != nil {
+			v := *ev.TotalCostUSD
+			u.ReportedUSD = &v
+		}
+		if len(ev.ModelUsage) > 0 {
+			u.Models = map[string]cost.Tokens{}
+			for m, mu := range ev.ModelUsage {
+				t := cost.Tokens{Input: mu.InputTokens, Output: mu.OutputTokens, CacheRead: mu.CacheReadInputTokens, CacheWrite: mu.CacheCreationInputTokens}
+				u.Models[m] = t
+				u.Tokens = u.Tokens.Add(t)
+			}
+			return u
+		}
+		u.Tokens = ev.Usage.tokens()
+		return u
+	}
+	return nil
+}
