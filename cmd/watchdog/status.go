@@ -156,6 +156,7 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, now time.
 		br += fmt.Sprintf(" (%d failures, cooldown %s, %s left)", b.Failures, humanize.Duration(b.Cooldown), humanize.Duration(b.CooldownLeft))
 	}
 	row("circuit breaker", br)
+	costRows(row, st.Cost)
 	c := st.Counters
 	row("counts", fmt.Sprintf("pulses %d, wakeups %d, delivered %d, failed %d, taken over %d, ghosts %d, dropped %d, skipped %d, skipped after gave_up %d, coalesced %d, outside active hours %d",
 		c.Pulses, c.Wakeups, c.Delivered, c.DeliveryFailures, c.TakenOver, c.Ghosts, c.Dropped, c.Skipped, c.GaveUp, c.Coalesced, c.OutsideActiveHours))

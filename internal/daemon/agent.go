@@ -15,6 +15,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/clock"
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/cost"
 	"github.com/ai-heart/ai-heart/internal/delivery"
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/scan"
@@ -43,6 +44,7 @@ type agent struct {
 	alerts  *alert.Sink
 	deliver delivery.Deliverer
 	gate    *gate // every wakeup goes through it
+	ledger  *cost.Ledger
 	plan    *schedule.Plan
 	scanner *scan.Scanner
 	started time.Time // when the watchdog started
@@ -116,6 +118,12 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 	} else if err != nil {
 		return nil, fmt.Errorf("agent %s: %w", cfg.DisplayName(), err)
 	}
+	ledger, err := cost.Open(ws, loc, clock.Or(o.Clock).Now())
+	if errors.Is(err, cost.ErrCorrupt) {
+		o.Log.Warn().Err(err).Str("agent", cfg.DisplayName()).Msg("cost ledger unreadable; today counts as spent for the daily budget (a bad file never grants a fresh budget)")
+	} else if err != nil {
+		return nil, fmt.Errorf("agent %s: %w", cfg.DisplayName(), err)
+	}
 	plan, err := schedule.New(cfg.Schedule, loc)
 	if err != nil {
 		return nil, fmt.Errorf("agent %s: %w", cfg.DisplayName(), err)
@@ -128,7 +136,7 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 	return &agent{
 		name: name, cfg: cfg, tz: tz, loc: loc, ws: ws,
 		clock: clock.Or(o.Clock), log: log,
-		alerts: o.Alerts, deliver: d, gate: newGate(clock.Or(o.Clock), dc, br), plan: plan,
+		alerts: o.Alerts, deliver: d, gate: newGate(clock.Or(o.Clock), dc, br), plan: plan, ledger: ledger,
 		scanner: sc, started: started, onPulse: o.OnPulse,
 		levels: map[string]checks.Level{}, announced: map[string]bool{}, baseline: started, held: map[string]heldNotice{},
 		work: newWorkClock(cfg, started),

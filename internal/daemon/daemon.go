@@ -118,6 +118,9 @@ func (a *agent) adopt(old *agent) {
 	a.announced, a.pulse, a.held = old.announced, old.pulse, old.held
 	a.baseline, a.paused, a.last = old.baseline, old.paused, old.last
 	a.gate.adopt(old.gate)
+	if a.ws.Root == old.ws.Root {
+		a.ledger = old.ledger // one ledger per workspace: the old one is current
+	}
 }
 
 // Agents names the supervised agents.

@@ -22,6 +22,8 @@ func (a *agent) stateNow() state.State {
 		Notices: append([]string{}, a.notices()...),
 		Work:    a.work.state(),
 	}
+	sum := a.ledger.Summary(now)
+	s.Cost = &sum
 	if a.paused != nil {
 		p := *a.paused
 		s.Pause = &p

@@ -10,6 +10,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/budget"
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/cost"
 	"github.com/ai-heart/ai-heart/internal/delivery"
 	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/prompt"
@@ -113,6 +114,9 @@ func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
 	res, err := a.deliver.Deliver(ctx, text)
 	end := a.clock.Now()
 	if err != nil && a.gate.shuttingDown() && errors.Is(err, context.Canceled) {
+		if exec {
+			a.spend(source, cost.Failed, res.Usage) // what it used is spent all the same
+		}
 		return false // shutting down: not the agent's failure
 	}
 	takenOver := err != nil && context.Cause(ctx) == errTakenOver
@@ -186,6 +190,9 @@ func (a *agent) recordDelivery(end time.Time, id workspace.ID, err error) {
 // (exec replies other than ghosts).
 func (a *agent) account(source string, id workspace.ID, now time.Time, text string, res delivery.Result, err error, takenOver, probe bool) {
 	entry := transcript.Entry{Time: now, Agent: a.name, Source: source, Prompt: text, Reply: res.Reply, DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode, Truncated: res.Truncated}
+	if a.deliver.Method() == config.DeliveryExec {
+		entry.Run = a.spend(source, costOutcome(res, err), res.Usage)
+	}
 	switch {
 	case errors.Is(err, delivery.ErrToolCap):
 		// A failure for the breaker and the totals; its one fate by source

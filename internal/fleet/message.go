@@ -10,6 +10,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/budget"
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/cost"
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/state"
@@ -37,6 +38,9 @@ type Pulse struct {
 	Pulses        int64             `json:"pulses"` // since the watchdog started, for /metrics
 	// Language is the agent's (en, ja): the fleet page labels its card in it.
 	Language lang.Lang `json:"language,omitempty"`
+	// CostToday is what today's runs used, by source and outcome
+	// (worked, ghost, failed, capped).
+	CostToday cost.Split `json:"cost_today,omitempty"`
 	// Seq counts this process's publishes for the agent, from 1: a view
 	// sees a restart (it starts again) and gaps.
 	Seq  uint64    `json:"seq"`
@@ -84,6 +88,9 @@ func FromState(st state.State, host, watchdog string, seq uint64) Pulse {
 		}
 	}
 	p.Worst = worst.String()
+	if st.Cost != nil {
+		p.CostToday = st.Cost.Today.By
+	}
 	if p.Breaker == "" {
 		p.Breaker = budget.Closed
 	}
@@ -130,6 +137,9 @@ func (p Pulse) State() state.State {
 	st.Chambers.Schedule.NextWakeup, st.Chambers.Schedule.NextSource = p.NextWakeup, p.NextSource
 	if p.Paused {
 		st.Pause = &pause.Pause{} // paused; since when and why stay on the agent's machine
+	}
+	if p.CostToday != nil {
+		st.Cost = &cost.Summary{Today: cost.Period{By: p.CostToday}}
 	}
 	return st
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/ai-heart/ai-heart/internal/budget"
+	"github.com/ai-heart/ai-heart/internal/cost"
 	"github.com/ai-heart/ai-heart/internal/state"
 )
 
@@ -100,6 +101,12 @@ var (
 	descDeepWork  = prometheus.NewDesc("watchdog_deep_work_active", "Active deep work declarations by mode.", []string{"agent", "mode"}, nil)
 	descPaused    = prometheus.NewDesc("watchdog_paused", "1 while the agent is paused.", []string{"agent"}, nil)
 	descLastPulse = prometheus.NewDesc("watchdog_last_pulse_timestamp_seconds", "When the agent last pulsed (Unix time).", []string{"agent"}, nil)
+	descTokens    = prometheus.NewDesc("watchdog_tokens_total",
+		"Tokens the agent's runs reported, by wakeup source and kind (input, output, cache_read, cache_write); kept across restarts in stats/cost.json. Runs that reported no usage are not in it.",
+		[]string{"agent", "source", "kind"}, nil)
+	descCostUSD = prometheus.NewDesc("watchdog_cost_usd_total",
+		"What the agent's runs cost in USD, by wakeup source (the client's own figure, else the config's prices); runs with no known price are not in it. Kept across restarts.",
+		[]string{"agent", "source"}, nil)
 )
 
 // stateCollector turns the agents' states into metrics at scrape time.
@@ -110,7 +117,7 @@ type stateCollector struct {
 
 func (c *stateCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descPulses, descLevel, descWakeup, descBreaker, descCapUsed, descCapLimit,
-		descProofAge, descIntroAge, descDeepWork, descPaused, descLastPulse} {
+		descProofAge, descIntroAge, descDeepWork, descPaused, descLastPulse, descTokens, descCostUSD} {
 		ch <- d
 	}
 }
@@ -167,5 +174,13 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 			paused = 1
 		}
 		gauge(descPaused, paused, a)
+		if s.Cost != nil {
+			for source, c := range s.Cost.Totals {
+				for _, kind := range cost.Kinds {
+					counter(descTokens, c.Tokens.Kind(kind), a, source, kind)
+				}
+				ch <- prometheus.MustNewConstMetric(descCostUSD, prometheus.CounterValue, c.USD, a, source)
+			}
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/budget"
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/cost"
 	"github.com/ai-heart/ai-heart/internal/fleet"
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/state"
@@ -40,6 +41,9 @@ func agentStates(n int, now time.Time) states {
 		if i == 0 {
 			s.Pause = &pause.Pause{Since: now}
 		}
+		s.Cost = &cost.Summary{Totals: map[string]cost.Cell{
+			"schedule": {Runs: 50, Tokens: cost.Tokens{Input: 2000, Output: 340, CacheRead: 7}, USD: 0.004},
+		}}
 		out = append(out, s)
 	}
 	return out
@@ -83,6 +87,11 @@ func TestMetricsCarryTheAgentLabel(t *testing.T) {
 		`watchdog_alerts_total{agent="agent-00",check="inactivity",level="warning"} 1`,
 		`watchdog_notifications_failed_total{agent="agent-00"} 1`,
 		`watchdog_pulse_duration_seconds_count{agent="agent-00"} 1`,
+		`watchdog_tokens_total{agent="agent-00",kind="input",source="schedule"} 2000`,
+		`watchdog_tokens_total{agent="agent-00",kind="output",source="schedule"} 340`,
+		`watchdog_tokens_total{agent="agent-00",kind="cache_read",source="schedule"} 7`,
+		`watchdog_tokens_total{agent="agent-00",kind="cache_write",source="schedule"} 0`,
+		`watchdog_cost_usd_total{agent="agent-01",source="schedule"} 0.004`,
 		`go_goroutines`, `process_resident_memory_bytes`,
 	} {
 		if !strings.Contains(body, want) {

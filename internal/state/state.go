@@ -13,6 +13,7 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/budget"
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/cost"
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/workspace"
@@ -55,6 +56,9 @@ type State struct {
 	// Pause is the pause in force (pause.json under state_dir), if any: no wakeups,
 	// and no inactivity or introspection alerts.
 	Pause *pause.Pause `json:"pause,omitempty"`
+	// Cost is what the agent's wakeups used (today, yesterday, the last 7
+	// days, and totals since the ledger began), from stats/cost.json.
+	Cost *cost.Summary `json:"cost,omitempty"`
 }
 
 // Work modes: always working (no schedule, no idle chamber), working (a

@@ -24,6 +24,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/cost"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -64,6 +65,9 @@ type Entry struct {
 	// Truncated is true when the reply was cut at the delivery's output limit
 	// (delivery.MaxReply): Reply is only its beginning.
 	Truncated bool `json:"truncated,omitempty"`
+	// Run is what the wakeup cost: "usage" (null when the client reported
+	// none: unknown, never 0) and "cost_usd" (null when no price is known).
+	cost.Run
 }
 
 // ErrNoTime reports an Entry without a Time: it has no day to go to.

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ai-heart/ai-heart/internal/cost"
+)
+
+// costRows are the cost lines of `watchdog status`: today, yesterday and the
+// last 7 days, ghosts apart (the Heart paper's claim is that they cost next
+// to nothing: here the operator checks it), today split by source, and the
+// pulse's own cost, which is 0 by construction.
+func costRows(row func(k, v string), c *cost.Summary) {
+	if c == nil {
+		return
+	}
+	for _, p := range []struct {
+		name string
+		p    cost.Period
+	}{{"today", c.Today}, {"yesterday", c.Yesterday}, {"last 7 days", c.Last7Days}} {
+		all := p.p.By.Sum("")
+		if all.Runs == 0 {
+			row("cost "+p.name, "no runs")
+			continue
+		}
+		v := fmt.Sprintf("%s in %s", cellCost(all), countOf(all.Runs, "run"))
+		var parts []string
+		for _, o := range []string{cost.Worked, cost.Failed, cost.Capped} {
+			if oc := p.p.By.Sum(o); oc.Runs > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s: %s", oc.Runs, o, cellCost(oc)))
+			}
+		}
+		if len(parts) > 0 {
+			v += " (" + strings.Join(parts, "; ") + ")"
+		}
+		row("cost "+p.name, v)
+		g := p.p.By.Sum(cost.Ghost)
+		row("ghosts "+p.name, fmt.Sprintf("%s %s, %s", countOf(g.Runs, "ghost"), p.name, cellCost(g)))
+	}
+	if len(c.Today.By) > 0 {
+		srcs := make([]string, 0, len(c.Today.By))
+		for s := range c.Today.By {
+			srcs = append(srcs, s)
+		}
+		sort.Strings(srcs)
+		var parts []string
+		for _, s := range srcs {
+			parts = append(parts, s+" "+cellCost(cost.Split{s: c.Today.By[s]}.Sum("")))
+		}
+		row("by source today", strings.Join(parts, "; "))
+	}
+	row("pulse", "$0 by construction: the pulse reads files and never calls a model")
+}
+
+// cellCost says what a cell's runs used: tokens and dollars, and what is not
+// known (runs with no usage reported, runs with no price).
+func cellCost(c cost.Cell) string {
+	if c.Runs == 0 {
+		return "0 tokens, $0"
+	}
+	measured := c.Runs - c.Unknown
+	if measured == 0 {
+		return "usage unknown"
+	}
+	v := thousands(c.Tokens.Total()) + " tokens"
+	switch priced := measured - c.Unpriced; {
+	case priced == 0:
+		v += ", price unknown"
+	case c.Unpriced > 0:
+		v += fmt.Sprintf(", %s + price unknown for %s", usd(c.USD), countOf(c.Unpriced, "run"))
+	default:
+		v += ", " + usd(c.USD)
+	}
+	if c.Unknown > 0 {
+		v += fmt.Sprintf(", usage unknown for %s", countOf(c.Unknown, "run"))
+	}
+	return v
+}
+
+// usd shows dollars with the digits that matter for small sums: $0.004,
+// $1.25, $0.000325.
+func usd(v float64) string {
+	switch {
+	case v == 0:
+		return "$0"
+	case v >= 1:
+		return "$" + strconv.FormatFloat(v, 'f', 2, 64)
+	}
+	s := strconv.FormatFloat(v, 'g', 3, 64)
+	if strings.ContainsAny(s, "e") {
+		s = strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return "$" + s
+}
+
+// thousands writes n with comma separators: 2,340.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// countOf is plural with thousands separators.
+func countOf(n int64, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return thousands(n) + " " + what + "s"
+}

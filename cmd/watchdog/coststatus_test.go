@@ -1,0 +1,48 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ai-heart/ai-heart/internal/cost"
+)
+
+// TestCostRows: status shows ghosts' cost beside their count, says "price
+// unknown" for an unpriced model and "usage unknown" for runs that reported
+// none, and the pulse's cost as 0 by construction.
+func TestCostRows(t *testing.T) {
+	ghosts := cost.Cell{Runs: 48, Tokens: cost.Tokens{Input: 2000, Output: 340}, USD: 0.004}
+	worked := cost.Cell{Runs: 2, Tokens: cost.Tokens{Input: 10000, CacheRead: 5000, Output: 1200}, Unpriced: 2}
+	failed := cost.Cell{Runs: 1, Unknown: 1}
+	s := &cost.Summary{
+		Today: cost.Period{By: cost.Split{
+			"schedule": {cost.Ghost: ghosts, cost.Worked: worked},
+			"recovery": {cost.Failed: failed},
+		}},
+		Yesterday: cost.Period{By: cost.Split{}},
+		Last7Days: cost.Period{By: cost.Split{"schedule": {cost.Ghost: ghosts}}},
+	}
+	var b strings.Builder
+	costRows(func(k, v string) { b.WriteString(k + ": " + v + "\n") }, s)
+	out := b.String()
+	for _, want := range []string{
+		"ghosts today: 48 ghosts today, 2,340 tokens, $0.004\n",
+		"cost today: 18,540 tokens, $0.004 + price unknown for 2 runs, usage unknown for 1 run in 51 runs (2 worked: 16,200 tokens, price unknown; 1 failed: usage unknown)\n",
+		"cost yesterday: no runs\n",
+		"ghosts last 7 days: 48 ghosts last 7 days, 2,340 tokens, $0.004\n",
+		"by source today: recovery usage unknown; schedule 18,540 tokens, $0.004 + price unknown for 2 runs\n",
+		"pulse: $0 by construction",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("status lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestUSD(t *testing.T) {
+	for v, want := range map[float64]string{0: "$0", 0.004: "$0.004", 0.000325: "$0.000325", 1.256: "$1.26", 0.0158: "$0.0158", 0.12345: "$0.123"} {
+		if got := usd(v); got != want {
+			t.Errorf("usd(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
