@@ -17,6 +17,9 @@ func costRows(row func(k, v string), c *cost.Summary) {
 	if c == nil {
 		return
 	}
+	if b := c.Budget; b != nil {
+		row("budget", budgetRow(*b))
+	}
 	for _, p := range []struct {
 		name string
 		p    cost.Period
@@ -120,4 +123,26 @@ func countOf(n int64, what string) string {
 		return "1 " + what
 	}
 	return thousands(n) + " " + what + "s"
+}
+
+// budgetRow says the daily budget's use, or that it is spent.
+func budgetRow(b cost.BudgetState) string {
+	var parts []string
+	if b.DailyTokens > 0 {
+		parts = append(parts, fmt.Sprintf("%s of %s tokens", thousands(b.UsedTokens), thousands(b.DailyTokens)))
+	}
+	if b.DailyUSD > 0 {
+		parts = append(parts, fmt.Sprintf("%s of %s", usd(b.UsedUSD), usd(b.DailyUSD)))
+	}
+	v := "no daily budget"
+	if len(parts) > 0 {
+		v = strings.Join(parts, ", ") + fmt.Sprintf(" today (warns at %.0f%%)", b.WarnAt*100)
+	}
+	if b.PerWakeupTokens > 0 {
+		v += fmt.Sprintf("; a run is ended past %s tokens", thousands(b.PerWakeupTokens))
+	}
+	if b.Spent {
+		v = "budget spent (" + b.Reason + "): no wakeups until midnight, recovery only alerts and watches; " + v
+	}
+	return v
 }

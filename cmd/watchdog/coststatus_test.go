@@ -46,3 +46,20 @@ func TestUSD(t *testing.T) {
 		}
 	}
 }
+
+func TestBudgetRow(t *testing.T) {
+	for _, tc := range []struct {
+		b    cost.BudgetState
+		want string
+	}{
+		{cost.BudgetState{WarnAt: 0.8}, "no daily budget"},
+		{cost.BudgetState{DailyTokens: 100000, DailyUSD: 2, WarnAt: 0.8, UsedTokens: 2340, UsedUSD: 0.004, PerWakeupTokens: 20000},
+			"2,340 of 100,000 tokens, $0.004 of $2.00 today (warns at 80%); a run is ended past 20,000 tokens"},
+		{cost.BudgetState{DailyTokens: 1000, WarnAt: 0.5, UsedTokens: 1200, Spent: true, Reason: "1200 of 1000 tokens used today"},
+			"budget spent (1200 of 1000 tokens used today): no wakeups until midnight, recovery only alerts and watches; 1,200 of 1,000 tokens today (warns at 50%)"},
+	} {
+		if got := budgetRow(tc.b); got != tc.want {
+			t.Errorf("budgetRow(%+v) =\n%q, want\n%q", tc.b, got, tc.want)
+		}
+	}
+}

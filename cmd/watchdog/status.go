@@ -158,8 +158,8 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, now time.
 	row("circuit breaker", br)
 	costRows(row, st.Cost)
 	c := st.Counters
-	row("counts", fmt.Sprintf("pulses %d, wakeups %d, delivered %d, failed %d, taken over %d, ghosts %d, dropped %d, skipped %d, skipped after gave_up %d, coalesced %d, outside active hours %d",
-		c.Pulses, c.Wakeups, c.Delivered, c.DeliveryFailures, c.TakenOver, c.Ghosts, c.Dropped, c.Skipped, c.GaveUp, c.Coalesced, c.OutsideActiveHours))
+	row("counts", fmt.Sprintf("pulses %d, wakeups %d, delivered %d, failed %d, taken over %d, ghosts %d, dropped %d, dropped by the budget %d, tool capped %d, token capped %d, skipped %d, skipped after gave_up %d, coalesced %d, outside active hours %d",
+		c.Pulses, c.Wakeups, c.Delivered, c.DeliveryFailures, c.TakenOver, c.Ghosts, c.Dropped, c.DroppedBudget, c.ToolCapped, c.TokenCapped, c.Skipped, c.GaveUp, c.Coalesced, c.OutsideActiveHours))
 }
 
 func proof(now time.Time, p *workspace.Proof) string {

@@ -144,3 +144,39 @@ func TestLedgerCorrupt(t *testing.T) {
 		})
 	}
 }
+
+// TestBudgetCheck: warn_at and spent are each said once per local day; the
+// next day starts afresh.
+func TestBudgetCheck(t *testing.T) {
+	ws := newWS(t)
+	day := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+	l, _ := Open(ws, time.UTC, day)
+	b := config.Budget{DailyUSD: 1, WarnAt: 0.8}
+	spend := func(at time.Time, usd float64) Notice {
+		t.Helper()
+		if err := l.Record(at, "schedule", Worked, Run{Usage: &Usage{}, USD: f(usd)}); err != nil {
+			t.Fatal(err)
+		}
+		n, err := l.Check(at, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for i, want := range []Notice{{}, {}, {Warn: true}, {Spent: true}, {}} {
+		n := spend(day.Add(time.Duration(i)*time.Minute), 0.3+0.001*float64(i))
+		if n.Warn != want.Warn || n.Spent != want.Spent {
+			t.Fatalf("run %d: notice %+v, want %+v (state %+v)", i+1, n, want, n.State)
+		}
+	}
+	if st := l.Budget(day, b); !st.Spent || st.UsedUSD < 1 {
+		t.Fatalf("budget %+v, want spent", st)
+	}
+	next := day.Add(24 * time.Hour)
+	if st := l.Budget(next, b); st.Spent || st.UsedUSD != 0 || st.Warned {
+		t.Fatalf("the next day: %+v, want a fresh budget", st)
+	}
+	if n := spend(next, 0.9); !n.Warn || n.Spent {
+		t.Fatalf("the next day: %+v, want the warning again", n)
+	}
+}

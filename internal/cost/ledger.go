@@ -291,6 +291,8 @@ type Summary struct {
 	// TodayCorrupt is set when the ledger was unreadable today (the day
 	// counts as spent).
 	TodayCorrupt bool `json:"today_corrupt,omitempty"`
+	// Budget is the daily budget as of now (set by the daemon).
+	Budget *BudgetState `json:"budget,omitempty"`
 }
 
 // Summary sums the ledger as of now.

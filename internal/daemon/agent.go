@@ -124,6 +124,9 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 	} else if err != nil {
 		return nil, fmt.Errorf("agent %s: %w", cfg.DisplayName(), err)
 	}
+	if e, ok := d.(*delivery.Exec); ok {
+		e.MaxTokens = cfg.Budget.PerWakeupTokens
+	}
 	plan, err := schedule.New(cfg.Schedule, loc)
 	if err != nil {
 		return nil, fmt.Errorf("agent %s: %w", cfg.DisplayName(), err)
@@ -133,14 +136,18 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 	sc := scan.NewScanner(ws)
 	sc.Poll = o.ScanPoll
 	sc.Logf = func(format string, args ...any) { log.Warn().Msgf(format, args...) } // full rescans, unwatchable folders
-	return &agent{
+	a := &agent{
 		name: name, cfg: cfg, tz: tz, loc: loc, ws: ws,
 		clock: clock.Or(o.Clock), log: log,
 		alerts: o.Alerts, deliver: d, gate: newGate(clock.Or(o.Clock), dc, br), plan: plan, ledger: ledger,
 		scanner: sc, started: started, onPulse: o.OnPulse,
 		levels: map[string]checks.Level{}, announced: map[string]bool{}, baseline: started, held: map[string]heldNotice{},
 		work: newWorkClock(cfg, started),
-	}, nil
+	}
+	if cfg.Budget.On() {
+		a.gate.spent = a.budgetSpent
+	}
+	return a, nil
 }
 
 // run drives the agent's chambers until ctx ends, then waits for the pulse

@@ -3,14 +3,17 @@ package daemon
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/cost"
+	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/testutil"
 	"github.com/ai-heart/ai-heart/internal/transcript"
 )
@@ -168,3 +171,125 @@ func TestCostUnknownUsage(t *testing.T) {
 }
 
 func ptrF(f float64) *float64 { return &f }
+
+// alertsWith counts the alerts of check whose message contains part.
+func alertsWith(t *testing.T, path, check, part string) int {
+	n := 0
+	for _, a := range alertsOf(t, path) {
+		if a["check"] == check && strings.Contains(fmt.Sprint(a["message"]), part) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestBudgetStopsTheNextWakeup: runs of 170 tokens against a daily budget of
+// 500 tokens, warning at half: the warning goes out once after the second
+// run, the third run crosses the budget and finishes, and no wakeup starts
+// after it, also after a restart; each notice goes out once.
+func TestBudgetStopsTheNextWakeup(t *testing.T) {
+	agent := buildFakeAgent(t)
+	cfg := testConfig(t)
+	cfg.Schedule.Every = config.Duration(150 * time.Millisecond)
+	cfg.Agent = streamAgent(agent, "gemini", "0", "[IDLE]", "model=m1")
+	cfg.Budget = config.Budget{DailyTokens: 500, WarnAt: 0.5}
+	h := start(t, cfg, nil)
+	h.waitFor("two wakeups dropped by the budget", 15*time.Second, func() bool {
+		s, err := h.tryState()
+		return err == nil && s.Counters.DroppedBudget >= 2
+	})
+	h.stop()
+	st := h.state()
+	today := st.Cost.Today.By.Sum("")
+	if st.Counters.Ghosts != 3 || today.Runs != 3 || today.Tokens.Total() != 510 {
+		t.Fatalf("ghosts %d, today %+v: want exactly 3 runs of 170 tokens", st.Counters.Ghosts, today)
+	}
+	if b := st.Cost.Budget; b == nil || !b.Spent || b.UsedTokens != 510 || !b.Warned {
+		t.Fatalf("budget %+v, want spent at 510 tokens, warned", st.Cost.Budget)
+	}
+	if by := st.Counters.BySource["schedule"]; by[state.OutcomeDroppedBudget] != st.Counters.DroppedBudget || st.Counters.Dropped != 0 {
+		t.Fatalf("counters %+v", st.Counters)
+	}
+	if n := alertsWith(t, h.alerts, "budget", "50% of today's budget used: 340 of 500 tokens"); n != 1 {
+		t.Fatalf("%d warn_at alerts, want 1: %v", n, alertsOf(t, h.alerts))
+	}
+	if n := alertsWith(t, h.alerts, "budget", "daily budget spent (510 of 500 tokens used today)"); n != 1 {
+		t.Fatalf("%d budget spent alerts, want 1: %v", n, alertsOf(t, h.alerts))
+	}
+
+	h2 := start(t, cfg, nil)
+	h2.waitFor("a wakeup dropped after the restart", 15*time.Second, func() bool {
+		s, err := h2.tryState()
+		return err == nil && s.Counters.DroppedBudget >= 2
+	})
+	h2.stop()
+	st2 := h2.state()
+	if st2.Counters.Ghosts != 0 || st2.Cost.Today.By.Sum("").Runs != 3 {
+		t.Fatalf("after the restart: ghosts %d, runs today %d; want no new run", st2.Counters.Ghosts, st2.Cost.Today.By.Sum("").Runs)
+	}
+	if n := alertsWith(t, h2.alerts, "budget", ""); n != 0 {
+		t.Fatalf("after the restart: %d budget alerts, want none (once a day)", n)
+	}
+}
+
+// TestPerWakeupTokensEndsARun: a Claude Code run that calls tools for ever
+// is ended once its running usage passes budget.per_wakeup_tokens, counted
+// token_capped and booked as capped with the tokens it used.
+func TestPerWakeupTokensEndsARun(t *testing.T) {
+	agent := buildFakeAgent(t)
+	cfg := testConfig(t)
+	cfg.Schedule.Every = config.Duration(300 * time.Millisecond)
+	cfg.Agent = streamAgent(agent, "claude", "-1", "never")
+	cfg.Budget.PerWakeupTokens = 1000
+	h := start(t, cfg, nil)
+	h.waitFor("two token-capped runs", 20*time.Second, func() bool {
+		s, err := h.tryState()
+		return err == nil && s.Counters.TokenCapped >= 2
+	})
+	h.stop()
+	st := h.state()
+	c := st.Cost.Today.By["schedule"][cost.Capped]
+	// 160 tokens a call: the cap is passed at 1,120; a run may be read a
+	// call or two further before its process group is gone.
+	if c.Runs != st.Counters.TokenCapped || c.Tokens.Total() < 1120*c.Runs || c.Tokens.Total() > 1600*c.Runs {
+		t.Fatalf("capped %+v for %d token-capped runs", c, st.Counters.TokenCapped)
+	}
+	if files, _ := filepath.Glob(filepath.Join(cfg.Workspace, "stats", "wakeups", "*.jsonl")); len(files) != 0 {
+		t.Fatalf("capped runs left transcripts %v", files)
+	}
+}
+
+// TestCorruptLedgerSpendsTheDay: an unreadable stats/cost.json (the agent
+// can write it) never hands back a budget: the day counts as spent, so
+// recovery only alerts, and the agent is not woken.
+func TestCorruptLedgerSpendsTheDay(t *testing.T) {
+	agent := buildFakeAgent(t)
+	cfg := testConfig(t)
+	cfg.Agent = streamAgent(agent, "gemini", "0", "[IDLE]")
+	cfg.Budget = config.Budget{DailyUSD: 5, WarnAt: 0.8}
+	if err := os.MkdirAll(filepath.Join(cfg.Workspace, "stats"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cfg.Workspace, cost.File), []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := start(t, cfg, nil)
+	h.waitFor("a recovery attempt held by the budget", 20*time.Second, func() bool {
+		s, err := h.tryState()
+		return err == nil && s.Counters.BySource["recovery"][state.OutcomeDroppedBudget] >= 1
+	})
+	h.stop()
+	st := h.state()
+	if b := st.Cost.Budget; b == nil || !b.Spent || !strings.Contains(b.Reason, "unreadable") {
+		t.Fatalf("budget %+v, want spent: the ledger was unreadable", st.Cost.Budget)
+	}
+	if st.Cost.Today.By.Sum("").Runs != 0 || st.Counters.Delivered+st.Counters.Ghosts+st.Counters.DeliveryFailures != 0 {
+		t.Fatalf("the agent was run: %+v", st.Counters)
+	}
+	if alertsWith(t, h.alerts, "recovery", "the daily budget is spent, so the agent is not woken") == 0 {
+		t.Fatalf("no recovery alert saying the budget holds it: %v", alertsOf(t, h.alerts))
+	}
+	if n := alertsWith(t, h.alerts, "budget", "daily budget spent"); n != 1 {
+		t.Fatalf("%d budget spent alerts, want 1", n)
+	}
+}

@@ -27,6 +27,9 @@ type gate struct {
 	clock   clock.Clock
 	cap     *budget.DailyCap
 	breaker *budget.Breaker
+	// spent reports whether the daily token and money budget is spent
+	// (nil: no budget).
+	spent func(now time.Time) bool
 
 	ctx    context.Context // the parent of every flight; ended at shutdown
 	cancel context.CancelFunc
@@ -188,6 +191,9 @@ func (g *gate) pass(now time.Time) (outcome string, probe, capReached bool, err 
 	if st := g.breaker.State(now); st.State == budget.Open && st.CooldownLeft > 0 {
 		g.breaker.Allow(now) // counts the skip
 		return state.OutcomeSkipped, false, false, nil
+	}
+	if g.spent != nil && g.spent(now) {
+		return state.OutcomeDroppedBudget, false, false, nil
 	}
 	ok, first, err := g.cap.Take(now)
 	if !ok {

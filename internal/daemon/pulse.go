@@ -367,6 +367,14 @@ func (a *agent) recoveryStep(now time.Time, id workspace.ID, stp step, rec state
 	switch stp {
 	case stepAttempt:
 		msg := fmt.Sprintf("recovery attempt %d of %d: %s", rec.Attempt, a.cfg.Recovery.MaxAttempts, rec.Reason)
+		if a.budgetSpent(now) {
+			// Like the cap: recovery alerts and watches, but does not
+			// touch or invoke the agent until the budget resets.
+			a.outcome(srcRecovery, state.OutcomeDroppedBudget)
+			a.checkBudget(now)
+			a.emit(now, id, checks.Warning, "recovery", msg+"; the daily budget is spent, so the agent is not woken (recovery keeps watching)", 0)
+			return
+		}
 		if a.gate.capSpent(now) {
 			// The cap protects a budget: recovery alerts and watches, but
 			// does not touch or invoke the agent until the cap resets.

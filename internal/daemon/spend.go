@@ -2,7 +2,11 @@ package daemon
 
 import (
 	"errors"
+	"fmt"
+	"strings"
+	"time"
 
+	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/cost"
 	"github.com/ai-heart/ai-heart/internal/delivery"
 	"github.com/ai-heart/ai-heart/internal/transcript"
@@ -15,10 +19,46 @@ import (
 // tmux session's usage (its Stop hook's transcript) can come through here.
 func (a *agent) spend(source, outcome string, u *cost.Usage) cost.Run {
 	r := cost.Measure(u, a.cfg.Prices)
-	if err := a.ledger.Record(a.clock.Now(), source, outcome, r); err != nil {
+	now := a.clock.Now()
+	if err := a.ledger.Record(now, source, outcome, r); err != nil {
 		a.log.Warn().Err(err).Msg("cost ledger")
 	}
+	a.checkBudget(now)
 	return r
+}
+
+// budgetSpent reports whether the daily budget allows no wakeup now.
+func (a *agent) budgetSpent(now time.Time) bool {
+	return a.cfg.Budget.On() && a.ledger.Budget(now, a.cfg.Budget).Spent
+}
+
+// checkBudget alerts, once per local day each, when today's use reaches
+// budget.warn_at and when the budget is spent. A run in flight when it is
+// spent finishes; the next wakeup does not start.
+func (a *agent) checkBudget(now time.Time) {
+	n, err := a.ledger.Check(now, a.cfg.Budget)
+	if err != nil {
+		a.log.Warn().Err(err).Msg("cost ledger")
+	}
+	st := n.State
+	if n.Warn && !n.Spent {
+		a.emit(now, a.currentID(), checks.Warning, "budget", fmt.Sprintf("%.0f%% of today's budget used: %s", st.WarnAt*100, budgetUse(st)), 0)
+	}
+	if n.Spent {
+		a.emit(now, a.currentID(), checks.Warning, "budget", fmt.Sprintf("daily budget spent (%s): no wakeups from any source until local midnight; recovery only alerts", st.Reason), 0)
+	}
+}
+
+// budgetUse says today's use against each daily budget that is set.
+func budgetUse(st cost.BudgetState) string {
+	var parts []string
+	if st.DailyTokens > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d tokens", st.UsedTokens, st.DailyTokens))
+	}
+	if st.DailyUSD > 0 {
+		parts = append(parts, fmt.Sprintf("$%.4g of $%.4g", st.UsedUSD, st.DailyUSD))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // costOutcome is the ledger's outcome of an exec run that ended with err.

@@ -23,6 +23,8 @@ func (a *agent) stateNow() state.State {
 		Work:    a.work.state(),
 	}
 	sum := a.ledger.Summary(now)
+	b := a.ledger.Budget(now, a.cfg.Budget)
+	sum.Budget = &b
 	s.Cost = &sum
 	if a.paused != nil {
 		p := *a.paused

@@ -81,6 +81,10 @@ func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
 	}
 	if outcome != "" {
 		a.outcome(source, outcome)
+		if outcome == state.OutcomeDroppedBudget {
+			a.log.Info().Str("source", source).Msg("wakeup dropped: daily budget spent")
+			a.checkBudget(now)
+		}
 		if outcome == state.OutcomeDroppedCap {
 			a.log.Info().Str("source", source).Msg("wakeup dropped: daily cap reached")
 			if capReached {
@@ -194,11 +198,16 @@ func (a *agent) account(source string, id workspace.ID, now time.Time, text stri
 		entry.Run = a.spend(source, costOutcome(res, err), res.Usage)
 	}
 	switch {
-	case errors.Is(err, delivery.ErrToolCap):
+	case errors.Is(err, delivery.ErrToolCap), errors.Is(err, delivery.ErrTokenCap):
 		// A failure for the breaker and the totals; its one fate by source
-		// is tool_capped. Ended and discarded like a ghost (no transcript).
+		// is tool_capped or token_capped. Ended and discarded like a ghost
+		// (no transcript).
 		a.count(func(c *state.Counters) { c.DeliveryFailures++ })
-		a.outcome(source, state.OutcomeToolCapped)
+		if errors.Is(err, delivery.ErrTokenCap) {
+			a.outcome(source, state.OutcomeTokenCapped)
+		} else {
+			a.outcome(source, state.OutcomeToolCapped)
+		}
 		a.log.Warn().Err(err).Str("source", source).Bool("probe", probe).Msg("delivery failed")
 		return
 	case takenOver:

@@ -91,7 +91,7 @@ var (
 	descPulses = prometheus.NewDesc("watchdog_pulses_total", "Pulses since the watchdog started.", []string{"agent"}, nil)
 	descLevel  = prometheus.NewDesc("watchdog_check_level", "Each check's level: 0 ok, 1 info, 2 warning, 3 error.", []string{"agent", "check"}, nil)
 	descWakeup = prometheus.NewDesc("watchdog_wakeups_total",
-		"Wakeups by the chamber that asked (schedule, idle, recovery, feedback) and outcome: delivered, ghost, failed, taken_over, tool_capped, dropped_cap, skipped_breaker, skipped_gave_up, coalesced, paused, outside_active_hours.",
+		"Wakeups by the chamber that asked (schedule, idle, recovery, feedback) and outcome: delivered, ghost, failed, taken_over, tool_capped, token_capped, dropped_cap, dropped_budget, skipped_breaker, skipped_gave_up, coalesced, paused, outside_active_hours.",
 		[]string{"agent", "source", "outcome"}, nil)
 	descBreaker   = prometheus.NewDesc("watchdog_circuit_breaker_state", "1 for the breaker's current state (closed, open, half_open).", []string{"agent", "state"}, nil)
 	descCapUsed   = prometheus.NewDesc("watchdog_daily_cap_used", "Wakeups let through today.", []string{"agent"}, nil)
@@ -104,7 +104,8 @@ var (
 	descTokens    = prometheus.NewDesc("watchdog_tokens_total",
 		"Tokens the agent's runs reported, by wakeup source and kind (input, output, cache_read, cache_write); kept across restarts in stats/cost.json. Runs that reported no usage are not in it.",
 		[]string{"agent", "source", "kind"}, nil)
-	descCostUSD = prometheus.NewDesc("watchdog_cost_usd_total",
+	descBudgetSpent = prometheus.NewDesc("watchdog_budget_spent", "1 while the daily token and money budget is spent: no wakeups until local midnight.", []string{"agent"}, nil)
+	descCostUSD     = prometheus.NewDesc("watchdog_cost_usd_total",
 		"What the agent's runs cost in USD, by wakeup source (the client's own figure, else the config's prices); runs with no known price are not in it. Kept across restarts.",
 		[]string{"agent", "source"}, nil)
 )
@@ -117,7 +118,7 @@ type stateCollector struct {
 
 func (c *stateCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descPulses, descLevel, descWakeup, descBreaker, descCapUsed, descCapLimit,
-		descProofAge, descIntroAge, descDeepWork, descPaused, descLastPulse, descTokens, descCostUSD} {
+		descProofAge, descIntroAge, descDeepWork, descPaused, descLastPulse, descTokens, descCostUSD, descBudgetSpent} {
 		ch <- d
 	}
 }
@@ -180,6 +181,13 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 					counter(descTokens, c.Tokens.Kind(kind), a, source, kind)
 				}
 				ch <- prometheus.MustNewConstMetric(descCostUSD, prometheus.CounterValue, c.USD, a, source)
+			}
+			if b := s.Cost.Budget; b != nil {
+				spent := 0.0
+				if b.Spent {
+					spent = 1
+				}
+				gauge(descBudgetSpent, spent, a)
 			}
 		}
 	}

@@ -43,7 +43,7 @@ func agentStates(n int, now time.Time) states {
 		}
 		s.Cost = &cost.Summary{Totals: map[string]cost.Cell{
 			"schedule": {Runs: 50, Tokens: cost.Tokens{Input: 2000, Output: 340, CacheRead: 7}, USD: 0.004},
-		}}
+		}, Budget: &cost.BudgetState{Spent: i == 1}}
 		out = append(out, s)
 	}
 	return out
@@ -92,6 +92,8 @@ func TestMetricsCarryTheAgentLabel(t *testing.T) {
 		`watchdog_tokens_total{agent="agent-00",kind="cache_read",source="schedule"} 7`,
 		`watchdog_tokens_total{agent="agent-00",kind="cache_write",source="schedule"} 0`,
 		`watchdog_cost_usd_total{agent="agent-01",source="schedule"} 0.004`,
+		`watchdog_budget_spent{agent="agent-00"} 0`,
+		`watchdog_budget_spent{agent="agent-01"} 1`,
 		`go_goroutines`, `process_resident_memory_bytes`,
 	} {
 		if !strings.Contains(body, want) {

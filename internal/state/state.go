@@ -139,12 +139,14 @@ type Counters struct {
 	Delivered        int64 `json:"delivered"`
 	DeliveryFailures int64 `json:"delivery_failures"`
 	Ghosts           int64 `json:"ghosts"`
-	ToolCapped       int64 `json:"tool_capped"` // exec runs ended at agent.max_tool_calls
-	Dropped          int64 `json:"dropped"`     // over the daily cap
-	Skipped          int64 `json:"skipped"`     // circuit breaker open
-	GaveUp           int64 `json:"gave_up"`     // not sent: recovery gave up, the agent is not woken
-	TakenOver        int64 `json:"taken_over"`  // runs ended unanswered by recovery or urgent feedback
-	Coalesced        int64 `json:"coalesced"`   // due while another was in flight
+	ToolCapped       int64 `json:"tool_capped"`    // exec runs ended at agent.max_tool_calls
+	TokenCapped      int64 `json:"token_capped"`   // exec runs ended at budget.per_wakeup_tokens
+	DroppedBudget    int64 `json:"dropped_budget"` // wakeups dropped: the daily budget was spent
+	Dropped          int64 `json:"dropped"`        // over the daily cap
+	Skipped          int64 `json:"skipped"`        // circuit breaker open
+	GaveUp           int64 `json:"gave_up"`        // not sent: recovery gave up, the agent is not woken
+	TakenOver        int64 `json:"taken_over"`     // runs ended unanswered by recovery or urgent feedback
+	Coalesced        int64 `json:"coalesced"`      // due while another was in flight
 	// OutsideActiveHours counts scheduled wakeups (and idle spells) held
 	// back by schedule.active_hours.
 	OutsideActiveHours int64 `json:"outside_active_hours"`
@@ -158,17 +160,19 @@ type Counters struct {
 
 // The fates of a wakeup, as wakeups_by_source and the metrics spell them.
 const (
-	OutcomeDelivered  = "delivered"
-	OutcomeGhost      = "ghost"
-	OutcomeFailed     = "failed"
-	OutcomeToolCapped = "tool_capped"
-	OutcomeDroppedCap = "dropped_cap"
-	OutcomeSkipped    = "skipped_breaker"
-	OutcomeGaveUp     = "skipped_gave_up"
-	OutcomeTakenOver  = "taken_over"
-	OutcomeCoalesced  = "coalesced"
-	OutcomePaused     = "paused"
-	OutcomeOutsideHrs = "outside_active_hours"
+	OutcomeDelivered     = "delivered"
+	OutcomeGhost         = "ghost"
+	OutcomeFailed        = "failed"
+	OutcomeToolCapped    = "tool_capped"
+	OutcomeTokenCapped   = "token_capped"
+	OutcomeDroppedBudget = "dropped_budget"
+	OutcomeDroppedCap    = "dropped_cap"
+	OutcomeSkipped       = "skipped_breaker"
+	OutcomeGaveUp        = "skipped_gave_up"
+	OutcomeTakenOver     = "taken_over"
+	OutcomeCoalesced     = "coalesced"
+	OutcomePaused        = "paused"
+	OutcomeOutsideHrs    = "outside_active_hours"
 )
 
 // Wakeup counts one wakeup's fate, in its total and under its source.
@@ -182,6 +186,10 @@ func (c *Counters) Wakeup(source, outcome string) {
 		c.DeliveryFailures++
 	case OutcomeToolCapped:
 		c.ToolCapped++
+	case OutcomeTokenCapped:
+		c.TokenCapped++
+	case OutcomeDroppedBudget:
+		c.DroppedBudget++
 	case OutcomeDroppedCap:
 		c.Dropped++
 	case OutcomeSkipped:
