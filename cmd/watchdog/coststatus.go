@@ -26,7 +26,7 @@ func costRows(row func(k, v string), c *cost.Summary) {
 	}{{"today", c.Today}, {"yesterday", c.Yesterday}, {"last 7 days", c.Last7Days}} {
 		all := p.p.By.Sum("")
 		if all.Runs == 0 {
-			row("cost "+p.name, "no runs")
+			row("cost "+p.name, "no runs booked (exec runs are; tmux and inbox are not measured yet)")
 			continue
 		}
 		v := fmt.Sprintf("%s in %s", cellCost(all), countOf(all.Runs, "run"))

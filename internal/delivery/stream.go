@@ -39,10 +39,11 @@ type streamReader struct {
 	said   strings.Builder // assistant text, when no result event says it
 	events int
 
-	model     string                // Claude Code's init event's model
-	running   map[string]runningMsg // Claude Code: usage per assistant message id
-	final     *cost.Usage           // the result event's usage
-	tokenOver bool
+	model        string                // Claude Code's init event's model
+	running      map[string]runningMsg // Claude Code: usage per assistant message id
+	runningTotal int64                 // the sum of running
+	final        *cost.Usage           // the result event's usage
+	tokenOver    bool
 }
 
 // runningMsg is one assistant message's usage as last seen.
@@ -167,12 +168,9 @@ func (s *streamReader) runningUsage(id, model string, t cost.Tokens) {
 	if id == "" {
 		id = fmt.Sprintf("#%d", s.events) // no id: each event is its own message
 	}
+	s.runningTotal += t.Total() - s.running[id].tokens.Total()
 	s.running[id] = runningMsg{model: model, tokens: t}
-	var total int64
-	for _, m := range s.running {
-		total += m.tokens.Total()
-	}
-	s.checkTokens(total)
+	s.checkTokens(s.runningTotal)
 }
 
 func (s *streamReader) checkTokens(total int64) {
