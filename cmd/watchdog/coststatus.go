@@ -29,7 +29,7 @@ func costRows(row func(k, v string), c *cost.Summary) {
 			row("cost "+p.name, "no runs booked (exec runs are; tmux and inbox are not measured yet)")
 			continue
 		}
-		v := fmt.Sprintf("%s in %s", cellCost(all), countOf(all.Runs, "run"))
+		v := fmt.Sprintf("%s: %s", countOf(all.Runs, "run"), cellCost(all))
 		var parts []string
 		for _, o := range []string{cost.Worked, cost.Failed, cost.Capped} {
 			if oc := p.p.By.Sum(o); oc.Runs > 0 {

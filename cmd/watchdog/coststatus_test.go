@@ -27,7 +27,7 @@ func TestCostRows(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{
 		"ghosts today: 48 ghosts today, 2,340 tokens, $0.004\n",
-		"cost today: 18,540 tokens, $0.004 + price unknown for 2 runs, usage unknown for 1 run in 51 runs (2 worked: 16,200 tokens, price unknown; 1 failed: usage unknown)\n",
+		"cost today: 51 runs: 18,540 tokens, $0.004 + price unknown for 2 runs, usage unknown for 1 run (2 worked: 16,200 tokens, price unknown; 1 failed: usage unknown)\n",
 		"cost yesterday: no runs booked",
 		"ghosts last 7 days: 48 ghosts last 7 days, 2,340 tokens, $0.004\n",
 		"by source today: recovery usage unknown; schedule 18,540 tokens, $0.004 + price unknown for 2 runs\n",
