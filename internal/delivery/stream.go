@@ -202,12 +202,6 @@ func (s *streamReader) usage() *cost.Usage {
 	return u
 }
 
-func (s *streamReader) tokensOver() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.tokenOver
-}
-
 func (s *streamReader) call() {
 	s.calls++
 	if s.max > 0 && s.calls > s.max && !s.over {
