@@ -19,7 +19,7 @@ import (
 
 // initWorkspace runs `watchdog init` and returns the workspace and a config
 // file path with the given YAML body (workspace and alerts filled in).
-func initWorkspace(t *testing.T, body string) (*workspace.Workspace, string, string) {
+func initWorkspace(t testing.TB, body string) (*workspace.Workspace, string, string) {
 	t.Helper()
 	root := t.TempDir()
 	dir := filepath.Join(root, "ai-works")
@@ -33,14 +33,14 @@ func initWorkspace(t *testing.T, body string) (*workspace.Workspace, string, str
 	return ws, cfg, alerts
 }
 
-func writeConfig(t *testing.T, path, body string) {
+func writeConfig(t testing.TB, path, body string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func readState(t *testing.T, ws *workspace.Workspace) map[string]any {
+func readState(t testing.TB, ws *workspace.Workspace) map[string]any {
 	b, err := os.ReadFile(ws.Path(workspace.StateFile))
 	if err != nil {
 		return nil
@@ -50,7 +50,7 @@ func readState(t *testing.T, ws *workspace.Workspace) map[string]any {
 	return m
 }
 
-func waitUntil(t *testing.T, what string, timeout time.Duration, cond func() bool) {
+func waitUntil(t testing.TB, what string, timeout time.Duration, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {

@@ -21,7 +21,7 @@ import (
 )
 
 // freeAddr is a loopback address with a port free right now.
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
