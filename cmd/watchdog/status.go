@@ -77,6 +77,7 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, now time.
 	row("last proof", proof(now, st.LastProof))
 	row("last introspection", proof(now, st.LastIntro))
 	row("work", workRow(now, st.Work))
+	row("client", clientRow(now, st.Client))
 	if p := st.Pause; p != nil {
 		v := "until `watchdog resume`"
 		if !p.Until.IsZero() {
@@ -189,9 +190,45 @@ func workRow(now time.Time, w state.Work) string {
 		if w.Since != nil {
 			since = "the wakeup " + ago(now, *w.Since) + " ago"
 		}
-		return "working on " + since + " (answered by an activity log, or the end of an exec run); " + worked
+		return "working on " + since + " (answered by the end of the turn where hooks are wired, else an activity log, or the end of an exec run); " + worked
 	case state.WorkWaiting:
 		return "waiting for the next wakeup (healthy); " + worked
 	}
 	return "always working (no schedule, no idle chamber)"
+}
+
+// clientRow says what the client's hooks show: in a turn since when, and
+// how busy; waiting; or waiting for a person.
+func clientRow(now time.Time, c *state.Client) string {
+	if c == nil {
+		return "no hooks heard (wire them with `watchdog init --client`)"
+	}
+	var v string
+	switch c.Mode {
+	case state.ClientInTurn:
+		v = "in a turn"
+		if c.Since != nil {
+			v += " since " + c.Since.Local().Format("15:04")
+		}
+	case state.ClientWaitingForYou:
+		v = "WAITING FOR YOU"
+		if c.Since != nil {
+			v += " since " + c.Since.Local().Format("15:04")
+		}
+		if c.Asking != "" {
+			v += " (" + c.Asking + ")"
+		}
+	default:
+		v = "waiting"
+	}
+	if c.LastToolAt != nil {
+		v += fmt.Sprintf("; %d tool calls in 5m, last %s %s ago", c.ToolCalls, c.LastTool, ago(now, *c.LastToolAt))
+	}
+	if c.Repeats > 1 {
+		v += fmt.Sprintf("; %s repeated %d times", c.LoopTools, c.Repeats)
+	}
+	if c.Failure != "" {
+		v += "; the model's service failed: " + c.Failure
+	}
+	return v
 }

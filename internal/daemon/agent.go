@@ -17,6 +17,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/cost"
 	"github.com/ai-heart/ai-heart/internal/delivery"
+	"github.com/ai-heart/ai-heart/internal/hook"
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/schedule"
@@ -73,6 +74,9 @@ type agent struct {
 	last       state.State           // the state the last pulse wrote
 	noted      [2]string             // proofs last copied into the latest-proof index
 	held       map[string]heldNotice // event notices not yet carried, by check
+	hooks      *hook.Tail            // the client's hooks' spool; read by the pulse alone
+	hookErr    string                // its last read error, logged once
+	activity   hook.Activity         // what the hooks said so far
 }
 
 // PulseEvent reports one finished pulse (for tests and measurements).
@@ -142,8 +146,9 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 		alerts: o.Alerts, deliver: d, gate: newGate(clock.Or(o.Clock), dc, br), plan: plan, ledger: ledger,
 		scanner: sc, started: started, onPulse: o.OnPulse,
 		levels: map[string]checks.Level{}, announced: map[string]bool{}, baseline: started, held: map[string]heldNotice{},
-		work: newWorkClock(cfg, started),
+		work: newWorkClock(cfg, started), hooks: hook.NewTail(ws.Root),
 	}
+	a.hooks.Start(a.clock.Now())
 	if cfg.Budget.On() {
 		a.gate.spent = a.budgetSpent
 	}

@@ -117,7 +117,8 @@ func (a *agent) idleTick(now time.Time, after time.Duration) {
 func (a *agent) lastActivity() time.Time {
 	last := a.baseline
 	_, lastWakeup := a.gate.idleState()
-	for _, t := range []time.Time{a.lastProof, lastWakeup} {
+	// A hooked tool call or turn is activity as much as a proof file.
+	for _, t := range []time.Time{a.lastProof, lastWakeup, a.activity.Last} {
 		if t.After(last) {
 			last = t
 		}

@@ -64,6 +64,7 @@ func (a *agent) pulseOnce(scheduled time.Time) {
 	a.mint(b)
 	a.readPause(b)
 	a.scan(b)
+	a.readHooks(b)
 	a.evaluate(b)
 	a.apply(b)
 	a.record(b)
@@ -193,13 +194,15 @@ func (a *agent) scan(b *beat) {
 func (a *agent) evaluate(b *beat) {
 	a.mu.Lock()
 	prev := a.checkState
-	a.work.observe(b.now, b.snap, a.deliver.Method())
-	work := a.work.checks()
+	a.work.observe(b.now, b.snap, a.deliver.Method(), a.activity.Wired)
+	work := a.clientWork(a.work.checks())
 	baseline := a.baseline
+	client := a.activity
 	a.mu.Unlock()
 	b.res, b.checkState = checks.Evaluate(b.now, b.snap, checks.Config{
 		Thresholds: a.cfg.Thresholds, Restrictions: a.cfg.Restrictions,
 		Baseline: baseline, Loc: a.loc, Work: work, Language: a.cfg.Language,
+		Client: client,
 	}, prev)
 }
 
@@ -226,8 +229,8 @@ func (a *agent) record(b *beat) {
 			a.announced = map[string]bool{} // no longer idle: a new idle spell names every item again
 		}
 	}
-	if b.snap.LastLog != nil && a.deliver.Method() == config.DeliveryTmux {
-		a.gate.answer(b.snap.LastLog.ModTime) // a log after the tmux wakeup answers it
+	if b.snap.LastLog != nil && a.deliver.Method() == config.DeliveryTmux && !a.activity.Wired {
+		a.gate.answer(b.snap.LastLog.ModTime) // a log after the tmux wakeup answers it (without hooks: readHooks)
 	}
 	a.holdNotices(b.now, b.snap, b.res)
 	b.changes = a.levelChanges(b.res)

@@ -21,6 +21,7 @@ func (a *agent) stateNow() state.State {
 		DailyCap: a.gate.cap.State(now), Breaker: a.gate.breaker.State(now),
 		Notices: append([]string{}, a.notices()...),
 		Work:    a.work.state(),
+		Client:  a.clientState(now),
 	}
 	sum := a.ledger.Summary(now)
 	b := a.ledger.Budget(now, a.cfg.Budget)

@@ -41,11 +41,20 @@ func (w *workClock) delivered(at time.Time) {
 // after the wakeup.
 func (w *workClock) answered() { w.working = false }
 
+// answer ends working if at (a turn's end, from the hooks) came after the
+// wakeup.
+func (w *workClock) answer(at time.Time) {
+	if w.working && at.After(w.since) {
+		w.answered()
+	}
+}
+
 // observe folds in a pulse: a log after the wakeup answers it (tmux and
-// inbox; exec runs answer when they end), a new introspection restarts the
-// working-time count, and working time since the last pulse is added.
-func (w *workClock) observe(now time.Time, snap scan.Snapshot, method string) {
-	if w.working && method != config.DeliveryExec && snap.LastLog != nil && snap.LastLog.ModTime.After(w.since) {
+// inbox without hooks: with hooks the turn's end does; exec runs answer
+// when they end), a new introspection restarts the working-time count, and
+// working time since the last pulse is added.
+func (w *workClock) observe(now time.Time, snap scan.Snapshot, method string, hooked bool) {
+	if w.working && method != config.DeliveryExec && !hooked && snap.LastLog != nil && snap.LastLog.ModTime.After(w.since) {
 		w.answered()
 	}
 	if in := snap.LastIntrospection; in != nil && in.ModTime.After(w.intro) {

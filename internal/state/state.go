@@ -59,6 +59,38 @@ type State struct {
 	// Cost is what the agent's wakeups used (today, yesterday, the last 7
 	// days, and totals since the ledger began), from stats/cost.json.
 	Cost *cost.Summary `json:"cost,omitempty"`
+	// Client is what the agent's client said through its hooks; absent
+	// where no hook has spoken since the watchdog started.
+	Client *Client `json:"client,omitempty"`
+}
+
+// Client modes, from the hooks: in a turn, waiting for the next prompt, or
+// waiting for a person to answer a permission prompt or a question.
+const (
+	ClientInTurn        = "in_turn"
+	ClientWaiting       = "waiting"
+	ClientWaitingForYou = "waiting_for_you"
+)
+
+// Client is the hooks' view of the agent.
+type Client struct {
+	Mode  string     `json:"mode"`
+	Since *time.Time `json:"since,omitempty"` // the turn's start, or the question's
+	// LastEvent is the newest hook event's time.
+	LastEvent time.Time `json:"last_event"`
+	// LastTool and LastToolAt are the newest tool call; ToolCalls those
+	// begun in the last 5 minutes (the busy window).
+	LastTool   string     `json:"last_tool,omitempty"`
+	LastToolAt *time.Time `json:"last_tool_at,omitempty"`
+	ToolCalls  int        `json:"tool_calls_5m"`
+	// Repeats is the run of the same call (or two alternating), of LoopTools.
+	Repeats   int    `json:"repeats,omitempty"`
+	LoopTools string `json:"loop_tools,omitempty"`
+	// Asking says what the agent waits for a person about.
+	Asking string `json:"asking,omitempty"`
+	// Failure is the model service's last failure type (rate_limit, ...)
+	// until a turn starts after it.
+	Failure string `json:"failure,omitempty"`
 }
 
 // Work modes: always working (no schedule, no idle chamber), working (a

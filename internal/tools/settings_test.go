@@ -57,7 +57,7 @@ func TestLoadSettings(t *testing.T) {
 		lang    lang.Lang
 	}{
 		{"defaults", "", "", 5 * time.Minute, 30 * time.Minute, "Local", "", lang.English},
-		{"state file", live(`"timezone":"Europe/Paris","thresholds":{"inactivity_warning":"1m0s","inactivity_error":"2m0s","introspection":"30m0s","max_strict_deep_work":"50m0s"}`), "", time.Minute, 50 * time.Minute, "Europe/Paris", "", lang.English},
+		{"state file", live(`"timezone":"Europe/Paris","thresholds":{"inactivity_warning":"1m0s","inactivity_error":"2m0s","introspection":"30m0s","max_strict_deep_work":"50m0s","tool_loop":8}`), "", time.Minute, 50 * time.Minute, "Europe/Paris", "", lang.English},
 		{"state in japanese", live(`"timezone":"UTC","language":"ja"`), "", 5 * time.Minute, 30 * time.Minute, "UTC", "", lang.Japanese},
 		{"state with unknown language", live(`"timezone":"UTC","language":"fr"`), "", 5 * time.Minute, 30 * time.Minute, "UTC", "", lang.English},
 		{"torn state file", `{"timezone":"Eur`, "", 5 * time.Minute, 30 * time.Minute, "Local", "", lang.English},

@@ -1,0 +1,84 @@
+package daemon
+
+import (
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/hook"
+	"github.com/ai-heart/ai-heart/internal/state"
+)
+
+// hookSkew is how far in the future a hook event may be dated and still be
+// believed (clocks of one machine agree; the agent can forge a line, and one
+// dated 2099 would keep it "busy" for ever).
+const hookSkew = time.Minute
+
+// readHooks folds in what the agent's client said through its hooks since
+// the last pulse. Where hooks speak, the end of a turn answers a tmux or
+// inbox wakeup (the log rule stays for clients without hooks).
+func (a *agent) readHooks(b *beat) {
+	evs, err := a.hooks.Read(b.now)
+	if err != nil {
+		why := err.Error()
+		if why != a.hookErr {
+			b.log.Warn().Err(err).Msg("read the hooks' spool")
+		}
+		a.hookErr = why
+	} else {
+		a.hookErr = ""
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, e := range evs {
+		if e.Time.After(b.now.Add(hookSkew)) {
+			continue
+		}
+		a.activity.Apply(e)
+		// A tool call is work: it ends idleness as a proof file does (a
+		// ghost's turn, with no tool call, does not).
+		if e.Kind == hook.Tool && a.gate.proof(e.Time) {
+			a.announced = map[string]bool{}
+		}
+		if e.Kind == hook.TurnEnd && a.deliver.Method() != config.DeliveryExec {
+			a.gate.answer(e.Time)
+			a.work.answer(e.Time)
+		}
+	}
+}
+
+// clientWork is the work clock's view adjusted by the hooks: a turn in
+// progress is work, whoever started it (a wakeup, or the user typing).
+// Called with a.mu held.
+func (a *agent) clientWork(w checks.Work) checks.Work {
+	if c := a.activity; w.Scheduled && !w.Working && c.InTurn {
+		w.Working, w.Since = true, c.TurnStart
+	}
+	return w
+}
+
+// clientState is how the state file shows the hooks' view; nil where no
+// hook has spoken. Called with a.mu held.
+func (a *agent) clientState(now time.Time) *state.Client {
+	c := a.activity
+	if !c.Wired {
+		return nil
+	}
+	s := &state.Client{Mode: state.ClientWaiting, LastEvent: c.Last, LastTool: c.LastTool, ToolCalls: c.Busy(now), Failure: c.Failure}
+	if !c.LastToolAt.IsZero() {
+		t := c.LastToolAt
+		s.LastToolAt = &t
+	}
+	if c.Repeats > 1 {
+		s.Repeats, s.LoopTools = c.Repeats, c.LoopTools
+	}
+	switch {
+	case c.Asking:
+		t := c.AskSince
+		s.Mode, s.Since, s.Asking = state.ClientWaitingForYou, &t, c.AskWhat
+	case c.InTurn:
+		t := c.TurnStart
+		s.Mode, s.Since = state.ClientInTurn, &t
+	}
+	return s
+}
