@@ -77,6 +77,8 @@ type agent struct {
 	hooks      *hook.Tail            // the client's hooks' spool; read by the pulse alone
 	hookErr    string                // its last read error, logged once
 	activity   hook.Activity         // what the hooks said so far
+	// serviceAlerted: a service failure was alerted and no run succeeded since.
+	serviceAlerted bool
 }
 
 // PulseEvent reports one finished pulse (for tests and measurements).

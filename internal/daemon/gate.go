@@ -40,6 +40,7 @@ type gate struct {
 	running    int        // flights whose goroutine has not returned
 	lastWakeup time.Time  // when the last delivered wakeup began
 	idle       bool       // an idle wakeup was delivered and no proof came since
+	heldUntil  time.Time  // the model's service asked for a rest (rate limit, overload)
 }
 
 // flight is one wakeup from admission to its answer.
@@ -177,8 +178,9 @@ func (g *gate) idleState() (idle bool, lastWakeup time.Time) {
 // The old gate has shut down: no flight carries over.
 func (g *gate) adopt(old *gate) {
 	idle, last := old.idleState()
+	held := old.held()
 	g.mu.Lock()
-	g.idle, g.lastWakeup = idle, last
+	g.idle, g.lastWakeup, g.heldUntil = idle, last, held
 	g.mu.Unlock()
 }
 
@@ -188,6 +190,9 @@ func (g *gate) adopt(old *gate) {
 // cap; the cap before Allow, so a dropped wakeup never holds the probe.
 // capReached reports the first wakeup dropped today, for the one alert.
 func (g *gate) pass(now time.Time) (outcome string, probe, capReached bool, err error) {
+	if until := g.held(); now.Before(until) {
+		return state.OutcomeHeldService, false, false, nil // nothing retries a run that cannot succeed
+	}
 	if st := g.breaker.State(now); st.State == budget.Open && st.CooldownLeft > 0 {
 		g.breaker.Allow(now) // counts the skip
 		return state.OutcomeSkipped, false, false, nil
@@ -203,6 +208,23 @@ func (g *gate) pass(now time.Time) (outcome string, probe, capReached bool, err 
 		return state.OutcomeSkipped, false, false, err
 	}
 	return "", probe, false, err
+}
+
+// hold holds every wakeup until until: the model's service is rate-limited
+// or overloaded. It never shortens a longer hold.
+func (g *gate) hold(until time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if until.After(g.heldUntil) {
+		g.heldUntil = until
+	}
+}
+
+// held is when the service hold ends (zero: none).
+func (g *gate) held() time.Time {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.heldUntil
 }
 
 // capSpent reports whether the daily cap allows no more invocations today.

@@ -28,6 +28,12 @@ func (a *agent) readHooks(b *beat) {
 	} else {
 		a.hookErr = ""
 	}
+	var failures []hook.Event
+	defer func() {
+		for _, e := range failures {
+			a.serviceFailed(e.Time, b.id, e.Detail)
+		}
+	}()
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, e := range evs {
@@ -35,6 +41,12 @@ func (a *agent) readHooks(b *beat) {
 			continue
 		}
 		a.activity.Apply(e)
+		if e.Kind == hook.Failure && e.Time.After(a.started) {
+			failures = append(failures, e) // acted on once, not again after a restart
+			if a.deliver.Method() != config.DeliveryExec {
+				a.gate.release() // the turn is over, unanswered: the hold decides what comes next
+			}
+		}
 		// A tool call is work: it ends idleness as a proof file does (a
 		// ghost's turn, with no tool call, does not).
 		if e.Kind == hook.Tool && a.gate.proof(e.Time) {

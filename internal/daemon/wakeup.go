@@ -141,10 +141,15 @@ func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
 		a.carried(carried)
 	}
 	a.mu.Unlock()
-	// A run the watchdog ended is not the delivery's failure; a probe must
+	// A run the watchdog ended is not the delivery's failure, nor is a
+	// service that asked for a rest or refused the agent; a probe must
 	// still be recorded, or the breaker would wait for it for ever.
-	if !takenOver || probe {
+	service := err != nil && res.ServiceError != "" && a.serviceFailed(end, id, res.ServiceError)
+	if (!takenOver && !service) || probe {
 		a.recordDelivery(end, id, err)
+	}
+	if err == nil {
+		a.serviceAnswers(end, id)
 	}
 	a.gate.delivered(now, source == srcIdle)
 	a.account(source, id, now, text, res, err, takenOver, probe)

@@ -31,6 +31,10 @@ type Result struct {
 	// and the client's own price when it gives one); nil when it reported
 	// nothing, or for other deliveries: unknown, never 0.
 	Usage *cost.Usage
+	// ServiceError is why the model's service failed an exec run with
+	// stream-json output, as the client names it (rate_limit, overloaded,
+	// authentication_failed, billing_error, ...); "" if it did not.
+	ServiceError string
 }
 
 // Deliverer wakes the agent with a prompt.

@@ -122,6 +122,7 @@ func (e *Exec) Deliver(ctx context.Context, prompt string) (Result, error) {
 		}
 		res.ToolCalls, _ = stream.toolCalls()
 		res.Usage = stream.usage()
+		res.ServiceError = stream.serviceFailure()
 	}
 	switch context.Cause(capCtx) {
 	case ErrToolCap:

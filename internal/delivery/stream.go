@@ -44,6 +44,7 @@ type streamReader struct {
 	runningTotal int64                 // the sum of running
 	final        *cost.Usage           // the result event's usage
 	tokenOver    bool
+	serviceError string // why the model's service failed the run ("" if it did not)
 }
 
 // runningMsg is one assistant message's usage as last seen.
@@ -80,6 +81,11 @@ type event struct {
 	ModelUsage   map[string]claudeModelUsage `json:"modelUsage"`
 	// Gemini CLI's result: stats.
 	Stats *geminiStats `json:"stats"`
+	// Claude Code names a failed request's cause on the assistant event
+	// ("error":"rate_limit") and its HTTP status on the result.
+	Error          string `json:"error"`
+	IsError        bool   `json:"is_error"`
+	APIErrorStatus int    `json:"api_error_status"`
 }
 
 func (s *streamReader) Write(p []byte) (int, error) {
@@ -124,6 +130,9 @@ func (s *streamReader) take(l []byte) {
 	case "tool_use":
 		s.call()
 	case "assistant":
+		if ev.Error != "" {
+			s.serviceError = ev.Error
+		}
 		if ev.Message != nil && ev.Message.Usage != nil {
 			s.runningUsage(ev.Message.ID, ev.Message.Model, ev.Message.Usage.tokens())
 		}
@@ -143,6 +152,9 @@ func (s *streamReader) take(l []byte) {
 			s.said.WriteString(text)
 		}
 	case "result":
+		if ev.IsError && s.serviceError == "" {
+			s.serviceError = statusError(ev.APIErrorStatus)
+		}
 		var text string
 		if json.Unmarshal(ev.Result, &text) == nil && text != "" {
 			s.result = text
@@ -227,4 +239,29 @@ func (s *streamReader) toolCalls() (int, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.calls, s.over
+}
+
+// serviceFailure says why the model's service failed the run: Claude Code's
+// error type (rate_limit, overloaded, authentication_failed, billing_error,
+// ...) or, failing that, the one its result's HTTP status means; "" if the
+// service did not fail it.
+func (s *streamReader) serviceFailure() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.serviceError
+}
+
+// statusError is the error type an HTTP status from the model's API means.
+func statusError(code int) string {
+	switch code {
+	case 429:
+		return "rate_limit"
+	case 529, 503:
+		return "overloaded"
+	case 401, 403:
+		return "authentication_failed"
+	case 402:
+		return "billing_error"
+	}
+	return ""
 }

@@ -3,6 +3,8 @@ package delivery
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 )
@@ -64,5 +66,34 @@ func TestStreamReaderSplitLines(t *testing.T) {
 	s.finish()
 	if n, o := s.toolCalls(); n != 2 || !o || s.reply() != "fin" || s.events != 3 {
 		t.Fatalf("calls %d over %v reply %q events %d", n, o, s.reply(), s.events)
+	}
+}
+
+// Claude Code's stream-json of a run the model's API refused (a stand-in
+// answering 429, then 401, recorded with CLAUDE_CODE_MAX_RETRIES=0) names
+// the cause; a healthy run names none.
+func TestStreamServiceFailure(t *testing.T) {
+	for file, want := range map[string]string{
+		"claude-2.1.197-429.jsonl": "rate_limit",
+		"claude-2.1.197-401.jsonl": "authentication_failed",
+		"claude-2.1.197.jsonl":     "",
+		"gemini-0.61.0.jsonl":      "",
+	} {
+		b, err := os.ReadFile(filepath.Join("testdata", "stream", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := &streamReader{}
+		s.Write(b)
+		s.finish()
+		if got := s.serviceFailure(); got != want {
+			t.Errorf("%s: service failure %q, want %q", file, got, want)
+		}
+	}
+	// Without the assistant's word, the result's HTTP status says it.
+	s := &streamReader{}
+	s.Write([]byte(`{"type":"result","is_error":true,"api_error_status":529,"result":"API Error"}` + "\n"))
+	if got := s.serviceFailure(); got != "overloaded" {
+		t.Errorf("status 529: %q, want overloaded", got)
 	}
 }

@@ -176,6 +176,7 @@ type Counters struct {
 	DroppedBudget    int64 `json:"dropped_budget"` // wakeups dropped: the daily budget was spent
 	Dropped          int64 `json:"dropped"`        // over the daily cap
 	Skipped          int64 `json:"skipped"`        // circuit breaker open
+	HeldService      int64 `json:"held_service"`   // the model's service is rate-limited or overloaded
 	GaveUp           int64 `json:"gave_up"`        // not sent: recovery gave up, the agent is not woken
 	TakenOver        int64 `json:"taken_over"`     // runs ended unanswered by recovery or urgent feedback
 	Coalesced        int64 `json:"coalesced"`      // due while another was in flight
@@ -200,6 +201,7 @@ const (
 	OutcomeDroppedBudget = "dropped_budget"
 	OutcomeDroppedCap    = "dropped_cap"
 	OutcomeSkipped       = "skipped_breaker"
+	OutcomeHeldService   = "held_service"
 	OutcomeGaveUp        = "skipped_gave_up"
 	OutcomeTakenOver     = "taken_over"
 	OutcomeCoalesced     = "coalesced"
@@ -226,6 +228,8 @@ func (c *Counters) Wakeup(source, outcome string) {
 		c.Dropped++
 	case OutcomeSkipped:
 		c.Skipped++
+	case OutcomeHeldService:
+		c.HeldService++
 	case OutcomeGaveUp:
 		c.GaveUp++
 	case OutcomeTakenOver:

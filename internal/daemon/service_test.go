@@ -1,0 +1,109 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/delivery"
+	"github.com/ai-heart/ai-heart/internal/hook"
+	"github.com/ai-heart/ai-heart/internal/pause"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// refusing is an exec agent whose model's service fails the first n runs
+// with kind, then answers.
+func refusing(kind string, n int64, runs *atomic.Int64) func(config.Delivery, *workspace.Workspace) (delivery.Deliverer, error) {
+	return func(config.Delivery, *workspace.Workspace) (delivery.Deliverer, error) {
+		return &fakeDeliverer{method: config.DeliveryExec, deliver: func(ctx context.Context, p string) (delivery.Result, error) {
+			if runs.Add(1) <= n {
+				return delivery.Result{ExitCode: 1, ServiceError: kind}, errors.New("exit status 1")
+			}
+			return delivery.Result{Reply: "did some work"}, nil
+		}}, nil
+	}
+}
+
+// A rate limit holds wakeups for the breaker's cooldown, without spending
+// its failures and without a retry meanwhile; then the runs go on.
+func TestRateLimitHoldsWakeups(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Schedule.Every = config.Duration(100 * time.Millisecond)
+		cfg.CircuitBreaker = config.CircuitBreaker{Failures: 2, Cooldown: config.Duration(2 * time.Second), MaxCooldown: config.Duration(4 * time.Second)}
+		var runs atomic.Int64
+		h := startFake(t, cfg, refusing("rate_limit", 1, &runs))
+		time.Sleep(1500 * time.Millisecond)
+		synctest.Wait()
+		st := h.state()
+		if runs.Load() != 1 || st.Counters.HeldService < 10 || st.Breaker.Failures != 0 || st.Breaker.State != "closed" {
+			t.Fatalf("runs %d, held %d, breaker %+v: want one run, the rest held, the breaker untouched", runs.Load(), st.Counters.HeldService, st.Breaker)
+		}
+		if !h.hasAlert("service", "warning") {
+			t.Fatalf("no service warning: %v", alertsOf(t, h.alerts))
+		}
+		time.Sleep(time.Second) // the hold is over
+		synctest.Wait()
+		if runs.Load() < 2 || !h.hasAlert("service", "ok") {
+			t.Fatalf("runs %d after the hold; alerts %v", runs.Load(), alertsOf(t, h.alerts))
+		}
+	})
+}
+
+// A refusal (credentials, billing) stops wakeups until `watchdog resume`,
+// with an error alert that says it needs the operator.
+func TestRefusalStopsWakeupsUntilResume(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Schedule.Every = config.Duration(100 * time.Millisecond)
+		var runs atomic.Int64
+		h := startFake(t, cfg, refusing("authentication_failed", 1, &runs))
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		if runs.Load() != 1 || !h.hasAlert("service", "error") || !h.hasAlert("pause", "warning") {
+			t.Fatalf("runs %d; alerts %v: want one run, a service error and the pause", runs.Load(), alertsOf(t, h.alerts))
+		}
+		if st := h.state(); st.Pause == nil || st.Counters.Paused < 5 || st.Breaker.Failures != 0 {
+			t.Fatalf("state pause %+v, paused %d, breaker %+v", st.Pause, st.Counters.Paused, st.Breaker)
+		}
+		if err := pause.Clear(cfg.AgentConfigs()[0].PauseFile()); err != nil { // watchdog resume
+			t.Fatal(err)
+		}
+		time.Sleep(500 * time.Millisecond)
+		synctest.Wait()
+		if runs.Load() < 2 || !h.hasAlert("service", "ok") {
+			t.Fatalf("runs %d after resume; alerts %v", runs.Load(), alertsOf(t, h.alerts))
+		}
+	})
+}
+
+// Under tmux the failure comes from the StopFailure hook: the turn is
+// over, and the wakeups are held.
+func TestStopFailureHookHoldsWakeups(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Schedule.Every = config.Duration(100 * time.Millisecond)
+		cfg.CircuitBreaker.Cooldown = config.Duration(2 * time.Second)
+		rec := &recorder{method: config.DeliveryTmux}
+		h := startFake(t, cfg, rec.factory)
+		ws, _ := workspace.New(cfg.Workspace, nil)
+		time.Sleep(150 * time.Millisecond)
+		synctest.Wait()
+		said(t, ws, hook.Event{Kind: hook.TurnStart})
+		said(t, ws, hook.Event{Kind: hook.Failure, Name: "StopFailure", Detail: "overloaded"})
+		time.Sleep(1500 * time.Millisecond)
+		synctest.Wait()
+		if n := len(rec.prompts()); n != 1 || !h.hasAlert("service", "warning") || h.state().Counters.HeldService == 0 {
+			t.Fatalf("%d wakeups during the hold; alerts %v", n, alertsOf(t, h.alerts))
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if n := len(rec.prompts()); n != 2 {
+			t.Fatalf("%d wakeups after the hold, want the next one", n)
+		}
+	})
+}
