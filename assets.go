@@ -24,10 +24,6 @@ const (
 	// TemplateDir is the workspace skeleton; its contents map to the
 	// workspace root.
 	TemplateDir = "ai-works-template"
-	// SettingsTemplate is the Gemini CLI settings template inside
-	// TemplateDir. Its "{{MCP_HEART}}" and "{{WORKSPACE}}" strings are
-	// replaced by init.
-	SettingsTemplate = TemplateDir + "/.gemini/settings.json"
 	// PlaceholderName marks a folder that only exists to be kept by git.
 	PlaceholderName = ".gitkeep"
 	// JaDir holds the Japanese GEMINI.md and ai-docs/, with the same file
@@ -48,7 +44,7 @@ func DocsRoot(l lang.Lang) string {
 // workspace path (GEMINI.md, ai-docs/tools.md).
 func Doc(l lang.Lang, name string) string { return path.Join(DocsRoot(l), name) }
 
-// all: keeps the template's dot-files (.gemini/, .gitkeep).
+// all: keeps the template's dot-files (.gitkeep).
 //
 //go:embed GEMINI.md ai-docs ja all:ai-works-template
 var files embed.FS

@@ -7,23 +7,31 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
+	"strings"
 
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/setup"
 )
 
 // runInit lays out a workspace from the embedded template (never
-// overwriting) and prints the next steps. Exit 0 ok, 2 usage, 1 failure.
+// overwriting), wires the clients named by --client (gemini by default)
+// and prints the next steps. Exit 0 ok, 2 usage, 1 failure.
 func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("init", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	mcpHeart := fl.String("mcp-heart", "", "path of the mcp-heart binary to register (default: next to watchdog, else on PATH)")
+	heartHook := fl.String("heart-hook", "", "path of the heart-hook binary the client hooks run (default: next to watchdog, else on PATH)")
+	var clientNames []string
+	fl.Func("client", "client to wire, repeatable: "+strings.Join(setup.ClientNames(), ", ")+" (default gemini)", func(s string) error {
+		clientNames = append(clientNames, s)
+		return nil
+	})
 	langFlag := fl.String("lang", string(lang.Default), "language of GEMINI.md and ai-docs/: en or ja (set the same `language` in the config)")
 	userUnit := fl.Bool("systemd-user", false, "also write a systemd user unit (systemctl --user) and its config for this workspace, under $XDG_CONFIG_HOME (default ~/.config)")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: watchdog init [--mcp-heart PATH] [--lang en|ja] [--systemd-user] DIR")
-		fmt.Fprintln(stderr, "Lays out the workspace DIR (GEMINI.md, ai-docs/, folders, .gemini/settings.json); never overwrites a file.")
+		fmt.Fprintln(stderr, "usage: watchdog init [--client NAME]... [--mcp-heart PATH] [--heart-hook PATH] [--lang en|ja] [--systemd-user] DIR")
+		fmt.Fprintln(stderr, "Lays out the workspace DIR (GEMINI.md, ai-docs/, folders), never overwriting a file, and registers")
+		fmt.Fprintln(stderr, "mcp-heart and the heart-hook hooks in each client's files, merged into those that exist.")
 		fl.PrintDefaults()
 	}
 	rest, code := parseInterspersed(fl, args)
@@ -40,11 +48,16 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "watchdog init: --lang: %v\n", err)
 		return 2
 	}
+	clients, err := setup.ParseClients(clientNames)
+	if err != nil {
+		fmt.Fprintf(stderr, "watchdog init: --client: %v\n", err)
+		return 2
+	}
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		fmt.Fprintf(stderr, "watchdog init: %s is a file, not a folder\n", dir)
 		return 2
 	}
-	res, err := setup.Init(dir, setup.Options{MCPHeart: *mcpHeart, Language: l})
+	res, err := setup.Init(dir, setup.Options{MCPHeart: *mcpHeart, HeartHook: *heartHook, Clients: clients, Language: l})
 	if res.Dir != "" {
 		fmt.Fprintf(stdout, "watchdog init: workspace %s\n", res.Dir)
 	}
@@ -54,31 +67,41 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for _, k := range res.Kept {
 		fmt.Fprintf(stdout, "  kept     %s (exists; left as it is)\n", k)
 	}
+	for _, w := range res.Wrote {
+		if w.Changed {
+			fmt.Fprintf(stdout, "  wrote    %s\n", w.Path)
+		} else {
+			fmt.Fprintf(stdout, "  kept     %s (already wired)\n", w.Path)
+		}
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "watchdog init: %v\n", err)
 		return 1
 	}
-	m := res.MCPHeart
-	switch {
-	case m.Found:
-		fmt.Fprintf(stdout, "mcp-heart: %s (%s)\n", m.Path, m.Via)
-	case m.Via != "":
-		fmt.Fprintf(stderr, "watchdog init: warning: --mcp-heart %s does not exist (yet); it is registered anyway\n", m.Path)
-	default:
-		fmt.Fprintf(stderr, "watchdog init: WARNING: mcp-heart was found neither next to the watchdog binary nor on PATH.\n"+
-			"  .gemini/settings.json registers the bare command %q, which works only if it is on the PATH\n"+
-			"  of the program that starts it. Install mcp-heart and put its absolute path in that file,\n"+
-			"  or delete the file and rerun: watchdog init --mcp-heart /path/to/mcp-heart %s\n", m.Path, dir)
-	}
-	if slices.Contains(res.Kept, setup.SettingsFile) {
-		fmt.Fprintf(stdout, "note: %s was kept: check that it registers mcp-heart as shown below.\n", setup.SettingsFile)
-	}
+	reportBinary(res.MCPHeart, "mcp-heart", dir, stdout, stderr)
+	reportBinary(res.HeartHook, setup.HeartHookName, dir, stdout, stderr)
 	fmt.Fprintln(stdout)
 	fmt.Fprint(stdout, setup.NextSteps(res))
 	if *userUnit {
 		return initUserUnit(dir, l, stdout, stderr)
 	}
 	return 0
+}
+
+// reportBinary says where a binary the client files run was found, or
+// warns that it was not.
+func reportBinary(b setup.Binary, name, dir string, stdout, stderr io.Writer) {
+	switch {
+	case b.Found:
+		fmt.Fprintf(stdout, "%s: %s (%s)\n", name, b.Path, b.Via)
+	case b.Via != "":
+		fmt.Fprintf(stderr, "watchdog init: warning: %s %s does not exist (yet); it is registered anyway\n", b.Via, b.Path)
+	default:
+		fmt.Fprintf(stderr, "watchdog init: WARNING: %s was found neither next to the watchdog binary nor on PATH.\n"+
+			"  The client files run the bare command %q, which works only if it is on the PATH\n"+
+			"  of the program that starts it. Install %s and rerun init with its path:\n"+
+			"  watchdog init --%s /path/to/%s %s (the entries are updated in place)\n", name, b.Path, name, name, name, dir)
+	}
 }
 
 // initUserUnit writes the user unit and its config for dir, then says how

@@ -28,6 +28,9 @@ func TestRunInitUsage(t *testing.T) {
 		{"help", []string{"-h"}, 0},
 		{"DIR is a file", []string{file}, 2},
 		{"unknown language", []string{"--lang", "fr", "x"}, 2},
+		{"unknown client", []string{"--client", "claude", "x"}, 2},
+		{"empty client", []string{"--client", "", "x"}, 2},
+		{"client without value", []string{"x", "--client"}, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -45,11 +48,15 @@ func TestRunInit(t *testing.T) {
 	if err := os.WriteFile(bin, []byte("#!/bin/false\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	hook := filepath.Join(filepath.Dir(bin), "heart-hook")
+	if err := os.WriteFile(hook, []byte("#!/bin/true\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	var out, errb bytes.Buffer
-	if code := runInit(context.Background(), []string{dir, "--mcp-heart", bin}, &out, &errb); code != 0 {
+	if code := runInit(context.Background(), []string{dir, "--mcp-heart", bin, "--heart-hook", hook}, &out, &errb); code != 0 {
 		t.Fatalf("runInit() = %d; stderr:\n%s", code, errb.String())
 	}
-	for _, want := range []string{"created  GEMINI.md", "created  .gemini/settings.json", "TRUST_FOLDER", "claude_desktop_config.json", "mcp-heart: " + bin} {
+	for _, want := range []string{"created  GEMINI.md", "wrote    .gemini/settings.json", "TRUST_FOLDER", "claude_desktop_config.json", "mcp-heart: " + bin, "heart-hook: " + hook} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
@@ -59,14 +66,76 @@ func TestRunInit(t *testing.T) {
 	}
 
 	out.Reset()
-	if code := runInit(context.Background(), []string{dir}, &out, &errb); code != 0 {
+	if code := runInit(context.Background(), []string{dir, "--mcp-heart", bin, "--heart-hook", hook}, &out, &errb); code != 0 {
 		t.Fatalf("second runInit() = %d; stderr:\n%s", code, errb.String())
 	}
-	if strings.Contains(out.String(), "created ") || !strings.Contains(out.String(), "kept     GEMINI.md") {
+	if strings.Contains(out.String(), "created ") || strings.Contains(out.String(), "wrote ") || !strings.Contains(out.String(), "kept     GEMINI.md") {
 		t.Errorf("second run should only keep files:\n%s", out.String())
 	}
-	if !strings.Contains(out.String(), "note: .gemini/settings.json was kept") {
-		t.Errorf("second run should point at the kept settings file:\n%s", out.String())
+	if !strings.Contains(out.String(), "kept     .gemini/settings.json (already wired)") {
+		t.Errorf("second run should say the settings file is already wired:\n%s", out.String())
+	}
+}
+
+// TestRunInitClients: --client repeats, wires each named client (and not
+// gemini, the default), lists every file it wrote and the client's next
+// step, and a bad name lists the good ones.
+func TestRunInitClients(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ai-works")
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(t.TempDir(), "config"))
+	var out, errb bytes.Buffer
+	args := []string{"--client", "claude-code", dir, "--client", "codex", "--client", "claude-desktop", "--mcp-heart", os.Args[0], "--heart-hook", os.Args[0]}
+	if code := runInit(context.Background(), args, &out, &errb); code != 0 {
+		t.Fatalf("runInit(%q) = %d; stderr:\n%s", args, code, errb.String())
+	}
+	desktop := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "Claude", "claude_desktop_config.json")
+	for _, want := range []string{
+		"wrote    .mcp.json\n", "wrote    .claude/settings.json\n", "wrote    .codex/config.toml\n", "wrote    .codex/hooks.json\n",
+		"wrote    " + desktop + "\n", "Claude Code: trust the folder", "Codex: it reads .codex/", "Claude Desktop: restart it",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), ".gemini") || strings.Contains(out.String(), "TRUST_FOLDER") {
+		t.Errorf("gemini was wired without --client gemini:\n%s", out.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".gemini")); err == nil {
+		t.Errorf(".gemini/ was created without --client gemini")
+	}
+	b, err := os.ReadFile(filepath.Join(dir, ".claude", "settings.json"))
+	if err != nil || !strings.Contains(string(b), "'"+os.Args[0]+"' --client claude-code --workspace '"+dir+"'") {
+		t.Errorf(".claude/settings.json does not run heart-hook (err %v):\n%s", err, b)
+	}
+
+	errb.Reset()
+	if code := runInit(context.Background(), []string{"--client", "cursor", dir}, &out, &errb); code != 2 {
+		t.Errorf("runInit(--client cursor) = %d, want 2", code)
+	}
+	for _, want := range []string{`"cursor"`, "gemini, claude-code, claude-desktop, agy, codex"} {
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errb.String())
+		}
+	}
+}
+
+// TestRunInitBrokenClientFile: a client file that is not JSON stops init
+// with exit 1 and a message naming it; the file is left as it was.
+func TestRunInitBrokenClientFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, ".mcp.json")
+	if err := os.WriteFile(p, []byte("{oops"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := runInit(context.Background(), []string{"--client", "claude-code", dir, "--mcp-heart", os.Args[0], "--heart-hook", os.Args[0]}, &out, &errb); code != 1 {
+		t.Fatalf("runInit() = %d, want 1; stderr:\n%s", code, errb.String())
+	}
+	if !strings.Contains(errb.String(), ".mcp.json: not valid JSON") {
+		t.Errorf("stderr does not name the file:\n%s", errb.String())
+	}
+	if b, _ := os.ReadFile(p); string(b) != "{oops" {
+		t.Errorf(".mcp.json was rewritten: %q", b)
 	}
 }
 
@@ -103,8 +172,10 @@ func buildWatchdog(t *testing.T) (watchdog, mcpHeart string) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	mcpHeart = filepath.Join(dir, "mcp-heart")
-	if err := os.WriteFile(mcpHeart, []byte("#!/bin/false\n"), 0o755); err != nil {
-		t.Fatal(err)
+	for _, p := range []string{mcpHeart, filepath.Join(dir, "heart-hook")} {
+		if err := os.WriteFile(p, []byte("#!/bin/false\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return watchdog, mcpHeart
 }
@@ -146,6 +217,9 @@ func TestBinaryInitAndMigrate(t *testing.T) {
 	}
 	if srv := s.MCPServers["mcp-heart"]; srv.Command != mcpHeart || len(srv.Args) != 2 || srv.Args[1] != dir || !srv.Trust {
 		t.Errorf("settings.json registers %+v, want %s --workspace %s with trust", srv, mcpHeart, dir)
+	}
+	if hook := filepath.Join(filepath.Dir(mcpHeart), "heart-hook"); !strings.Contains(string(b), "'"+hook+"' --client gemini") {
+		t.Errorf("settings.json does not run the heart-hook next to watchdog (%s):\n%s", hook, b)
 	}
 	if out, code := run("init", dir); code != 0 || !strings.Contains(out, "kept") {
 		t.Errorf("second watchdog init = %d:\n%s", code, out)

@@ -1,10 +1,13 @@
 // Package setup lays out a new ai-works workspace from the embedded template
-// (`watchdog init`): the agent rules and docs, the folders of docs/design.md section 3
-// and a Gemini CLI settings file that registers mcp-heart.
+// (`watchdog init`): the agent rules and docs and the folders of docs/design.md
+// section 3, then wires the agent clients (clients.go): mcp-heart and the
+// heart-hook hooks in each client's own files.
 //
-// It never overwrites: every file is created with workspace.CreateNew (temp
-// file + hard link), so a file that exists is left exactly as it is and
-// reported as kept, and running Init twice is harmless.
+// The template files are never overwritten: each is created with
+// workspace.CreateNew (temp file + hard link), so a file that exists is left
+// exactly as it is and reported as kept. The client files are merged: keys
+// init does not own are kept and its own entries are updated in place, so
+// running Init twice changes nothing.
 package setup
 
 import (
@@ -18,6 +21,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -30,20 +34,25 @@ import (
 // ServerName is the name mcp-heart is registered under in MCP client configs.
 const ServerName = "mcp-heart"
 
-// SettingsFile is the workspace-relative Gemini CLI settings file.
-const SettingsFile = ".gemini/settings.json"
-
 // Options configures Init. The zero value finds mcp-heart and uses the
 // embedded template.
 type Options struct {
 	// MCPHeart is the mcp-heart binary to register; "" means find it (see
 	// FindMCPHeart).
 	MCPHeart string
+	// HeartHook is the heart-hook binary the hooks run; "" means find it
+	// the same way.
+	HeartHook string
+	// Clients are the clients to wire (see ParseClients); nil means gemini.
+	Clients []string
+	// UserConfigDir locates Claude Desktop's folder; nil means
+	// os.UserConfigDir. Only claude-desktop needs it.
+	UserConfigDir func() (string, error)
 	// Assets is the tree holding GEMINI.md, ai-docs/ and ai-works-template/;
 	// nil means the embedded one (aiheart.FS).
 	Assets fs.FS
-	// Executable and LookPath locate mcp-heart; nil means os.Executable and
-	// exec.LookPath. Tests replace them.
+	// Executable and LookPath locate mcp-heart and heart-hook; nil means
+	// os.Executable and exec.LookPath. Tests replace them.
 	Executable func() (string, error)
 	LookPath   func(string) (string, error)
 	// Language is the language of GEMINI.md and ai-docs/; "" is English.
@@ -59,19 +68,32 @@ type Result struct {
 	Created []string
 	// Kept lists the files that already existed and were left untouched.
 	Kept []string
-	// MCPHeart is the command written into .gemini/settings.json (when Init
-	// created it) and shown in the next steps.
-	MCPHeart MCPHeart
+	// MCPHeart is the command the client files register, shown in the
+	// next steps.
+	MCPHeart Binary
+	// HeartHook is the hook receiver the client hooks run.
+	HeartHook Binary
+	// Clients are the clients wired, in order.
+	Clients []string
+	// Wrote lists the client files merged into, in order.
+	Wrote []Wrote
+	// Notes are what each client still needs from the operator.
+	Notes []string
 	// Language is the language the docs were written in; the config shown
 	// in the next steps sets it.
 	Language lang.Lang
 }
 
-// MCPHeart says where the mcp-heart binary is and how it was found.
-type MCPHeart struct {
-	// Path is absolute when found, else the bare name "mcp-heart".
+// MCPHeart is the Binary that mcp-heart is.
+type MCPHeart = Binary
+
+// Binary says where one of the ai-heart binaries (mcp-heart, heart-hook)
+// is and how it was found.
+type Binary struct {
+	// Path is absolute when found, else the bare name.
 	Path string
-	// Via is "--mcp-heart", "next to watchdog" or "PATH"; "" when not found.
+	// Via is the flag ("--mcp-heart"), "next to watchdog" or "PATH"; ""
+	// when not found.
 	Via string
 	// Found is false when Path is the bare name (the MCP client must then
 	// find it on its own PATH) or an explicit path that does not exist.
@@ -79,10 +101,15 @@ type MCPHeart struct {
 }
 
 // Init lays out the workspace dir. It creates dir if needed and every
-// missing folder and file; existing files are kept. It fails on the first
-// write error, after which a rerun completes the layout.
+// missing folder and file; existing files are kept. Then it wires the
+// clients. It fails on the first error, after which a rerun completes the
+// layout.
 func Init(dir string, opt Options) (Result, error) {
 	var res Result
+	names, err := ParseClients(opt.Clients)
+	if err != nil {
+		return res, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return res, fmt.Errorf("create workspace %s: %w", dir, err)
 	}
@@ -100,6 +127,7 @@ func Init(dir string, opt Options) (Result, error) {
 		assets = aiheart.FS()
 	}
 	res.MCPHeart = FindMCPHeart(opt.MCPHeart, opt.Executable, opt.LookPath)
+	res.HeartHook = FindHeartHook(opt.HeartHook, opt.Executable, opt.LookPath)
 
 	files, dirs, err := plan(assets, opt.Language)
 	if err != nil {
@@ -119,11 +147,6 @@ func Init(dir string, opt Options) (Result, error) {
 		if err != nil {
 			return res, fmt.Errorf("read template %s: %w", f.src, err)
 		}
-		if f.dst == SettingsFile {
-			if data, err = RenderSettings(data, res.MCPHeart.Path, ws.Root); err != nil {
-				return res, err
-			}
-		}
 		err = ws.CreateNew(f.dst, data, time.Time{})
 		switch {
 		case errors.Is(err, os.ErrExist):
@@ -135,7 +158,20 @@ func Init(dir string, opt Options) (Result, error) {
 		}
 	}
 	sort.Strings(res.Created)
-	return res, nil
+
+	w := Wiring{Dir: ws.Root, MCPHeart: res.MCPHeart.Path, HeartHook: res.HeartHook.Path}
+	if slices.Contains(names, ClientClaudeDesktop) {
+		userConfig := opt.UserConfigDir
+		if userConfig == nil {
+			userConfig = os.UserConfigDir
+		}
+		if w.UserConfigDir, err = userConfig(); err != nil {
+			return res, fmt.Errorf("find Claude Desktop's config folder: %w", err)
+		}
+	}
+	res.Clients = names
+	res.Wrote, res.Notes, err = Wire(w, names)
+	return res, err
 }
 
 // file is one template file: its path in the assets and in the workspace.
@@ -176,34 +212,28 @@ func plan(assets fs.FS, l lang.Lang) ([]file, []string, error) {
 	return files, dirs, nil
 }
 
-// RenderSettings fills the Gemini CLI settings template: the quoted
-// "{{MCP_HEART}}" and "{{WORKSPACE}}" become JSON strings of the binary and
-// workspace paths (backslashes of Windows paths escaped). The result is
-// checked to be valid JSON.
-func RenderSettings(tmpl []byte, mcpHeart, workspaceDir string) ([]byte, error) {
-	q := func(s string) string {
-		b, _ := json.Marshal(s)
-		return string(b)
-	}
-	out := strings.NewReplacer(`"{{MCP_HEART}}"`, q(mcpHeart), `"{{WORKSPACE}}"`, q(workspaceDir)).Replace(string(tmpl))
-	if !json.Valid([]byte(out)) {
-		return nil, fmt.Errorf("render settings: the template is not valid JSON")
-	}
-	return []byte(out), nil
-}
-
 // FindMCPHeart locates the mcp-heart binary: explicit (made absolute) when
 // given, else the file next to the running executable (the usual install:
-// both binaries in one folder), else the PATH, else the bare name with
+// all binaries in one folder), else the PATH, else the bare name with
 // Found false. nil functions mean os.Executable and exec.LookPath.
-func FindMCPHeart(explicit string, executable func() (string, error), lookPath func(string) (string, error)) MCPHeart {
+func FindMCPHeart(explicit string, executable func() (string, error), lookPath func(string) (string, error)) Binary {
+	return findBinary(ServerName, "--mcp-heart", explicit, executable, lookPath)
+}
+
+// FindHeartHook locates the heart-hook binary as FindMCPHeart does
+// mcp-heart, the flag being --heart-hook.
+func FindHeartHook(explicit string, executable func() (string, error), lookPath func(string) (string, error)) Binary {
+	return findBinary(HeartHookName, "--heart-hook", explicit, executable, lookPath)
+}
+
+func findBinary(base, flag, explicit string, executable func() (string, error), lookPath func(string) (string, error)) Binary {
 	if executable == nil {
 		executable = os.Executable
 	}
 	if lookPath == nil {
 		lookPath = exec.LookPath
 	}
-	name := ServerName
+	name := base
 	if runtime.GOOS == "windows" {
 		name += ".exe"
 	}
@@ -213,7 +243,7 @@ func FindMCPHeart(explicit string, executable func() (string, error), lookPath f
 			abs = explicit
 		}
 		_, err = os.Stat(abs)
-		return MCPHeart{Path: abs, Via: "--mcp-heart", Found: err == nil}
+		return Binary{Path: abs, Via: flag, Found: err == nil}
 	}
 	if exe, err := executable(); err == nil {
 		if real, err := filepath.EvalSymlinks(exe); err == nil {
@@ -221,49 +251,59 @@ func FindMCPHeart(explicit string, executable func() (string, error), lookPath f
 		}
 		cand := filepath.Join(filepath.Dir(exe), name)
 		if fi, err := os.Stat(cand); err == nil && fi.Mode().IsRegular() {
-			return MCPHeart{Path: cand, Via: "next to watchdog", Found: true}
+			return Binary{Path: cand, Via: "next to watchdog", Found: true}
 		}
 	}
-	if p, err := lookPath(ServerName); err == nil {
+	if p, err := lookPath(base); err == nil {
 		if abs, err := filepath.Abs(p); err == nil {
 			p = abs
 		}
-		return MCPHeart{Path: p, Via: "PATH", Found: true}
+		return Binary{Path: p, Via: "PATH", Found: true}
 	}
-	return MCPHeart{Path: ServerName}
+	return Binary{Path: base}
 }
 
-// NextSteps is the text shown after init: trusting the folder in Gemini CLI
-// (which disables MCP servers in untrusted folders), the Claude Desktop
-// config and running the watchdog.
+// NextSteps is the text shown after init: what each wired client still
+// needs (trusting the folder in Gemini CLI, which disables MCP servers in
+// untrusted folders; the notes of the others), the Claude Desktop config
+// when it was not wired here, and running the watchdog.
 func NextSteps(res Result) string {
 	var b bytes.Buffer
 	dirJSON, _ := json.Marshal(res.Dir)
-	trust, _ := json.MarshalIndent(map[string]string{res.Dir: "TRUST_FOLDER"}, "", "  ")
-	type server struct {
-		Command string   `json:"command"`
-		Args    []string `json:"args"`
-	}
-	claude, _ := json.MarshalIndent(map[string]any{
-		"mcpServers": map[string]server{
-			ServerName: {Command: res.MCPHeart.Path, Args: []string{"--workspace", res.Dir}},
-		},
-	}, "", "  ")
+	n := 0
+	step := func() int { n++; return n }
 	fmt.Fprintf(&b, "Next steps\n\n")
-	fmt.Fprintf(&b, "1. Gemini CLI: trust the folder. Gemini CLI disables MCP servers (mcp-heart too)\n")
-	fmt.Fprintf(&b, "   in untrusted folders. Either start `gemini` in %s and choose\n", res.Dir)
-	fmt.Fprintf(&b, "   \"Trust folder\", or add this entry to ~/.gemini/trustedFolders.json (merge it\n")
-	fmt.Fprintf(&b, "   with the entries already there):\n\n%s\n\n", indent(string(trust), "     "))
-	fmt.Fprintf(&b, "   Then check: cd %s && gemini mcp list   (expect mcp-heart: Connected)\n", res.Dir)
-	fmt.Fprintf(&b, "   .gemini/settings.json registers mcp-heart with \"trust\": true, so headless\n")
-	fmt.Fprintf(&b, "   `gemini -p` runs its tools without asking.\n\n")
-	fmt.Fprintf(&b, "2. Claude Desktop: add mcp-heart to claude_desktop_config.json\n")
-	fmt.Fprintf(&b, "   (macOS: ~/Library/Application Support/Claude/, Windows: %%APPDATA%%\\Claude\\),\n")
-	fmt.Fprintf(&b, "   merged into any \"mcpServers\" already there, then restart Claude Desktop.\n")
-	fmt.Fprintf(&b, "   Use the paths of the machine Claude Desktop runs on:\n\n%s\n\n", indent(string(claude), "     "))
-	fmt.Fprintf(&b, "   Claude does not read GEMINI.md by itself: put \"Read GEMINI.md in the workspace\n")
-	fmt.Fprintf(&b, "   and follow it\" (or its content) in the project instructions.\n\n")
-	fmt.Fprintf(&b, "3. Run the watchdog on the workspace. Write a config file, e.g. watchdog.yaml:\n\n")
+	if len(res.Clients) == 0 || slices.Contains(res.Clients, ClientGemini) {
+		trust, _ := json.MarshalIndent(map[string]string{res.Dir: "TRUST_FOLDER"}, "", "  ")
+		fmt.Fprintf(&b, "%d. Gemini CLI: trust the folder. Gemini CLI disables MCP servers (mcp-heart too)\n", step())
+		fmt.Fprintf(&b, "   and project hooks in untrusted folders. Either start `gemini` in %s and choose\n", res.Dir)
+		fmt.Fprintf(&b, "   \"Trust folder\", or add this entry to ~/.gemini/trustedFolders.json (merge it\n")
+		fmt.Fprintf(&b, "   with the entries already there):\n\n%s\n\n", indent(string(trust), "     "))
+		fmt.Fprintf(&b, "   Then check: cd %s && gemini mcp list   (expect mcp-heart: Connected)\n", res.Dir)
+		fmt.Fprintf(&b, "   .gemini/settings.json registers mcp-heart with \"trust\": true, so headless\n")
+		fmt.Fprintf(&b, "   `gemini -p` runs its tools without asking.\n\n")
+	}
+	for _, note := range res.Notes {
+		fmt.Fprintf(&b, "%d. %s\n\n", step(), strings.ReplaceAll(note, "\n", "\n   "))
+	}
+	if !slices.Contains(res.Clients, ClientClaudeDesktop) {
+		type server struct {
+			Command string   `json:"command"`
+			Args    []string `json:"args"`
+		}
+		claude, _ := json.MarshalIndent(map[string]any{
+			"mcpServers": map[string]server{
+				ServerName: {Command: res.MCPHeart.Path, Args: []string{"--workspace", res.Dir}},
+			},
+		}, "", "  ")
+		fmt.Fprintf(&b, "%d. Other clients: watchdog init --client NAME %s wires them too\n", step(), res.Dir)
+		fmt.Fprintf(&b, "   (NAME: %s; the flag repeats).\n", strings.Join(ClientNames(), ", "))
+		fmt.Fprintf(&b, "   Claude Desktop on another machine: add mcp-heart to its claude_desktop_config.json\n")
+		fmt.Fprintf(&b, "   (macOS: ~/Library/Application Support/Claude/, Windows: %%APPDATA%%\\Claude\\),\n")
+		fmt.Fprintf(&b, "   merged into any \"mcpServers\" already there, then restart Claude Desktop.\n")
+		fmt.Fprintf(&b, "   Use the paths of the machine Claude Desktop runs on:\n\n%s\n\n", indent(string(claude), "     "))
+	}
+	fmt.Fprintf(&b, "%d. Run the watchdog on the workspace. Write a config file, e.g. watchdog.yaml:\n\n", step())
 	fmt.Fprintf(&b, "     workspace: %s\n", dirJSON)
 	if res.Language != lang.Default {
 		fmt.Fprintf(&b, "     language: %s   # what the agent reads: tool texts, notices (the docs above are in it)\n", res.Language)

@@ -167,7 +167,6 @@ func TestInitKeepsExistingFiles(t *testing.T) {
 		name, rel, content string
 	}{
 		{"own rules", "GEMINI.md", "# my own rules\n"},
-		{"own settings", ".gemini/settings.json", `{"mcpServers": {}}`},
 		{"own doc", "ai-docs/deep-work.md", "edited\n"},
 	}
 	for _, tt := range tests {
@@ -243,34 +242,6 @@ func TestFindMCPHeart(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := FindMCPHeart(tt.explicit, tt.executable, tt.lookPath); got != tt.want {
 				t.Errorf("FindMCPHeart() = %+v, want %+v", got, tt.want)
-			}
-		})
-	}
-}
-
-func TestRenderSettings(t *testing.T) {
-	tmpl, err := fs.ReadFile(aiheart.FS(), aiheart.SettingsTemplate)
-	if err != nil {
-		t.Fatalf("embedded settings template: %v", err)
-	}
-	tests := []struct{ name, bin, dir string }{
-		{"unix", "/usr/local/bin/mcp-heart", "/home/ai/ai-works"},
-		{"windows", `C:\Program Files\ai-heart\mcp-heart.exe`, `C:\Users\ai\ai-works`},
-		{"quotes and unicode", `/opt/"odd"/mcp-heart`, "/home/愛/ai-works"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			out, err := RenderSettings(tmpl, tt.bin, tt.dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var s settings
-			if err := json.Unmarshal(out, &s); err != nil {
-				t.Fatalf("RenderSettings() is not JSON: %v\n%s", err, out)
-			}
-			srv := s.MCPServers["mcp-heart"]
-			if srv.Command != tt.bin || !slices.Equal(srv.Args, []string{"--workspace", tt.dir}) || !srv.Trust {
-				t.Errorf("RenderSettings() = %+v, want command %q, workspace %q, trust", srv, tt.bin, tt.dir)
 			}
 		})
 	}

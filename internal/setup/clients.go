@@ -1,0 +1,371 @@
+package setup
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// The clients `watchdog init --client` wires. Each registers mcp-heart and
+// runs heart-hook on the client's own events, in the client's own files.
+const (
+	ClientGemini        = "gemini"
+	ClientClaudeCode    = "claude-code"
+	ClientClaudeDesktop = "claude-desktop"
+	ClientAgy           = "agy"
+	ClientCodex         = "codex"
+)
+
+// HeartHookName is the hook receiver's binary, installed next to watchdog
+// and mcp-heart.
+const HeartHookName = "heart-hook"
+
+// hookTimeout is the hook timeout in seconds: heart-hook answers in
+// milliseconds, and a hung one must not hold the agent's turn.
+const hookTimeout = 5
+
+// Wiring is what the client files point at, all paths absolute.
+type Wiring struct {
+	// Dir is the workspace.
+	Dir string
+	// MCPHeart and HeartHook are the binaries the files run.
+	MCPHeart, HeartHook string
+	// UserConfigDir is os.UserConfigDir(): Claude Desktop, which has no
+	// project scope, keeps its config in UserConfigDir/Claude.
+	UserConfigDir string
+}
+
+// Wrote is one client file Wire merged into.
+type Wrote struct {
+	// Path is workspace-relative (slashes) when inside the workspace, else
+	// absolute.
+	Path string
+	// Changed is false when the file already held every entry, byte for
+	// byte, and was not rewritten.
+	Changed bool
+}
+
+// client is one entry of the clients table: the files it owns entries in
+// and what to tell the operator afterwards.
+type client struct {
+	name  string
+	files func(w Wiring) []edit
+	note  func(w Wiring) string
+}
+
+// edit is a merge into one file: merge gets the file's bytes (nil when it
+// does not exist) and returns the new ones, or an error when it cannot
+// merge without losing something.
+type edit struct {
+	path  string
+	merge func(old []byte) ([]byte, error)
+}
+
+// clients is the table, in the order `init` wires and lists them.
+var clients = []client{geminiClient, claudeCodeClient, claudeDesktopClient, agyClient, codexClient}
+
+// ClientNames lists the names --client takes.
+func ClientNames() []string {
+	var names []string
+	for _, c := range clients {
+		names = append(names, c.name)
+	}
+	return names
+}
+
+// ErrUnknownClient is returned by ParseClients for a name not in
+// ClientNames.
+var ErrUnknownClient = errors.New("unknown client")
+
+// ParseClients checks names against ClientNames and drops repeats, keeping
+// the first place of each. No names means the default, gemini.
+func ParseClients(names []string) ([]string, error) {
+	if len(names) == 0 {
+		return []string{ClientGemini}, nil
+	}
+	var out []string
+	for _, n := range names {
+		if !slices.Contains(ClientNames(), n) {
+			return nil, fmt.Errorf("%w %q: the clients are %s", ErrUnknownClient, n, strings.Join(ClientNames(), ", "))
+		}
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// Wire merges mcp-heart and the heart-hook hooks into the files of each
+// named client (names as ParseClients returns them). Keys and entries it
+// does not own are kept; an entry it owns is updated in place, never
+// added twice; a file whose merge changes nothing is not rewritten. A file
+// it cannot read as JSON or TOML stops it with an error naming the file,
+// which is left untouched; files wired before it stay wired.
+func Wire(w Wiring, names []string) ([]Wrote, []string, error) {
+	var wrote []Wrote
+	var notes []string
+	for _, name := range names {
+		i := slices.IndexFunc(clients, func(c client) bool { return c.name == name })
+		if i < 0 {
+			return wrote, notes, fmt.Errorf("%w %q", ErrUnknownClient, name)
+		}
+		c := clients[i]
+		for _, e := range c.files(w) {
+			changed, err := apply(e)
+			if err != nil {
+				return wrote, notes, fmt.Errorf("%s: %s: %w", name, w.show(e.path), err)
+			}
+			wrote = append(wrote, Wrote{Path: w.show(e.path), Changed: changed})
+		}
+		if c.note != nil {
+			if n := c.note(w); n != "" {
+				notes = append(notes, n)
+			}
+		}
+	}
+	return wrote, notes, nil
+}
+
+// apply runs one merge and writes the result atomically, keeping the
+// file's mode, when it differs from what is there.
+func apply(e edit) (bool, error) {
+	old, err := os.ReadFile(e.path)
+	perm := os.FileMode(0o644)
+	switch {
+	case err == nil:
+		if fi, err := os.Stat(e.path); err == nil {
+			perm = fi.Mode().Perm()
+		}
+	case errors.Is(err, os.ErrNotExist):
+		old = nil
+	default:
+		return false, err
+	}
+	data, err := e.merge(old)
+	if err != nil {
+		return false, err
+	}
+	if old != nil && string(data) == string(old) {
+		return false, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(e.path), 0o755); err != nil {
+		return false, err
+	}
+	if err := workspace.AtomicWriteFile(e.path, data, perm); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// show is how a file is named to the operator: relative inside the
+// workspace, absolute outside.
+func (w Wiring) show(p string) string {
+	if rel, err := filepath.Rel(w.Dir, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(rel)
+	}
+	return p
+}
+
+// in is the absolute path of a workspace-relative file.
+func (w Wiring) in(rel string) string { return filepath.Join(w.Dir, filepath.FromSlash(rel)) }
+
+// hookArgv is the fixed heart-hook interface: the receiver reads the event
+// from stdin (or, for Codex's notify, its last argument) and names it from
+// the payload's hook_event_name.
+func (w Wiring) hookArgv(client string) []string {
+	return []string{w.HeartHook, "--client", client, "--workspace", w.Dir}
+}
+
+// hookCommand is hookArgv as one sh command line, for the clients whose
+// hook command is a shell string.
+func (w Wiring) hookCommand(client string) string {
+	argv := w.hookArgv(client)
+	return shQuote(argv[0]) + " " + argv[1] + " " + argv[2] + " " + argv[3] + " " + shQuote(argv[4])
+}
+
+// shQuote quotes s for sh in single quotes. A single quote inside closes
+// the quoting, is escaped and reopens it:
+//
+//	it's  ->  'it'\''s'
+func shQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// isHeartHook reports whether a hook command runs heart-hook, at whatever
+// path: the entry init owns and updates, where the user's own hooks on the
+// same event are left alone.
+func isHeartHook(command string) bool {
+	first := shFirstWord(command)
+	base := first[strings.LastIndexAny(first, `/\`)+1:]
+	return base == HeartHookName || base == HeartHookName+".exe"
+}
+
+// shFirstWord is the first word of an sh command line with its quotes
+// removed ('…', "…" and backslash escapes): enough to read the program a
+// hook runs.
+func shFirstWord(s string) string {
+	s = strings.TrimLeft(s, " \t")
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case ' ', '\t', '\n', ';', '&', '|':
+			return b.String()
+		case '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return b.String() + s[i+1:]
+			}
+			b.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+		case '"':
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) {
+					i++
+				}
+				b.WriteByte(s[i])
+			}
+		case '\\':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i])
+			}
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// jsonEdit is an edit of a JSON file whose top level is an object.
+func jsonEdit(path string, change func(root *object) error) edit {
+	return edit{path: path, merge: func(old []byte) ([]byte, error) {
+		root, err := parseObject(old)
+		if err != nil {
+			return nil, fmt.Errorf("not valid JSON (%v): fix or move it, then run init again", err)
+		}
+		if err := change(root); err != nil {
+			return nil, err
+		}
+		return marshalIndent(root), nil
+	}}
+}
+
+// setMCPServer registers mcp-heart under root.mcpServers, the shape every
+// JSON client shares. The command and args are init's; other keys of the
+// entry (an env the operator added) are kept. extra adds client keys.
+func setMCPServer(root *object, w Wiring, extra ...kv) error {
+	servers, err := root.child("mcpServers")
+	if err != nil {
+		return err
+	}
+	srv, err := servers.child(ServerName)
+	if err != nil {
+		return fmt.Errorf("mcpServers: %w", err)
+	}
+	srv.set("command", w.MCPHeart)
+	srv.set("args", []any{"--workspace", w.Dir})
+	for _, e := range extra {
+		srv.set(e.k, e.v)
+	}
+	return nil
+}
+
+// kv is one key and value, in order.
+type kv struct {
+	k string
+	v any
+}
+
+// objectOf builds an object from pairs, in order.
+func objectOf(pairs ...kv) *object {
+	o := newObject()
+	for _, p := range pairs {
+		o.set(p.k, p.v)
+	}
+	return o
+}
+
+// hookEvent is one event a client runs heart-hook on, with the matcher
+// its group gets ("" for none).
+type hookEvent struct {
+	name, matcher string
+}
+
+// mergeHookGroups adds heart-hook to root.hooks in the Claude Code shape
+// that Gemini CLI and Codex share: {"Event": [{"matcher": …, "hooks":
+// [handler…]}]}. Where a handler running heart-hook is already there
+// (found by isHeartHook), its keys are updated in place and any second
+// one dropped; else a new group is appended, after the user's own.
+func mergeHookGroups(root *object, events []hookEvent, handler func(event string) *object) error {
+	hooks, err := root.child("hooks")
+	if err != nil {
+		return err
+	}
+	for _, ev := range events {
+		groups, err := hooks.array(ev.name)
+		if err != nil {
+			return fmt.Errorf("hooks: %w", err)
+		}
+		want := handler(ev.name)
+		found := false
+		out := []any{}
+		for _, g := range groups {
+			grp, ok := g.(*object)
+			if !ok {
+				out = append(out, g)
+				continue
+			}
+			hs, err := grp.array("hooks")
+			if err != nil {
+				return fmt.Errorf("hooks.%s: %w", ev.name, err)
+			}
+			keep := []any{}
+			dropped := false
+			for _, h := range hs {
+				ho, ok := h.(*object)
+				if !ok || !ownsHook(ho) {
+					keep = append(keep, h)
+					continue
+				}
+				if found {
+					dropped = true
+					continue
+				}
+				found = true
+				for _, k := range want.keys {
+					ho.set(k, want.vals[k])
+				}
+				keep = append(keep, ho)
+			}
+			if dropped && len(keep) == 0 {
+				continue
+			}
+			if dropped {
+				grp.set("hooks", keep)
+			}
+			out = append(out, grp)
+		}
+		if !found {
+			grp := newObject()
+			if ev.matcher != "" {
+				grp.set("matcher", ev.matcher)
+			}
+			grp.set("hooks", []any{want})
+			out = append(out, grp)
+		}
+		hooks.set(ev.name, out)
+	}
+	return nil
+}
+
+// ownsHook reports whether a hook handler object is heart-hook's.
+func ownsHook(h *object) bool {
+	c, _ := h.get("command")
+	s, ok := c.(string)
+	return ok && isHeartHook(s)
+}

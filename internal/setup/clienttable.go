@@ -1,0 +1,148 @@
+package setup
+
+import (
+	"fmt"
+	"path/filepath"
+)
+
+// SettingsFile is the workspace-relative Gemini CLI settings file.
+const SettingsFile = ".gemini/settings.json"
+
+// geminiClient: Gemini CLI 0.61 reads .gemini/settings.json in the project
+// (a trusted folder). mcpServers.mcp-heart carries "trust": true, because
+// headless `gemini -p` refuses a tool call that needs approval. The hooks
+// shape, event names and the timeout in milliseconds are those of the
+// settings schema in the installed 0.61 bundle (hooks.<Event>: [{matcher,
+// hooks: [{name, type, command, timeout}]}]); hooksConfig.enabled
+// defaults to true there, so no flag is set. A project hook runs only in a
+// trusted folder, and Gemini CLI shows a one-time warning naming it.
+var geminiClient = client{
+	name: ClientGemini,
+	files: func(w Wiring) []edit {
+		return []edit{jsonEdit(w.in(SettingsFile), func(root *object) error {
+			if err := setMCPServer(root, w, kv{"trust", true}); err != nil {
+				return err
+			}
+			events := []hookEvent{
+				{"SessionStart", ""}, {"BeforeAgent", ""}, {"AfterAgent", ""},
+				{"BeforeTool", "*"}, {"AfterTool", "*"},
+				{"Notification", ""}, {"PreCompress", ""}, {"SessionEnd", ""},
+			}
+			return mergeHookGroups(root, events, func(string) *object {
+				return objectOf(kv{"name", HeartHookName}, kv{"type", "command"},
+					kv{"command", w.hookCommand(ClientGemini)}, kv{"timeout", hookTimeout * 1000})
+			})
+		})}
+	},
+}
+
+// claudeCodeClient: Claude Code 2.1 reads project MCP servers from .mcp.json
+// and hooks from .claude/settings.json (timeout in seconds). A server in
+// .mcp.json waits for approval; 2.1.197 honours enabledMcpjsonServers in
+// the project's .claude/settings.json once the folder is trusted (checked
+// with `claude mcp list`: "Pending approval" without it or without the
+// trust, "Connected" with both). The matcher is "*" for the events that
+// match a tool name; the others match everything without one.
+var claudeCodeClient = client{
+	name: ClientClaudeCode,
+	files: func(w Wiring) []edit {
+		return []edit{
+			jsonEdit(w.in(".mcp.json"), func(root *object) error { return setMCPServer(root, w) }),
+			jsonEdit(w.in(".claude/settings.json"), func(root *object) error {
+				enabled, err := root.array("enabledMcpjsonServers")
+				if err != nil {
+					return err
+				}
+				if !containsString(enabled, ServerName) {
+					root.set("enabledMcpjsonServers", append(enabled, ServerName))
+				}
+				events := []hookEvent{
+					{"SessionStart", ""}, {"UserPromptSubmit", ""},
+					{"PreToolUse", "*"}, {"PostToolUse", "*"}, {"PostToolUseFailure", "*"},
+					{"Stop", ""}, {"StopFailure", ""}, {"PermissionRequest", "*"},
+					{"Notification", ""}, {"PreCompact", ""}, {"SessionEnd", ""},
+				}
+				return mergeHookGroups(root, events, func(string) *object {
+					return objectOf(kv{"type", "command"}, kv{"command", w.hookCommand(ClientClaudeCode)}, kv{"timeout", hookTimeout})
+				})
+			}),
+		}
+	},
+	note: func(w Wiring) string {
+		return fmt.Sprintf("Claude Code: trust the folder (run `claude` once in %s and accept), then\n"+
+			"`claude mcp list` shows mcp-heart Connected: .claude/settings.json approves it\n"+
+			"(enabledMcpjsonServers), which Claude Code honours only in a trusted folder.", w.Dir)
+	},
+}
+
+// claudeDesktopClient: Claude Desktop has no project scope and no hooks:
+// mcp-heart goes into the user's claude_desktop_config.json, in
+// os.UserConfigDir()/Claude (~/Library/Application Support/Claude on macOS,
+// %AppData%\Claude on Windows, $XDG_CONFIG_HOME/Claude on Linux).
+var claudeDesktopClient = client{
+	name: ClientClaudeDesktop,
+	files: func(w Wiring) []edit {
+		return []edit{jsonEdit(filepath.Join(w.UserConfigDir, "Claude", "claude_desktop_config.json"),
+			func(root *object) error { return setMCPServer(root, w) })}
+	},
+	note: func(Wiring) string {
+		return "Claude Desktop: restart it to load mcp-heart. It has no hooks, so nothing reports its turns;\n" +
+			"it does not read GEMINI.md either: put \"Read GEMINI.md in the workspace and follow it\"\n" +
+			"in the project instructions."
+	},
+}
+
+// agyClient: the Antigravity CLI's npm package is not on the registry
+// here, so this follows its documented format, not a run of the binary.
+// Sources: the Antigravity CLI docs on hooks (hooks.json in a
+// customization root such as .agents/: top-level keys are hook names, each
+// an object of events; PreToolUse/PostToolUse take [{matcher, hooks:
+// [handler]}], PreInvocation, PostInvocation, Stop and SessionStart a flat
+// [handler] list; timeout a whole number of seconds), as mirrored at
+// gemini.meetcoding.cn/antigravity/hooks.html, and skillsaw's
+// antigravity-hooks-valid rule (measured against agy 1.1.25: unknown
+// handler keys are dropped, an invalid file loads no hook at all). MCP
+// servers go in .agents/mcp_config.json under mcpServers, the shape of
+// Antigravity's raw MCP config. Only SessionStart, PreInvocation,
+// PostInvocation and Stop are said to fire in 1.1.x; the tool events are
+// registered too, as documented, in case they do.
+var agyClient = client{
+	name: ClientAgy,
+	files: func(w Wiring) []edit {
+		return []edit{
+			jsonEdit(w.in(".agents/mcp_config.json"), func(root *object) error { return setMCPServer(root, w) }),
+			jsonEdit(w.in(".agents/hooks.json"), func(root *object) error {
+				named, err := root.child(HeartHookName)
+				if err != nil {
+					return err
+				}
+				handler := func() *object {
+					return objectOf(kv{"type", "command"}, kv{"command", w.hookCommand(ClientAgy)}, kv{"timeout", hookTimeout})
+				}
+				// The named hook is init's: its events are set whole; other
+				// keys in it (an "enabled": false) are kept.
+				for _, ev := range []string{"SessionStart", "PreInvocation", "PostInvocation", "Stop"} {
+					named.set(ev, []any{handler()})
+				}
+				for _, ev := range []string{"PreToolUse", "PostToolUse"} {
+					named.set(ev, []any{objectOf(kv{"matcher", "*"}, kv{"hooks", []any{handler()}})})
+				}
+				return nil
+			}),
+		}
+	},
+	note: func(Wiring) string {
+		return "Antigravity CLI (agy): .agents/ follows its documented format; agy could not be run here\n" +
+			"to confirm it, so check that `agy` lists mcp-heart and the heart-hook hook."
+	},
+}
+
+// containsString reports whether a JSON array holds the string s.
+func containsString(a []any, s string) bool {
+	for _, v := range a {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,189 @@
+package setup
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// codexClient: Codex CLI 0.169 reads the project's .codex/config.toml and
+// .codex/hooks.json when the project is trusted (checked with `codex mcp
+// list` and `codex doctor` in a throwaway CODEX_HOME). mcp-heart goes in
+// config.toml as [mcp_servers.mcp-heart]. The hooks go in hooks.json, in
+// the Claude Code shape Codex's hooks documentation uses (timeout in
+// seconds, SessionEnd capped at 3 s by Codex); JSON, so that config.toml
+// gets one table and nothing else. No `notify`: 0.169 ignores it in a
+// project config ("Ignored unsupported project-local config keys …:
+// notify", from `codex doctor`), and in the user's config it would fire
+// for every project with this workspace's name; the Stop hook reports the
+// same turn end.
+var codexClient = client{
+	name: ClientCodex,
+	files: func(w Wiring) []edit {
+		return []edit{
+			{path: w.in(".codex/config.toml"), merge: func(old []byte) ([]byte, error) { return mergeCodexConfig(old, w) }},
+			jsonEdit(w.in(".codex/hooks.json"), func(root *object) error {
+				events := []hookEvent{
+					{"SessionStart", ""}, {"UserPromptSubmit", ""}, {"PreToolUse", ""}, {"PostToolUse", ""},
+					{"PermissionRequest", ""}, {"PreCompact", ""}, {"Stop", ""}, {"SessionEnd", ""},
+				}
+				return mergeHookGroups(root, events, func(event string) *object {
+					timeout := hookTimeout
+					if event == "SessionEnd" {
+						timeout = 3
+					}
+					return objectOf(kv{"type", "command"}, kv{"command", w.hookCommand(ClientCodex)}, kv{"timeout", timeout})
+				})
+			}),
+		}
+	},
+	note: func(w Wiring) string {
+		return fmt.Sprintf("Codex: it reads .codex/ only in a trusted project: answer its trust prompt in %s,\n"+
+			"or add to ~/.codex/config.toml:  [projects.%q] trust_level = \"trusted\"\n"+
+			"Codex then runs new hooks only once you trust them: open `codex` there and review them in /hooks.", w.Dir, w.Dir)
+	},
+}
+
+// mcpHeartTable matches the header of [mcp_servers.mcp-heart], its name
+// bare or quoted.
+var mcpHeartTable = regexp.MustCompile(`(?m)^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*(?:mcp-heart|"mcp-heart"|'mcp-heart')[ \t]*\][ \t]*(?:#.*)?$`)
+
+// mergeCodexConfig adds [mcp_servers.mcp-heart] to a Codex config.toml.
+// It edits the text rather than re-encoding the document, so the user's
+// comments, order and formatting stay: a missing table is appended; an
+// existing one has its command and args lines replaced. The result is
+// parsed back and must equal the old document with only those two keys
+// changed, else nothing is written and the error says what to set by hand.
+func mergeCodexConfig(old []byte, w Wiring) ([]byte, error) {
+	var before map[string]any
+	if err := toml.Unmarshal(old, &before); err != nil {
+		return nil, fmt.Errorf("not valid TOML (%v): fix or move it, then run init again", err)
+	}
+	if before == nil {
+		before = map[string]any{}
+	}
+	wantArgs := []any{"--workspace", w.Dir}
+	srv, _ := dig(before, "mcp_servers", ServerName)
+	if srv != nil && srv["command"] == w.MCPHeart && reflect.DeepEqual(srv["args"], wantArgs) {
+		return old, nil
+	}
+	kvs, err := toml.Marshal(struct {
+		Command string   `toml:"command"`
+		Args    []string `toml:"args"`
+	}{w.MCPHeart, []string{"--workspace", w.Dir}})
+	if err != nil {
+		return nil, err
+	}
+	var out []byte
+	if loc := mcpHeartTable.FindIndex(old); srv != nil && loc != nil {
+		out = replaceTableKeys(old, loc[1], kvs)
+	} else {
+		out = append([]byte{}, old...)
+		if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
+			out = append(out, '\n')
+		}
+		if len(bytes.TrimSpace(out)) > 0 {
+			out = append(out, '\n')
+		}
+		out = append(out, "[mcp_servers.mcp-heart]\n"...)
+		out = append(out, kvs...)
+	}
+	if err := checkCodexMerge(before, out, w.MCPHeart, wantArgs); err != nil {
+		return nil, fmt.Errorf("cannot add mcp-heart without changing other settings (%v): set [mcp_servers.mcp-heart] command = %q, args = [\"--workspace\", %q] by hand", err, w.MCPHeart, w.Dir)
+	}
+	return out, nil
+}
+
+// replaceTableKeys rewrites the single-line command and args keys of the
+// table whose header ends at start, up to the next header; kvs holds the
+// new "command = …" and "args = …" lines. A key not found is added after
+// the header.
+func replaceTableKeys(doc []byte, start int, kvs []byte) []byte {
+	body := doc[start:]
+	end := len(body)
+	if m := regexp.MustCompile(`(?m)^[ \t]*\[`).FindIndex(body); m != nil {
+		end = m[0]
+	}
+	section := string(body[:end])
+	var missing []string
+	for _, line := range strings.Split(strings.TrimSpace(string(kvs)), "\n") {
+		key := strings.TrimSpace(line[:strings.IndexByte(line, '=')])
+		re := regexp.MustCompile(`(?m)^[ \t]*` + key + `[ \t]*=.*$`)
+		if re.MatchString(section) {
+			section = re.ReplaceAllLiteralString(section, line)
+		} else {
+			missing = append(missing, line)
+		}
+	}
+	if len(missing) > 0 {
+		section = "\n" + strings.Join(missing, "\n") + section
+	}
+	out := append([]byte{}, doc[:start]...)
+	out = append(out, section...)
+	return append(out, body[end:]...)
+}
+
+// checkCodexMerge parses the merged text and compares it with the old
+// document plus mcp-heart's command and args.
+func checkCodexMerge(before map[string]any, merged []byte, command string, args []any) error {
+	var after map[string]any
+	if err := toml.Unmarshal(merged, &after); err != nil {
+		return err
+	}
+	want := deepCopy(before).(map[string]any)
+	servers, ok := want["mcp_servers"].(map[string]any)
+	if !ok {
+		if _, there := want["mcp_servers"]; there {
+			return errors.New("mcp_servers is not a table")
+		}
+		servers = map[string]any{}
+		want["mcp_servers"] = servers
+	}
+	srv, ok := servers[ServerName].(map[string]any)
+	if !ok {
+		srv = map[string]any{}
+		servers[ServerName] = srv
+	}
+	srv["command"] = command
+	srv["args"] = args
+	if !reflect.DeepEqual(after, want) {
+		return errors.New("the merged file reads differently")
+	}
+	return nil
+}
+
+// dig follows table keys down a decoded TOML document.
+func dig(m map[string]any, keys ...string) (map[string]any, bool) {
+	for _, k := range keys {
+		next, ok := m[k].(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		m = next
+	}
+	return m, true
+}
+
+func deepCopy(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		c := make(map[string]any, len(t))
+		for k, e := range t {
+			c[k] = deepCopy(e)
+		}
+		return c
+	case []any:
+		c := make([]any, len(t))
+		for i, e := range t {
+			c[i] = deepCopy(e)
+		}
+		return c
+	default:
+		return v
+	}
+}
