@@ -174,73 +174,6 @@ func (w Wiring) show(p string) string {
 // in is the absolute path of a workspace-relative file.
 func (w Wiring) in(rel string) string { return filepath.Join(w.Dir, filepath.FromSlash(rel)) }
 
-// hookArgv is the fixed heart-hook interface: the receiver reads the event
-// from stdin (or, for Codex's notify, its last argument) and names it from
-// the payload's hook_event_name.
-func (w Wiring) hookArgv(client string) []string {
-	return []string{w.HeartHook, "--client", client, "--workspace", w.Dir}
-}
-
-// hookCommand is hookArgv as one sh command line, for the clients whose
-// hook command is a shell string.
-func (w Wiring) hookCommand(client string) string {
-	argv := w.hookArgv(client)
-	return shQuote(argv[0]) + " " + argv[1] + " " + argv[2] + " " + argv[3] + " " + shQuote(argv[4])
-}
-
-// shQuote quotes s for sh in single quotes. A single quote inside closes
-// the quoting, is escaped and reopens it:
-//
-//	it's  ->  'it'\''s'
-func shQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// isHeartHook reports whether a hook command runs heart-hook, at whatever
-// path: the entry init owns and updates, where the user's own hooks on the
-// same event are left alone.
-func isHeartHook(command string) bool {
-	first := shFirstWord(command)
-	base := first[strings.LastIndexAny(first, `/\`)+1:]
-	return base == HeartHookName || base == HeartHookName+".exe"
-}
-
-// shFirstWord is the first word of an sh command line with its quotes
-// removed ('…', "…" and backslash escapes): enough to read the program a
-// hook runs.
-func shFirstWord(s string) string {
-	s = strings.TrimLeft(s, " \t")
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case ' ', '\t', '\n', ';', '&', '|':
-			return b.String()
-		case '\'':
-			j := strings.IndexByte(s[i+1:], '\'')
-			if j < 0 {
-				return b.String() + s[i+1:]
-			}
-			b.WriteString(s[i+1 : i+1+j])
-			i += j + 1
-		case '"':
-			for i++; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) {
-					i++
-				}
-				b.WriteByte(s[i])
-			}
-		case '\\':
-			if i+1 < len(s) {
-				i++
-				b.WriteByte(s[i])
-			}
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
 // jsonEdit is an edit of a JSON file whose top level is an object.
 func jsonEdit(path string, change func(root *object) error) edit {
 	return edit{path: path, merge: func(old []byte) ([]byte, error) {
@@ -361,11 +294,4 @@ func mergeHookGroups(root *object, events []hookEvent, handler func(event string
 		hooks.set(ev.name, out)
 	}
 	return nil
-}
-
-// ownsHook reports whether a hook handler object is heart-hook's.
-func ownsHook(h *object) bool {
-	c, _ := h.get("command")
-	s, ok := c.(string)
-	return ok && isHeartHook(s)
 }
