@@ -78,8 +78,8 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "watchdog init: %v\n", err)
 		return 1
 	}
-	reportBinary(res.MCPHeart, "mcp-heart", dir, stdout, stderr)
-	reportBinary(res.HeartHook, setup.HeartHookName, dir, stdout, stderr)
+	reportMCPHeart(res.MCPHeart, dir, stdout, stderr)
+	reportHeartHook(res.HeartHook, dir, stdout, stderr)
 	fmt.Fprintln(stdout)
 	fmt.Fprint(stdout, setup.NextSteps(res))
 	if *userUnit {
@@ -88,20 +88,36 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// reportBinary says where a binary the client files run was found, or
-// warns that it was not.
-func reportBinary(b setup.Binary, name, dir string, stdout, stderr io.Writer) {
+// reportMCPHeart says where mcp-heart was found, or warns that it was not.
+func reportMCPHeart(b setup.Binary, dir string, stdout, stderr io.Writer) {
 	switch {
 	case b.Found:
-		fmt.Fprintf(stdout, "%s: %s (%s)\n", name, b.Path, b.Via)
+		fmt.Fprintf(stdout, "mcp-heart: %s (%s)\n", b.Path, b.Via)
 	case b.Via != "":
-		fmt.Fprintf(stderr, "watchdog init: warning: %s %s does not exist (yet); it is registered anyway\n", b.Via, b.Path)
+		fmt.Fprintf(stderr, "watchdog init: warning: --mcp-heart %s does not exist (yet); it is registered anyway\n", b.Path)
 	default:
-		fmt.Fprintf(stderr, "watchdog init: WARNING: %s was found neither next to the watchdog binary nor on PATH.\n"+
-			"  The client files run the bare command %q, which works only if it is on the PATH\n"+
-			"  of the program that starts it. Install %s and rerun init with its path:\n"+
-			"  watchdog init --%s /path/to/%s %s (the entries are updated in place)\n", name, b.Path, name, name, name, dir)
+		fmt.Fprintf(stderr, "watchdog init: WARNING: mcp-heart was found neither next to the watchdog binary nor on PATH.\n"+
+			"  The client files register the bare command %q, which works only if it is on the PATH\n"+
+			"  of the program that starts it. Install mcp-heart and rerun init with its path:\n"+
+			"  watchdog init --mcp-heart /path/to/mcp-heart %s (the entries are updated in place)\n", b.Path, dir)
 	}
+}
+
+// reportHeartHook says where heart-hook was found, or warns that without
+// it no hooks were wired: a hook whose program is missing blocks Gemini
+// CLI's agent, so init writes none.
+func reportHeartHook(b setup.Binary, dir string, stdout, stderr io.Writer) {
+	if b.Found {
+		fmt.Fprintf(stdout, "heart-hook: %s (%s)\n", b.Path, b.Via)
+		return
+	}
+	where := "was found neither next to the watchdog binary nor on PATH"
+	if b.Via != "" {
+		where = b.Path + " does not exist"
+	}
+	fmt.Fprintf(stderr, "watchdog init: warning: heart-hook %s, so no hooks were wired\n"+
+		"  (mcp-heart was). A hook whose program is missing fails every event, and Gemini CLI then\n"+
+		"  blocks the agent. Install heart-hook and rerun: watchdog init --heart-hook /path/to/heart-hook %s\n", where, dir)
 }
 
 // initUserUnit writes the user unit and its config for dir, then says how

@@ -119,6 +119,24 @@ func TestRunInitClients(t *testing.T) {
 	}
 }
 
+// TestRunInitWithoutHeartHook: without heart-hook init registers mcp-heart
+// but wires no hook, and says why and how to add them.
+func TestRunInitWithoutHeartHook(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("PATH", "")
+	var out, errb bytes.Buffer
+	if code := runInit(context.Background(), []string{dir, "--mcp-heart", os.Args[0]}, &out, &errb); code != 0 {
+		t.Fatalf("runInit() = %d; stderr:\n%s", code, errb.String())
+	}
+	if !strings.Contains(errb.String(), "no hooks were wired") || !strings.Contains(errb.String(), "--heart-hook /path/to/heart-hook") {
+		t.Errorf("stderr does not say the hooks were left out:\n%s", errb.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, ".gemini", "settings.json"))
+	if err != nil || strings.Contains(string(b), `"hooks"`) || !strings.Contains(string(b), `"mcp-heart"`) {
+		t.Errorf(".gemini/settings.json should register mcp-heart and no hooks (err %v):\n%s", err, b)
+	}
+}
+
 // TestRunInitBrokenClientFile: a client file that is not JSON stops init
 // with exit 1 and a message naming it; the file is left as it was.
 func TestRunInitBrokenClientFile(t *testing.T) {

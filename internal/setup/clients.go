@@ -33,7 +33,10 @@ const hookTimeout = 5
 type Wiring struct {
 	// Dir is the workspace.
 	Dir string
-	// MCPHeart and HeartHook are the binaries the files run.
+	// MCPHeart and HeartHook are the binaries the files run. HeartHook ""
+	// wires no hooks: a hook whose program is missing is not harmless
+	// (Gemini CLI 0.61 answers its exit 127 with "Agent execution
+	// blocked"), so none is written until heart-hook is installed.
 	MCPHeart, HeartHook string
 	// UserConfigDir is os.UserConfigDir(): Claude Desktop, which has no
 	// project scope, keeps its config in UserConfigDir/Claude.

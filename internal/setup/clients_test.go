@@ -439,3 +439,38 @@ func TestParseClients(t *testing.T) {
 		}
 	}
 }
+
+// TestWireWithoutHeartHook: with no heart-hook, each client gets mcp-heart
+// and no hook at all (a hook whose program is missing blocks Gemini CLI's
+// agent); the hook files are not even created.
+func TestWireWithoutHeartHook(t *testing.T) {
+	for _, client := range ClientNames() {
+		t.Run(client, func(t *testing.T) {
+			w := testWiring(t)
+			w.HeartHook = ""
+			wrote, _, err := Wire(w, []string{client})
+			if err != nil {
+				t.Fatalf("Wire(%s) = %v", client, err)
+			}
+			var got []string
+			for _, f := range wrote {
+				got = append(got, f.Path)
+				b, err := os.ReadFile(w.abs(f.Path))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if strings.Contains(string(b), "--client") || strings.Contains(string(b), `"hooks"`) {
+					t.Errorf("%s wires hooks without heart-hook:\n%s", f.Path, b)
+				}
+				if !strings.Contains(string(b), "mcp-heart") {
+					t.Errorf("%s does not register mcp-heart:\n%s", f.Path, b)
+				}
+			}
+			for p := range expectedFiles(w, client) {
+				if strings.Contains(p, "hooks.json") && slices.Contains(got, p) {
+					t.Errorf("Wire(%s) wrote %s without heart-hook", client, p)
+				}
+			}
+		})
+	}
+}

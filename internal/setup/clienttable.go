@@ -20,7 +20,7 @@ var geminiClient = client{
 	name: ClientGemini,
 	files: func(w Wiring) []edit {
 		return []edit{jsonEdit(w.in(SettingsFile), func(root *object) error {
-			if err := setMCPServer(root, w, kv{"trust", true}); err != nil {
+			if err := setMCPServer(root, w, kv{"trust", true}); err != nil || !w.hooks() {
 				return err
 			}
 			events := []hookEvent{
@@ -55,6 +55,9 @@ var claudeCodeClient = client{
 				}
 				if !containsString(enabled, ServerName) {
 					root.set("enabledMcpjsonServers", append(enabled, ServerName))
+				}
+				if !w.hooks() {
+					return nil
 				}
 				events := []hookEvent{
 					{"SessionStart", ""}, {"UserPromptSubmit", ""},
@@ -109,8 +112,12 @@ var claudeDesktopClient = client{
 var agyClient = client{
 	name: ClientAgy,
 	files: func(w Wiring) []edit {
+		mcp := jsonEdit(w.in(".agents/mcp_config.json"), func(root *object) error { return setMCPServer(root, w) })
+		if !w.hooks() {
+			return []edit{mcp}
+		}
 		return []edit{
-			jsonEdit(w.in(".agents/mcp_config.json"), func(root *object) error { return setMCPServer(root, w) }),
+			mcp,
 			jsonEdit(w.in(".agents/hooks.json"), func(root *object) error {
 				named, err := root.child(HeartHookName)
 				if err != nil {

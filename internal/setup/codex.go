@@ -25,8 +25,12 @@ import (
 var codexClient = client{
 	name: ClientCodex,
 	files: func(w Wiring) []edit {
+		config := edit{path: w.in(".codex/config.toml"), merge: func(old []byte) ([]byte, error) { return mergeCodexConfig(old, w) }}
+		if !w.hooks() {
+			return []edit{config}
+		}
 		return []edit{
-			{path: w.in(".codex/config.toml"), merge: func(old []byte) ([]byte, error) { return mergeCodexConfig(old, w) }},
+			config,
 			jsonEdit(w.in(".codex/hooks.json"), func(root *object) error {
 				events := []hookEvent{
 					{"SessionStart", ""}, {"UserPromptSubmit", ""}, {"PreToolUse", ""}, {"PostToolUse", ""},

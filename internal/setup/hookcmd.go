@@ -2,6 +2,9 @@ package setup
 
 import "strings"
 
+// hooks reports whether the hooks are wired (see Wiring.HeartHook).
+func (w Wiring) hooks() bool { return w.HeartHook != "" }
+
 // hookArgv is the fixed heart-hook interface: the receiver reads the event
 // from stdin (or, run as a notify program, from its last argument) and names it from
 // the payload's hook_event_name.

@@ -41,7 +41,8 @@ type Options struct {
 	// FindMCPHeart).
 	MCPHeart string
 	// HeartHook is the heart-hook binary the hooks run; "" means find it
-	// the same way.
+	// the same way. When it is not found (or names no file) no hooks are
+	// wired, only mcp-heart.
 	HeartHook string
 	// Clients are the clients to wire (see ParseClients); nil means gemini.
 	Clients []string
@@ -71,7 +72,8 @@ type Result struct {
 	// MCPHeart is the command the client files register, shown in the
 	// next steps.
 	MCPHeart Binary
-	// HeartHook is the hook receiver the client hooks run.
+	// HeartHook is the hook receiver the client hooks run; not Found means
+	// no hooks were wired.
 	HeartHook Binary
 	// Clients are the clients wired, in order.
 	Clients []string
@@ -159,7 +161,10 @@ func Init(dir string, opt Options) (Result, error) {
 	}
 	sort.Strings(res.Created)
 
-	w := Wiring{Dir: ws.Root, MCPHeart: res.MCPHeart.Path, HeartHook: res.HeartHook.Path}
+	w := Wiring{Dir: ws.Root, MCPHeart: res.MCPHeart.Path}
+	if res.HeartHook.Found {
+		w.HeartHook = res.HeartHook.Path
+	}
 	if slices.Contains(names, ClientClaudeDesktop) {
 		userConfig := opt.UserConfigDir
 		if userConfig == nil {
