@@ -135,13 +135,19 @@ func Wire(w Wiring, names []string) ([]Wrote, []string, error) {
 }
 
 // apply runs one merge and writes the result atomically, keeping the
-// file's mode, when it differs from what is there.
+// file's mode, when it differs from what is there. A symlinked file (a
+// settings file kept in a dotfiles repository) is written through the
+// link, which stays.
 func apply(e edit) (bool, error) {
-	old, err := os.ReadFile(e.path)
+	path := e.path
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		path = target
+	}
+	old, err := os.ReadFile(path)
 	perm := os.FileMode(0o644)
 	switch {
 	case err == nil:
-		if fi, err := os.Stat(e.path); err == nil {
+		if fi, err := os.Stat(path); err == nil {
 			perm = fi.Mode().Perm()
 		}
 	case errors.Is(err, os.ErrNotExist):
@@ -156,10 +162,10 @@ func apply(e edit) (bool, error) {
 	if old != nil && string(data) == string(old) {
 		return false, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(e.path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return false, err
 	}
-	if err := workspace.AtomicWriteFile(e.path, data, perm); err != nil {
+	if err := workspace.AtomicWriteFile(path, data, perm); err != nil {
 		return false, err
 	}
 	return true, nil

@@ -474,3 +474,27 @@ func TestWireWithoutHeartHook(t *testing.T) {
 		})
 	}
 }
+
+// TestWireThroughSymlink: a client file that is a link (to a dotfiles
+// repository, say) is merged into its target and stays a link.
+func TestWireThroughSymlink(t *testing.T) {
+	w := testWiring(t)
+	target := filepath.Join(t.TempDir(), "dotfiles", "claude_desktop_config.json")
+	writeFile(t, target, `{"globalShortcut": "Ctrl+Space"}`)
+	link := w.path("@desktop")
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, link); err != nil {
+		t.Skipf("symlink: %v", err)
+	}
+	if _, _, err := Wire(w, []string{ClientClaudeDesktop}); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("%s is no longer a link (err %v)", link, err)
+	}
+	if b, _ := os.ReadFile(target); !strings.Contains(string(b), `"mcp-heart"`) || !strings.Contains(string(b), "Ctrl+Space") {
+		t.Errorf("the link's target was not merged into:\n%s", b)
+	}
+}
