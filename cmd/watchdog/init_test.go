@@ -91,7 +91,7 @@ func TestRunInitClients(t *testing.T) {
 	desktop := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "Claude", "claude_desktop_config.json")
 	for _, want := range []string{
 		"wrote    .mcp.json\n", "wrote    .claude/settings.json\n", "wrote    .codex/config.toml\n", "wrote    .codex/hooks.json\n",
-		"wrote    " + desktop + "\n", "Claude Code: trust the folder", "Codex: it reads .codex/", "Claude Desktop: restart it",
+		"wrote    " + desktop + "\n", "Claude Code: headless", "Codex: it reads .codex/", "Claude Desktop: restart it",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())

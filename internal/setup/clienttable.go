@@ -37,12 +37,13 @@ var geminiClient = client{
 }
 
 // claudeCodeClient: Claude Code 2.1 reads project MCP servers from .mcp.json
-// and hooks from .claude/settings.json (timeout in seconds). A server in
-// .mcp.json waits for approval; 2.1.197 honours enabledMcpjsonServers in
-// the project's .claude/settings.json once the folder is trusted (checked
-// with `claude mcp list`: "Pending approval" without it or without the
-// trust, "Connected" with both). The matcher is "*" for the events that
-// match a tool name; the others match everything without one.
+// and hooks from .claude/settings.json (timeout in seconds). Headless
+// `claude -p` uses both as they are; interactively a server in .mcp.json
+// waits for approval, and 2.1.197 honours enabledMcpjsonServers in the
+// project's .claude/settings.json once the folder is trusted (checked with
+// `claude mcp list`: "Pending approval" without it or without the trust,
+// "Connected" with both). The matcher is "*" for the events that match a
+// tool name; the others match everything without one.
 var claudeCodeClient = client{
 	name: ClientClaudeCode,
 	files: func(w Wiring) []edit {
@@ -72,9 +73,10 @@ var claudeCodeClient = client{
 		}
 	},
 	note: func(w Wiring) string {
-		return fmt.Sprintf("Claude Code: trust the folder (run `claude` once in %s and accept), then\n"+
-			"`claude mcp list` shows mcp-heart Connected: .claude/settings.json approves it\n"+
-			"(enabledMcpjsonServers), which Claude Code honours only in a trusted folder.", w.Dir)
+		return fmt.Sprintf("Claude Code: headless `claude -p` in %s uses mcp-heart and the hooks as they are.\n"+
+			"Interactive Claude Code wants the folder trusted (run `claude` there once and accept):\n"+
+			".claude/settings.json approves mcp-heart (enabledMcpjsonServers) only in a trusted folder;\n"+
+			"then `claude mcp list` shows it Connected instead of Pending approval.", w.Dir)
 	},
 }
 

@@ -158,18 +158,15 @@ func standIn(t *testing.T, isMain func(*http.Request, []byte) bool, answer func(
 	return srv.URL
 }
 
-// TestRealClaudeCode: Claude Code 2.1 connects the mcp-heart of .mcp.json,
-// approved by .claude/settings.json in a trusted folder, and runs
-// heart-hook on the hooks of .claude/settings.json through a turn with a
-// tool call.
+// TestRealClaudeCode: Claude Code 2.1 runs heart-hook on the hooks of
+// .claude/settings.json through a headless turn with tool calls, using the
+// mcp-heart of .mcp.json, in a folder nobody trusted yet; interactive
+// Claude Code shows that server "Pending approval" until the folder is
+// trusted, then "Connected" (approved by enabledMcpjsonServers).
 func TestRealClaudeCode(t *testing.T) {
 	claude := clientBin(t, "claude")
 	dir, hookLog := realWorkspace(t, ClientClaudeCode)
 	home := t.TempDir()
-	trust, _ := json.Marshal(map[string]any{"projects": map[string]any{dir: map[string]any{"hasTrustDialogAccepted": true}}})
-	if err := os.WriteFile(filepath.Join(home, ".claude.json"), trust, 0o600); err != nil {
-		t.Fatal(err)
-	}
 	// A heartbeat ID makes the first tool call succeed (PostToolUse); the
 	// second lacks a required argument and fails (PostToolUseFailure).
 	id := filepath.Join(dir, "stats", "current_heartbeat_id.txt")
@@ -178,9 +175,8 @@ func TestRealClaudeCode(t *testing.T) {
 	}
 	env := []string{"HOME=" + home, "DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "NO_COLOR=1", "CI=true"}
 
-	out := runClient(t, dir, env, claude, "mcp", "list")
-	if !strings.Contains(out, "mcp-heart:") || !strings.Contains(out, "Connected") {
-		t.Fatalf("claude mcp list does not show mcp-heart connected:\n%s", out)
+	if out := runClient(t, dir, env, claude, "mcp", "list"); !strings.Contains(out, "mcp-heart:") || !strings.Contains(out, "Pending approval") {
+		t.Errorf("claude mcp list in an untrusted folder does not show mcp-heart pending:\n%s", out)
 	}
 
 	url := standIn(t, func(r *http.Request, body []byte) bool {
@@ -217,6 +213,14 @@ func TestRealClaudeCode(t *testing.T) {
 		"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop", "SessionEnd")
 	if name := got["PreToolUse"]["tool_name"]; name != "mcp__mcp-heart__get_heartbeat_elapsed_time" {
 		t.Errorf("PreToolUse tool_name = %v, want the mcp-heart tool", name)
+	}
+
+	trust, _ := json.Marshal(map[string]any{"projects": map[string]any{dir: map[string]any{"hasTrustDialogAccepted": true}}})
+	if err := os.WriteFile(filepath.Join(home, ".claude.json"), trust, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out := runClient(t, dir, env, claude, "mcp", "list"); !strings.Contains(out, "mcp-heart:") || !strings.Contains(out, "Connected") {
+		t.Errorf("claude mcp list in the trusted folder does not show mcp-heart connected:\n%s", out)
 	}
 
 	// A model API that cannot be reached ends the turn with StopFailure.
