@@ -14,8 +14,19 @@ import (
 
 // call is one tool call a scripted model makes.
 type call struct {
-	Tool string
+	Tool string // an mcp-heart tool
 	Args map[string]any
+	// Builtin names a client's own tool instead (Bash, run_shell_command).
+	Builtin string
+}
+
+// name is the call's tool name as the client knows it, given the prefix
+// its MCP tools carry.
+func (c call) name(mcpPrefix string) string {
+	if c.Builtin != "" {
+		return c.Builtin
+	}
+	return mcpPrefix + c.Tool
 }
 
 // script is what the stand-in model does in every run: the tool calls in
@@ -111,7 +122,7 @@ func geminiStandIn(t *testing.T, s *script) string {
 			if args == nil {
 				args = map[string]any{}
 			}
-			part = map[string]any{"functionCall": map[string]any{"name": "mcp_mcp-heart_" + c.Tool, "args": args}}
+			part = map[string]any{"functionCall": map[string]any{"name": c.name("mcp_mcp-heart_"), "args": args}}
 		}
 		b, _ := json.Marshal(map[string]any{"candidates": []any{map[string]any{
 			"content": map[string]any{"role": "model", "parts": []any{part}}, "finishReason": "STOP"}},
@@ -156,7 +167,7 @@ func claudeStandIn(t *testing.T, s *script) string {
 			}
 		}
 		// Side requests (titles, summaries) come without the MCP tools.
-		main := strings.Contains(string(body), "mcp__mcp-heart__")
+		main := strings.Contains(string(body), "mcp__mcp-heart__") || len(req.Tools) > 0
 		if main {
 			s.mu.Lock()
 			if step == 0 {
@@ -182,7 +193,7 @@ func claudeStandIn(t *testing.T, s *script) string {
 			}
 			in, _ := json.Marshal(args)
 			ev("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
-				"content_block": map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%d", step), "name": "mcp__mcp-heart__" + c.Tool, "input": map[string]any{}}})
+				"content_block": map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%d", step), "name": c.name("mcp__mcp-heart__"), "input": map[string]any{}}})
 			ev("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "input_json_delta", "partial_json": string(in)}})
 			stop = "tool_use"
 		} else {

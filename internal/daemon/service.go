@@ -20,9 +20,9 @@ import (
 type serviceFate int
 
 const (
-	serviceOther serviceFate = iota // a failure like any: the breaker counts it
-	serviceBusy                     // rate-limited or overloaded: hold wakeups
-	serviceNeedsYou                 // refused: stop wakeups until resume
+	serviceOther    serviceFate = iota // a failure like any: the breaker counts it
+	serviceBusy                        // rate-limited or overloaded: hold wakeups
+	serviceNeedsYou                    // refused: stop wakeups until resume
 )
 
 // fateOf classifies a client's error type (Claude Code's StopFailure
