@@ -78,7 +78,7 @@ func groups(events []string, matchers map[string]string, h func(event string) st
 func expectedFiles(w Wiring, client string) map[string]string {
 	server := `{"command": ` + q(w.MCPHeart) + `, "args": ["--workspace", ` + q(w.Dir) + `]}`
 	cmd := func(c string) string {
-		return q(shQuote(w.HeartHook) + ` --client ` + c + ` --workspace ` + shQuote(w.Dir))
+		return q(shQuote(w.HeartHook) + ` --client ` + c + ` --workspace ` + shQuote(w.Dir) + ` || true`)
 	}
 	handler := func(c string, timeout int) string {
 		return fmt.Sprintf(`{"type": "command", "command": %s, "timeout": %d}`, cmd(c), timeout)

@@ -13,10 +13,13 @@ func (w Wiring) hookArgv(client string) []string {
 }
 
 // hookCommand is hookArgv as one sh command line, for the clients whose
-// hook command is a shell string.
+// hook command is a shell string. It ends in "|| true": a hook that cannot
+// run (heart-hook uninstalled: sh's exit 127) blocks a Gemini CLI agent, and
+// a hook must never block the agent. The shell runs anyway, and true is its
+// builtin: no extra process.
 func (w Wiring) hookCommand(client string) string {
 	argv := w.hookArgv(client)
-	return shQuote(argv[0]) + " " + argv[1] + " " + argv[2] + " " + argv[3] + " " + shQuote(argv[4])
+	return shQuote(argv[0]) + " " + argv[1] + " " + argv[2] + " " + argv[3] + " " + shQuote(argv[4]) + " || true"
 }
 
 // shQuote quotes s for sh in single quotes. A single quote inside closes

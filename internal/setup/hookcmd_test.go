@@ -64,3 +64,13 @@ func TestIsHeartHook(t *testing.T) {
 		}
 	}
 }
+
+// A hook whose program is gone (heart-hook uninstalled) still exits 0: a
+// failing hook blocks a Gemini CLI agent.
+func TestHookCommandNeverFails(t *testing.T) {
+	w := Wiring{Dir: t.TempDir(), HeartHook: filepath.Join(t.TempDir(), "gone", "heart-hook")}
+	cmd := w.hookCommand(ClientGemini)
+	if b, err := exec.Command("/bin/sh", "-c", cmd).CombinedOutput(); err != nil {
+		t.Fatalf("sh -c %s: %v\n%s", cmd, err, b)
+	}
+}
