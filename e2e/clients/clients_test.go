@@ -22,7 +22,7 @@ import (
 var binDir string
 
 func TestMain(m *testing.M) {
-	os.Exit(testutil.RunWithBinaries(m, &binDir, "github.com/ai-heart/ai-heart/cmd/watchdog", "github.com/ai-heart/ai-heart/cmd/mcp-heart"))
+	os.Exit(testutil.RunWithBinaries(m, &binDir, "github.com/ai-heart/ai-heart/cmd/watchdog", "github.com/ai-heart/ai-heart/cmd/mcp-heart", "github.com/ai-heart/ai-heart/cmd/heart-hook"))
 }
 
 // client returns the path of an installed client, or skips.
@@ -46,12 +46,31 @@ type world struct {
 	home   string
 	alerts string
 	env    []string
+	// thresholds and breaker are the watchdog config's lines for them.
+	thresholds, breaker string
 }
 
-func newWorld(t *testing.T) *world {
+// newWorld lays out a workspace for Gemini CLI without hooks, as the old
+// system's users have it.
+func newWorld(t *testing.T) *world { return newWorldWith(t, "--heart-hook", "/nonexistent/heart-hook") }
+
+// newHookedWorld lays out a workspace wired for clients by `watchdog init
+// --client`, their hooks running the real heart-hook.
+func newHookedWorld(t *testing.T, clients ...string) *world {
+	args := []string{"--heart-hook", filepath.Join(binDir, "heart-hook")}
+	for _, c := range clients {
+		args = append(args, "--client", c)
+	}
+	return newWorldWith(t, args...)
+}
+
+func newWorldWith(t *testing.T, initArgs ...string) *world {
 	root := t.TempDir()
-	w := &world{t: t, ws: filepath.Join(root, "ai-works"), home: filepath.Join(root, "home"), alerts: filepath.Join(root, "alerts.jsonl")}
-	if out, err := exec.Command(filepath.Join(binDir, "watchdog"), "init", "--mcp-heart", filepath.Join(binDir, "mcp-heart"), w.ws).CombinedOutput(); err != nil {
+	w := &world{t: t, ws: filepath.Join(root, "ai-works"), home: filepath.Join(root, "home"), alerts: filepath.Join(root, "alerts.jsonl"),
+		thresholds: "{inactivity_warning: 60s, inactivity_error: 120s, introspection: 30m}",
+		breaker:    "{failures: 2, cooldown: 1h, max_cooldown: 2h}"}
+	args := append([]string{"init", "--mcp-heart", filepath.Join(binDir, "mcp-heart")}, initArgs...)
+	if out, err := exec.Command(filepath.Join(binDir, "watchdog"), append(args, w.ws)...).CombinedOutput(); err != nil {
 		t.Fatalf("watchdog init: %v\n%s", err, out)
 	}
 	if err := os.MkdirAll(w.home, 0o755); err != nil {
@@ -91,12 +110,12 @@ func (w *world) start(every time.Duration, agent string) {
 	cfg := filepath.Join(w.t.TempDir(), "watchdog.yaml")
 	body := fmt.Sprintf(`workspace: %s
 pulse: {interval: 500ms}
-thresholds: {inactivity_warning: 60s, inactivity_error: 120s, introspection: 30m}
+thresholds: %s
 schedule: {every: %s}
 alerts: {file: %s}
 agent: %s
-circuit_breaker: {failures: 2, cooldown: 1h, max_cooldown: 2h}
-`, w.ws, every, w.alerts, agent)
+circuit_breaker: %s
+`, w.ws, w.thresholds, every, w.alerts, agent, w.breaker)
 	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
 		w.t.Fatal(err)
 	}

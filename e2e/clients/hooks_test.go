@@ -1,0 +1,129 @@
+package clients
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The clients' own hooks, wired by `watchdog init --client` and running the
+// real heart-hook, tell the watchdog of every turn and tool call at zero
+// tokens (issue 18).
+
+// hookEvents reads the kinds of the events in the workspace's hook spool.
+func (w *world) hookEvents() map[string]int {
+	files, _ := filepath.Glob(filepath.Join(w.ws, "stats", "hooks", "*.jsonl"))
+	kinds := map[string]int{}
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(fh)
+		for sc.Scan() {
+			var e struct{ Kind string }
+			if json.Unmarshal(sc.Bytes(), &e) == nil {
+				kinds[e.Kind]++
+			}
+		}
+		fh.Close()
+	}
+	return kinds
+}
+
+func (w *world) alertsText() string {
+	b, _ := os.ReadFile(w.alerts)
+	return string(b)
+}
+
+// hasAlert reports whether an alert of check at level was raised.
+func (w *world) hasAlert(check, level string) bool {
+	for _, l := range strings.Split(w.alertsText(), "\n") {
+		var a struct{ Check, Level string }
+		if json.Unmarshal([]byte(l), &a) == nil && a.Check == check && a.Level == level {
+			return true
+		}
+	}
+	return false
+}
+
+// shellTurn is a model that runs n shell commands (each a second long,
+// each different) and then ends the turn, never calling mcp-heart.
+func shellTurn(tool string, n int, same bool) *script {
+	s := &script{Final: "[IDLE]"}
+	for i := range n {
+		cmd := fmt.Sprintf("sleep 1; echo step %d", i)
+		if same {
+			cmd = "sleep 0.2; false"
+		}
+		s.Calls = append(s.Calls, call{Builtin: tool, Args: map[string]any{"command": cmd}})
+	}
+	return s
+}
+
+// busy: a turn of shell calls three times longer than the inactivity
+// error, no checkpoint: the hooks keep the agent alive, and say so.
+func (w *world) busy(s *script) {
+	w.t.Helper()
+	w.waitFor("a run that ends after its shell calls", 150*time.Second, func() bool {
+		return len(s.seen()) >= len(s.Calls) && w.counters()["ghosts"] != nil && w.counters()["ghosts"].(float64) >= 1
+	})
+	k := w.hookEvents()
+	if k["tool"] < len(s.Calls) || k["turn_start"] < 1 || k["turn_end"] < 1 {
+		w.t.Fatalf("hook events %v: want %d tool calls, a turn's start and end", k, len(s.Calls))
+	}
+	if a := w.alertsText(); strings.Contains(a, `"check":"inactivity"`) {
+		w.t.Fatalf("inactivity alert during a turn of tool calls: %s", a)
+	}
+	if cps, _ := filepath.Glob(filepath.Join(w.ws, "stats", "checkpoints", "*.txt")); len(cps) != 0 {
+		w.t.Fatalf("checkpoints %v: the turn was meant to prove life through hooks alone", cps)
+	}
+	w.t.Logf("hook events %v; counters %v", k, w.counters())
+}
+
+const fastThresholds = "{inactivity_warning: 2s, inactivity_error: 4s, introspection: 30m}"
+
+func TestClaudeCodeHooksProveLife(t *testing.T) {
+	w := newHookedWorld(t, "claude-code")
+	w.thresholds = fastThresholds
+	s := shellTurn("Bash", 12, false)
+	w.claudeExec(s, []string{"--allowedTools=Bash"})
+	w.busy(s)
+}
+
+func TestGeminiCLIHooksProveLife(t *testing.T) {
+	w := newHookedWorld(t, "gemini")
+	w.thresholds = fastThresholds
+	s := shellTurn("run_shell_command", 12, false)
+	w.geminiExec(s, []string{"--yolo"})
+	w.busy(s)
+}
+
+// The same failing call again and again: tool_loop fires (warning at 8,
+// error at 16, which starts recovery).
+func (w *world) looping() {
+	w.t.Helper()
+	w.waitFor("a tool_loop error", 150*time.Second, func() bool { return w.hasAlert("tool_loop", "error") })
+	if !w.hasAlert("tool_loop", "warning") {
+		w.t.Fatalf("alerts %s: want the tool_loop warning first", w.alertsText())
+	}
+}
+
+func TestClaudeCodeHooksSeeALoop(t *testing.T) {
+	w := newHookedWorld(t, "claude-code")
+	s := shellTurn("Bash", 30, true)
+	w.claudeExec(s, []string{"--allowedTools=Bash"})
+	w.looping()
+}
+
+func TestGeminiCLIHooksSeeALoop(t *testing.T) {
+	w := newHookedWorld(t, "gemini")
+	s := shellTurn("run_shell_command", 30, true)
+	w.geminiExec(s, []string{"--yolo"})
+	w.looping()
+}
