@@ -127,3 +127,59 @@ func TestGeminiCLIHooksSeeALoop(t *testing.T) {
 	w.geminiExec(s, []string{"--yolo"})
 	w.looping()
 }
+
+// The model's service answers 429, then 401: the first holds wakeups for
+// the breaker's cooldown (no run meanwhile, the breaker's failures
+// untouched), the second stops them with a service error ("needs you")
+// and a pause, until watchdog resume; no retry storm. Claude Code's own
+// retries are off (CLAUDE_CODE_MAX_RETRIES=0) so each run is one request.
+func TestClaudeCodeServiceFailures(t *testing.T) {
+	w := newHookedWorld(t, "claude-code")
+	w.breaker = "{failures: 2, cooldown: 8s, max_cooldown: 16s}"
+	w.env = append(w.env, "CLAUDE_CODE_MAX_RETRIES=0")
+	s := &script{Fail: []int{429, 401}, Final: "[IDLE]"}
+	claude := client(t, "claude")
+	url := claudeStandIn(t, s)
+	w.env = append(w.env, "ANTHROPIC_API_KEY=standin", "ANTHROPIC_BASE_URL="+url)
+	w.run([]string{claude, "-p", "{prompt}", "--output-format", "stream-json", "--verbose"}, 2*time.Second, "output: stream-json")
+
+	w.waitFor("the refusal's service error", 120*time.Second, func() bool { return w.hasAlert("service", "error") })
+	f := s.failures()
+	if len(f) != 2 || f[1].Sub(f[0]) < 8*time.Second {
+		t.Fatalf("failed requests at %v: want 2, the second after the 8s hold", f)
+	}
+	if !w.hasAlert("service", "warning") || !w.hasAlert("pause", "warning") {
+		t.Fatalf("alerts %s: want the hold's warning and the pause", w.alertsText())
+	}
+	c := w.counters()
+	if h, _ := c["held_service"].(float64); h < 2 {
+		t.Fatalf("counters %v: want the wakeups of the hold counted held_service", c)
+	}
+	// Wakeups keep falling due and are refused by the pause: none reaches
+	// the service.
+	p0, _ := c["paused"].(float64)
+	w.waitFor("three more wakeups refused", 60*time.Second, func() bool {
+		p, _ := w.counters()["paused"].(float64)
+		return p >= p0+3
+	})
+	if n := len(s.failures()); n != 2 || len(s.seen()) != 0 {
+		t.Fatalf("%d failed requests and %d tool results after the stop: a retry went out", n, len(s.seen()))
+	}
+	st := w.state()
+	if b, _ := st["circuit_breaker"].(map[string]any); b["failures"].(float64) != 0 {
+		t.Fatalf("breaker %v: a service failure spent the breaker's failures", b)
+	}
+}
+
+// state reads the whole state file.
+func (w *world) state() map[string]any {
+	b, err := os.ReadFile(filepath.Join(w.ws, "stats", "watchdog_state.json"))
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	var st map[string]any
+	if err := json.Unmarshal(b, &st); err != nil {
+		w.t.Fatal(err)
+	}
+	return st
+}

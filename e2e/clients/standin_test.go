@@ -41,9 +41,13 @@ type script struct {
 	// SlowFirstTurn holds the first turn's first answer this long: an agent
 	// busy past the next scheduled heartbeat.
 	SlowFirstTurn time.Duration
+	// Fail answers the first requests of runs with these HTTP statuses
+	// (the API's error body), one per request, before playing the script.
+	Fail []int
 
 	mu      sync.Mutex
-	results []string // tool results the client sent back, as text
+	failed  []time.Time // when each Fail answer went out
+	results []string    // tool results the client sent back, as text
 	runs    int      // requests that started a run (no tool result yet)
 	prompts []string // PerTurn: the user message of each turn
 }
@@ -168,6 +172,9 @@ func claudeStandIn(t *testing.T, s *script) string {
 		}
 		// Side requests (titles, summaries) come without the MCP tools.
 		main := strings.Contains(string(body), "mcp__mcp-heart__") || len(req.Tools) > 0
+		if main && s.fail(w) {
+			return
+		}
 		if main {
 			s.mu.Lock()
 			if step == 0 {
@@ -208,4 +215,31 @@ func claudeStandIn(t *testing.T, s *script) string {
 		ev("message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop}, "usage": map[string]any{"output_tokens": 5}})
 		ev("message_stop", map[string]any{"type": "message_stop"})
 	}))
+}
+
+// fail answers with the next of s.Fail, Anthropic's error shape, if any
+// is left, and reports whether it did.
+func (s *script) fail(w http.ResponseWriter) bool {
+	s.mu.Lock()
+	if len(s.Fail) == 0 {
+		s.mu.Unlock()
+		return false
+	}
+	code := s.Fail[0]
+	s.Fail = s.Fail[1:]
+	s.failed = append(s.failed, time.Now())
+	s.mu.Unlock()
+	typ := map[int]string{429: "rate_limit_error", 401: "authentication_error", 529: "overloaded_error"}[code]
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("retry-after", "30")
+	w.WriteHeader(code)
+	fmt.Fprintf(w, `{"type":"error","error":{"type":%q,"message":"the stand-in answers %d"}}`, typ, code)
+	return true
+}
+
+// failures are the times of the Fail answers sent so far.
+func (s *script) failures() []time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Time(nil), s.failed...)
 }
