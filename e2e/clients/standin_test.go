@@ -48,8 +48,8 @@ type script struct {
 	mu      sync.Mutex
 	failed  []time.Time // when each Fail answer went out
 	results []string    // tool results the client sent back, as text
-	runs    int      // requests that started a run (no tool result yet)
-	prompts []string // PerTurn: the user message of each turn
+	runs    int         // requests that started a run (no tool result yet)
+	prompts []string    // PerTurn: the user message of each turn
 }
 
 func (s *script) seen() []string {
