@@ -61,16 +61,17 @@ cross:
 clean:
 	rm -rf $(BIN)
 
-# The real agent clients (Gemini CLI, Claude Code) from npm into a cache
+# The real agent clients (Gemini CLI, Claude Code, Codex) from npm into a cache
 # folder, driven by scripted stand-ins for their model APIs on loopback
 # (e2e/clients). Without the npm registry the tests skip.
 CLIENTS ?= $(HOME)/.cache/ai-heart/clients
-CLIENT_PKGS := @google/gemini-cli@0.61.0 @anthropic-ai/claude-code@2.1.197
+CLIENT_PKGS := @google/gemini-cli@0.61.0 @anthropic-ai/claude-code@2.1.197 @openai/codex@0.169.0
 e2e-clients:
 	@mkdir -p $(CLIENTS)
 	@export AIHEART_TEST_RUN=make-e2e-clients-$$$$-$$(date +%s); rc=0; \
 	if npm install --prefix $(CLIENTS) --no-audit --no-fund $(CLIENT_PKGS) >$(CLIENTS)/npm.log 2>&1; then \
 		AIHEART_CLIENTS_DIR=$(CLIENTS) $(GO) test -count=1 -v ./e2e/clients/ || rc=$$?; \
+		AIHEART_CLIENTS_DIR=$(CLIENTS) $(GO) test -count=1 -v -run '^TestReal' ./internal/setup/ || rc=$$?; \
 	else \
 		echo "npm install failed (see $(CLIENTS)/npm.log): the real-client tests skip"; \
 		$(GO) test -count=1 -v ./e2e/clients/ || rc=$$?; \
