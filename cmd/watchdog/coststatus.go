@@ -26,7 +26,7 @@ func costRows(row func(k, v string), c *cost.Summary) {
 	}{{"today", c.Today}, {"yesterday", c.Yesterday}, {"last 7 days", c.Last7Days}} {
 		all := p.p.By.Sum("")
 		if all.Runs == 0 {
-			row("cost "+p.name, "no runs booked (exec runs are; tmux and inbox are not measured yet)")
+			row("cost "+p.name, "no runs booked (exec runs are; tmux and inbox turns where Claude Code's hooks are wired)")
 			continue
 		}
 		v := fmt.Sprintf("%s: %s", countOf(all.Runs, "run"), cellCost(all))

@@ -79,6 +79,8 @@ type agent struct {
 	activity   hook.Activity         // what the hooks said so far
 	// serviceAlerted: a service failure was alerted and no run succeeded since.
 	serviceAlerted bool
+
+	bg sync.WaitGroup // work beside the pulse (a turn's usage); waited for at the end
 }
 
 // PulseEvent reports one finished pulse (for tests and measurements).
@@ -176,6 +178,7 @@ func (a *agent) run(ctx context.Context, phase time.Duration, pulsed func(*agent
 	go func() { defer wg.Done(); a.idleLoop(ctx) }()
 	wg.Wait()
 	a.gate.shutdown()
+	a.bg.Wait()
 	a.writeState()
 	a.scanner.Close()
 }

@@ -114,14 +114,17 @@ func (g *gate) open(source string, takeover bool, fly func(ctx context.Context) 
 func superseded(ctx context.Context) bool { return ctx.Err() != nil }
 
 // answer ends a held flight that began before at: the agent answered it
-// (a log written after the tmux wakeup). A flight still running is untouched.
-func (g *gate) answer(at time.Time) {
+// (a log written after the tmux wakeup, or the turn's end). A flight still
+// running is untouched. It reports the answered flight's source and start.
+func (g *gate) answer(at time.Time) (source string, since time.Time, ok bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if f := g.cur; f != nil && f.held && at.After(f.at) {
 		g.cur = nil
 		f.cancel(nil)
+		return f.source, f.at, true
 	}
+	return "", time.Time{}, false
 }
 
 // release ends a held flight whatever its answer (recovery finished).

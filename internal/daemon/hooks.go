@@ -5,6 +5,8 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/cost"
+	"github.com/ai-heart/ai-heart/internal/delivery"
 	"github.com/ai-heart/ai-heart/internal/hook"
 	"github.com/ai-heart/ai-heart/internal/state"
 )
@@ -29,9 +31,13 @@ func (a *agent) readHooks(b *beat) {
 		a.hookErr = ""
 	}
 	var failures []hook.Event
+	var turns []answeredTurn
 	defer func() {
 		for _, e := range failures {
 			a.serviceFailed(e.Time, b.id, e.Detail)
+		}
+		for _, t := range turns {
+			a.bg.Go(func() { a.bookTurn(t) }) // reads the client's transcript: beside the pulse
 		}
 	}()
 	a.mu.Lock()
@@ -53,7 +59,9 @@ func (a *agent) readHooks(b *beat) {
 			a.announced = map[string]bool{}
 		}
 		if e.Kind == hook.TurnEnd && a.deliver.Method() != config.DeliveryExec {
-			a.gate.answer(e.Time)
+			if src, since, ok := a.gate.answer(e.Time); ok {
+				turns = append(turns, answeredTurn{source: src, from: since, end: e})
+			}
 			a.work.answer(e.Time)
 		}
 	}
@@ -93,4 +101,28 @@ func (a *agent) clientState(now time.Time) *state.Client {
 		s.Mode, s.Since = state.ClientInTurn, &t
 	}
 	return s
+}
+
+// answeredTurn is a tmux or inbox wakeup answered by the end of a turn.
+type answeredTurn struct {
+	source string
+	from   time.Time  // the wakeup's delivery
+	end    hook.Event // the turn's end
+}
+
+// bookTurn counts an answered wakeup's fate (a ghost when the agent said
+// only the idle token) and what the turn used, from the client's session
+// transcript where it keeps one with usage (Claude Code); else the usage is
+// unknown, never 0.
+func (a *agent) bookTurn(t answeredTurn) {
+	u, err := delivery.TurnUsage(t.end.Client, t.end.Transcript, t.from, t.end.Time)
+	if err != nil {
+		a.log.Warn().Err(err).Str("transcript", t.end.Transcript).Msg("turn usage")
+	}
+	outcome := cost.Worked
+	if t.end.Ghost {
+		outcome = cost.Ghost
+		a.outcome(t.source, state.OutcomeGhost)
+	}
+	a.spend(t.source, outcome, u)
 }

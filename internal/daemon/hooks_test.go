@@ -2,6 +2,8 @@ package daemon
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -126,6 +128,50 @@ func TestHooksLoopAndQuestion(t *testing.T) {
 		synctest.Wait()
 		if c := h.state().Client; c.LastTool == "Forged" {
 			t.Fatalf("an event dated tomorrow was believed: %+v", c)
+		}
+	})
+}
+
+// A tmux wakeup answered by a Claude Code turn is booked with what the turn
+// used, read from the session transcript the Stop hook names (only the
+// turn's messages, each once); a turn that said only [IDLE] is a ghost.
+func TestHookedTurnsAreBooked(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Schedule.Every = config.Duration(time.Second)
+		rec := &recorder{method: config.DeliveryTmux}
+		h := startFake(t, cfg, rec.factory)
+		ws, _ := workspace.New(cfg.Workspace, nil)
+		session := filepath.Join(t.TempDir(), "session.jsonl")
+		msg := func(at time.Time, id string, in, out int) string {
+			return fmt.Sprintf(`{"type":"assistant","timestamp":%q,"message":{"id":%q,"model":"claude-x","usage":{"input_tokens":%d,"output_tokens":%d,"cache_read_input_tokens":0,"cache_creation_input_tokens":0}}}`+"\n", at.UTC().Format(time.RFC3339Nano), id, in, out)
+		}
+		before := msg(time.Now(), "old", 1000, 1000) // an earlier turn's
+		time.Sleep(1050 * time.Millisecond)
+		synctest.Wait()
+		if n := len(rec.prompts()); n != 1 {
+			t.Fatalf("%d wakeups, want 1", n)
+		}
+		said(t, ws, hook.Event{Kind: hook.TurnStart})
+		now := time.Now()
+		lines := before + msg(now, "m1", 100, 7) + msg(now, "m1", 100, 20) + msg(now, "m2", 150, 30)
+		if err := os.WriteFile(session, []byte(lines), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		said(t, ws, hook.Event{Kind: hook.TurnEnd, Transcript: session})
+		time.Sleep(time.Second)
+		synctest.Wait()
+		said(t, ws, hook.Event{Kind: hook.TurnEnd, Ghost: true, Transcript: filepath.Join(t.TempDir(), "none.jsonl")})
+		time.Sleep(1100 * time.Millisecond)
+		synctest.Wait()
+		st := h.state()
+		worked := st.Cost.Today.By["schedule"]["worked"]
+		ghost := st.Cost.Today.By["schedule"]["ghost"]
+		if worked.Runs != 1 || worked.Tokens.Input != 250 || worked.Tokens.Output != 50 {
+			t.Fatalf("worked = %+v, want 1 run of 250 input and 50 output tokens", worked)
+		}
+		if ghost.Runs != 1 || ghost.Unknown != 1 || st.Counters.Ghosts != 1 {
+			t.Fatalf("ghost = %+v, ghosts %d: want one ghost of unknown usage", ghost, st.Counters.Ghosts)
 		}
 	})
 }

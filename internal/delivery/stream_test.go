@@ -97,3 +97,27 @@ func TestStreamServiceFailure(t *testing.T) {
 		t.Errorf("status 529: %q, want overloaded", got)
 	}
 }
+
+// A turn's usage from Claude Code's session transcript (recorded from the
+// real 2.1.197 against the stand-in, one Bash call then the answer; the
+// stand-in's message ids made unique as the real API's are): two messages
+// of 10 input and 5 output tokens, counted once each, and only those
+// inside the turn.
+func TestTurnUsage(t *testing.T) {
+	path := filepath.Join("testdata", "stream", "claude-2.1.197-session.jsonl")
+	from := time.Date(2026, 11, 25, 13, 41, 32, 500e6, time.UTC)
+	to := time.Date(2026, 11, 25, 13, 41, 33, 0, time.UTC)
+	u, err := TurnUsage("claude-code", path, from, to)
+	if err != nil || u == nil || u.Tokens.Input != 20 || u.Tokens.Output != 10 || u.Models["claude-standin"].Total() != 30 {
+		t.Fatalf("TurnUsage = %+v, %v; want 20 in, 10 out, all claude-standin", u, err)
+	}
+	if u, err := TurnUsage("claude-code", path, to, to.Add(time.Minute)); u != nil || err != nil {
+		t.Errorf("a turn with no message = %+v, %v; want unknown", u, err)
+	}
+	if u, err := TurnUsage("gemini", path, from, to); u != nil || err != nil {
+		t.Errorf("another client = %+v, %v; want unknown", u, err)
+	}
+	if _, err := TurnUsage("claude-code", filepath.Join(t.TempDir(), "gone.jsonl"), from, to); err == nil {
+		t.Error("a missing transcript is no error")
+	}
+}

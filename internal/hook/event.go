@@ -52,6 +52,11 @@ type Event struct {
 	// Detail is a client-defined word: the notification type, the failure's
 	// error type (rate_limit, authentication_failed, ...).
 	Detail string `json:"detail,omitempty"`
+	// A turn's end says whether the agent's last words were only the idle
+	// token (a ghost, judged here: the words are not kept) and where the
+	// client's transcript is (a path, for the turn's token usage).
+	Ghost      bool   `json:"ghost,omitempty"`
+	Transcript string `json:"transcript,omitempty"`
 }
 
 // payload is the part of a client's hook input Parse reads. Claude Code and
@@ -66,6 +71,11 @@ type payload struct {
 
 	CodexType   string `json:"type"`      // Codex notify: "agent-turn-complete"
 	CodexThread string `json:"thread-id"` // Codex notify
+
+	TranscriptPath string  `json:"transcript_path"`
+	LastMessage    *string `json:"last_assistant_message"` // Claude Code's Stop, Codex's Stop hook
+	PromptResponse *string `json:"prompt_response"`        // Gemini CLI's AfterAgent
+	CodexLast      *string `json:"last-assistant-message"` // Codex's notify
 }
 
 // ErrNoEvent reports a payload that names no event.
@@ -93,6 +103,16 @@ func Parse(client string, data []byte, now time.Time) (Event, error) {
 		e.Input = hashInput(p.Input)
 		if isQuestion(e.Tool) {
 			e.Kind, e.Detail = Ask, "question"
+		}
+	}
+	if e.Kind == TurnEnd {
+		for _, said := range []*string{p.LastMessage, p.PromptResponse, p.CodexLast} {
+			if said != nil {
+				e.Ghost = isGhost(*said)
+			}
+		}
+		if len(p.TranscriptPath) <= 1024 { // a spool line stays under MaxLine
+			e.Transcript = word(p.TranscriptPath, 1024)
 		}
 	}
 	switch e.Name {
@@ -137,6 +157,14 @@ func kindOf(client, name string) Kind {
 		return Compact
 	}
 	return Other
+}
+
+// isGhost reports a reply that is only the idle token: the agent found
+// nothing worth doing (transcript.IsGhost; this package stays standard
+// library only).
+func isGhost(said string) bool {
+	s := strings.TrimSpace(said)
+	return s == "[IDLE]" || s == "HEARTBEAT_OK"
 }
 
 // isQuestion reports a tool whose call is a question to the user.

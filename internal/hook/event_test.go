@@ -2,6 +2,7 @@ package hook
 
 import (
 	"bufio"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -95,5 +96,28 @@ func TestParse(t *testing.T) {
 				t.Fatalf("Parse = %+v, %v; want kind %s detail %q tool %q", e, err, tc.kind, tc.detail, tc.tool)
 			}
 		})
+	}
+}
+
+func TestParseTurnEnd(t *testing.T) {
+	now := time.Date(2026, 11, 25, 13, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		client, in string
+		ghost      bool
+		transcript string
+	}{
+		{ClaudeCode, `{"hook_event_name":"Stop","transcript_path":"/h/.claude/projects/p/s.jsonl","last_assistant_message":" [IDLE]\n"}`, true, "/h/.claude/projects/p/s.jsonl"},
+		{ClaudeCode, `{"hook_event_name":"Stop","transcript_path":"/t.jsonl","last_assistant_message":"Wrote the chapter. [IDLE]"}`, false, "/t.jsonl"},
+		{Gemini, `{"hook_event_name":"AfterAgent","transcript_path":"/g.jsonl","prompt_response":"[IDLE]"}`, true, "/g.jsonl"},
+		{Codex, `{"type":"agent-turn-complete","last-assistant-message":"HEARTBEAT_OK"}`, true, ""},
+		{ClaudeCode, `{"hook_event_name":"PreToolUse","tool_name":"Bash","transcript_path":"/t.jsonl","last_assistant_message":"[IDLE]"}`, false, ""},
+	} {
+		e, err := Parse(tc.client, []byte(tc.in), now)
+		if err != nil || e.Ghost != tc.ghost || e.Transcript != tc.transcript {
+			t.Errorf("Parse(%s) = ghost %v transcript %q (%v), want %v %q", tc.in, e.Ghost, e.Transcript, err, tc.ghost, tc.transcript)
+		}
+		if b, _ := json.Marshal(e); strings.Contains(string(b), "chapter") {
+			t.Errorf("the event keeps the agent's words: %s", b)
+		}
 	}
 }
