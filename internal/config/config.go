@@ -186,6 +186,9 @@ type Config struct {
 	// Prices are USD per million tokens by model, for clients that do not
 	// report a run's cost themselves.
 	Prices map[string]Price `yaml:"prices"`
+	// FleetBudget caps the day's tokens and money of every agent of this
+	// config together (0 = off); budget caps each agent's.
+	FleetBudget Budget `yaml:"fleet_budget"`
 	// StateDir holds the operator's state for every agent, outside their
 	// workspaces (default: $STATE_DIRECTORY, $XDG_STATE_HOME/ai-heart or
 	// ~/.local/state/ai-heart).
@@ -224,8 +227,9 @@ func Defaults() Config {
 				StopGrace:  Duration(5 * time.Second),
 			},
 		},
-		Timezone: "Local",
-		loc:      time.Local,
+		Timezone:    "Local",
+		FleetBudget: Budget{WarnAt: 0.8},
+		loc:         time.Local,
 	}
 }
 

@@ -45,9 +45,10 @@ func TestDefaults(t *testing.T) {
 				StopGrace:  Duration(5 * time.Second),
 			},
 		},
-		Timezone: "Local",
-		Alerts:   Alerts{File: ""},
-		loc:      time.Local,
+		Timezone:    "Local",
+		Alerts:      Alerts{File: ""},
+		FleetBudget: Budget{WarnAt: 0.8},
+		loc:         time.Local,
 	}
 	state, err := DefaultStateDir()
 	if err != nil {
@@ -273,6 +274,8 @@ func TestInvalid(t *testing.T) {
 		"zero-warning":            "thresholds.inactivity_warning: must be positive",
 		"zero-introspection":      "thresholds.introspection: must be positive",
 		"strict-under-minute":     "thresholds.max_strict_deep_work: must be at least 1m",
+		"fleet-per-wakeup":        "fleet_budget.per_wakeup_tokens: a run belongs to one agent",
+		"fleet-negative":          "fleet_budget.daily_usd: must be a non-negative amount",
 		"tool-loop":               "thresholds.tool_loop: must be at least 2",
 		"zero-failures":           "circuit_breaker.failures: must be at least 1",
 		"zero-cooldown":           "circuit_breaker.cooldown: must be positive",

@@ -175,6 +175,12 @@ func (c *Config) finish(base string) error {
 			}
 		}
 	}
+	if err := c.FleetBudget.validate("fleet_"); err != nil {
+		return err
+	}
+	if c.FleetBudget.PerWakeupTokens != 0 {
+		return fmt.Errorf("fleet_budget.per_wakeup_tokens: a run belongs to one agent: set budget.per_wakeup_tokens instead")
+	}
 	if err := validatePrices(c.Prices); err != nil {
 		return err
 	}

@@ -80,7 +80,8 @@ type agent struct {
 	// serviceAlerted: a service failure was alerted and no run succeeded since.
 	serviceAlerted bool
 
-	bg sync.WaitGroup // work beside the pulse (a turn's usage); waited for at the end
+	bg    sync.WaitGroup // work beside the pulse (a turn's usage); waited for at the end
+	fleet *fleetBudget   // fleet_budget, shared by the config's agents; nil when off
 }
 
 // PulseEvent reports one finished pulse (for tests and measurements).

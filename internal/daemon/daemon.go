@@ -105,6 +105,14 @@ func (d *Daemon) build(cfg *config.Config) ([]*agent, error) {
 		}
 		out = append(out, a)
 	}
+	if cfg.FleetBudget.On() {
+		fb := &fleetBudget{b: cfg.FleetBudget, loc: cfg.Location(), agents: out, alerts: d.opts.Alerts}
+		for _, a := range out {
+			a.fleet = fb
+			own := a.gate.spent
+			a.gate.spent = func(now time.Time) bool { return (own != nil && own(now)) || fb.spent(now) }
+		}
+	}
 	return out, nil
 }
 

@@ -24,6 +24,9 @@ func (a *agent) spend(source, outcome string, u *cost.Usage) cost.Run {
 		a.log.Warn().Err(err).Msg("cost ledger")
 	}
 	a.checkBudget(now)
+	if a.fleet != nil {
+		a.fleet.check(now)
+	}
 	return r
 }
 
