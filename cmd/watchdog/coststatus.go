@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -92,9 +93,12 @@ func usd(v float64) string {
 	case v >= 1:
 		return "$" + strconv.FormatFloat(v, 'f', 2, 64)
 	}
-	s := strconv.FormatFloat(v, 'g', 3, 64)
-	if strings.ContainsAny(s, "e") {
-		s = strconv.FormatFloat(v, 'f', -1, 64)
+	// Three significant digits, never an exponent: $0.000099, not 9.9e-05
+	// (nor 0.00009900000000000001).
+	prec := max(2-int(math.Floor(math.Log10(v))), 0)
+	s := strconv.FormatFloat(v, 'f', prec, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
 	return "$" + s
 }

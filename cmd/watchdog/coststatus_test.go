@@ -40,7 +40,7 @@ func TestCostRows(t *testing.T) {
 }
 
 func TestUSD(t *testing.T) {
-	for v, want := range map[float64]string{0: "$0", 0.004: "$0.004", 0.000325: "$0.000325", 1.256: "$1.26", 0.0158: "$0.0158", 0.12345: "$0.123"} {
+	for v, want := range map[float64]string{0: "$0", 0.004: "$0.004", 0.000325: "$0.000325", 1.256: "$1.26", 0.0158: "$0.0158", 0.12345: "$0.123", 3 * 0.000033: "$0.000099", 0.1: "$0.1", 0.00000123456: "$0.00000123"} {
 		if got := usd(v); got != want {
 			t.Errorf("usd(%v) = %q, want %q", v, got, want)
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/alert"
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/cost"
 	"github.com/ai-heart/ai-heart/internal/daemon"
 	"github.com/ai-heart/ai-heart/internal/demo"
 	"github.com/ai-heart/ai-heart/internal/humanize"
@@ -34,6 +35,7 @@ thresholds: {inactivity_warning: 4s, inactivity_error: 7s, introspection: 8s, ma
 schedule: {every: 4s}
 recovery: {max_attempts: 3, max_wait_cycles: 5}
 http: {listen: "127.0.0.1:0"}
+prices: {scripted-demo: {input: 3, output: 15}}
 `
 
 // demoNarrationFile is where the demo agent's runs tell the demo what they
@@ -114,7 +116,7 @@ func newDemo(dir string, stdout io.Writer) (*demoRun, error) {
 		return nil, err
 	}
 	argv, _ := json.Marshal([]string{self, "demo-agent", "--workspace", abs, "--mcp-heart", mh.Path, "--narrate", ws.Path(demoNarrationFile), "--", "{prompt}"})
-	cfg, err := config.Parse(fmt.Appendf(nil, "%sworkspace: %q\nagent: {delivery: exec, command: %s, timeout: 60s}\n", demoYAML, abs, argv))
+	cfg, err := config.Parse(fmt.Appendf(nil, "%sworkspace: %q\nagent: {delivery: exec, command: %s, timeout: 60s, output: stream-json}\n", demoYAML, abs, argv))
 	if err != nil {
 		return nil, fmt.Errorf("demo config: %w", err)
 	}
@@ -251,10 +253,15 @@ func (d *demoRun) pulsed(e daemon.PulseEvent) {
 
 func (d *demoRun) summary() {
 	d.mu.Lock()
-	c, rec := d.last.Counters, d.recoveries
+	c, rec, cs := d.last.Counters, d.recoveries, d.last.Cost
 	d.mu.Unlock()
 	d.say.Printf("\nSummary: %s (%d delivered, %s, %d coalesced while one was running), %s, %s, %d pulses.\n",
 		plural(c.Wakeups, "wakeup"), c.Delivered, plural(c.Ghosts, "ghost"), c.Coalesced, plural(c.Alerts, "alert"), plural(int64(rec), "recovery"), c.Pulses)
+	if cs != nil {
+		all, g := cs.Today.By.Sum(""), cs.Today.By.Sum(cost.Ghost)
+		d.say.Printf("The day's cost: %s: %s; %s of them ghosts: %s; the pulse $0. (The scripted agent calls no model: its tokens are its bytes / 4, priced at an example $3 / $15 per million.)\n",
+			countOf(all.Runs, "run"), cellCost(all), countOf(g.Runs, "run"), cellCost(g))
+	}
 	d.say.Printf("The demo workspace is %s: the agent's logs are under artifacts/, the watchdog's state in stats/.\n", d.dir)
 	d.say.Printf("To look after a real agent: `bin/watchdog init ai-works`, then `bin/watchdog run` (see README: Setting up a workspace).\n")
 }
@@ -289,7 +296,8 @@ func runDemoAgent(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if *narrate != "" {
 		say = demo.FileNarrate(*narrate)
 	}
-	reply, err := demo.RunAgent(ctx, fs.Arg(0), demo.AgentOptions{Workspace: *dir, MCPHeart: *mh, Pause: *pause, StallMax: 40 * time.Second, Narrate: say})
+	var n demo.Bytes
+	reply, err := demo.RunAgent(ctx, fs.Arg(0), demo.AgentOptions{Workspace: *dir, MCPHeart: *mh, Pause: *pause, StallMax: 40 * time.Second, Narrate: say, Bytes: &n})
 	if err != nil {
 		say(demo.KindAgent, "error: "+err.Error())
 		fmt.Fprintf(stderr, "demo-agent: %v\n", err)
@@ -300,6 +308,18 @@ func runDemoAgent(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	} else {
 		say(demo.KindAgent, "replies: "+reply)
 	}
-	fmt.Fprintln(stdout, reply)
+	// Claude Code's stream-json, as the demo's exec delivery reads it: the
+	// model's name, then the result with its usage. The scripted agent
+	// calls no model; its "tokens" are its bytes / 4, priced in the demo's
+	// config at an example rate, so the summary shows what the cost
+	// display looks like.
+	n.Wrote += len(reply)
+	enc := json.NewEncoder(stdout)
+	enc.Encode(map[string]any{"type": "system", "subtype": "init", "model": demoModel})
+	enc.Encode(map[string]any{"type": "result", "subtype": "success", "result": reply,
+		"usage": map[string]int{"input_tokens": n.Read / 4, "output_tokens": n.Wrote / 4}})
 	return 0
 }
+
+// demoModel names the scripted agent's "model" in the demo's prices.
+const demoModel = "scripted-demo"

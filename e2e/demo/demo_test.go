@@ -160,6 +160,11 @@ func TestDemoPlaysTheWholeLoop(t *testing.T) {
 	if !regexp.MustCompile(`Summary: \d+ wakeups \(\d+ delivered, [1-9]\d* ghosts?, .*[1-9]\d* alerts, 1 recovery`).MatchString(text) {
 		t.Fatalf("summary: %s", text[strings.Index(text, "Summary"):])
 	}
+	// The day's cost, from the ledger: the scripted runs report tokens,
+	// priced by the demo's prices; the ghosts apart.
+	if !regexp.MustCompile(`The day's cost: [1-9]\d* runs: [\d,]+ tokens, \$0\.\d+.*; [1-9]\d* runs? of them ghosts: [\d,]+ tokens, \$0\.\d+; the pulse \$0`).MatchString(text) {
+		t.Fatalf("no day's cost in the summary: %s", text[strings.Index(text, "Summary"):])
+	}
 
 	// The workspace is left to open; ./ai-works was never made.
 	logs, _ := filepath.Glob(filepath.Join(cwd, "ai-heart-demo", "artifacts", "*_tides", "histories", "*.md"))

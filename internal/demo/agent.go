@@ -63,7 +63,14 @@ type AgentOptions struct {
 	Pause     time.Duration // "thinking" between tool calls, so a person can follow
 	StallMax  time.Duration // the longest a stalled run hangs
 	Narrate   func(kind, text string)
+	// Bytes, when set, counts what the run read (the prompt, the tools'
+	// replies) and wrote (the tools' arguments, the reply): the demo
+	// reports them as a model would its tokens, estimated at 4 bytes each.
+	Bytes *Bytes
 }
+
+// Bytes is what one run read and wrote.
+type Bytes struct{ Read, Wrote int }
 
 // agent is one wakeup's run: an MCP session with mcp-heart.
 type agent struct {
@@ -88,6 +95,9 @@ func RunAgent(ctx context.Context, text string, opts AgentOptions) (string, erro
 		return "", err
 	}
 	a := &agent{opts: opts, ws: ws, mem: mem}
+	if opts.Bytes != nil {
+		opts.Bytes.Read += len(text)
+	}
 	c, err := client.NewStdioMCPClient(opts.MCPHeart, nil, "--workspace", ws.Root)
 	if err != nil {
 		return "", fmt.Errorf("start mcp-heart: %w", err)
@@ -129,6 +139,10 @@ func (a *agent) call(ctx context.Context, tool string, args map[string]any) (map
 	var out map[string]any
 	b, _ := json.Marshal(res.StructuredContent)
 	json.Unmarshal(b, &out)
+	if n := a.opts.Bytes; n != nil {
+		in, _ := json.Marshal(args)
+		n.Read, n.Wrote = n.Read+len(b), n.Wrote+len(in)
+	}
 	if res.IsError {
 		return nil, fmt.Errorf("%s failed: %s", tool, textOf(res))
 	}
