@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 }
 
 // client returns the path of an installed client, or skips.
-func client(t *testing.T, name string) string {
+func client(t testing.TB, name string) string {
 	dir := os.Getenv("AIHEART_CLIENTS_DIR")
 	if dir == "" {
 		t.Skip("AIHEART_CLIENTS_DIR is not set: run make e2e-clients")
@@ -41,7 +41,7 @@ func client(t *testing.T, name string) string {
 // world is a workspace laid out by `watchdog init`, a throwaway HOME and the
 // environment the clients run in.
 type world struct {
-	t      *testing.T
+	t      testing.TB
 	ws     string
 	home   string
 	alerts string
@@ -52,11 +52,11 @@ type world struct {
 
 // newWorld lays out a workspace for Gemini CLI without hooks, as the old
 // system's users have it.
-func newWorld(t *testing.T) *world { return newWorldWith(t, "--heart-hook", "/nonexistent/heart-hook") }
+func newWorld(t testing.TB) *world { return newWorldWith(t, "--heart-hook", "/nonexistent/heart-hook") }
 
 // newHookedWorld lays out a workspace wired for clients by `watchdog init
 // --client`, their hooks running the real heart-hook.
-func newHookedWorld(t *testing.T, clients ...string) *world {
+func newHookedWorld(t testing.TB, clients ...string) *world {
 	args := []string{"--heart-hook", filepath.Join(binDir, "heart-hook")}
 	for _, c := range clients {
 		args = append(args, "--client", c)
@@ -64,7 +64,7 @@ func newHookedWorld(t *testing.T, clients ...string) *world {
 	return newWorldWith(t, args...)
 }
 
-func newWorldWith(t *testing.T, initArgs ...string) *world {
+func newWorldWith(t testing.TB, initArgs ...string) *world {
 	root := t.TempDir()
 	w := &world{t: t, ws: filepath.Join(root, "ai-works"), home: filepath.Join(root, "home"), alerts: filepath.Join(root, "alerts.jsonl"),
 		thresholds: "{inactivity_warning: 60s, inactivity_error: 120s, introspection: 30m}",

@@ -41,6 +41,11 @@ type script struct {
 	// SlowFirstTurn holds the first turn's first answer this long: an agent
 	// busy past the next scheduled heartbeat.
 	SlowFirstTurn time.Duration
+	// SizedUsage reports each answer's usage from the request's size
+	// (prompt tokens: its bytes / 4) and the answer's, as a real model's
+	// would grow with the client's system prompt, tools and history;
+	// otherwise every answer reports 10 prompt and 5 output tokens.
+	SizedUsage bool
 	// Fail answers the first requests of runs with these HTTP statuses
 	// (the API's error body), one per request, before playing the script.
 	Fail []int
@@ -59,7 +64,7 @@ func (s *script) seen() []string {
 }
 
 // serve starts h on a free loopback port until the test ends.
-func serve(t *testing.T, h http.Handler) string {
+func serve(t testing.TB, h http.Handler) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -73,13 +78,17 @@ func serve(t *testing.T, h http.Handler) string {
 
 // geminiStandIn answers Gemini CLI's streamGenerateContent (the turn) and
 // generateContent (its router), following s.
-func geminiStandIn(t *testing.T, s *script) string {
+func geminiStandIn(t testing.TB, s *script) string {
 	return serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		if !strings.Contains(r.URL.Path, ":streamGenerateContent") {
 			// The router (and anything else) gets a plain, valid answer.
 			w.Header().Set("Content-Type", "application/json")
-			fmt.Fprint(w, `{"candidates":[{"content":{"role":"model","parts":[{"text":"{\"complexity_reasoning\":\"simple\",\"complexity_score\":1}"}]},"finishReason":"STOP"}]}`)
+			usage := ""
+			if s.SizedUsage {
+				usage = fmt.Sprintf(`,"usageMetadata":{"promptTokenCount":%d,"candidatesTokenCount":15,"totalTokenCount":%d}`, len(body)/4, len(body)/4+15)
+			}
+			fmt.Fprint(w, `{"candidates":[{"content":{"role":"model","parts":[{"text":"{\"complexity_reasoning\":\"simple\",\"complexity_score\":1}"}]},"finishReason":"STOP"}]`+usage+`}`)
 			return
 		}
 		var req struct {
@@ -128,16 +137,21 @@ func geminiStandIn(t *testing.T, s *script) string {
 			}
 			part = map[string]any{"functionCall": map[string]any{"name": c.name("mcp_mcp-heart_"), "args": args}}
 		}
+		in, out := 10, 5
+		if s.SizedUsage {
+			pb, _ := json.Marshal(part)
+			in, out = len(body)/4, max(len(pb)/4, 1)
+		}
 		b, _ := json.Marshal(map[string]any{"candidates": []any{map[string]any{
 			"content": map[string]any{"role": "model", "parts": []any{part}}, "finishReason": "STOP"}},
-			"usageMetadata": map[string]any{"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}})
+			"usageMetadata": map[string]any{"promptTokenCount": in, "candidatesTokenCount": out, "totalTokenCount": in + out}})
 		w.Header().Set("Content-Type", "text/event-stream")
 		fmt.Fprintf(w, "data: %s\n\n", b)
 	}))
 }
 
 // claudeStandIn answers Claude Code's streaming Messages API, following s.
-func claudeStandIn(t *testing.T, s *script) string {
+func claudeStandIn(t testing.TB, s *script) string {
 	return serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasPrefix(r.URL.Path, "/v1/messages") || strings.Contains(r.URL.Path, "count_tokens") {
 			w.Header().Set("Content-Type", "application/json")
