@@ -31,25 +31,28 @@ const pageLang = () => {
   return all.length && all.every((a) => a.language === "ja") ? { language: "ja" } : null;
 };
 
-// span renders seconds as 42s, 7m or 1.5h.
-function span(s) {
-  if (s < 90) return s + "s";
-  if (s < 5400) return Math.round(s / 60) + "m";
-  return (s / 3600).toFixed(1) + "h";
+const ja = (a) => !!a && a.language === "ja";
+
+// span renders seconds as 42s, 7m or 1.5h (in Japanese 42秒, 7分, 1.5時間).
+function span(s, a) {
+  const [sec, min, hr] = ja(a) ? ["秒", "分", "時間"] : ["s", "m", "h"];
+  if (s < 90) return s + sec;
+  if (s < 5400) return Math.round(s / 60) + min;
+  return (s / 3600).toFixed(1) + hr;
 }
 function ago(t, a) {
   if (!t) return tr(a, "never");
   const s = Math.max(0, Math.round((Date.now() - new Date(t).getTime()) / 1000));
-  return a && a.language === "ja" ? span(s) + "前" : span(s) + " ago";
+  return ja(a) ? span(s, a) + "前" : span(s, a) + " ago";
 }
 function until(t, a) {
   const s = Math.round((new Date(t).getTime() - Date.now()) / 1000);
   if (s <= 0) return tr(a, "now");
-  return a && a.language === "ja" ? span(s) + "後" : "in " + span(s);
+  return ja(a) ? span(s, a) + "後" : "in " + span(s, a);
 }
 function left(t, a) {
   const s = Math.max(0, Math.round((new Date(t).getTime() - Date.now()) / 1000));
-  return a && a.language === "ja" ? "残り" + span(s) : span(s) + " left";
+  return ja(a) ? "残り" + span(s, a) : span(s, a) + " left";
 }
 function intervalMs(a) {
   // pulse_interval is a Go duration string like "1m0s" or "500ms".
