@@ -22,6 +22,10 @@ const JA = {
   "offline": "オフライン", "host": "ホスト", "last seen": "最後の受信",
   "live": "接続中", "connecting…": "接続しています…", "connection to the watchdog lost; retrying": "watchdog との接続が切れました。再接続しています",
   "Bearer token for pause/resume": "一時停止・再開用の Bearer トークン", "token": "トークン",
+  "client": "クライアント", "no hooks": "フックなし", "waiting for you": "あなたの応答待ち",
+  "cost today": "今日のコスト", "ghosts today": "今日のゴースト", "no runs booked": "実行の記録なし",
+  "usage unknown": "使用量不明", "price unknown": "価格不明",
+  "Needs you: the agent waits for your answer in its terminal": "対応が必要です：エージェントが端末であなたの応答を待っています",
 };
 // tr is s in the agent's language; for the page itself, in the language
 // every agent shares.
@@ -102,8 +106,15 @@ function draw(name) {
   else if (paused || breakerOpen) el.classList.add("still");
   else if (a.chambers && a.chambers.schedule && a.chambers.schedule.in_flight) el.classList.add("flight");
   else if (w === "ok" || w === "info") el.classList.add("healthy");
+  // A client waiting for a person is the one state that needs the
+  // operator: said in words on the badge and a line of its own.
+  const asking = !!a.client && a.client.mode === "waiting_for_you";
+  el.classList.toggle("ask", asking);
+  const needs = $(".needs-you", el);
+  needs.hidden = !asking;
+  needs.textContent = asking ? tr(a, "Needs you: the agent waits for your answer in its terminal") : "";
   const sc = (a.chambers && a.chambers.schedule) || {};
-  let badge = offline ? "offline" : stale ? "no pulse" : paused ? "paused" : sc.outside_active_hours ? "outside active hours" : (a.work && a.work.mode) || w;
+  let badge = offline ? "offline" : stale ? "no pulse" : asking ? "waiting for you" : paused ? "paused" : sc.outside_active_hours ? "outside active hours" : (a.work && a.work.mode) || w;
   $(".badge", el).textContent = tr(a, badge);
   $(".alerts summary", el).textContent = tr(a, "recent alerts");
 
@@ -116,6 +127,8 @@ function draw(name) {
   fact(dl, a, "heartbeat", a.heartbeat_id || "–");
   fact(dl, a, "last proof", a.last_proof ? ago(a.last_proof.mod_time, a) : noneYet);
   fact(dl, a, "introspection", a.last_introspection ? ago(a.last_introspection.mod_time, a) : noneYet);
+  fact(dl, a, "client", clientLine(a));
+  $('dd[data-fact="client"]', dl).classList.toggle("ask", asking);
   const dw = (a.deep_work || []).map((d) => d.mode + (d.deadline ? " (" + left(d.deadline, a) + ")" : ""));
   fact(dl, a, "deep work", dw.length ? dw.join(", ") : none);
   fact(dl, a, "next wakeup", sc.stopped ? tr(a, "stopped (recovery gave up)") : sc.next_wakeup ? until(sc.next_wakeup, a) + " · " + sc.next_source : none);
@@ -123,6 +136,7 @@ function draw(name) {
   const cap = a.daily_cap || {};
   fact(dl, a, "daily cap", cap.limit ? cap.used + " " + tr(a, "of") + " " + cap.limit : (cap.used || 0) + " (" + tr(a, "no limit") + ")");
   fact(dl, a, "breaker", (a.circuit_breaker && a.circuit_breaker.state) || "closed");
+  for (const [k, v] of costLines(a)) fact(dl, a, k, v);
   if (paused) fact(dl, a, "paused", (a.pause.until ? new Date(a.pause.until).toLocaleString() + " " + tr(a, "until") : tr(a, "until resumed")) + (a.pause.reason ? " · " + a.pause.reason : ""));
   if (sc.outside_active_hours) fact(dl, a, "active hours", tr(a, "outside: schedule and idle wakeups wait"));
 
@@ -156,6 +170,13 @@ function update(a) {
   labelPage();
 }
 
+// drawFleet shows today's cost of the whole page when it shows several agents.
+function drawFleet() {
+  const f = $("#fleet");
+  f.textContent = fleetCost([...agents.values()].map((r) => r.data), pageLang());
+  f.hidden = !f.textContent;
+}
+
 // labelPage puts the page's own labels in the language every agent shares.
 function labelPage() {
   const l = pageLang();
@@ -163,6 +184,7 @@ function labelPage() {
   $("#auth summary").textContent = tr(l, "token");
   $("#auth label").firstChild.textContent = tr(l, "Bearer token for pause/resume") + " ";
   if (connected) $("#conn").textContent = tr(l, "live");
+  drawFleet();
 }
 
 async function togglePause(name) {
