@@ -29,10 +29,10 @@ type states []state.State
 func (s states) Statuses() []state.State { return s }
 
 // The client and cost facts on the page, in a real Chromium, in English and
-// Japanese: a client in a turn, one waiting for a person (said in words on
-// the badge and a line of its own), one with no hooks, today's cost with the
-// ghosts' share, and the fleet's total. A tool name is the agent's text: it
-// shows as text, never as markup.
+// Japanese: a client in a turn, one waiting for its next prompt, one waiting
+// for a person (said in words on the badge and a line of its own), one with
+// no hooks, today's cost with the ghosts' share, and the fleet's total. A
+// tool name is the agent's text: it shows as text, never as markup.
 func TestE2EStatusPageClientAndCost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
@@ -64,6 +64,7 @@ func TestE2EStatusPageClientAndCost(t *testing.T) {
 		cost.Worked: {Runs: 2, Tokens: cost.Tokens{Input: 2000, Output: 340, CacheRead: 1000}, USD: 0.004},
 		cost.Ghost:  {Runs: 1, Tokens: cost.Tokens{Input: 120}, USD: 0.0002},
 	}}}}
+	waiting := &state.Client{Mode: state.ClientWaiting, LastEvent: now}
 	waitingChecks := map[string]state.CheckState{"waiting_for_you": {Level: "warning", Message: "waiting for you"}, "tool_loop": {Level: "ok"}}
 
 	// fact reads one fact of a card; visible whether a selector shows.
@@ -107,6 +108,7 @@ func TestE2EStatusPageClientAndCost(t *testing.T) {
 			agent("ann", lang.English, inTurn, spent, nil),
 			agent("bob", lang.English, evilClient, unpriced, waitingChecks),
 			agent("cara", lang.English, nil, nil, nil),
+			agent("dora", lang.English, waiting, nil, nil),
 		}, "ann")
 
 		match("ann's client", fact("ann", "client"), `^in a turn since 14:02; 14 tool calls in 5m, last Bash \d+s ago; Bash repeated 12 times$`)
@@ -133,13 +135,14 @@ func TestE2EStatusPageClientAndCost(t *testing.T) {
 		match("bob's ghosts", fact("bob", "ghosts today"), `^0 ghosts today, 0 tokens, \$0$`)
 
 		match("cara's client", fact("cara", "client"), `^no hooks$`)
+		match("dora's client", fact("dora", "client"), `^waiting$`)
 		if evalIn[bool](t, ctx, `!!document.querySelector('[data-agent="cara"] dd[data-fact="cost today"]')`) {
 			t.Error("cara's card shows a cost her state does not hold")
 		}
 		if !visible("#fleet") {
-			t.Fatal("no fleet total on a page of three agents")
+			t.Fatal("no fleet total on a page of four agents")
 		}
-		match("fleet total", text("#fleet"), `^cost today, all 3 agents: 5 runs: 3,960 tokens, \$0\.0042 \+ price unknown for 2 runs$`)
+		match("fleet total", text("#fleet"), `^cost today, all 4 agents: 5 runs: 3,960 tokens, \$0\.0042 \+ price unknown for 2 runs$`)
 		shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 		if err != nil {
 			t.Fatal(err)
@@ -157,6 +160,7 @@ func TestE2EStatusPageClientAndCost(t *testing.T) {
 		asking := &state.Client{Mode: state.ClientWaitingForYou, Since: &since, LastEvent: now, Asking: "question"}
 		open(states{
 			agent("hoshi", lang.Japanese, asking, nil, waitingChecks),
+			agent("kumo", lang.Japanese, waiting, nil, nil),
 			agent("tsuki", lang.Japanese, inTurn, spent, nil),
 		}, "tsuki")
 
@@ -174,8 +178,9 @@ func TestE2EStatusPageClientAndCost(t *testing.T) {
 		if b := text(`[data-agent="hoshi"] .badge`); b != "あなたの応答待ち" {
 			t.Errorf("hoshi's badge %q", b)
 		}
+		match("kumo's client", fact("kumo", "client"), `^待機中$`)
 		match("hoshi's line", text(`[data-agent="hoshi"] .needs-you`), `^対応が必要です：`)
-		match("fleet total", text("#fleet"), `^今日のコスト（全2エージェント）：3回の実行：3,460トークン、\$0\.0042$`)
+		match("fleet total", text("#fleet"), `^今日のコスト（全3エージェント）：3回の実行：3,460トークン、\$0\.0042$`)
 	}
 
 	for _, p := range problems() {
