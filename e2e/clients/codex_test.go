@@ -1,0 +1,78 @@
+package clients
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// Codex CLI 0.169 (`codex exec`), wired by `watchdog init --client codex`
+// (.codex/config.toml and .codex/hooks.json in the workspace), woken by the
+// real watchdog, its model a stand-in on loopback.
+
+// codexModel is the model Codex is told to use. An explicit model gets the
+// plain function tools (exec_command, the mcp__mcp_heart namespace); 0.169's
+// default model gets "code mode" instead, every tool behind one JavaScript
+// exec tool, which the stand-in does not speak.
+const codexModel = "gpt-5.1-codex"
+
+// codexExec wakes Codex (`codex exec` and flags) by exec every 20 s, its
+// model a stand-in playing s; settings go to the agent's config. The
+// user-level config (CODEX_HOME in the world's HOME) names the stand-in as
+// the model provider, over plain HTTP (OPENAI_BASE_URL alone is not
+// enough: 0.169 first tries a WebSocket to it and gives up), and trusts the
+// workspace, without which Codex ignores its .codex/.
+// --dangerously-bypass-hook-trust stands in for the review of new hooks
+// that a person does once in the TUI's /hooks.
+func (w *world) codexExec(s *script, flags []string, settings ...string) {
+	codex := client(w.t, "codex")
+	url := codexStandIn(w.t, s)
+	codexHome := filepath.Join(w.home, ".codex")
+	if err := os.MkdirAll(codexHome, 0o755); err != nil {
+		w.t.Fatal(err)
+	}
+	cfg := fmt.Sprintf(`model = %q
+model_provider = "standin"
+
+[model_providers.standin]
+name = "stand-in"
+base_url = %q
+env_key = "OPENAI_API_KEY"
+wire_api = "responses"
+supports_websockets = false
+
+[projects.%q]
+trust_level = "trusted"
+`, codexModel, url+"/v1", w.ws)
+	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(cfg), 0o600); err != nil {
+		w.t.Fatal(err)
+	}
+	w.env = append(w.env, "CODEX_HOME="+codexHome, "OPENAI_API_KEY=standin")
+	argv := append([]string{codex, "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust"}, flags...)
+	w.run(append(argv, "{prompt}"), 20*time.Second, settings...)
+}
+
+func TestCodexExec(t *testing.T) {
+	w, s := newHookedWorld(t, "codex"), idleScript()
+	w.codexExec(s, nil)
+	w.healthy(s)
+	t.Logf("hook events %v; counters %v", w.hookEvents(), w.counters())
+}
+
+// A turn of twelve one-second exec_command calls (three times the
+// inactivity error), no checkpoint: Codex's PreToolUse and PostToolUse
+// hooks (tool_name "Bash") keep the agent alive.
+func TestCodexHooksProveLife(t *testing.T) {
+	w := newHookedWorld(t, "codex")
+	w.thresholds = fastThresholds
+	s := shellTurn("exec_command", 12, false)
+	for i, c := range s.Calls {
+		// exec_command takes the command line as "cmd"; its hooks show it
+		// as tool_input.command.
+		s.Calls[i].Args = map[string]any{"cmd": c.Args["command"]}
+	}
+	w.codexExec(s, nil)
+	w.busy(s)
+}
