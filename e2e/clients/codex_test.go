@@ -67,12 +67,26 @@ func TestCodexExec(t *testing.T) {
 func TestCodexHooksProveLife(t *testing.T) {
 	w := newHookedWorld(t, "codex")
 	w.thresholds = fastThresholds
-	s := shellTurn("exec_command", 12, false)
-	for i, c := range s.Calls {
-		// exec_command takes the command line as "cmd"; its hooks show it
-		// as tool_input.command.
-		s.Calls[i].Args = map[string]any{"cmd": c.Args["command"]}
-	}
+	s := codexShell(shellTurn("exec_command", 12, false))
 	w.codexExec(s, nil)
 	w.busy(s)
+}
+
+// The same failing shell call again and again: Codex still sends
+// PostToolUse for a command that exits 1 (it has no failure event), and
+// the PreToolUse hooks carry the same input: tool_loop fires.
+func TestCodexHooksSeeALoop(t *testing.T) {
+	w := newHookedWorld(t, "codex")
+	s := codexShell(shellTurn("exec_command", 30, true))
+	w.codexExec(s, nil)
+	w.looping()
+}
+
+// codexShell gives a shellTurn's calls exec_command's argument shape: the
+// command line is "cmd" (its hooks show it as tool_input.command).
+func codexShell(s *script) *script {
+	for i, c := range s.Calls {
+		s.Calls[i].Args = map[string]any{"cmd": c.Args["command"]}
+	}
+	return s
 }
