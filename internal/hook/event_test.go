@@ -10,9 +10,11 @@ import (
 )
 
 // The payloads in testdata are what the installed clients sent to a hook
-// that logged its stdin (Claude Code 2.1.197 and Gemini CLI 0.61.0, one
-// headless turn of two shell calls against the scripted model stand-in of
-// e2e/clients), paths shortened.
+// that logged its stdin (Claude Code 2.1.197, Gemini CLI 0.61.0 and Codex
+// 0.169.0, one headless turn of two shell calls against the scripted model
+// stand-in of e2e/clients), paths shortened. Codex names its exec_command
+// tool "Bash" there, and sends PostToolUse for a command that exits 1: it
+// has no failure event.
 func TestParseRealPayloads(t *testing.T) {
 	now := time.Date(2026, 11, 25, 13, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
@@ -20,6 +22,7 @@ func TestParseRealPayloads(t *testing.T) {
 		want         []Kind
 	}{
 		{ClaudeCode, "testdata/claude-code-2.1.197.jsonl", []Kind{SessionStart, TurnStart, Tool, ToolDone, Tool, ToolFailed, TurnEnd, SessionEnd}},
+		{Codex, "testdata/codex-0.169.0.jsonl", []Kind{SessionStart, TurnStart, Tool, ToolDone, Tool, ToolDone, TurnEnd, SessionEnd}},
 		{Gemini, "testdata/gemini-0.61.0.jsonl", []Kind{SessionStart, TurnStart, Compact, Tool, ToolDone, Compact, Tool, ToolDone, Compact, TurnEnd, SessionEnd}},
 	} {
 		t.Run(tc.client, func(t *testing.T) {
