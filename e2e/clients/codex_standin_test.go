@@ -35,7 +35,8 @@ func codexStandIn(t *testing.T, s *script) string {
 		}
 		body, _ := io.ReadAll(r.Body)
 		var req struct {
-			Stream bool `json:"stream"`
+			Stream bool              `json:"stream"`
+			Tools  []json.RawMessage `json:"tools"`
 			Input  []struct {
 				Type    string          `json:"type"`
 				Role    string          `json:"role"`
@@ -54,7 +55,7 @@ func codexStandIn(t *testing.T, s *script) string {
 		var last, prompt string
 		for _, it := range req.Input {
 			switch {
-			case it.Type == "function_call_output":
+			case it.Type == "function_call_output" || it.Type == "custom_tool_call_output":
 				step++
 				last = string(it.Output)
 			case s.PerTurn && it.Type == "message" && it.Role == "user" && len(it.Content) > 0:
@@ -88,6 +89,9 @@ func codexStandIn(t *testing.T, s *script) string {
 				item["name"] = c.Builtin
 				delete(item, "namespace")
 			}
+			if len(req.Tools) == 0 {
+				item = codeModeCall(step, c, args)
+			}
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
 		ev := func(typ string, v map[string]any) {
@@ -105,4 +109,20 @@ func codexStandIn(t *testing.T, s *script) string {
 			"usage": map[string]any{"input_tokens": 10, "input_tokens_details": map[string]any{"cached_tokens": 2},
 				"output_tokens": 5, "output_tokens_details": map[string]any{"reasoning_tokens": 1}, "total_tokens": 15}}})
 	}))
+}
+
+// codeModeCall is c as Codex's "code mode" takes it, which 0.169 uses for
+// its default model: the request has no tools list, only one freeform
+// "exec" tool (in an additional_tools input item) that runs JavaScript
+// calling every tool through a global tools object (tools.exec_command,
+// tools.mcp__mcp_heart__checkpoint). The script hands the tool's reply
+// back as text.
+func codeModeCall(step int, c call, args []byte) map[string]any {
+	name := c.Builtin
+	if name == "" {
+		name = codexMCPNamespace + "__" + c.Tool
+	}
+	js := fmt.Sprintf("const r = await tools.%s(%s);\ntext(typeof r === \"string\" ? r : JSON.stringify(r));", name, args)
+	return map[string]any{"type": "custom_tool_call", "id": fmt.Sprintf("ctc_%d", step), "call_id": fmt.Sprintf("call_%d", step),
+		"name": "exec", "input": js, "status": "completed"}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -12,10 +13,10 @@ import (
 // (.codex/config.toml and .codex/hooks.json in the workspace), woken by the
 // real watchdog, its model a stand-in on loopback.
 
-// codexModel is the model Codex is told to use. An explicit model gets the
-// plain function tools (exec_command, the mcp__mcp_heart namespace); 0.169's
-// default model gets "code mode" instead, every tool behind one JavaScript
-// exec tool, which the stand-in does not speak.
+// codexModel is the model Codex is told to use: one it has no metadata
+// for gets the plain function tools (exec_command, the mcp__mcp_heart
+// namespace); 0.169's default model gets "code mode" instead, every tool
+// behind one JavaScript exec tool. The stand-in plays both.
 const codexModel = "gpt-5.1-codex"
 
 // codexExec wakes Codex (`codex exec` and flags) by exec every 20 s, its
@@ -27,14 +28,22 @@ const codexModel = "gpt-5.1-codex"
 // --dangerously-bypass-hook-trust stands in for the review of new hooks
 // that a person does once in the TUI's /hooks.
 func (w *world) codexExec(s *script, flags []string, settings ...string) {
+	w.codexExecModel(s, codexModel, flags, settings...)
+}
+
+// codexExecModel is codexExec with model as the model ("": Codex's default).
+func (w *world) codexExecModel(s *script, model string, flags []string, settings ...string) {
 	codex := client(w.t, "codex")
 	url := codexStandIn(w.t, s)
 	codexHome := filepath.Join(w.home, ".codex")
 	if err := os.MkdirAll(codexHome, 0o755); err != nil {
 		w.t.Fatal(err)
 	}
-	cfg := fmt.Sprintf(`model = %q
-model_provider = "standin"
+	cfg := ""
+	if model != "" {
+		cfg = fmt.Sprintf("model = %q\n", model)
+	}
+	cfg += fmt.Sprintf(`model_provider = "standin"
 
 [model_providers.standin]
 name = "stand-in"
@@ -45,7 +54,7 @@ supports_websockets = false
 
 [projects.%q]
 trust_level = "trusted"
-`, codexModel, url+"/v1", w.ws)
+`, url+"/v1", w.ws)
 	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(cfg), 0o600); err != nil {
 		w.t.Fatal(err)
 	}
@@ -59,6 +68,24 @@ func TestCodexExec(t *testing.T) {
 	w.codexExec(s, nil)
 	w.healthy(s)
 	t.Logf("hook events %v; counters %v", w.hookEvents(), w.counters())
+}
+
+// Codex's default model calls every tool from JavaScript in one "exec"
+// tool: the hooks still see each nested call (Bash,
+// mcp__mcp_heart__checkpoint), never the exec around them.
+func TestCodexCodeModeExec(t *testing.T) {
+	w, s := newHookedWorld(t, "codex"), idleScript()
+	s.Calls = append(s.Calls, call{Builtin: "exec_command", Args: map[string]any{"cmd": "echo nested"}})
+	w.codexExecModel(s, "", nil)
+	w.healthy(s)
+	// Only exec's replies start so: the calls did go through code mode.
+	if seen := strings.Join(s.seen(), "\n"); !strings.Contains(seen, "Script completed") {
+		t.Fatalf("tool results %s: want exec's replies", tail(seen, 1000))
+	}
+	k := w.hookEvents()
+	if k["tool"] != 3 || k["tool_done"] != 3 || k["turn_start"] != 1 || k["turn_end"] != 1 {
+		t.Fatalf("hook events %v: want the three nested tool calls, a turn's start and end", k)
+	}
 }
 
 // A turn of twelve one-second exec_command calls (three times the
