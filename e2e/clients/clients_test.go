@@ -1,5 +1,5 @@
-// Package clients runs the real agent clients (Gemini CLI, Claude Code)
-// against scripted stand-ins for their model APIs on loopback, woken by the
+// Package clients runs the real agent clients (Gemini CLI, Claude Code,
+// Codex) against scripted stand-ins for their model APIs on loopback, woken by the
 // real watchdog and calling the real mcp-heart. It needs the clients
 // installed from npm into $AIHEART_CLIENTS_DIR (make e2e-clients does it)
 // and skips without them.

@@ -20,7 +20,7 @@ const codexMCPNamespace = "mcp__mcp_heart"
 // results sent back as function_call_output items in the next request's
 // input), following s. Fail is not played: Codex retries on its own, which
 // no test here needs yet.
-func codexStandIn(t *testing.T, s *script) string {
+func codexStandIn(t testing.TB, s *script) string {
 	return serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || r.URL.Path != "/v1/responses" {
 			// Model lists and the like: Codex carries on without them.
