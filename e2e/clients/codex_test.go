@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/cost"
 )
 
 // Codex CLI 0.169 (`codex exec`), wired by `watchdog init --client codex`
@@ -116,4 +118,23 @@ func codexShell(s *script) *script {
 		s.Calls[i].Args = map[string]any{"cmd": c.Args["command"]}
 	}
 	return s
+}
+
+// Codex's `exec --json` read as stream-json: the reply from its agent
+// message ([IDLE], a ghost), the tool calls from its items, and the turn's
+// usage booked: each stand-in response reports 10 input (2 of them
+// cached) and 5 output tokens, three a run.
+func TestCodexCost(t *testing.T) {
+	w, s := newHookedWorld(t, "codex"), idleScript()
+	w.codexExec(s, []string{"--json"}, "output: stream-json")
+	var c cost.Cell
+	w.waitFor("a ghost run booked in the cost ledger", 150*time.Second, func() bool {
+		var ok bool
+		c, ok = w.costToday()
+		return ok && c.Runs >= 1
+	})
+	want := cost.Tokens{Input: 24 * c.Runs, CacheRead: 6 * c.Runs, Output: 15 * c.Runs}
+	if c.Unknown != 0 || c.Tokens != want || c.Unpriced != c.Runs {
+		t.Fatalf("ghosts today %+v, want %d runs of %+v each, unpriced", c, c.Runs, cost.Tokens{Input: 24, CacheRead: 6, Output: 15})
+	}
 }

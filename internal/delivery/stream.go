@@ -86,6 +86,12 @@ type event struct {
 	Error          string `json:"error"`
 	IsError        bool   `json:"is_error"`
 	APIErrorStatus int    `json:"api_error_status"`
+	// Codex's `exec --json`: items (tool calls, the agent's message) and
+	// the turn's end with its usage.
+	Item *struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"item"`
 }
 
 func (s *streamReader) Write(p []byte) (int, error) {
@@ -150,6 +156,23 @@ func (s *streamReader) take(l []byte) {
 		var text string
 		if ev.Role == "assistant" && json.Unmarshal(ev.Content, &text) == nil {
 			s.said.WriteString(text)
+		}
+	case "item.started": // Codex: a tool call begins
+		if ev.Item != nil && (ev.Item.Type == "command_execution" || ev.Item.Type == "mcp_tool_call" || ev.Item.Type == "web_search" || ev.Item.Type == "file_change") {
+			s.call()
+		}
+	case "item.completed": // Codex: the agent's message is the reply
+		if ev.Item != nil && ev.Item.Type == "agent_message" {
+			s.result = ev.Item.Text
+		}
+	case "turn.completed": // Codex: the turn's usage, every step summed
+		if ev.Usage != nil {
+			u := &cost.Usage{Tokens: ev.Usage.codexTokens()}
+			if s.model != "" {
+				u.Models = map[string]cost.Tokens{s.model: u.Tokens}
+			}
+			s.final = u
+			s.checkTokens(u.Tokens.Total())
 		}
 	case "result":
 		if ev.IsError && s.serviceError == "" {

@@ -13,6 +13,15 @@ type claudeUsage struct {
 	OutputTokens             int64 `json:"output_tokens"`
 	CacheReadInputTokens     int64 `json:"cache_read_input_tokens"`
 	CacheCreationInputTokens int64 `json:"cache_creation_input_tokens"`
+	// Codex (the Responses API's counting): input_tokens includes the
+	// cached ones, output_tokens the reasoning.
+	CachedInputTokens     int64 `json:"cached_input_tokens"`
+	CacheWriteInputTokens int64 `json:"cache_write_input_tokens"`
+}
+
+// codexTokens is Codex's turn usage by kind.
+func (u claudeUsage) codexTokens() cost.Tokens {
+	return cost.Tokens{Input: u.InputTokens - u.CachedInputTokens, Output: u.OutputTokens, CacheRead: u.CachedInputTokens, CacheWrite: u.CacheWriteInputTokens}
 }
 
 func (u claudeUsage) tokens() cost.Tokens {

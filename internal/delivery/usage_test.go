@@ -40,6 +40,13 @@ func TestStreamUsageRecorded(t *testing.T) {
 				"gemini-standin":        {Input: 600, Output: 70, CacheRead: 400},
 			},
 		},
+		{
+			// Codex 0.169's exec --json against its stand-in (two MCP
+			// calls and a shell command, then [IDLE]): the turn's usage,
+			// input_tokens counting the 8 cached ones.
+			file: "codex-0.169.0.jsonl", reply: "[IDLE]",
+			tokens: cost.Tokens{Input: 32, Output: 20, CacheRead: 8},
+		},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			b, err := os.ReadFile(filepath.Join("testdata", "stream", tc.file))
@@ -49,6 +56,9 @@ func TestStreamUsageRecorded(t *testing.T) {
 			s := &streamReader{}
 			s.Write(b)
 			s.finish()
+			if n, _ := s.toolCalls(); tc.file == "codex-0.169.0.jsonl" && n != 3 {
+				t.Errorf("tool calls = %d, want Codex's 3", n)
+			}
 			if got := s.reply(); got != tc.reply {
 				t.Errorf("reply = %q, want %q", got, tc.reply)
 			}
