@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -25,8 +27,16 @@ func TestLanguageFromConfigAndState(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("language: ja\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A running watchdog's state: a fresh pulse, and the workspace's lock
+	// held (mcp-heart believes nothing less: the agent can write the file).
 	fromState := newWorkspace(t)
-	if err := os.WriteFile(fromState.Path(workspace.StateFile), []byte(`{"timezone":"UTC","language":"ja"}`), 0o644); err != nil {
+	lock, err := state.Lock(fromState)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lock.Unlock() })
+	st := fmt.Sprintf(`{"timezone":"UTC","language":"ja","pulse_at":%q,"pulse_interval":"1m0s"}`, time.Now().UTC().Format(time.RFC3339Nano))
+	if err := os.WriteFile(fromState.Path(workspace.StateFile), []byte(st), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
