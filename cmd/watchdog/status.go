@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/day"
 	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
@@ -22,6 +24,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs := flag.NewFlagSet("status", flag.ContinueOnError)
 	load := configFlag(fs)
 	broker := fs.String("mqtt", "", "show every agent on this broker (tcp://host:1883) instead of this config's")
+	asJSON := fs.Bool("json", false, "print every agent as JSON, for scripts (fields: README, watchdog status --json)")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -35,8 +38,9 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	now := time.Now()
 	code := 0
+	var out []statusJSON
 	for i, ac := range cfg.AgentConfigs() {
-		if i > 0 {
+		if i > 0 && !*asJSON {
 			fmt.Fprintln(stdout)
 		}
 		ws, err := workspace.New(ac.Workspace, cfg.Location())
@@ -45,6 +49,13 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			return 2
 		}
 		st, err := state.Read(ws)
+		if *asJSON {
+			out = append(out, agentJSON(ac.DisplayName(), ws, st, err, now))
+			if err != nil || !out[len(out)-1].Running {
+				code = 1
+			}
+			continue
+		}
 		if err != nil {
 			fmt.Fprintf(stdout, "%s (%s)\n  watchdog: never ran here (no %s)\n", ac.DisplayName(), ws.Root, workspace.StateFile)
 			if !errors.Is(err, os.ErrNotExist) {
@@ -59,6 +70,16 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		printStatus(stdout, ws, st, now, live, why)
 	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			fmt.Fprintf(stderr, "watchdog status: %v\n", err)
+			return 1
+		}
+		return code
+	}
+	fmt.Fprintf(stdout, "\ntoday: %s\n", day.Legend)
 	return code
 }
 
@@ -78,6 +99,9 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, now time.
 	row("last introspection", proof(now, st.LastIntro))
 	row("work", workRow(now, st.Work))
 	row("client", clientRow(now, st.Client))
+	if slots, err := todayStrip(ws, ws.Loc, now); err == nil {
+		row("today", "|"+day.Text(slots)+"| 00:00-24:00, a character per 30 min")
+	}
 	if p := st.Pause; p != nil {
 		v := "until `watchdog resume`"
 		if !p.Until.IsZero() {
@@ -159,8 +183,8 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, now time.
 	row("circuit breaker", br)
 	costRows(row, st.Cost)
 	c := st.Counters
-	row("counts", fmt.Sprintf("pulses %d, wakeups %d, delivered %d, failed %d, taken over %d, ghosts %d, dropped %d, dropped by the budget %d, tool capped %d, token capped %d, skipped %d, skipped after gave_up %d, coalesced %d, outside active hours %d",
-		c.Pulses, c.Wakeups, c.Delivered, c.DeliveryFailures, c.TakenOver, c.Ghosts, c.Dropped, c.DroppedBudget, c.ToolCapped, c.TokenCapped, c.Skipped, c.GaveUp, c.Coalesced, c.OutsideActiveHours))
+	row("counts", fmt.Sprintf("pulses %d, wakeups %d, delivered %d, failed %d, taken over %d, ghosts %d, dropped %d, dropped by the budget %d, tool capped %d, token capped %d, skipped %d, held by the service %d, skipped after gave_up %d, coalesced %d, outside active hours %d",
+		c.Pulses, c.Wakeups, c.Delivered, c.DeliveryFailures, c.TakenOver, c.Ghosts, c.Dropped, c.DroppedBudget, c.ToolCapped, c.TokenCapped, c.Skipped, c.HeldService, c.GaveUp, c.Coalesced, c.OutsideActiveHours))
 }
 
 func proof(now time.Time, p *workspace.Proof) string {

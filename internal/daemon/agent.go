@@ -16,6 +16,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/clock"
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/cost"
+	"github.com/ai-heart/ai-heart/internal/day"
 	"github.com/ai-heart/ai-heart/internal/delivery"
 	"github.com/ai-heart/ai-heart/internal/hook"
 	"github.com/ai-heart/ai-heart/internal/pause"
@@ -82,6 +83,7 @@ type agent struct {
 
 	bg    sync.WaitGroup // work beside the pulse (a turn's usage); waited for at the end
 	fleet *fleetBudget   // fleet_budget, shared by the config's agents; nil when off
+	day   *day.Recorder  // the day strip's marks (stats/day)
 }
 
 // PulseEvent reports one finished pulse (for tests and measurements).
@@ -151,7 +153,7 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 		alerts: o.Alerts, deliver: d, gate: newGate(clock.Or(o.Clock), dc, br), plan: plan, ledger: ledger,
 		scanner: sc, started: started, onPulse: o.OnPulse,
 		levels: map[string]checks.Level{}, announced: map[string]bool{}, baseline: started, held: map[string]heldNotice{},
-		work: newWorkClock(cfg, started), hooks: hook.NewTail(ws.Root),
+		work: newWorkClock(cfg, started), hooks: hook.NewTail(ws.Root), day: day.NewRecorder(ws, loc),
 	}
 	a.hooks.Start(a.clock.Now())
 	if cfg.Budget.On() {
@@ -184,11 +186,15 @@ func (a *agent) run(ctx context.Context, phase time.Duration, pulsed func(*agent
 	a.scanner.Close()
 }
 
-// outcome counts a wakeup's fate under the chamber that asked for it.
+// outcome counts a wakeup's fate under the chamber that asked for it, and
+// marks it on the day strip.
 func (a *agent) outcome(source, outcome string) {
 	a.mu.Lock()
 	a.counters.Wakeup(source, outcome)
 	a.mu.Unlock()
+	if err := a.day.Add(day.Mark{Time: a.clock.Now(), Kind: day.KindWakeup, Source: source, Outcome: outcome}); err != nil {
+		a.log.Debug().Err(err).Msg("day strip")
+	}
 }
 
 func (a *agent) count(f func(*state.Counters)) {

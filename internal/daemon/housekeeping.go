@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/day"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -29,6 +30,9 @@ func (a *agent) sweepLoop(ctx context.Context) {
 		}
 		if err != nil {
 			said = err.Error()
+		}
+		if err := day.Prune(a.ws, a.loc, a.clock.Now()); err != nil {
+			a.log.Warn().Err(err).Msg("prune the day files")
 		}
 		if n > 0 {
 			a.count(func(c *state.Counters) { c.SweptTempFiles += int64(n) })

@@ -11,6 +11,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/alert"
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/day"
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/state"
@@ -275,6 +276,9 @@ func (a *agent) persist(b *beat) {
 	a.mu.Lock()
 	a.last = st
 	a.mu.Unlock()
+	if err := a.day.Mode(b.now, dayMode(st)); err != nil {
+		b.log.Debug().Err(err).Msg("day strip")
+	}
 	if err := state.Write(a.ws, st); err != nil {
 		a.log.Error().Err(err).Msg("write state")
 	}
@@ -329,6 +333,9 @@ func (a *agent) emit(now time.Time, id workspace.ID, level checks.Level, check, 
 	a.mu.Unlock()
 	if a.alerts != nil {
 		a.alerts.Emit(alert.Alert{Time: now, Level: level, Agent: a.name, Check: check, Message: msg, HeartbeatID: string(id), Elapsed: elapsed})
+	}
+	if err := a.day.Add(day.Mark{Time: now, Kind: day.KindAlert, Level: level.String(), Check: check, Message: msg}); err != nil {
+		a.log.Debug().Err(err).Msg("day strip")
 	}
 }
 
@@ -395,4 +402,21 @@ func (a *agent) recoveryStep(now time.Time, id workspace.ID, stp step, rec state
 	case stepGaveUp:
 		a.emit(now, id, checks.Error, "gave_up", fmt.Sprintf("recovery failed %d times (%s); the watchdog stops waking the agent, pulse and status go on", a.cfg.Recovery.MaxAttempts, rec.Reason), 0)
 	}
+}
+
+// dayMode is the agent's mode on the day strip, from the state just
+// written: paused and outside active hours first, then the client's own
+// word (waiting for you, in a turn), then the work clock.
+func dayMode(st state.State) string {
+	switch {
+	case st.Pause != nil:
+		return day.Paused
+	case st.Chambers.Schedule.OutsideActiveHours:
+		return day.Outside
+	case st.Client != nil && st.Client.Mode == state.ClientWaitingForYou:
+		return day.WaitingForYou
+	case st.Client != nil && st.Client.Mode == state.ClientInTurn, st.Work.Mode != state.WorkWaiting:
+		return day.Working
+	}
+	return day.Waiting
 }

@@ -1,0 +1,180 @@
+// Package day keeps an agent's day as a strip: what the watchdog saw it do
+// (working, waiting, waiting for you, paused, outside active hours), the
+// alerts it raised and the wakeups it sent, one line each in
+// stats/day/YYYY-MM-DD.jsonl (local days), kept for 7 days. The daemon
+// appends as things happen; the page and `watchdog status` read one day's
+// file and draw it, with no scan of the workspace's history.
+package day
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// Dir is the workspace-relative folder of the day files.
+const Dir = "stats/day"
+
+// Keep is how many days of files are kept (today included).
+const Keep = 7
+
+// maxDayFile bounds what is read of one day's file: the agent can write
+// there too.
+const maxDayFile = 8 << 20
+
+// Modes of the agent, as the strip shows them.
+const (
+	Working       = "working"
+	Waiting       = "waiting"
+	WaitingForYou = "waiting_for_you"
+	Paused        = "paused"
+	Outside       = "outside_active_hours"
+)
+
+// Kinds of mark.
+const (
+	KindMode   = "mode"
+	KindAlert  = "alert"
+	KindWakeup = "wakeup"
+)
+
+// Mark is one thing that happened.
+type Mark struct {
+	Time time.Time `json:"t"`
+	Kind string    `json:"kind"`
+	// Mode is the mode the agent entered (KindMode).
+	Mode string `json:"mode,omitempty"`
+	// Level, Check and Message are an alert's (KindAlert).
+	Level   string `json:"level,omitempty"`
+	Check   string `json:"check,omitempty"`
+	Message string `json:"message,omitempty"`
+	// Source and Outcome are a wakeup's (KindWakeup): schedule, idle,
+	// recovery, feedback, extra; delivered, ghost, failed, dropped_cap...
+	Source  string `json:"source,omitempty"`
+	Outcome string `json:"outcome,omitempty"`
+}
+
+// File is the workspace-relative file of the local day of t.
+func File(t time.Time, loc *time.Location) string {
+	return Dir + "/" + t.In(loc).Format(time.DateOnly) + ".jsonl"
+}
+
+// Recorder appends an agent's marks. Safe for concurrent use.
+type Recorder struct {
+	ws  *workspace.Workspace
+	loc *time.Location
+
+	mu   sync.Mutex
+	mode string // the last mode recorded
+}
+
+// NewRecorder records the agent of ws, days in loc.
+func NewRecorder(ws *workspace.Workspace, loc *time.Location) *Recorder {
+	return &Recorder{ws: ws, loc: loc}
+}
+
+// Mode records the agent's mode at t when it changed.
+func (r *Recorder) Mode(t time.Time, mode string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if mode == r.mode {
+		return nil
+	}
+	r.mode = mode
+	return r.append(Mark{Time: t, Kind: KindMode, Mode: mode})
+}
+
+// Add records m.
+func (r *Recorder) Add(m Mark) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.append(m)
+}
+
+func (r *Recorder) append(m Mark) error {
+	if len(m.Message) > 300 {
+		m.Message = m.Message[:300] + "…"
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	rel := File(m.Time, r.loc)
+	abs, err := r.ws.Resolve(rel)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(abs, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o640)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file", rel)
+	}
+	_, err = f.Write(append(b, '\n'))
+	return err
+}
+
+// Prune removes day files older than Keep days before now.
+func Prune(ws *workspace.Workspace, loc *time.Location, now time.Time) error {
+	ents, err := workspace.ReadAgentDir(ws.Path(Dir))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	oldest := now.In(loc).AddDate(0, 0, -(Keep - 1)).Format(time.DateOnly)
+	for _, e := range ents {
+		d, ok := strings.CutSuffix(e.Name(), ".jsonl")
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		if _, err := time.Parse(time.DateOnly, d); err == nil && d < oldest {
+			if err := os.Remove(ws.Path(Dir, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Read returns the marks of the local day date ("2006-01-02"), oldest
+// first. A missing day is empty; lines that are not marks are skipped.
+func Read(ws *workspace.Workspace, date string) ([]Mark, error) {
+	if _, err := time.Parse(time.DateOnly, date); err != nil {
+		return nil, fmt.Errorf("day %q: want YYYY-MM-DD", date)
+	}
+	b, err := workspace.ReadAgentFileTail(ws.Path(Dir, date+".jsonl"), maxDayFile)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Mark
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var m Mark
+		if json.Unmarshal(sc.Bytes(), &m) == nil && m.Kind != "" && !m.Time.IsZero() {
+			out = append(out, m)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
+	return out, nil
+}

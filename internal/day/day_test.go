@@ -1,0 +1,79 @@
+package day
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+func TestRecordReadPrune(t *testing.T) {
+	tokyo, _ := time.LoadLocation("Asia/Tokyo")
+	ws, _ := workspace.New(t.TempDir(), tokyo)
+	r := NewRecorder(ws, tokyo)
+	t0 := time.Date(2026, 11, 25, 9, 0, 0, 0, tokyo)
+	for _, err := range []error{
+		r.Mode(t0, Waiting),
+		r.Mode(t0.Add(time.Minute), Waiting), // no change: not recorded
+		r.Add(Mark{Time: t0.Add(2 * time.Minute), Kind: KindWakeup, Source: "schedule", Outcome: "delivered"}),
+		r.Mode(t0.Add(2*time.Minute), Working),
+		r.Add(Mark{Time: t0.Add(20 * time.Minute), Kind: KindAlert, Level: "warning", Check: "inactivity", Message: "no log for 6m"}),
+		r.Mode(t0.Add(30*time.Minute), Waiting),
+		r.Mode(t0.AddDate(0, 0, -9), Working), // a day long gone
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	marks, err := Read(ws, "2026-11-25")
+	if err != nil || len(marks) != 5 || marks[1].Kind != KindWakeup || marks[3].Check != "inactivity" {
+		t.Fatalf("Read = %+v, %v", marks, err)
+	}
+	if m, err := Read(ws, "2026-11-24"); err != nil || m != nil {
+		t.Fatalf("Read of a day without a file = %v, %v", m, err)
+	}
+	if _, err := Read(ws, "../../etc/passwd"); err == nil {
+		t.Fatal("Read took a path for a day")
+	}
+	if err := Prune(ws, tokyo, t0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(ws.Path(File(t0.AddDate(0, 0, -9), tokyo))); !os.IsNotExist(err) {
+		t.Errorf("a day 9 days old was kept: %v", err)
+	}
+	if _, err := os.Stat(ws.Path(File(t0, tokyo))); err != nil {
+		t.Errorf("today was pruned: %v", err)
+	}
+}
+
+func TestStrip(t *testing.T) {
+	from := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
+	at := func(h, m int) time.Time { return from.Add(time.Duration(h)*time.Hour + time.Duration(m)*time.Minute) }
+	marks := []Mark{
+		{Time: at(1, 0), Kind: KindMode, Mode: Working},
+		{Time: at(1, 10), Kind: KindWakeup, Outcome: "delivered"},
+		{Time: at(1, 40), Kind: KindMode, Mode: Waiting},
+		{Time: at(2, 5), Kind: KindAlert, Level: "error", Check: "inactivity"},
+		{Time: at(2, 10), Kind: KindWakeup, Outcome: "ghost"},
+		{Time: at(3, 0), Kind: KindMode, Mode: Paused},
+	}
+	now := at(4, 0)
+	slots := Strip(marks, Outside, from, 8, 30*time.Minute, now)
+	want := []string{Outside, Outside, Working, Waiting, Waiting, Waiting, Paused, Paused}
+	for i, s := range slots {
+		if s.Mode != want[i] {
+			t.Errorf("slot %d mode %q, want %q", i, s.Mode, want[i])
+		}
+	}
+	if slots[2].Wakeups != 1 || slots[4].Ghosts != 1 || slots[4].Worst != "error" {
+		t.Errorf("slots %+v", slots)
+	}
+	if got := Text(slots); got != "~~█·!·‖‖" {
+		t.Errorf("Text = %q", got)
+	}
+	// The future is blank.
+	if got := Text(Strip(marks, Outside, from, 12, 30*time.Minute, now)); got != "~~█·!·‖‖    " {
+		t.Errorf("Text with the future = %q", got)
+	}
+}

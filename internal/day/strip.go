@@ -1,0 +1,129 @@
+package day
+
+import (
+	"strings"
+	"time"
+)
+
+// Slot is one stretch of the strip.
+type Slot struct {
+	Start time.Time `json:"start"`
+	// Mode is the mode the agent spent most of the slot in ("" before the
+	// first mark, or in the future).
+	Mode string `json:"mode,omitempty"`
+	// Worst is the highest alert level raised in the slot ("" for none).
+	Worst   string `json:"worst,omitempty"`
+	Wakeups int    `json:"wakeups,omitempty"`
+	Ghosts  int    `json:"ghosts,omitempty"`
+	Future  bool   `json:"future,omitempty"`
+}
+
+var levelRank = map[string]int{"ok": 0, "info": 1, "warning": 2, "error": 3}
+
+// Strip cuts [from, from+n*width) into n slots and fills them from the
+// marks: the mode in force longest in each, the worst alert, the wakeups
+// and ghosts. prior is the mode in force at from (from the day before);
+// slots after now are Future.
+func Strip(marks []Mark, prior string, from time.Time, n int, width time.Duration, now time.Time) []Slot {
+	slots := make([]Slot, n)
+	spent := make([]map[string]time.Duration, n)
+	for i := range slots {
+		slots[i].Start = from.Add(time.Duration(i) * width)
+		slots[i].Future = !slots[i].Start.Before(now)
+		spent[i] = map[string]time.Duration{}
+	}
+	end := from.Add(time.Duration(n) * width)
+	// Spread each mode over the time until the next mode mark (or now).
+	mode, at := prior, from
+	flush := func(until time.Time) {
+		if until.After(now) {
+			until = now
+		}
+		for t := at; t.Before(until) && t.Before(end); {
+			i := int(t.Sub(from) / width)
+			next := from.Add(time.Duration(i+1) * width)
+			if until.Before(next) {
+				next = until
+			}
+			if i >= 0 && mode != "" {
+				spent[i][mode] += next.Sub(t)
+			}
+			t = next
+		}
+	}
+	for _, m := range marks {
+		if m.Time.Before(from) || !m.Time.Before(end) {
+			if m.Kind == KindMode && m.Time.Before(from) {
+				mode = m.Mode
+			}
+			continue
+		}
+		i := int(m.Time.Sub(from) / width)
+		switch m.Kind {
+		case KindMode:
+			flush(m.Time)
+			mode, at = m.Mode, m.Time
+		case KindAlert:
+			if levelRank[m.Level] > levelRank[slots[i].Worst] {
+				slots[i].Worst = m.Level
+			}
+		case KindWakeup:
+			switch m.Outcome {
+			case "delivered":
+				slots[i].Wakeups++
+			case "ghost":
+				slots[i].Ghosts++
+			}
+		}
+	}
+	flush(end)
+	for i := range slots {
+		var best time.Duration
+		for md, d := range spent[i] {
+			if d > best || (d == best && md < slots[i].Mode) {
+				slots[i].Mode, best = md, d
+			}
+		}
+	}
+	return slots
+}
+
+// Text draws slots as one line of text, a character each: █ working,
+// ▒ waiting for you, · waiting, ‖ paused, ~ outside active hours, blank
+// before the first mark or in the future; an error alert in the slot shows
+// as !, a warning as ?. Legend says so.
+func Text(slots []Slot) string {
+	var b strings.Builder
+	for _, s := range slots {
+		switch {
+		case s.Worst == "error":
+			b.WriteRune('!')
+		case s.Worst == "warning":
+			b.WriteRune('?')
+		case s.Future:
+			b.WriteRune(' ')
+		default:
+			b.WriteRune(modeRune(s.Mode))
+		}
+	}
+	return b.String()
+}
+
+func modeRune(mode string) rune {
+	switch mode {
+	case Working:
+		return '█'
+	case WaitingForYou:
+		return '▒'
+	case Waiting:
+		return '·'
+	case Paused:
+		return '‖'
+	case Outside:
+		return '~'
+	}
+	return ' '
+}
+
+// Legend explains Text's characters.
+const Legend = "█ working  · waiting  ▒ waiting for you  ‖ paused  ~ outside active hours  ! error  ? warning"
