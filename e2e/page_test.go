@@ -118,6 +118,14 @@ func TestE2EStatusPageInChromium(t *testing.T) {
 	if evalIn[bool](t, ctx, `document.querySelector('[data-agent="luna"]').classList.contains("stale")`) {
 		t.Fatal("card faded while the daemon runs")
 	}
+	// Today's strip, from the day the daemon keeps: 96 quarter hours, the
+	// present one working (no schedule: always working), said in words.
+	waitUntil(t, "the day strip", 5*time.Second, func() bool {
+		return evalIn[int](t, ctx, `document.querySelectorAll('[data-agent="luna"] .strip .slot').length`) == 96
+	})
+	if title := evalIn[string](t, ctx, `(document.querySelector('[data-agent="luna"] .strip .m-working') || {}).title || ""`); !strings.Contains(title, "working") {
+		t.Fatalf("no working slot on the strip (title %q)", title)
+	}
 
 	shot, err := chromedp.Run(c, chromedp.FullScreenshot(100))
 	if err != nil {

@@ -43,8 +43,10 @@ func TestE2EStatusDayStrip(t *testing.T) {
 	var agents []struct {
 		Agent   string
 		Running bool
-		State   struct{ Checks map[string]struct{ Level string } }
-		Today   struct {
+		State   struct {
+			Checks map[string]struct{ Level string }
+		}
+		Today struct {
 			SlotMinutes int `json:"slot_minutes"`
 			Slots       []struct{ Mode, Worst string }
 		}

@@ -17,25 +17,10 @@ const (
 	stripWidth = 30 * time.Minute
 )
 
-// todayStrip reads today's marks (and yesterday's last mode, in force at
-// midnight) and cuts them into the strip's slots.
+// todayStrip cuts today, from local midnight, into the strip's slots.
 func todayStrip(ws *workspace.Workspace, loc *time.Location, now time.Time) ([]day.Slot, error) {
-	local := now.In(loc)
-	midnight := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, loc)
-	marks, err := day.Read(ws, midnight.Format(time.DateOnly))
-	if err != nil {
-		return nil, err
-	}
-	prior := ""
-	if before, err := day.Read(ws, midnight.AddDate(0, 0, -1).Format(time.DateOnly)); err == nil {
-		for _, m := range before {
-			if m.Kind == day.KindMode {
-				prior = m.Mode
-			}
-		}
-	}
-	// A 23- or 25-hour day still gets 48 slots from its midnight.
-	return day.Strip(marks, prior, midnight, stripSlots, stripWidth, now), nil
+	_, slots, err := day.Load(ws, loc, now.In(loc).Format(time.DateOnly), stripSlots, stripWidth, now)
+	return slots, err
 }
 
 // statusJSON is one agent in `watchdog status --json`: a stable shape for

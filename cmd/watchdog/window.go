@@ -14,10 +14,12 @@ import (
 	"github.com/ai-heart/ai-heart/internal/alert"
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/daemon"
+	"github.com/ai-heart/ai-heart/internal/day"
 	"github.com/ai-heart/ai-heart/internal/metrics"
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/web"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // window is the operator's window of `watchdog run`: the HTTP server with
@@ -48,7 +50,7 @@ func newWindow(cfg *config.Config, sink *alert.Sink) (*window, error) {
 	}
 	w := &window{cfg: cfg}
 	w.metrics = metrics.New(w, nil)
-	w.web = web.New(w, web.Options{Token: token, ReadAuth: readAuth, Pauser: w, Metrics: w.metrics.Handler()})
+	w.web = web.New(w, web.Options{Token: token, ReadAuth: readAuth, Pauser: w, Days: w, Metrics: w.metrics.Handler()})
 	sink.Subscribe(func(a alert.Alert) {
 		w.metrics.Alert(a.Agent, a.Check, a.Level.String())
 		w.web.PublishAlert(web.Alert{Time: a.Time, Agent: a.Agent, Level: a.Level.String(), Check: a.Check, Message: a.Message})
@@ -136,4 +138,28 @@ func (w *window) agent(name string) (config.AgentConfig, error) {
 		}
 	}
 	return config.AgentConfig{}, web.ErrUnknownAgent
+}
+
+// Day reads an agent's day for the page: a slot per 15 minutes from its
+// local midnight.
+func (w *window) Day(agent, date string) (web.DayView, error) {
+	a, err := w.agent(agent)
+	if err != nil {
+		return web.DayView{}, err
+	}
+	loc := w.cfg.Location()
+	now := time.Now()
+	if date == "" {
+		date = now.In(loc).Format(time.DateOnly)
+	}
+	ws, err := workspace.New(a.Workspace, loc)
+	if err != nil {
+		return web.DayView{}, err
+	}
+	const slot = 15 * time.Minute
+	marks, slots, err := day.Load(ws, loc, date, 96, slot, now)
+	if err != nil {
+		return web.DayView{}, err
+	}
+	return web.DayView{Agent: agent, Date: date, SlotMinutes: int(slot / time.Minute), Slots: slots, Marks: marks}, nil
 }

@@ -86,6 +86,9 @@ function draw(name) {
     rec.el = $("#card").content.firstElementChild.cloneNode(true);
     rec.el.dataset.agent = name;
     $(".pause", rec.el).addEventListener("click", () => togglePause(name));
+    const strip = $(".strip", rec.el);
+    loadStrip(strip, name, ja(a));
+    setInterval(() => loadStrip(strip, name, ja(agents.get(name).data)), 60000);
     const cards = $("#cards");
     const after = [...cards.children].find((c) => c.dataset.agent > name);
     cards.insertBefore(rec.el, after || null);

@@ -1,0 +1,50 @@
+package web
+
+import (
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/day"
+)
+
+// Days reads an agent's day for the page: its marks and the strip.
+type Days interface {
+	// Day returns the marks of agent's local day date ("" = today) and
+	// the strip cut from them; ErrUnknownAgent for a name it does not run.
+	Day(agent, date string) (DayView, error)
+}
+
+// DayView is one agent's day in /api/v1/agents/{name}/day.
+type DayView struct {
+	Agent       string     `json:"agent"`
+	Date        string     `json:"date"`
+	SlotMinutes int        `json:"slot_minutes"`
+	Slots       []day.Slot `json:"slots"`
+	Marks       []day.Mark `json:"marks"`
+}
+
+// dayView serves GET /api/v1/agents/{name}/day?date=YYYY-MM-DD.
+func (s *Server) dayView(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Days == nil {
+		writeJSON(w, http.StatusNotImplemented, map[string]any{"error": "this source keeps no days"})
+		return
+	}
+	date := r.URL.Query().Get("date")
+	if _, err := time.Parse(time.DateOnly, date); date != "" && err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]any{"error": "date: want YYYY-MM-DD"})
+		return
+	}
+	v, err := s.opts.Days.Day(r.PathValue("name"), date)
+	switch {
+	case errors.Is(err, ErrUnknownAgent):
+		writeJSON(w, http.StatusNotFound, map[string]any{"error": "no agent " + r.PathValue("name")})
+	case err != nil:
+		writeJSON(w, http.StatusInternalServerError, map[string]any{"error": err.Error()})
+	default:
+		if v.Marks == nil {
+			v.Marks = []day.Mark{}
+		}
+		writeJSON(w, http.StatusOK, v)
+	}
+}

@@ -1,0 +1,54 @@
+"use strict";
+// The day strip on each card: today from local midnight, a slot per 15
+// minutes, from /api/v1/agents/{name}/day (a watchdog's own page; a fleet
+// view keeps no days and the strip stays hidden). Refreshed every minute.
+
+const STRIP_WORDS = {
+  working: ["working", "作業中"], waiting: ["waiting", "待機中"], waiting_for_you: ["waiting for you", "あなたの応答待ち"],
+  paused: ["paused", "一時停止"], outside_active_hours: ["outside active hours", "稼働時間外"],
+  wakeups: ["wakeups", "起動"], ghosts: ["ghosts", "ゴースト"], error: ["error", "エラー"], warning: ["warning", "警告"],
+  today: ["today", "今日"],
+};
+
+function stripWord(word, ja) {
+  const w = STRIP_WORDS[word];
+  return w ? w[ja ? 1 : 0] : word;
+}
+
+// slotTitle says a slot in words: "09:15-09:30 working; 2 wakeups; error".
+function slotTitle(s, minutes, ja) {
+  const t = new Date(s.start);
+  const end = new Date(t.getTime() + minutes * 60000);
+  const hm = (d) => d.toTimeString().slice(0, 5);
+  const parts = [hm(t) + "-" + hm(end) + " " + (s.mode ? stripWord(s.mode, ja) : "–")];
+  if (s.wakeups) parts.push(s.wakeups + " " + stripWord("wakeups", ja));
+  if (s.ghosts) parts.push(s.ghosts + " " + stripWord("ghosts", ja));
+  if (s.worst === "error" || s.worst === "warning") parts.push(stripWord(s.worst, ja));
+  return parts.join("; ");
+}
+
+// drawStrip fills el from the day view v.
+function drawStrip(el, v, ja) {
+  const spans = v.slots.map((s) => {
+    const span = document.createElement("span");
+    span.className = "slot" + (s.future ? " future" : s.mode ? " m-" + s.mode : "") + (s.worst === "error" || s.worst === "warning" ? " w-" + s.worst : "");
+    span.title = slotTitle(s, v.slot_minutes, ja);
+    return span;
+  });
+  el.replaceChildren(...spans);
+  const counts = {};
+  for (const s of v.slots) if (s.mode && !s.future) counts[s.mode] = (counts[s.mode] || 0) + 1;
+  el.setAttribute("aria-label", stripWord("today", ja) + ": " + Object.entries(counts).map(([m, n]) => stripWord(m, ja) + " " + (n * v.slot_minutes) + (ja ? "分" : " min")).join(", "));
+  el.hidden = false;
+}
+
+// loadStrip fetches name's day into el; a source without days hides it.
+async function loadStrip(el, name, ja) {
+  try {
+    const r = await fetch("api/v1/agents/" + encodeURIComponent(name) + "/day");
+    if (!r.ok) { el.hidden = true; return; }
+    drawStrip(el, await r.json(), ja);
+  } catch (e) {
+    el.hidden = true;
+  }
+}
