@@ -3,6 +3,9 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -118,6 +121,43 @@ func TestE2EStatusPageInChromium(t *testing.T) {
 	if evalIn[bool](t, ctx, `document.querySelector('[data-agent="luna"]').classList.contains("stale")`) {
 		t.Fatal("card faded while the daemon runs")
 	}
+	// What the agent is on: a log written now names its theme and its
+	// first line on the card, and opens whole as text.
+	theme := filepath.Join(ws.Root, "artifacts", "20261125090000_tides", "histories")
+	if err := os.MkdirAll(theme, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	logID := time.Now().Format("20060102150405")
+	if err := os.WriteFile(filepath.Join(theme, logID+".md"), []byte("# Activity log: "+logID+"\n\n## Activity type\nthinking\n\n## Activity content\n- Two bulges, one under the Moon <b>and</b> one opposite.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the theme and the log's line on the card", 10*time.Second, func() bool {
+		return evalIn[string](t, ctx, `(document.querySelector('[data-agent="luna"] dd[data-fact="last log"]') || {}).textContent || ""`) == "thinking — Two bulges, one under the Moon <b>and</b> one opposite. open"
+	})
+	if th := evalIn[string](t, ctx, `document.querySelector('[data-agent="luna"] dd[data-fact="theme"]').textContent`); th != "tides (since 09:00)" {
+		t.Fatalf("theme %q", th)
+	}
+	href := evalIn[string](t, ctx, `document.querySelector('[data-agent="luna"] dd[data-fact="last log"] a').href`)
+	resp, err := http.Get(href)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/plain") || !strings.Contains(string(body), "Two bulges") {
+		t.Fatalf("the log's link: %d %s %q", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+	}
+	for _, bad := range []string{"stats/watchdog.lock", "artifacts/../stats/watchdog_state.json", "artifacts/x/histories/../../../etc/passwd.md"} {
+		r, err := http.Get("http://" + addr + "/api/v1/agents/luna/log?path=" + url.QueryEscape(bad))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Body.Close()
+		if r.StatusCode != 400 && r.StatusCode != 403 && r.StatusCode != 404 {
+			t.Fatalf("log path %q: %d, want it refused", bad, r.StatusCode)
+		}
+	}
+
 	// Today's strip, from the day the daemon keeps: 96 quarter hours, the
 	// present one working (no schedule: always working), said in words.
 	waitUntil(t, "the day strip", 5*time.Second, func() bool {

@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -50,7 +54,7 @@ func newWindow(cfg *config.Config, sink *alert.Sink) (*window, error) {
 	}
 	w := &window{cfg: cfg}
 	w.metrics = metrics.New(w, nil)
-	w.web = web.New(w, web.Options{Token: token, ReadAuth: readAuth, Pauser: w, Days: w, Metrics: w.metrics.Handler()})
+	w.web = web.New(w, web.Options{Token: token, ReadAuth: readAuth, Pauser: w, Days: w, Logs: w, Metrics: w.metrics.Handler()})
 	sink.Subscribe(func(a alert.Alert) {
 		w.metrics.Alert(a.Agent, a.Check, a.Level.String())
 		w.web.PublishAlert(web.Alert{Time: a.Time, Agent: a.Agent, Level: a.Level.String(), Check: a.Check, Message: a.Message})
@@ -162,4 +166,31 @@ func (w *window) Day(agent, date string) (web.DayView, error) {
 		return web.DayView{}, err
 	}
 	return web.DayView{Agent: agent, Date: date, SlotMinutes: int(slot / time.Minute), Slots: slots, Marks: marks}, nil
+}
+
+// maxLogShown bounds an activity log the page shows.
+const maxLogShown = 256 << 10
+
+// Log reads an agent's activity log for the page: through the workspace's
+// os.Root (no link leads out), without blocking on a FIFO, a regular file
+// only, at most 256 KiB.
+func (w *window) Log(agent, rel string) ([]byte, error) {
+	a, err := w.agent(agent)
+	if err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(a.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	f, err := root.OpenFile(filepath.FromSlash(rel), os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", rel)
+	}
+	return io.ReadAll(io.LimitReader(f, maxLogShown))
 }

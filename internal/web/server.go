@@ -63,6 +63,7 @@ type Options struct {
 	ReadAuth bool
 	Pauser   Pauser       // nil: the pause endpoints answer 501
 	Days     Days         // nil: the day endpoint answers 501
+	Logs     Logs         // nil: the log endpoint answers 501
 	Metrics  http.Handler // nil: no /metrics
 	Now      func() time.Time
 	// AlertsKept is how many alerts per agent the page shows (default 20).
@@ -113,6 +114,7 @@ func New(src Source, o Options) *Server {
 	s.mux.Handle("GET /api/v1/status", s.read(http.HandlerFunc(s.status)))
 	s.mux.Handle("GET /api/v1/events", s.read(http.HandlerFunc(s.events)))
 	s.mux.Handle("GET /api/v1/agents/{name}/day", s.read(http.HandlerFunc(s.dayView)))
+	s.mux.Handle("GET /api/v1/agents/{name}/log", s.read(http.HandlerFunc(s.logText)))
 	s.mux.Handle("POST /api/v1/agents/{name}/pause", s.write(http.HandlerFunc(s.pause)))
 	s.mux.Handle("POST /api/v1/agents/{name}/resume", s.write(http.HandlerFunc(s.resume)))
 	if o.Metrics != nil {

@@ -24,7 +24,7 @@ const JA = {
   "Bearer token for pause/resume": "一時停止・再開用の Bearer トークン", "token": "トークン",
   "client": "クライアント", "no hooks": "フックなし", "waiting for you": "あなたの応答待ち",
   "cost today": "今日のコスト", "ghosts today": "今日のゴースト", "no runs booked": "実行の記録なし",
-  "usage unknown": "使用量不明", "price unknown": "価格不明",
+  "usage unknown": "使用量不明", "price unknown": "価格不明", "theme": "テーマ", "last log": "最新の活動ログ",
   "Needs you: the agent waits for your answer in its terminal": "対応が必要です：エージェントが端末であなたの応答を待っています",
 };
 // tr is s in the agent's language; for the page itself, in the language
@@ -127,6 +127,7 @@ function draw(name) {
     fact(dl, a, "host", pr.host || "–");
     fact(dl, a, "last seen", ago(pr.last_seen, a) + (offline && pr.reason ? " · " + pr.reason : ""));
   }
+  nowFacts(dl, a, rec, name, fact, ja(a));
   fact(dl, a, "heartbeat", a.heartbeat_id || "–");
   fact(dl, a, "last proof", a.last_proof ? ago(a.last_proof.mod_time, a) : noneYet);
   fact(dl, a, "introspection", a.last_introspection ? ago(a.last_introspection.mod_time, a) : noneYet);
