@@ -245,7 +245,10 @@ func clientRow(now time.Time, c *state.Client) string {
 	default:
 		v = "waiting"
 	}
-	if c.LastToolAt != nil {
+	switch {
+	case c.LastToolAt != nil && c.Running:
+		v += fmt.Sprintf("; running %s for %s; %d tool calls in 5m", c.LastTool, ago(now, *c.LastToolAt), c.ToolCalls)
+	case c.LastToolAt != nil:
 		v += fmt.Sprintf("; %d tool calls in 5m, last %s %s ago", c.ToolCalls, c.LastTool, ago(now, *c.LastToolAt))
 	}
 	if c.Repeats > 1 {

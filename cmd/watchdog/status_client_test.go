@@ -19,6 +19,7 @@ func TestClientRow(t *testing.T) {
 		{nil, []string{"no hooks heard", "watchdog init --client"}},
 		{&state.Client{Mode: state.ClientInTurn, Since: &since, LastTool: "Bash", LastToolAt: &last, ToolCalls: 14}, []string{"in a turn since 14:02", "14 tool calls in 5m, last Bash 20s ago"}},
 		{&state.Client{Mode: state.ClientWaitingForYou, Since: &since, Asking: "permission"}, []string{"WAITING FOR YOU since 14:02 (permission)"}},
+		{&state.Client{Mode: state.ClientInTurn, Since: &since, LastTool: "Bash", LastToolAt: &last, ToolCalls: 3, Running: true}, []string{"in a turn since 14:02", "running Bash for 20s; 3 tool calls in 5m"}},
 		{&state.Client{Mode: state.ClientWaiting, Repeats: 9, LoopTools: "Bash", Failure: "rate_limit"}, []string{"waiting", "Bash repeated 9 times", "failed: rate_limit"}},
 	} {
 		got := clientRow(now, tc.c)

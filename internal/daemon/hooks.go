@@ -84,7 +84,7 @@ func (a *agent) clientState(now time.Time) *state.Client {
 	if !c.Wired {
 		return nil
 	}
-	s := &state.Client{Mode: state.ClientWaiting, LastEvent: c.Last, LastTool: c.LastTool, ToolCalls: c.Busy(now), Failure: c.Failure}
+	s := &state.Client{Mode: state.ClientWaiting, LastEvent: c.Last, LastTool: c.LastTool, ToolCalls: c.Busy(now), Failure: c.Failure, Running: c.Running != ""}
 	if !c.LastToolAt.IsZero() {
 		t := c.LastToolAt
 		s.LastToolAt = &t

@@ -1,8 +1,11 @@
 package day
 
 import (
+	"fmt"
 	"strings"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // Slot is one stretch of the strip.
@@ -127,3 +130,26 @@ func modeRune(mode string) rune {
 
 // Legend explains Text's characters.
 const Legend = "█ working  · waiting  ▒ waiting for you  ‖ paused  ~ outside active hours  ! error  ? warning"
+
+// Load reads the local day date ("2006-01-02", in loc) and cuts it into n
+// slots of width from its midnight; the mode in force at midnight is the
+// last one of the day before.
+func Load(ws *workspace.Workspace, loc *time.Location, date string, n int, width time.Duration, now time.Time) ([]Mark, []Slot, error) {
+	midnight, err := time.ParseInLocation(time.DateOnly, date, loc)
+	if err != nil {
+		return nil, nil, fmt.Errorf("day %q: want YYYY-MM-DD", date)
+	}
+	marks, err := Read(ws, date)
+	if err != nil {
+		return nil, nil, err
+	}
+	prior := ""
+	if before, err := Read(ws, midnight.AddDate(0, 0, -1).Format(time.DateOnly)); err == nil {
+		for _, m := range before {
+			if m.Kind == KindMode {
+				prior = m.Mode
+			}
+		}
+	}
+	return marks, Strip(marks, prior, midnight, n, width, now), nil
+}

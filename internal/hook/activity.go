@@ -24,6 +24,9 @@ type Activity struct {
 	LastToolAt time.Time
 	calls      []time.Time
 
+	// Running is the tool call begun and not yet ended, if any.
+	Running string
+
 	// Asking is true while the agent waits for a person (a permission
 	// prompt, a question), since AskSince; AskWhat says which.
 	Asking   bool
@@ -57,6 +60,10 @@ func (a *Activity) Apply(e Event) {
 		a.Asking = false // the person answered: the agent moves on
 	}
 	switch e.Kind {
+	case ToolDone, ToolFailed, TurnStart, TurnEnd, Failure, SessionEnd, SessionStart:
+		a.Running = ""
+	}
+	switch e.Kind {
 	case TurnStart:
 		a.InTurn, a.TurnStart = true, e.Time
 		a.Failure = ""
@@ -71,7 +78,7 @@ func (a *Activity) Apply(e Event) {
 		if !a.InTurn { // a tool call is inside a turn, even one whose start was missed
 			a.InTurn, a.TurnStart = true, e.Time
 		}
-		a.LastTool, a.LastToolAt = e.Tool, e.Time
+		a.LastTool, a.LastToolAt, a.Running = e.Tool, e.Time, e.Tool
 		a.calls = append(a.calls, e.Time)
 		if len(a.calls) > 512 {
 			a.calls = a.calls[len(a.calls)-256:]

@@ -73,3 +73,25 @@ func TestActivityLoops(t *testing.T) {
 		})
 	}
 }
+
+func TestActivityRunning(t *testing.T) {
+	t0 := time.Date(2026, 11, 25, 14, 2, 0, 0, time.UTC)
+	var a Activity
+	a.Apply(Event{Time: t0, Kind: Tool, Tool: "Bash", Input: "x"})
+	if a.Running != "Bash" {
+		t.Fatalf("running %q after a tool's start", a.Running)
+	}
+	a.Apply(Event{Time: t0, Kind: Ask, Detail: "permission"})
+	if a.Running != "Bash" {
+		t.Fatal("a permission prompt ended the call")
+	}
+	a.Apply(Event{Time: t0, Kind: ToolDone, Tool: "Bash"})
+	if a.Running != "" {
+		t.Fatalf("running %q after the tool ended", a.Running)
+	}
+	a.Apply(Event{Time: t0, Kind: Tool, Tool: "Read"})
+	a.Apply(Event{Time: t0, Kind: TurnEnd})
+	if a.Running != "" {
+		t.Fatal("a turn's end left a call running")
+	}
+}

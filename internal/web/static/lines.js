@@ -43,7 +43,11 @@ function clientLine(a) {
     v = tr(a, "waiting");
   }
   const n = c.tool_calls_5m || 0;
-  if (c.last_tool_at) {
+  if (c.last_tool_at && c.running) {
+    const s = span(Math.max(0, Math.round((Date.now() - new Date(c.last_tool_at).getTime()) / 1000)), a);
+    v += j ? "；" + c.last_tool + " を実行中（" + s + "）；5分間のツール呼び出し" + n + "回"
+      : "; running " + c.last_tool + " for " + s + "; " + n + " tool calls in 5m";
+  } else if (c.last_tool_at) {
     v += j ? "；5分間のツール呼び出し" + n + "回、最後は " + c.last_tool + "（" + ago(c.last_tool_at, a) + "）"
       : "; " + n + " tool calls in 5m, last " + c.last_tool + " " + ago(c.last_tool_at, a);
   }
