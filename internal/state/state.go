@@ -83,8 +83,8 @@ type Client struct {
 	LastTool   string     `json:"last_tool,omitempty"`
 	LastToolAt *time.Time `json:"last_tool_at,omitempty"`
 	// Running is set while that call has not ended (it began at LastToolAt).
-	Running bool `json:"running,omitempty"`
-	ToolCalls  int        `json:"tool_calls_5m"`
+	Running   bool `json:"running,omitempty"`
+	ToolCalls int  `json:"tool_calls_5m"`
 	// Repeats is the run of the same call (or two alternating), of LoopTools.
 	Repeats   int    `json:"repeats,omitempty"`
 	LoopTools string `json:"loop_tools,omitempty"`
