@@ -166,6 +166,17 @@ func TestE2EStatusPageInChromium(t *testing.T) {
 	if title := evalIn[string](t, ctx, `(document.querySelector('[data-agent="luna"] .strip .m-working') || {}).title || ""`); !strings.Contains(title, "working") {
 		t.Fatalf("no working slot on the strip (title %q)", title)
 	}
+	// The day's alerts, filtered by level: the inactivity warning is gone
+	// from the error filter, the error stays (loaded with the strip, at the
+	// page's first load: the warning at least was raised by then).
+	evalIn[bool](t, ctx, `(() => { const c = document.querySelector('[data-agent="luna"]'); loadStrip(c.querySelector('.strip'), 'luna', false); return true; })()`)
+	waitUntil(t, "today's alerts", 5*time.Second, func() bool {
+		return evalIn[int](t, ctx, `document.querySelectorAll('[data-agent="luna"] .history li[data-check="inactivity"]').length`) >= 2
+	})
+	n := evalIn[int](t, ctx, `(() => { const h = document.querySelector('[data-agent="luna"] .history'); const s = h.querySelector('.f-level'); s.value = 'error'; s.dispatchEvent(new Event('change')); return h.querySelectorAll('li').length; })()`)
+	if levels := evalIn[string](t, ctx, `[...document.querySelectorAll('[data-agent="luna"] .history li')].map((l) => l.className).join(",")`); n < 1 || strings.Contains(levels, "warning") {
+		t.Fatalf("the error filter shows %d alerts: %s", n, levels)
+	}
 
 	shot, err := chromedp.Run(c, chromedp.FullScreenshot(100))
 	if err != nil {

@@ -24,7 +24,7 @@ const JA = {
   "Bearer token for pause/resume": "一時停止・再開用の Bearer トークン", "token": "トークン",
   "client": "クライアント", "no hooks": "フックなし", "waiting for you": "あなたの応答待ち",
   "cost today": "今日のコスト", "ghosts today": "今日のゴースト", "no runs booked": "実行の記録なし",
-  "usage unknown": "使用量不明", "price unknown": "価格不明", "theme": "テーマ", "last log": "最新の活動ログ",
+  "usage unknown": "使用量不明", "price unknown": "価格不明", "theme": "テーマ", "last log": "最新の活動ログ", "today's alerts": "今日の警報",
   "Needs you: the agent waits for your answer in its terminal": "対応が必要です：エージェントが端末であなたの応答を待っています",
 };
 // tr is s in the agent's language; for the page itself, in the language
@@ -120,6 +120,7 @@ function draw(name) {
   let badge = offline ? "offline" : stale ? "no pulse" : asking ? "waiting for you" : paused ? "paused" : sc.outside_active_hours ? "outside active hours" : (a.work && a.work.mode) || w;
   $(".badge", el).textContent = tr(a, badge);
   $(".alerts summary", el).textContent = tr(a, "recent alerts");
+  $(".history summary", el).textContent = tr(a, "today's alerts");
 
   const dl = $(".facts", el); dl.replaceChildren();
   const none = tr(a, "none"), noneYet = tr(a, "none yet");

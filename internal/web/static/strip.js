@@ -42,13 +42,46 @@ function drawStrip(el, v, ja) {
   el.hidden = false;
 }
 
-// loadStrip fetches name's day into el; a source without days hides it.
+// loadStrip fetches name's day into el, and the day's alerts into the
+// card's history; a source without days hides both.
 async function loadStrip(el, name, ja) {
+  const hist = el.closest(".card").querySelector(".history");
   try {
     const r = await fetch("api/v1/agents/" + encodeURIComponent(name) + "/day");
-    if (!r.ok) { el.hidden = true; return; }
-    drawStrip(el, await r.json(), ja);
+    if (!r.ok) { el.hidden = true; hist.hidden = true; return; }
+    const v = await r.json();
+    drawStrip(el, v, ja);
+    drawHistory(hist, v.marks.filter((m) => m.kind === "alert"));
   } catch (e) {
     el.hidden = true;
   }
+}
+
+// drawHistory lists the day's alerts, newest first, filtered by the
+// check and level chosen; recovery's lines tell each attempt and its end.
+function drawHistory(hist, alerts) {
+  hist.hidden = false;
+  hist.alerts = alerts;
+  const sel = hist.querySelector(".f-check");
+  const chosen = sel.value;
+  const checks = [...new Set(alerts.map((m) => m.check))].sort();
+  sel.replaceChildren(sel.options[0], ...checks.map((c) => { const o = document.createElement("option"); o.textContent = c; return o; }));
+  sel.value = checks.includes(chosen) ? chosen : "";
+  if (!hist.wired) {
+    hist.wired = true;
+    for (const s of hist.querySelectorAll("select")) s.addEventListener("change", () => filterHistory(hist));
+  }
+  filterHistory(hist);
+}
+
+function filterHistory(hist) {
+  const check = hist.querySelector(".f-check").value, level = hist.querySelector(".f-level").value;
+  const items = (hist.alerts || []).filter((m) => (!check || m.check === check) && (!level || m.level === level)).reverse().map((m) => {
+    const li = document.createElement("li");
+    li.className = "lvl-line " + m.level;
+    li.dataset.check = m.check;
+    li.textContent = new Date(m.t).toLocaleTimeString() + " " + m.check + " " + m.level + ": " + m.message;
+    return li;
+  });
+  hist.querySelector("ol").replaceChildren(...items);
 }
