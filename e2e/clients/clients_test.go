@@ -46,8 +46,11 @@ type world struct {
 	home   string
 	alerts string
 	env    []string
-	// thresholds and breaker are the watchdog config's lines for them.
-	thresholds, breaker string
+	// thresholds and breaker are the watchdog config's lines for them;
+	// notify, the alerts' notify list (empty: none).
+	thresholds, breaker, notify string
+	// cfg is the config start wrote.
+	cfg string
 }
 
 // newWorld lays out a workspace for Gemini CLI without hooks, as the old
@@ -108,14 +111,19 @@ func (w *world) runTmux(sock string, every time.Duration) {
 func (w *world) start(every time.Duration, agent string) {
 	w.t.Helper()
 	cfg := filepath.Join(w.t.TempDir(), "watchdog.yaml")
+	w.cfg = cfg
+	notify := ""
+	if w.notify != "" {
+		notify = ", notify: " + w.notify
+	}
 	body := fmt.Sprintf(`workspace: %s
 pulse: {interval: 500ms}
 thresholds: %s
 schedule: {every: %s}
-alerts: {file: %s}
+alerts: {file: %s%s}
 agent: %s
 circuit_breaker: %s
-`, w.ws, w.thresholds, every, w.alerts, agent, w.breaker)
+`, w.ws, w.thresholds, every, w.alerts, notify, agent, w.breaker)
 	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
 		w.t.Fatal(err)
 	}

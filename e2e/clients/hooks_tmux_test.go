@@ -1,0 +1,192 @@
+package clients
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/testutil"
+)
+
+// Interactive Gemini CLI in a tmux pane, its hooks wired by `watchdog init
+// --client gemini` (issue 18): the end of a turn comes from the AfterAgent
+// hook, not from an activity log, and a permission prompt is "waiting for
+// you", which notifies the operator.
+
+// geminiInTmux starts interactive Gemini CLI, its model a stand-in playing
+// s, in the tmux session "agent" of a private server, and waits for its
+// input box. It returns the server's socket and a reader of the pane.
+func (w *world) geminiInTmux(s *script) (sock string, pane func() string) {
+	w.t.Helper()
+	gemini := client(w.t, "gemini")
+	if _, err := exec.LookPath("tmux"); err != nil {
+		w.t.Skip("tmux is not installed")
+	}
+	url := geminiStandIn(w.t, s)
+	w.writeJSON(".gemini/settings.json", map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}})
+	w.writeJSON(".gemini/trustedFolders.json", map[string]any{w.ws: "TRUST_FOLDER"})
+	sock = filepath.Join(w.t.TempDir(), "tmux.sock")
+	args := []string{"-f", "/dev/null", "-S", sock, "new-session", "-d", "-s", "agent", "-x", "160", "-y", "50", "-c", w.ws,
+		"-e", "HOME=" + w.home, "-e", "GEMINI_API_KEY=standin", "-e", "GOOGLE_GEMINI_BASE_URL=" + url, "-e", "NO_COLOR=1",
+		"-e", "CI=false", gemini} // with CI set, the TUI draws nothing
+	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
+		w.t.Fatalf("tmux: %v\n%s", err, out)
+	}
+	pane = func() string {
+		out, _ := exec.Command("tmux", "-S", sock, "capture-pane", "-p", "-t", "agent").Output()
+		return string(out)
+	}
+	w.t.Cleanup(func() {
+		if w.t.Failed() {
+			w.t.Logf("the pane:\n%s\nhook events: %v", pane(), w.hookEvents())
+		}
+		testutil.KillTmux(sock, 5*time.Second) // Gemini CLI ignores the hang-up
+	})
+	w.waitFor("Gemini CLI's input box", 60*time.Second, func() bool { return strings.Contains(pane(), "Type your message") })
+	return sock, pane
+}
+
+// heartbeats counts the heartbeats the model saw, failing the test if two
+// were ever typed into one message.
+func heartbeats(t *testing.T, s *script) int {
+	t.Helper()
+	s.mu.Lock()
+	prompts := append([]string(nil), s.prompts...)
+	s.mu.Unlock()
+	n := 0
+	for _, p := range prompts {
+		c := strings.Count(p, "Heartbeat: ")
+		if c > 1 {
+			t.Fatalf("heartbeats piled up in one message:\n%s", p)
+		}
+		n += c
+	}
+	return n
+}
+
+// Each heartbeat's turn makes a checkpoint only, never an activity log: a
+// tmux wakeup stays in flight until it is answered, so a second heartbeat
+// is typed only once the AfterAgent hook said the first turn ended.
+func TestGeminiCLIInTmuxHooksAnswerTurns(t *testing.T) {
+	w := newHookedWorld(t, "gemini")
+	s := &script{PerTurn: true, Final: "Checkpointed this heartbeat.", Calls: []call{
+		{Tool: "checkpoint", Args: map[string]any{"current_activity": "scripted work in progress"}},
+	}}
+	sock, _ := w.geminiInTmux(s)
+	w.runTmux(sock, 5*time.Second)
+	w.waitFor("three heartbeats answered in the pane", 150*time.Second, func() bool {
+		return heartbeats(t, s) >= 3 && len(s.seen()) >= 3
+	})
+	if logs, _ := filepath.Glob(filepath.Join(w.ws, "artifacts", "*", "histories", "*.md")); len(logs) != 0 {
+		t.Fatalf("activity logs %v: the turns were meant to be answered by the hooks alone", logs)
+	}
+	if k := w.hookEvents(); k["turn_start"] < 3 || k["turn_end"] < 2 {
+		t.Fatalf("hook events %v: want a turn's start and end for each heartbeat", k)
+	}
+	if a := w.alertsText(); strings.Contains(a, `"check":"inactivity"`) {
+		t.Fatalf("inactivity alert for an agent that answered every heartbeat: %s", a)
+	}
+	t.Logf("hook events %v; counters %v", w.hookEvents(), w.counters())
+}
+
+// receiver is a local notification target (shoutrrr's generic webhook
+// with the json template): it keeps each message's title and text.
+type receiver struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+func newReceiver(t *testing.T) (*receiver, string) {
+	r := &receiver{}
+	url := serve(t, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		b, _ := io.ReadAll(req.Body)
+		var m struct{ Title, Message string }
+		json.Unmarshal(b, &m)
+		r.mu.Lock()
+		r.msgs = append(r.msgs, m.Title+"\n"+m.Message)
+		r.mu.Unlock()
+	}))
+	return r, "generic+" + url + "/notify?template=json"
+}
+
+func (r *receiver) find(what string) (string, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, m := range r.msgs {
+		if strings.Contains(m, what) {
+			return m, true
+		}
+	}
+	return "", false
+}
+
+// clientMode is the state file's client.mode ("" before any hook spoke).
+func (w *world) clientMode() string {
+	b, _ := os.ReadFile(filepath.Join(w.ws, "stats", "watchdog_state.json"))
+	var st struct {
+		Client *struct{ Mode string } `json:"client"`
+	}
+	if json.Unmarshal(b, &st) != nil || st.Client == nil {
+		return ""
+	}
+	return st.Client.Mode
+}
+
+// A heartbeat's turn calls run_shell_command without --yolo: Gemini CLI asks
+// for approval, its Notification hook (ToolPermission) reaches the
+// watchdog, which shows "waiting for you" and notifies the operator; once
+// approved in the pane, the waiting ends.
+func TestGeminiCLIInTmuxPermissionPromptWaitsForYou(t *testing.T) {
+	w := newHookedWorld(t, "gemini")
+	r, url := newReceiver(t)
+	w.notify = `[{url: "` + url + `", min_level: warning, min_interval: 1ms}]`
+	// touch, not echo: Gemini CLI runs read-only commands (echo, ls, cat)
+	// without asking.
+	s := &script{PerTurn: true, Final: "Ran the command.", Calls: []call{
+		{Builtin: "run_shell_command", Args: map[string]any{"command": "touch approved-by-you.txt"}},
+	}}
+	touched := filepath.Join(w.ws, "approved-by-you.txt")
+	sock, pane := w.geminiInTmux(s)
+	w.runTmux(sock, 5*time.Second)
+
+	w.waitFor("Gemini CLI's approval dialog", 90*time.Second, func() bool { return strings.Contains(pane(), "Allow once") })
+	w.waitFor("a waiting_for_you warning", 30*time.Second, func() bool { return w.hasAlert("waiting_for_you", "warning") })
+	if _, err := os.Stat(touched); err == nil {
+		t.Fatal("the command ran before it was approved")
+	}
+	if m := w.clientMode(); m != "waiting_for_you" {
+		t.Fatalf("state client.mode %q, want waiting_for_you", m)
+	}
+	out, err := exec.Command(filepath.Join(binDir, "watchdog"), "status", "-c", w.cfg).CombinedOutput()
+	// The detail is the hook's notification_type, as Gemini CLI 0.61 sends it.
+	if err != nil || !strings.Contains(string(out), "WAITING FOR YOU since ") || !strings.Contains(string(out), "(ToolPermission)") {
+		t.Fatalf("watchdog status (%v) does not say WAITING FOR YOU (ToolPermission):\n%s", err, out)
+	}
+	w.waitFor("the operator notified", 30*time.Second, func() bool { _, ok := r.find("waiting_for_you"); return ok })
+	m, _ := r.find("waiting_for_you")
+	t.Logf("status:\n%s\nnotification: %s", out, m)
+
+	// Approve: Enter picks the dialog's first choice, "Allow once".
+	if out, err := exec.Command("tmux", "-S", sock, "send-keys", "-t", "agent", "Enter").CombinedOutput(); err != nil {
+		t.Fatalf("tmux send-keys: %v\n%s", err, out)
+	}
+	w.waitFor("the approved command run", 60*time.Second, func() bool {
+		_, err := os.Stat(touched)
+		return err == nil
+	})
+	w.waitFor("the waiting_for_you check back to ok", 30*time.Second, func() bool {
+		return w.hasAlert("waiting_for_you", "ok") && w.clientMode() != "waiting_for_you"
+	})
+	k := w.hookEvents()
+	if k["ask"] < 1 || k["tool"] < 1 || k["turn_end"] < 1 {
+		t.Fatalf("hook events %v: want the prompt (ask), the tool call and the turn's end", k)
+	}
+	t.Logf("hook events %v; counters %v", k, w.counters())
+}
