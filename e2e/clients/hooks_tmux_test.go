@@ -211,9 +211,8 @@ func (w *world) waitsForYou(start func(*script) (string, func() string), s *scri
 	if _, err := os.Stat(touched); err == nil {
 		t.Fatal("the command ran before it was approved")
 	}
-	if m := w.clientMode(); m != "waiting_for_you" {
-		t.Fatalf("state client.mode %q, want waiting_for_you", m)
-	}
+	// The alert line is written during the pulse, the state file at its end.
+	w.waitFor("state client.mode waiting_for_you", 5*time.Second, func() bool { return w.clientMode() == "waiting_for_you" })
 	if asks := w.asks(); !slices.Contains(asks, ask) {
 		t.Fatalf("the prompt's hook events %v lack %s", asks, ask)
 	}
