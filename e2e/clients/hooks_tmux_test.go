@@ -2,6 +2,7 @@ package clients
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -188,16 +189,18 @@ func TestClaudeCodeInTmuxPermissionPromptWaitsForYou(t *testing.T) {
 	s := &script{Final: "Ran the command.", Calls: []call{
 		{Builtin: "Bash", Args: map[string]any{"command": "touch approved-by-you.txt"}},
 	}}
-	w.waitsForYou(w.claudeInTmux, s, "Do you want to proceed?", "PermissionRequest/permission")
+	// PermissionRequest comes with the dialog; the Notification
+	// (permission_prompt) some 6 s later, once the dialog went unanswered.
+	w.waitsForYou(w.claudeInTmux, s, "Do you want to proceed?", "PermissionRequest/permission", "Notification/permission_prompt")
 }
 
 // waitsForYou starts the client in tmux (its model playing s, whose first
 // call is a shell command that touches approved-by-you.txt), waits for the
 // client's approval dialog and checks the watchdog shows it and notifies;
 // then approves with Enter (both clients' first choice is a one-time yes)
-// and checks the waiting ends. ask is the hook event (name/detail) the
+// and checks the waiting ends. asks are the hook events (name/detail) the
 // client sends for the prompt.
-func (w *world) waitsForYou(start func(*script) (string, func() string), s *script, dialog, ask string) {
+func (w *world) waitsForYou(start func(*script) (string, func() string), s *script, dialog string, asks ...string) {
 	t := w.t
 	t.Helper()
 	r, url := newReceiver(t)
@@ -213,9 +216,15 @@ func (w *world) waitsForYou(start func(*script) (string, func() string), s *scri
 	}
 	// The alert line is written during the pulse, the state file at its end.
 	w.waitFor("state client.mode waiting_for_you", 5*time.Second, func() bool { return w.clientMode() == "waiting_for_you" })
-	if asks := w.asks(); !slices.Contains(asks, ask) {
-		t.Fatalf("the prompt's hook events %v lack %s", asks, ask)
-	}
+	w.waitFor(fmt.Sprintf("the prompt's hook events %v", asks), 30*time.Second, func() bool {
+		got := w.asks()
+		for _, a := range asks {
+			if !slices.Contains(got, a) {
+				return false
+			}
+		}
+		return true
+	})
 	out, err := exec.Command(filepath.Join(binDir, "watchdog"), "status", "-c", w.cfg).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "WAITING FOR YOU since ") {
 		t.Fatalf("watchdog status (%v) does not say WAITING FOR YOU:\n%s", err, out)
