@@ -98,6 +98,28 @@ func TestGeminiCLIInTmuxHooksAnswerTurns(t *testing.T) {
 	t.Logf("hook events %v; counters %v", w.hookEvents(), w.counters())
 }
 
+// The control: the same turns without hooks answer nothing (a checkpoint is
+// progress, not an answer), so the first heartbeat stays in flight and the
+// next ones due are coalesced, never typed.
+func TestGeminiCLIInTmuxWithoutHooksTurnsStayInFlight(t *testing.T) {
+	w := newWorld(t)
+	s := &script{PerTurn: true, Final: "Checkpointed this heartbeat.", Calls: []call{
+		{Tool: "checkpoint", Args: map[string]any{"current_activity": "scripted work in progress"}},
+	}}
+	sock, _ := w.geminiInTmux(s)
+	w.runTmux(sock, 5*time.Second)
+	w.waitFor("two heartbeats coalesced behind the first", 60*time.Second, func() bool {
+		co, _ := w.counters()["coalesced"].(float64)
+		return co >= 2 && len(s.seen()) >= 1
+	})
+	if n := heartbeats(t, s); n != 1 {
+		t.Fatalf("the model saw %d heartbeats; without hooks only the first is typed", n)
+	}
+	if k := w.hookEvents(); len(k) != 0 {
+		t.Fatalf("hook events %v from a workspace without hooks", k)
+	}
+}
+
 // The same with interactive Claude Code, its Stop hook ending each turn.
 // Its stand-in keeps no turns apart, so every heartbeat's turn is a plain
 // reply, and the heartbeats are counted in the pane's history.
