@@ -155,7 +155,7 @@ type receiver struct {
 	msgs []string
 }
 
-func newReceiver(t *testing.T) (*receiver, string) {
+func newReceiver(t testing.TB) (*receiver, string) {
 	r := &receiver{}
 	url := serve(t, http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		b, _ := io.ReadAll(req.Body)
