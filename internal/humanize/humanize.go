@@ -12,13 +12,14 @@ import (
 
 // Duration rounds d to the second and writes its non-zero hours, minutes
 // and seconds; a negative duration gets a leading "-". Under a second (the
-// scaled-down durations of tests and demos) it keeps Go's spelling, "200ms".
+// scaled-down durations of tests and demos) it keeps Go's spelling to the
+// millisecond, "200ms" (never "610.932446ms").
 func Duration(d time.Duration) string {
 	if d < 0 {
 		return "-" + Duration(-d)
 	}
 	if d > 0 && d < time.Second {
-		return d.String()
+		return d.Round(time.Millisecond).String()
 	}
 	s := int64(d.Round(time.Second) / time.Second)
 	if s == 0 {

@@ -12,6 +12,7 @@ func TestDuration(t *testing.T) {
 	}{
 		{0, "0s"},
 		{200 * time.Millisecond, "200ms"},
+		{610932446 * time.Nanosecond, "611ms"},
 		{1499 * time.Millisecond, "1s"},
 		{1500 * time.Millisecond, "2s"},
 		{6 * time.Minute, "6m"},
