@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -75,7 +76,8 @@ func TestE2EPauseSurvivesKill9AndRestart(t *testing.T) {
 		return p != nil && p["reason"] == "dentist" && counterOf(st, "paused") > 0
 	})
 	status, _ := exec.Command(wd, "status", "-c", cfg).CombinedOutput()
-	if !strings.Contains(string(status), "PAUSED") || !strings.Contains(string(status), "dentist") {
+	me, _ := user.Current()
+	if !strings.Contains(string(status), "PAUSED") || !strings.Contains(string(status), "dentist") || me == nil || !strings.Contains(string(status), "by "+me.Username) {
 		t.Fatalf("status does not show the pause:\n%s", status)
 	}
 

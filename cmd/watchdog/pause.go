@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os/user"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
@@ -30,7 +31,10 @@ func runPause(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	now := time.Now()
-	p := pause.Pause{Since: now, Reason: *reason}
+	p := pause.Pause{Since: now, Reason: *reason, By: "the local user"}
+	if u, err := user.Current(); err == nil {
+		p.By = u.Username
+	}
 	switch {
 	case *dur != 0 && *untilS != "":
 		fmt.Fprintln(stderr, "watchdog pause: give --for or --until, not both")

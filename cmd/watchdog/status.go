@@ -107,6 +107,9 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, now time.
 		if !p.Until.IsZero() {
 			v = "until " + p.Until.Local().Format("2006-01-02 15:04")
 		}
+		if p.By != "" {
+			v += " by " + p.By
+		}
 		if p.Reason != "" {
 			v += " (" + p.Reason + ")"
 		}

@@ -123,7 +123,7 @@ func (w *window) Pause(agent string, until time.Time, reason string) error {
 	if err != nil {
 		return err
 	}
-	return pause.Set(a.PauseFile(), pause.Pause{Since: time.Now(), Until: until, Reason: reason})
+	return pause.Set(a.PauseFile(), pause.Pause{Since: time.Now(), Until: until, Reason: reason, By: "the page"})
 }
 
 // Resume removes the agent's pause file.

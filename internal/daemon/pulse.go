@@ -139,6 +139,9 @@ func pausedMessage(p *pause.Pause, loc *time.Location) string {
 		msg = "paused until " + p.Until.In(loc).Format("2006-01-02 15:04 MST")
 	}
 	msg += ": no wakeups, no inactivity or introspection alerts"
+	if p.By != "" {
+		msg += "; by " + termsafe.Line(p.By)
+	}
 	if p.Reason != "" {
 		msg += "; reason: " + termsafe.Line(p.Reason)
 	}

@@ -55,7 +55,7 @@ func (a *agent) serviceFailed(at time.Time, id workspace.ID, kind string) bool {
 		return true
 	case serviceNeedsYou:
 		why := fmt.Sprintf("the model's service refused the agent (%s): fix its credentials or billing, then `watchdog resume`", kind)
-		p := pause.Pause{Since: at, Reason: why}
+		p := pause.Pause{Since: at, Reason: why, By: "the watchdog"}
 		if err := pause.Set(a.cfg.PauseFile(), p); err != nil {
 			a.log.Error().Err(err).Msg("stop wakeups after a refusal")
 		}

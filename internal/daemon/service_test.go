@@ -67,7 +67,7 @@ func TestRefusalStopsWakeupsUntilResume(t *testing.T) {
 		if runs.Load() != 1 || !h.hasAlert("service", "error") || !h.hasAlert("pause", "warning") {
 			t.Fatalf("runs %d; alerts %v: want one run, a service error and the pause", runs.Load(), alertsOf(t, h.alerts))
 		}
-		if st := h.state(); st.Pause == nil || st.Counters.Paused < 5 || st.Breaker.Failures != 0 {
+		if st := h.state(); st.Pause == nil || st.Pause.By != "the watchdog" || st.Counters.Paused < 5 || st.Breaker.Failures != 0 {
 			t.Fatalf("state pause %+v, paused %d, breaker %+v", st.Pause, st.Counters.Paused, st.Breaker)
 		}
 		if err := pause.Clear(cfg.AgentConfigs()[0].PauseFile()); err != nil { // watchdog resume

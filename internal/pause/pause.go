@@ -32,6 +32,9 @@ type Pause struct {
 	Since  time.Time `json:"since"`
 	Until  time.Time `json:"until,omitzero"`
 	Reason string    `json:"reason,omitempty"`
+	// By says who paused: the local user of `watchdog pause`, "the page",
+	// or "the watchdog" (a refusal by the model's service).
+	By string `json:"by,omitempty"`
 }
 
 // Active reports whether the pause holds at now.

@@ -142,7 +142,7 @@ function draw(name) {
   fact(dl, a, "daily cap", cap.limit ? cap.used + " " + tr(a, "of") + " " + cap.limit : (cap.used || 0) + " (" + tr(a, "no limit") + ")");
   fact(dl, a, "breaker", (a.circuit_breaker && a.circuit_breaker.state) || "closed");
   for (const [k, v] of costLines(a)) fact(dl, a, k, v);
-  if (paused) fact(dl, a, "paused", (a.pause.until ? new Date(a.pause.until).toLocaleString() + " " + tr(a, "until") : tr(a, "until resumed")) + (a.pause.reason ? " · " + a.pause.reason : ""));
+  if (paused) fact(dl, a, "paused", (a.pause.until ? new Date(a.pause.until).toLocaleString() + " " + tr(a, "until") : tr(a, "until resumed")) + (a.pause.by ? " · " + a.pause.by : "") + (a.pause.reason ? " · " + a.pause.reason : ""));
   if (sc.outside_active_hours) fact(dl, a, "active hours", tr(a, "outside: schedule and idle wakeups wait"));
 
   const ul = $(".checks", el); ul.replaceChildren();
