@@ -42,14 +42,33 @@ function drawStrip(el, v, ja) {
   el.hidden = false;
 }
 
-// loadStrip fetches name's day into el, and the day's alerts into the
-// card's history; a source without days hides both.
+// loadStrip fetches name's day into el (the day the card's navigation
+// shows, today by default: 7 are kept), and the day's alerts into the
+// card's history; a source without days hides them.
 async function loadStrip(el, name, ja) {
-  const hist = el.closest(".card").querySelector(".history");
+  const card = el.closest(".card");
+  const hist = card.querySelector(".history"), nav = card.querySelector(".daynav");
+  if (!nav.wired) {
+    nav.wired = true;
+    const step = (days) => {
+      const d = new Date((nav.dataset.date || nav.dataset.today) + "T12:00:00");
+      d.setDate(d.getDate() + days);
+      const iso = d.getFullYear() + "-" + String(d.getMonth() + 1).padStart(2, "0") + "-" + String(d.getDate()).padStart(2, "0");
+      nav.dataset.date = iso >= nav.dataset.today ? "" : iso;
+      loadStrip(el, name, ja);
+    };
+    nav.querySelector(".prev").addEventListener("click", () => step(-1));
+    nav.querySelector(".next").addEventListener("click", () => step(1));
+  }
   try {
-    const r = await fetch("api/v1/agents/" + encodeURIComponent(name) + "/day");
-    if (!r.ok) { el.hidden = true; hist.hidden = true; return; }
+    const q = nav.dataset.date ? "?date=" + nav.dataset.date : "";
+    const r = await fetch("api/v1/agents/" + encodeURIComponent(name) + "/day" + q);
+    if (!r.ok) { el.hidden = true; hist.hidden = true; nav.hidden = true; return; }
     const v = await r.json();
+    if (!nav.dataset.date) nav.dataset.today = v.date;
+    nav.querySelector(".date").textContent = v.date;
+    nav.querySelector(".next").disabled = !nav.dataset.date;
+    nav.hidden = false;
     drawStrip(el, v, ja);
     drawHistory(hist, v.marks.filter((m) => m.kind === "alert"));
   } catch (e) {
