@@ -238,12 +238,14 @@ func (w *world) claudeExec(s *script, flags []string, settings ...string) {
 }
 
 func TestGeminiCLIExec(t *testing.T) {
+	t.Parallel() // waits on its schedule; the timing tests run alone
 	w, s := newWorld(t), idleScript()
 	w.geminiExec(s, nil)
 	w.healthy(s)
 }
 
 func TestClaudeCodeExec(t *testing.T) {
+	t.Parallel() // waits on its schedule; the timing tests run alone
 	w, s := newWorld(t), idleScript()
 	w.claudeExec(s, nil)
 	w.healthy(s)
@@ -281,12 +283,14 @@ func (w *world) capped(s *script) {
 }
 
 func TestGeminiCLIToolCap(t *testing.T) {
+	t.Parallel() // waits on its schedule; the timing tests run alone
 	w, s := newWorld(t), runaway()
 	w.geminiExec(s, []string{"--output-format", "stream-json"}, "output: stream-json", "max_tool_calls: 3")
 	w.capped(s)
 }
 
 func TestClaudeCodeToolCap(t *testing.T) {
+	t.Parallel() // waits on its schedule; the timing tests run alone
 	w, s := newWorld(t), runaway()
 	w.claudeExec(s, []string{"--output-format", "stream-json", "--verbose"}, "output: stream-json", "max_tool_calls: 3")
 	w.capped(s)

@@ -66,6 +66,7 @@ trust_level = "trusted"
 }
 
 func TestCodexExec(t *testing.T) {
+	t.Parallel() // waits on its schedule; the timing tests run alone
 	w, s := newHookedWorld(t, "codex"), idleScript()
 	w.codexExec(s, nil)
 	w.healthy(s)
@@ -76,6 +77,7 @@ func TestCodexExec(t *testing.T) {
 // tool: the hooks still see each nested call (Bash,
 // mcp__mcp_heart__checkpoint), never the exec around them.
 func TestCodexCodeModeExec(t *testing.T) {
+	t.Parallel() // waits on its schedule; the timing tests run alone
 	w, s := newHookedWorld(t, "codex"), idleScript()
 	s.Calls = append(s.Calls, call{Builtin: "exec_command", Args: map[string]any{"cmd": "echo nested"}})
 	w.codexExecModel(s, "", nil)
@@ -105,6 +107,7 @@ func TestCodexHooksProveLife(t *testing.T) {
 // PostToolUse for a command that exits 1 (it has no failure event), and
 // the PreToolUse hooks carry the same input: tool_loop fires.
 func TestCodexHooksSeeALoop(t *testing.T) {
+	t.Parallel() // waits on its schedule; the timing tests run alone
 	w := newHookedWorld(t, "codex")
 	s := codexShell(shellTurn("exec_command", 30, true))
 	w.codexExec(s, nil)
@@ -125,6 +128,7 @@ func codexShell(s *script) *script {
 // usage booked: each stand-in response reports 10 input (2 of them
 // cached) and 5 output tokens, three a run.
 func TestCodexCost(t *testing.T) {
+	t.Parallel() // waits on its schedule; the timing tests run alone
 	w, s := newHookedWorld(t, "codex"), idleScript()
 	w.codexExec(s, []string{"--json"}, "output: stream-json")
 	var c cost.Cell

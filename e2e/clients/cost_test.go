@@ -48,6 +48,7 @@ func (w *world) costed() cost.Cell {
 }
 
 func TestGeminiCLICost(t *testing.T) {
+	t.Parallel() // waits on its schedule; the timing tests run alone
 	w, s := newWorld(t), idleScript()
 	w.geminiExec(s, []string{"--output-format", "stream-json"}, "output: stream-json")
 	c := w.costed()
@@ -58,6 +59,7 @@ func TestGeminiCLICost(t *testing.T) {
 }
 
 func TestClaudeCodeCost(t *testing.T) {
+	t.Parallel() // waits on its schedule; the timing tests run alone
 	w, s := newWorld(t), idleScript()
 	w.claudeExec(s, []string{"--output-format", "stream-json", "--verbose"}, "output: stream-json")
 	c := w.costed()

@@ -115,6 +115,7 @@ func (w *world) looping() {
 }
 
 func TestClaudeCodeHooksSeeALoop(t *testing.T) {
+	t.Parallel() // waits on its schedule; the timing tests run alone
 	w := newHookedWorld(t, "claude-code")
 	s := shellTurn("Bash", 30, true)
 	w.claudeExec(s, []string{"--allowedTools=Bash"})
@@ -122,6 +123,7 @@ func TestClaudeCodeHooksSeeALoop(t *testing.T) {
 }
 
 func TestGeminiCLIHooksSeeALoop(t *testing.T) {
+	t.Parallel() // waits on its schedule; the timing tests run alone
 	w := newHookedWorld(t, "gemini")
 	s := shellTurn("run_shell_command", 30, true)
 	w.geminiExec(s, []string{"--yolo"})

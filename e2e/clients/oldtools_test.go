@@ -77,6 +77,7 @@ func (w *world) oldToolsWorked(s *script) {
 }
 
 func TestOldToolsThroughGeminiCLI(t *testing.T) {
+	t.Parallel() // waits on its schedule; the timing tests run alone
 	w, s := newWorld(t), oldToolsScript()
 	w.oldWorkspace()
 	w.geminiExec(s, nil)
@@ -84,6 +85,7 @@ func TestOldToolsThroughGeminiCLI(t *testing.T) {
 }
 
 func TestOldToolsThroughClaudeCode(t *testing.T) {
+	t.Parallel() // waits on its schedule; the timing tests run alone
 	w, s := newWorld(t), oldToolsScript()
 	w.oldWorkspace()
 	w.claudeExec(s, nil)
