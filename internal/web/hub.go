@@ -24,7 +24,10 @@ type hub struct {
 	subs map[chan event]struct{}
 }
 
-const subscriberQueue = 256
+// subscriberQueue holds a whole round of a 1,000-agent fleet's pulses (a
+// fleet view reconnecting to MQTT hears them all at once); the events'
+// bytes are shared by every subscriber, so a slot costs a few words.
+const subscriberQueue = 2048
 
 func newHub() *hub { return &hub{subs: map[chan event]struct{}{}} }
 
