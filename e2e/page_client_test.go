@@ -139,6 +139,9 @@ func TestE2EStatusPageClientAndCost(t *testing.T) {
 		if evalIn[bool](t, ctx, `!!document.querySelector('[data-agent="cara"] dd[data-fact="cost today"]')`) {
 			t.Error("cara's card shows a cost her state does not hold")
 		}
+		if visible("#fleetbar") || visible("#grid") {
+			t.Error("four agents drawn as a fleet grid, not as cards")
+		}
 		if !visible("#fleet") {
 			t.Fatal("no fleet total on a page of four agents")
 		}

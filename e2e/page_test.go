@@ -20,7 +20,7 @@ import (
 )
 
 // browser starts Debian's chromium headless with a fresh profile, or skips.
-func browser(t *testing.T) (context.Context, func() []string) {
+func browser(t testing.TB) (context.Context, func() []string) {
 	t.Helper()
 	path, err := exec.LookPath("chromium")
 	if err != nil {
@@ -56,7 +56,7 @@ func browser(t *testing.T) (context.Context, func() []string) {
 	return ctx, func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), problems...) }
 }
 
-func evalIn[T any](t *testing.T, ctx context.Context, js string) T {
+func evalIn[T any](t testing.TB, ctx context.Context, js string) T {
 	t.Helper()
 	c, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()

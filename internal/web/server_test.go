@@ -205,7 +205,7 @@ func TestEventsStreamEachPublishedState(t *testing.T) {
 
 func TestPageIsEmbedded(t *testing.T) {
 	s := New(newFake(), Options{})
-	for _, p := range []string{"/", "/lines.js", "/strip.js", "/now.js", "/app.js", "/style.css"} {
+	for _, p := range []string{"/", "/lines.js", "/strip.js", "/now.js", "/grid.js", "/app.js", "/style.css"} {
 		w := do(t, s, "GET", p, "")
 		if w.Code != http.StatusOK || w.Body.Len() == 0 {
 			t.Errorf("GET %s: %d, %d bytes", p, w.Code, w.Body.Len())

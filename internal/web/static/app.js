@@ -1,7 +1,11 @@
 "use strict";
 // The page draws only from the status JSON (/api/v1/status, the same shape
-// as each SSE "status" event): one card per agent, redrawn on each event.
-const agents = new Map(); // name -> {data, el, seen}
+// as each SSE "status" event): one card per agent, or above GRID_AT agents a
+// tile per agent (grid.js). Events only mark agents dirty; one frame draws
+// them all, so 1,000 agents pulsing stay one redraw a frame.
+const agents = new Map(); // name -> {data, el, seen, tile, state}
+const dirty = new Set();
+let frame = 0;
 let connected = false;
 let pausable = false;
 const $ = (sel, el = document) => el.querySelector(sel);
@@ -26,6 +30,8 @@ const JA = {
   "cost today": "今日のコスト", "ghosts today": "今日のゴースト", "no runs booked": "実行の記録なし",
   "usage unknown": "使用量不明", "price unknown": "価格不明", "theme": "テーマ", "last log": "最新の活動ログ", "today's alerts": "今日の警報",
   "Needs you: the agent waits for your answer in its terminal": "対応が必要です：エージェントが端末であなたの応答を待っています",
+  "needs you": "要対応", "error": "エラー", "budget spent": "予算切れ", "all": "すべて", "search by name": "名前で検索",
+  "sort": "並べ替え", "state": "状態", "name": "名前", "last activity": "最新の活動", "close": "閉じる",
 };
 // tr is s in the agent's language; for the page itself, in the language
 // every agent shares.
@@ -79,6 +85,15 @@ function fact(dl, a, name, value) {
   dl.append(dt, dd);
 }
 
+// silent: no pulse from the agent. A fleet view judges presence itself (3
+// missed pulses, or the watchdog's last will); a watchdog's own page guesses
+// from the pulse times.
+function silent(rec) {
+  const a = rec.data, pr = a.presence;
+  if (pr) return !pr.online;
+  return Date.now() - rec.seen > 3 * intervalMs(a) || Date.now() - new Date(a.pulse_at).getTime() > 3 * intervalMs(a);
+}
+
 function draw(name) {
   const rec = agents.get(name);
   const a = rec.data;
@@ -86,21 +101,18 @@ function draw(name) {
     rec.el = $("#card").content.firstElementChild.cloneNode(true);
     rec.el.dataset.agent = name;
     $(".pause", rec.el).addEventListener("click", () => togglePause(name));
-    const strip = $(".strip", rec.el);
-    loadStrip(strip, name, ja(a));
-    setInterval(() => loadStrip(strip, name, ja(agents.get(name).data)), 60000);
-    const cards = $("#cards");
-    const after = [...cards.children].find((c) => c.dataset.agent > name);
-    cards.insertBefore(rec.el, after || null);
+    loadStrip($(".strip", rec.el), name, ja(a));
+    if (!grid.on) { // the grid's opener places the card
+      const cards = $("#cards");
+      const after = [...cards.children].find((c) => c.dataset.agent > name);
+      cards.insertBefore(rec.el, after || null);
+    }
   }
   const el = rec.el;
   $(".name", el).textContent = name;
-  // A fleet view judges presence itself (3 missed pulses, or the watchdog's
-  // last will); a watchdog's own page guesses from the pulse times.
   const pr = a.presence;
   const offline = !!pr && !pr.online;
-  const stale = !connected || offline || (!pr && (Date.now() - rec.seen > 3 * intervalMs(a) ||
-    Date.now() - new Date(a.pulse_at).getTime() > 3 * intervalMs(a)));
+  const stale = !connected || silent(rec);
   const paused = !!a.pause;
   const breakerOpen = a.circuit_breaker && a.circuit_breaker.state && a.circuit_breaker.state !== "closed";
   const w = worst(a);
@@ -171,8 +183,33 @@ function update(a) {
   rec.data = a;
   rec.seen = Date.now();
   agents.set(a.agent, rec);
-  draw(a.agent);
+  redraw(a.agent);
+}
+
+// redraw marks agents for the next frame (every agent when none is named).
+function redraw(...names) {
+  for (const n of names.length ? names : agents.keys()) dirty.add(n);
+  if (!frame) frame = requestAnimationFrame(flush);
+}
+
+let drawnOnce = false;
+function flush() {
+  frame = 0;
+  if (!grid.on && agents.size > GRID_AT) enterGrid();
+  if (grid.on) {
+    gridFlush(dirty);
+    if (grid.open && dirty.has(grid.open)) draw(grid.open);
+  } else {
+    for (const name of dirty) draw(name);
+  }
+  dirty.clear();
   labelPage();
+  if (!drawnOnce && agents.size) {
+    drawnOnce = true;
+    // The first full picture on screen, for the load benchmark: after the
+    // next paint.
+    requestAnimationFrame(() => setTimeout(() => performance.mark("drawn")));
+  }
 }
 
 // drawFleet shows today's cost of the whole page when it shows several agents.
@@ -189,6 +226,7 @@ function labelPage() {
   $("#auth summary").textContent = tr(l, "token");
   $("#auth label").firstChild.textContent = tr(l, "Bearer token for pause/resume") + " ";
   if (connected) $("#conn").textContent = tr(l, "live");
+  if (grid.on) labelGrid(l);
   drawFleet();
 }
 
@@ -215,7 +253,7 @@ function setConn(ok, text) {
   const c = $("#conn");
   c.textContent = tr(pageLang(), text);
   c.classList.toggle("lost", !ok);
-  for (const name of agents.keys()) draw(name);
+  redraw();
 }
 
 function connect() {
@@ -228,7 +266,7 @@ function connect() {
     const rec = agents.get(al.agent);
     if (!rec) return;
     rec.data.alerts = (rec.data.alerts || []).concat([al]).slice(-20);
-    draw(al.agent);
+    redraw(al.agent);
   });
 }
 
@@ -237,10 +275,20 @@ async function start() {
   if (t) $("#token").value = t;
   try {
     const r = await fetch("api/v1/status");
-    if (r.ok) pausable = !!(await r.json()).pausable;
+    if (r.ok) {
+      // The whole fleet at once: the first frame knows whether it is a
+      // grid, before the event stream repeats each agent.
+      const body = await r.json();
+      pausable = !!body.pausable;
+      for (const a of body.agents || []) update(a);
+    }
   } catch (e) { /* the event stream reports the connection */ }
   connect();
-  // Ages and the faded state follow the clock between events.
-  setInterval(() => { for (const name of agents.keys()) draw(name); }, 1000);
+  // Ages and the faded state follow the clock between events; the strips
+  // on screen follow the day, all on one timer.
+  setInterval(() => redraw(), 1000);
+  setInterval(() => {
+    for (const rec of agents.values()) if (rec.el && rec.el.isConnected) loadStrip($(".strip", rec.el), rec.data.agent, ja(rec.data));
+  }, 60000);
 }
 start();
