@@ -9,6 +9,9 @@ let frame = 0;
 let connected = false;
 let pausable = false;
 const $ = (sel, el = document) => el.querySelector(sel);
+// setText writes only a change: each frame relabels the page, and a write
+// of the same words would still make the browser lay it out again.
+const setText = (el, s) => { if (el.textContent !== s) el.textContent = s; };
 
 // The labels in Japanese, for agents whose state says language "ja". Check
 // names, levels, IDs and alert lines stay English: machines read them too.
@@ -215,17 +218,17 @@ function flush() {
 // drawFleet shows today's cost of the whole page when it shows several agents.
 function drawFleet() {
   const f = $("#fleet");
-  f.textContent = fleetCost([...agents.values()].map((r) => r.data), pageLang());
+  setText(f, fleetCost([...agents.values()].map((r) => r.data), pageLang()));
   f.hidden = !f.textContent;
 }
 
 // labelPage puts the page's own labels in the language every agent shares.
 function labelPage() {
   const l = pageLang();
-  document.documentElement.lang = l ? "ja" : "en";
-  $("#auth summary").textContent = tr(l, "token");
-  $("#auth label").firstChild.textContent = tr(l, "Bearer token for pause/resume") + " ";
-  if (connected) $("#conn").textContent = tr(l, "live");
+  if (document.documentElement.lang !== (l ? "ja" : "en")) document.documentElement.lang = l ? "ja" : "en";
+  setText($("#auth summary"), tr(l, "token"));
+  setText($("#auth label").firstChild, tr(l, "Bearer token for pause/resume") + " ");
+  if (connected) setText($("#conn"), tr(l, "live"));
   if (grid.on) labelGrid(l);
   drawFleet();
 }

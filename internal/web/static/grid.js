@@ -57,7 +57,7 @@ function enterGrid() {
     b.addEventListener("click", () => { grid.filter = grid.filter === s ? "" : s; refilter(); });
     counts.append(b);
   }
-  $("#sort").addEventListener("change", (e) => { grid.sort = e.target.value; resort(); });
+  $("#sort").addEventListener("change", (e) => { grid.sort = e.target.value; resort(null); });
   $("#search").addEventListener("input", (e) => { grid.query = e.target.value.trim().toLowerCase(); refilter(); });
   $("#detail .close").addEventListener("click", closeCard);
 }
@@ -67,19 +67,23 @@ const matches = (rec) => (!grid.filter || rec.state === grid.filter) && (!grid.q
 // gridFlush redraws the tiles of the agents named, then the counts and
 // the order: the whole of one frame's work.
 function gridFlush(names) {
-  let moved = grid.sort === "activity";
+  const moved = [];
   for (const name of names) {
     const rec = agents.get(name);
+    const act = lastActivity(rec.data);
     if (!rec.tile) {
       rec.tile = $("#tile").content.firstElementChild.cloneNode(true);
       rec.tile.dataset.agent = name;
       $(".tname", rec.tile).textContent = name;
       rec.tile.addEventListener("click", () => openCard(name));
-      moved = true;
+      moved.push(rec);
+    } else if (grid.sort === "activity" && act !== rec.act) {
+      moved.push(rec);
     }
+    rec.act = act;
     const st = tileState(rec);
     if (st !== rec.state || rec.lang !== rec.data.language) {
-      moved = moved || grid.sort === "state";
+      if (grid.sort === "state" && rec.state) moved.push(rec);
       rec.state = st;
       rec.lang = rec.data.language;
       const [, word, sym] = STATES[RANK[st]];
@@ -91,7 +95,7 @@ function gridFlush(names) {
     }
     rec.tile.hidden = !matches(rec);
   }
-  if (moved) resort();
+  if (moved.length) resort(moved);
   drawCounts();
   $("#grid").classList.toggle("lost", !connected);
 }
@@ -116,11 +120,23 @@ function drawCounts() {
   }
 }
 
-// resort puts the tiles in order, moving them only when it changed.
-function resort() {
-  const want = [...agents.values()].filter((r) => r.tile).sort(SORTS[grid.sort]).map((r) => r.tile);
+// resort puts the tiles in order. With moved (the tiles new or whose key
+// changed; the others are still in order among themselves) it moves those
+// alone, from the last: each goes just before its successor, so a fleet's
+// pulses move a few tiles a frame, not 1,000. Without, it lays them all.
+function resort(moved) {
+  const want = [...agents.values()].filter((r) => r.tile).sort(SORTS[grid.sort]);
   const el = $("#grid");
-  if (want.length !== el.children.length || want.some((t, i) => el.children[i] !== t)) el.append(...want);
+  if (!moved) {
+    if (want.length !== el.children.length || want.some((r, i) => el.children[i] !== r.tile)) el.append(...want.map((r) => r.tile));
+    return;
+  }
+  const m = new Set(moved);
+  for (let k = want.length - 1; k >= 0; k--) {
+    if (!m.has(want[k])) continue;
+    const next = k + 1 < want.length ? want[k + 1].tile : null;
+    if (want[k].tile.nextSibling !== next || !want[k].tile.isConnected) el.insertBefore(want[k].tile, next);
+  }
 }
 
 function refilter() {
@@ -148,9 +164,12 @@ function closeCard() {
 
 // labelGrid puts the toolbar's words in the page's language.
 function labelGrid(l) {
-  $("#search").placeholder = tr(l, "search by name");
-  $("#search").setAttribute("aria-label", tr(l, "search by name"));
-  $("#sort-label").textContent = tr(l, "sort") + " ";
-  for (const o of $("#sort").options) o.textContent = tr(l, o.value === "state" ? "state" : o.value === "name" ? "name" : "last activity");
-  $("#detail .close").textContent = tr(l, "close");
+  const search = tr(l, "search by name");
+  if ($("#search").placeholder !== search) {
+    $("#search").placeholder = search;
+    $("#search").setAttribute("aria-label", search);
+  }
+  setText($("#sort-label"), tr(l, "sort") + " ");
+  for (const o of $("#sort").options) setText(o, tr(l, o.value === "activity" ? "last activity" : o.value));
+  setText($("#detail .close"), tr(l, "close"));
 }
