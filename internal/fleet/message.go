@@ -35,7 +35,13 @@ type Pulse struct {
 	Cap           Cap               `json:"cap"`
 	Breaker       string            `json:"breaker"`
 	Paused        bool              `json:"paused"`
-	Pulses        int64             `json:"pulses"` // since the watchdog started, for /metrics
+	// Work (working, waiting, always), Client (the hooks' in_turn, waiting,
+	// waiting_for_you) and BudgetSpent are what a fleet page sorts its
+	// tiles by: which agent needs a person, works, or can spend no more.
+	Work        string `json:"work,omitempty"`
+	Client      string `json:"client,omitempty"`
+	BudgetSpent bool   `json:"budget_spent,omitempty"`
+	Pulses      int64  `json:"pulses"` // since the watchdog started, for /metrics
 	// Language is the agent's (en, ja): the fleet page labels its card in it.
 	Language lang.Lang `json:"language,omitempty"`
 	// CostToday is what today's runs used, by source and outcome
@@ -79,6 +85,10 @@ func FromState(st state.State, host, watchdog string, seq uint64) Pulse {
 		NextWakeup: st.Chambers.Schedule.NextWakeup, NextSource: st.Chambers.Schedule.NextSource,
 		Cap:     Cap{Used: st.DailyCap.Used, Limit: st.DailyCap.Limit},
 		Breaker: st.Breaker.State, Paused: st.Pause != nil, Pulses: st.Counters.Pulses, Language: st.Language, Seq: seq, Time: st.PulseAt,
+		Work: st.Work.Mode,
+	}
+	if st.Client != nil {
+		p.Client = st.Client.Mode
 	}
 	worst := checks.OK
 	for name, c := range st.Checks {
@@ -90,6 +100,7 @@ func FromState(st state.State, host, watchdog string, seq uint64) Pulse {
 	p.Worst = worst.String()
 	if st.Cost != nil {
 		p.CostToday = st.Cost.Today.By
+		p.BudgetSpent = st.Cost.Budget != nil && st.Cost.Budget.Spent
 	}
 	if p.Breaker == "" {
 		p.Breaker = budget.Closed
@@ -129,7 +140,10 @@ func (p Pulse) State() state.State {
 		Checks: make(map[string]state.CheckState, len(p.Checks)), DeepWork: p.DeepWork,
 		DailyCap: budget.CapState{Used: p.Cap.Used, Limit: p.Cap.Limit},
 		Breaker:  budget.BreakerState{State: p.Breaker},
-		Counters: state.Counters{Pulses: p.Pulses}, Language: p.Language,
+		Counters: state.Counters{Pulses: p.Pulses}, Language: p.Language, Work: state.Work{Mode: p.Work},
+	}
+	if p.Client != "" {
+		st.Client = &state.Client{Mode: p.Client} // what it runs and since when stay on the agent's machine
 	}
 	for name, l := range p.Checks {
 		st.Checks[name] = state.CheckState{Level: l}
@@ -138,8 +152,11 @@ func (p Pulse) State() state.State {
 	if p.Paused {
 		st.Pause = &pause.Pause{} // paused; since when and why stay on the agent's machine
 	}
-	if p.CostToday != nil {
+	if p.CostToday != nil || p.BudgetSpent {
 		st.Cost = &cost.Summary{Today: cost.Period{By: p.CostToday}}
+	}
+	if p.BudgetSpent {
+		st.Cost.Budget = &cost.BudgetState{Spent: true}
 	}
 	return st
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/cost"
 	"github.com/ai-heart/ai-heart/internal/state"
 )
 
@@ -170,4 +171,49 @@ func TestFromStateStaysUnderMaxPayload(t *testing.T) {
 	if !utf8.ValidString(p.DeepWork[0].Activity) || !strings.HasPrefix(p.DeepWork[0].Activity, "0 é") {
 		t.Errorf("trimmed activity %q, want valid UTF-8 starting as the original", p.DeepWork[0].Activity)
 	}
+}
+
+// What a fleet page sorts by (work, the client's mode, a spent budget)
+// crosses MQTT and comes back as the state the page reads.
+func TestPulseCarriesWhatTheGridSortsBy(t *testing.T) {
+	st := testState("alice", 1)
+	st.Work = state.Work{Mode: state.WorkWorking}
+	st.Client = &state.Client{Mode: state.ClientWaitingForYou, Asking: "permission", LastTool: "Bash"}
+	st.Cost = &cost.Summary{Budget: &cost.BudgetState{Spent: true, Reason: "1200 of 1000 tokens used today"}}
+	b, err := json.Marshal(FromState(st, "h", "h/1", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p Pulse
+	if err := json.Unmarshal(b, &p); err != nil {
+		t.Fatal(err)
+	}
+	got := p.State()
+	if got.Work.Mode != state.WorkWorking || got.Client == nil || got.Client.Mode != state.ClientWaitingForYou ||
+		got.Cost == nil || got.Cost.Budget == nil || !got.Cost.Budget.Spent {
+		t.Fatalf("from %s back to work %+v, client %+v, cost %+v", b, got.Work, got.Client, got.Cost)
+	}
+	if got.Client.LastTool != "" || got.Client.Asking != "" {
+		t.Errorf("the pulse carried the client's tool or question: %s", b)
+	}
+	// An agent with no hooks and no budget says neither.
+	quiet, err := json.Marshal(FromState(testState("bob", 1), "h", "h/1", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q := string(quiet); strings.Contains(q, `"client"`) || strings.Contains(q, `"budget_spent"`) {
+		t.Errorf("a quiet agent's pulse %s", q)
+	}
+	if s := mustState(t, quiet); s.Client != nil || s.Cost != nil {
+		t.Errorf("a quiet agent came back with client %+v, cost %+v", s.Client, s.Cost)
+	}
+}
+
+func mustState(t *testing.T, b []byte) state.State {
+	t.Helper()
+	var p Pulse
+	if err := json.Unmarshal(b, &p); err != nil {
+		t.Fatal(err)
+	}
+	return p.State()
 }

@@ -1,0 +1,67 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/ai-heart/ai-heart/internal/testutil"
+)
+
+// The fleet view's page as a grid, against a real Mosquitto: 13 agents of
+// two watchdog processes are tiles; kill -9 of one process turns its agent's
+// tile offline (the view's verdict, from the watchdog's last will) and the
+// counts follow; its tile opens the card with the host and the will.
+func TestE2EFleetGridInChromium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	ctx, problems := browser(t)
+	b := testutil.Mosquitto(t, nil)
+	mqtt := fmt.Sprintf("{broker: %q, keepalive: 2s}", b.URL)
+	var many []string
+	for i := range 12 {
+		many = append(many, fmt.Sprintf("a%02d", i))
+	}
+	startFleetProcess(t, mqtt, 5*time.Second, many...)
+	p2 := startFleetProcess(t, mqtt, 5*time.Second, "bob")
+	view := freeAddr(t)
+	testutil.Start(t, exec.Command(filepath.Join(binDir, "watchdog"), "fleet", "--mqtt", b.URL, "--http", view))
+	waitUntil(t, "13 agents in the view", 20*time.Second, func() bool { return len(statusOf(view)) == 13 })
+
+	c, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(c, chromedp.Navigate("http://"+view+"/"), chromedp.WaitVisible(`#grid .tile[data-agent="bob"]`)); err != nil {
+		t.Fatalf("load the fleet page: %v", err)
+	}
+	count := func(state string) int {
+		return evalIn[int](t, ctx, `+document.querySelector('#counts button[data-state="`+state+`"]').dataset.count`)
+	}
+	tile := func(agent string) string {
+		return evalIn[string](t, ctx, `document.querySelector('#grid .tile[data-agent="`+agent+`"]').dataset.state`)
+	}
+	// No schedule: each agent is always working.
+	waitUntil(t, "13 working tiles", 10*time.Second, func() bool { return count("working") == 13 })
+	if n := evalIn[int](t, ctx, `document.querySelectorAll('article.card').length`); n != 0 {
+		t.Errorf("%d cards drawn on a 13-agent page before any tile was opened", n)
+	}
+	p2.cmd.Process.Kill()
+	waitUntil(t, "bob's tile to go offline", 10*time.Second, func() bool { return tile("bob") == "offline" })
+	if count("offline") != 1 || count("working") != 12 || tile("a00") != "working" {
+		t.Errorf("after bob's kill: offline %d, working %d, a00 %s", count("offline"), count("working"), tile("a00"))
+	}
+	if err := chromedp.Do(c, chromedp.Click(`#grid .tile[data-agent="bob"]`), chromedp.WaitVisible(`#detail [data-agent="bob"] dd[data-fact="host"]`)); err != nil {
+		t.Fatalf("open bob's tile: %v", err)
+	}
+	if badge := evalIn[string](t, ctx, `document.querySelector('#detail [data-agent="bob"] .badge').textContent`); badge != "offline" {
+		t.Errorf("bob's card badge %q", badge)
+	}
+	for _, p := range problems() {
+		t.Errorf("browser: %s", p)
+	}
+}
