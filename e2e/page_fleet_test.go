@@ -292,6 +292,47 @@ func sortedByState(v []string) bool {
 	})
 }
 
+// A page that starts with a few cards (a fleet view still hearing its
+// agents' retained states) turns into the grid when the 13th arrives, and
+// drops the cards; the grid fades when the stream is lost.
+func TestE2EStatusPageGrowsIntoAGrid(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	ctx, problems := browser(t)
+	now := time.Now()
+	all := fleetStates(13, now)
+	s := web.New(all[:3], web.Options{})
+	srv := httptest.NewServer(s)
+	t.Cleanup(func() { srv.CloseClientConnections(); srv.Close() })
+	c, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(c, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(`#cards [data-agent="agent-0002"] dd[data-fact="heartbeat"]`)); err != nil {
+		t.Fatalf("load page: %v", err)
+	}
+	for _, st := range all[3:] {
+		s.Publish(st)
+	}
+	waitUntil(t, "13 tiles", 5*time.Second, func() bool {
+		return evalIn[int](t, ctx, `[...document.querySelectorAll('#grid .tile')].filter((t) => t.checkVisibility()).length`) == 13
+	})
+	if n := evalIn[int](t, ctx, `document.querySelectorAll('article.card').length`); n != 0 {
+		t.Errorf("%d cards left on the page beside the grid", n)
+	}
+	if a := evalIn[string](t, ctx, `document.querySelector('#counts button[data-state=""]').textContent`); a != "all 13" {
+		t.Errorf("the all count reads %q", a)
+	}
+	// The watchdog gone, the grid fades as the cards do.
+	srv.CloseClientConnections()
+	srv.Close()
+	waitUntil(t, "the grid to fade", 10*time.Second, func() bool {
+		return evalIn[bool](t, ctx, `document.querySelector('#grid').classList.contains("lost")`)
+	})
+	for _, p := range problems() {
+		t.Errorf("browser: %s", p)
+	}
+}
+
 // A fleet whose agents all speak Japanese gets its toolbar and tiles in
 // Japanese.
 func TestE2EStatusPageFleetInJapanese(t *testing.T) {

@@ -7,6 +7,9 @@ const agents = new Map(); // name -> {data, el, seen, tile, state}
 const dirty = new Set();
 let frame = 0;
 let connected = false;
+// lost: the stream failed and has not come back. Not while it first
+// connects: the cards drawn from /api/v1/status are fresh.
+let lost = false;
 let pausable = false;
 const $ = (sel, el = document) => el.querySelector(sel);
 // setText writes only a change: each frame relabels the page, and a write
@@ -115,7 +118,7 @@ function draw(name) {
   $(".name", el).textContent = name;
   const pr = a.presence;
   const offline = !!pr && !pr.online;
-  const stale = !connected || silent(rec);
+  const stale = lost || silent(rec);
   const paused = !!a.pause;
   const breakerOpen = a.circuit_breaker && a.circuit_breaker.state && a.circuit_breaker.state !== "closed";
   const w = worst(a);
@@ -253,6 +256,7 @@ async function togglePause(name) {
 
 function setConn(ok, text) {
   connected = ok;
+  lost = !ok;
   const c = $("#conn");
   c.textContent = tr(pageLang(), text);
   c.classList.toggle("lost", !ok);

@@ -45,6 +45,9 @@ const SORTS = {
 
 function enterGrid() {
   grid.on = true;
+  // Cards drawn while the page held few agents leave the page (no strip
+  // refresh for them); a tile reopens its agent's card.
+  $("#cards").replaceChildren();
   $("#cards").hidden = true;
   $("#fleetbar").hidden = false;
   $("#grid").hidden = false;
@@ -97,7 +100,7 @@ function gridFlush(names) {
   }
   if (moved.length) resort(moved);
   drawCounts();
-  $("#grid").classList.toggle("lost", !connected);
+  $("#grid").classList.toggle("lost", lost);
 }
 
 function drawCounts() {
