@@ -48,7 +48,20 @@ func (c Catalogue) T(l Lang, s string) string {
 	return s
 }
 
-// F is T followed by fmt.Sprintf.
+// Localized is an argument that spells itself in the reader's language: a
+// duration (「21秒」, not "21s") or a time of day.
+type Localized interface{ In(Lang) string }
+
+// F is T followed by fmt.Sprintf; a Localized argument is written in l.
 func (c Catalogue) F(l Lang, format string, args ...any) string {
+	copied := false
+	for i, a := range args {
+		if x, ok := a.(Localized); ok {
+			if !copied { // the caller's slice stays as it was
+				args, copied = append([]any(nil), args...), true
+			}
+			args[i] = x.In(l)
+		}
+	}
 	return fmt.Sprintf(c.T(l, format), args...)
 }

@@ -1,0 +1,70 @@
+package humanize
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
+)
+
+// DurationIn writes d in language l: Duration's "1m54s" in English, and in
+// Japanese the units a Japanese reader writes, without spaces: 「21秒」
+// 「1分54秒」「1時間」.
+func DurationIn(l lang.Lang, d time.Duration) string {
+	if l != lang.Japanese {
+		return Duration(d)
+	}
+	if d < 0 {
+		return "-" + DurationIn(l, -d)
+	}
+	if d > 0 && d < time.Second {
+		return strconv.FormatInt(d.Milliseconds(), 10) + "ミリ秒"
+	}
+	s := int64(d.Round(time.Second) / time.Second)
+	if s == 0 {
+		return "0秒"
+	}
+	var b strings.Builder
+	for _, u := range []struct {
+		secs int64
+		name string
+	}{{3600, "時間"}, {60, "分"}, {1, "秒"}} {
+		if n := s / u.secs; n > 0 {
+			b.WriteString(strconv.FormatInt(n, 10))
+			b.WriteString(u.name)
+			s -= n * u.secs
+		}
+	}
+	return b.String()
+}
+
+// Span is a duration handed to a text that is put into the agent's language
+// later (a catalogue's F, a tool's deferred words): printed with %s it is
+// Duration's English, and lang.Catalogue.F renders it with In.
+type Span time.Duration
+
+// String is the English spelling, so English texts stay as they were.
+func (s Span) String() string { return Duration(time.Duration(s)) }
+
+// In is the spelling in language l.
+func (s Span) In(l lang.Lang) string { return DurationIn(l, time.Duration(s)) }
+
+// At is a time of day handed to a text that is put into the agent's language
+// later: English keeps the layout the text always had (EN, "15:04:05 MST"),
+// Japanese has one local form, 15:04:05, with no zone or date beside it.
+type At struct {
+	T  time.Time
+	EN string
+}
+
+// String is the English spelling.
+func (a At) String() string { return a.T.Format(a.EN) }
+
+// In is the spelling in language l.
+func (a At) In(l lang.Lang) string {
+	if l == lang.Japanese {
+		return a.T.Format("15:04:05")
+	}
+	return a.String()
+}
