@@ -121,6 +121,7 @@ func runLevels(t *testing.T, check string, cases []levelCase) {
 			if fj.Level != f.Level || fj.Message != f.Message || (fj.Notice != "") != (f.Notice != "") || (f.Notice != "" && !japanese(fj.Notice)) {
 				t.Errorf("Evaluate(%s, ja) %s = %v %q %q, want %v %q and the notice in Japanese", tc.name, check, fj.Level, fj.Message, fj.Notice, f.Level, f.Message)
 			}
+			testutil.CheckJapanese(t, tc.name+" notice", fj.Notice)
 		})
 	}
 }

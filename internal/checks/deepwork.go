@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"path"
 	"strings"
 	"time"
@@ -169,15 +170,21 @@ func (e *eval) invalidDeclaration() Finding {
 		f.Message = "every declaration is readable"
 		return f
 	}
-	var parts []string
+	var parts, rels []string
 	for _, d := range inv {
 		e.actions = append(e.actions, Action{Kind: InvalidateDeclaration, Rel: d.Rel,
 			NewRel: path.Dir(d.Rel) + "/" + workspace.DeepWorkName(d.ID, workspace.Invalid)})
 		parts = append(parts, fmt.Sprintf("%s (%s)", d.Rel, d.Err))
+		rels = append(rels, d.Rel)
+	}
+	said := strings.Join(parts, "; ")
+	if e.cfg.Language == lang.Japanese {
+		// The parse errors are English; the file names say enough.
+		said = strings.Join(rels, "、")
 	}
 	f.Level, f.ProofID = Warning, inv[len(inv)-1].ID
 	f.Message = "unreadable deep-work declaration renamed .invalid.txt: " + strings.Join(parts, "; ")
 	f.Notice = e.notice("A deep-work declaration could not be read and was renamed .invalid.txt, so it pauses nothing: %s. "+
-		"Declare deep work with the start_deep_work tool instead of writing the file by hand.", strings.Join(parts, "; "))
+		"Declare deep work with the start_deep_work tool instead of writing the file by hand.", said)
 	return f
 }

@@ -64,6 +64,6 @@ func (e *eval) staleID() Finding {
 	f.Message = fmt.Sprintf("newest proof %s was written %s after its ID %s (warning after %s, error after %s): an old ID reused", p.Path, humanize.Duration(age), p.ID,
 		humanize.Duration(t.InactivityWarning.D()), humanize.Duration(t.InactivityError.D()))
 	f.Notice = e.notice("Your newest proof %s is named with heartbeat ID %s, %s older than when it was written: an old ID was reused. "+
-		"You never need an ID: let the tools (checkpoint, create_activity_log) name files; they read the current ID themselves.", p.Path, p.ID, humanize.Duration(age))
+		"You never need an ID: let the tools (checkpoint, create_activity_log) name files; they read the current ID themselves.", p.Path, p.ID, humanize.Span(age))
 	return f
 }

@@ -67,6 +67,6 @@ func (e *eval) inactivity() Finding {
 	f.Message = fmt.Sprintf("no activity log or checkpoint for %s (warning after %s, error after %s; %s)", humanize.Duration(el), humanize.Duration(warn), humanize.Duration(errT), what)
 	f.Notice = e.notice("No activity log or checkpoint for %s. If you are still working, write a checkpoint with a short note of what you are doing. "+
 		"If the work needs a long stretch, declare it with start_deep_work (flexible: checkpoints still count; strict: inactivity, introspection and stale_id pause until its deadline). "+
-		"When the activity is done, record it with create_activity_log.", humanize.Duration(el))
+		"When the activity is done, record it with create_activity_log.", humanize.Span(el))
 	return f
 }

@@ -57,7 +57,7 @@ func freeName(name string, taken map[string]bool) string {
 
 func (e *eval) toolRestriction() Finding {
 	f := Finding{Check: ToolRestriction}
-	var in []string
+	var in, said []string
 	for _, m := range e.snap.Restrictions {
 		until := m.Until
 		if until.IsZero() {
@@ -72,14 +72,20 @@ func (e *eval) toolRestriction() Finding {
 			continue
 		}
 		in = append(in, fmt.Sprintf("%s (%s until %s)", m.Tool, m.Kind, e.clock(until)))
+		kind := "cooldown"
+		if m.Kind == scan.Lock {
+			kind = "lock"
+		}
+		said = append(said, e.notice("%s (%s until %s)", m.Tool, e.notice(kind), e.clock(until)))
 	}
 	if len(in) == 0 {
 		f.Message = "no tool restrictions in force"
 		return f
 	}
 	sort.Strings(in)
+	sort.Strings(said)
 	f.Level = Info
 	f.Message = "tool restrictions in force: " + strings.Join(in, ", ")
-	f.Notice = e.notice("These tools are restricted for now: %s. Do not use them until then; choose another activity meanwhile.", strings.Join(in, ", "))
+	f.Notice = e.notice("These tools are restricted for now: %s. Do not use them until then; choose another activity meanwhile.", strings.Join(said, e.notice(", ")))
 	return f
 }

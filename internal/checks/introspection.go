@@ -45,6 +45,6 @@ func (e *eval) introspection() Finding {
 	f.Message = fmt.Sprintf("no introspection for %s%s (required every %s; %s)", humanize.Duration(el), of, humanize.Duration(limit), what)
 	f.Notice = e.notice("You have not reflected for %s%s (introspection is due every %s). Look back on your recent activity and record it with "+
 		"create_activity_log with activity_type introspection. If you are in the middle of long work, call start_deep_work (flexible) to pause this check.",
-		humanize.Duration(el), e.notice(of), humanize.Duration(limit))
+		humanize.Span(el), e.notice(of), humanize.Span(limit))
 	return f
 }

@@ -7,13 +7,13 @@ import "github.com/ai-heart/ai-heart/internal/lang"
 var ja = lang.Catalogue{
 	"No activity log or checkpoint for %s. If you are still working, write a checkpoint with a short note of what you are doing. " +
 		"If the work needs a long stretch, declare it with start_deep_work (flexible: checkpoints still count; strict: inactivity, introspection and stale_id pause until its deadline). " +
-		"When the activity is done, record it with create_activity_log.": "%s のあいだ活動ログもチェックポイントもありません。まだ作業中なら、今していることを短く書いたチェックポイントを残してください。" +
+		"When the activity is done, record it with create_activity_log.": "%sのあいだ活動ログもチェックポイントもありません。まだ作業中なら、今していることを短く書いたチェックポイントを残してください。" +
 		"長い作業になるなら start_deep_work で宣言します（flexible：チェックポイントは引き続き活動の証明になる。strict：期限まで inactivity・introspection・stale_id が一時停止）。" +
 		"活動が終わったら create_activity_log で記録してください。",
 	"You have not reflected for %s%s (introspection is due every %s). Look back on your recent activity and record it with " +
-		"create_activity_log with activity_type introspection. If you are in the middle of long work, call start_deep_work (flexible) to pause this check.": "%s%s のあいだ内省していません（内省は %s ごとに必要です）。最近の活動を振り返り、" +
+		"create_activity_log with activity_type introspection. If you are in the middle of long work, call start_deep_work (flexible) to pause this check.": "%[2]s%[1]sのあいだ内省していません（内省は%[3]sごとに必要です）。最近の活動を振り返り、" +
 		"create_activity_log に activity_type 内省 を付けて記録してください。長い作業の途中なら、start_deep_work（flexible）を呼ぶとこのチェックは一時停止します。",
-	" of working time": "（作業時間）",
+	" of working time": "作業時間で",
 	"Your deep work %s ended with %s, and the log after it (%s) was not an introspection. After deep work, reflect first: " +
 		"write your next activity log with create_activity_log with activity_type introspection.": "深い作業 %s は %s で終わりましたが、その次のログ（%s）が内省ではありませんでした。深い作業の後は、まず振り返ります：" +
 		"次の活動ログを create_activity_log に activity_type 内省 を付けて書いてください。",
@@ -21,25 +21,29 @@ var ja = lang.Catalogue{
 		"Record what you did with create_activity_log; if you need longer, write that log and declare again with start_deep_work.": "strict な深い作業 %s は期限 %s に達し、期限切れになりました。inactivity・introspection・stale_id のチェックが再び動いています。" +
 		"したことを create_activity_log で記録してください。もっと時間が必要なら、そのログを書いてから start_deep_work でもう一度宣言します。",
 	"A deep-work declaration could not be read and was renamed .invalid.txt, so it pauses nothing: %s. " +
-		"Declare deep work with the start_deep_work tool instead of writing the file by hand.": "深い作業の宣言が読めなかったため .invalid.txt に名前変更しました。何も一時停止しません：%s。" +
+		"Declare deep work with the start_deep_work tool instead of writing the file by hand.": "深い作業の宣言が読めなかったため .invalid.txt にリネームしました。何も一時停止しません：%s。" +
 		"深い作業は、ファイルを手で書くのではなく start_deep_work ツールで宣言してください。",
 	"Your newest proof %s is named with heartbeat ID %s, which is later than now. Never invent an ID: " +
 		"let the tools (checkpoint, create_activity_log) name files; they read the current ID themselves.": "最新の活動の証明 %s に、現在より後のハートビートID %s が付いています。IDを作り出さないでください：" +
 		"ファイルの名前はツール（checkpoint、create_activity_log）に付けさせましょう。ツールが現在のIDを自分で読みます。",
 	"Your newest proof %s is named with heartbeat ID %s, %s older than when it was written: an old ID was reused. " +
-		"You never need an ID: let the tools (checkpoint, create_activity_log) name files; they read the current ID themselves.": "最新の活動の証明 %s のハートビートID %s は、書かれた時刻より %s 古いものです：古いIDが使い回されています。" +
+		"You never need an ID: let the tools (checkpoint, create_activity_log) name files; they read the current ID themselves.": "最新の活動の証明 %s のハートビートID %s は、書かれた時刻より%s古いものです：古いIDが使い回されています。" +
 		"IDが必要になることはありません：ファイルの名前はツール（checkpoint、create_activity_log）に付けさせましょう。ツールが現在のIDを自分で読みます。",
 	"The activity log %s has been rewritten again and again. Stop editing it: it looks like a loop. " +
 		"Re-read your rules (GEMINI.md), then record your next activity as a new log with create_activity_log.": "活動ログ %s が何度も書き換えられています。編集をやめてください：ループのように見えます。" +
 		"ルール（GEMINI.md）を読み直してから、次の活動を create_activity_log で新しいログとして記録してください。",
 	"%d theme start/end records were written in the same heartbeat (%s): themes are being started and ended in a loop. " +
 		"Stop, read artifacts/theme_histories/ to see where you are, and continue the current theme; start or end a theme (start_theme, end_theme) only once per decision.": "同じハートビート（%[2]s）でテーマの開始・終了の記録が%[1]d件書かれました：テーマの開始と終了がループしています。" +
-		"手を止めて artifacts/theme_histories/ を読んで現在地を確かめ、今のテーマを続けてください。テーマの開始や終了（start_theme、end_theme）は、一つの決断につき一度だけです。",
+		"手を止めて artifacts/theme_histories/ を読んで現在地を確かめ、今のテーマを続けてください。テーマの開始・終了（start_theme、end_theme）はハートビートごとに一度までにしてください。",
 	"Feedback from the user is waiting: %s. Read each file and act on it, then rename it to processed.<name> " +
 		"in feedbackbox/ so it is not reported again.": "ユーザーからのフィードバックが届いています：%s。それぞれ読んで対応し、" +
-		"再び知らされないよう feedbackbox/ の中で processed.<名前> に名前変更してください。",
+		"feedbackbox/ の中で processed.<名前> にリネームしてください（リネームするまで通知が続きます）。",
 	"These tools are restricted for now: %s. Do not use them until then; choose another activity meanwhile.": "次のツールは今制限されています：%s。それまでは使わず、その間はほかの活動を選んでください。",
 	"You have made the same %s call %d times in a row. Repeating it will not change its result: " +
 		"read the last result again and try a different approach, or write a checkpoint saying what blocks you and move to another activity.": "同じ %s の呼び出しを%d回続けています。繰り返しても結果は変わりません：" +
 		"最後の結果を読み直して別のやり方を試すか、何に行き詰まっているかをチェックポイントに書いて、ほかの活動に移ってください。",
+	"%s (%s until %s)": "%[1]s（%[3]sまで%[2]s中）",
+	"lock":             "ロック",
+	"cooldown":         "クールダウン",
+	", ":               "、",
 }

@@ -37,6 +37,8 @@ func verbs(s string) string {
 			v = indexRe.ReplaceAllString(v, "")
 		}
 		next = n + 1
+		// A Japanese text quotes with 「%s」 where the English has %q.
+		v = strings.TrimSuffix(v, "q") + map[bool]string{true: "s"}[strings.HasSuffix(v, "q")]
 		out = append(out, fmt.Sprintf("%d:%s", n, v))
 	}
 	sort.Strings(out)

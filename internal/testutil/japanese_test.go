@@ -1,0 +1,28 @@
+package testutil
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestEnglishIn(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want string // a substring of the problems, "" for none
+	}{
+		{"作業時間で21秒のあいだ内省していません（内省は30分ごとに必要です）。", ""},
+		{"create_activity_log に activity_type 内省 を付けて記録してください。", ""},
+		{"`no_proof` のチェックと stats/checkpoints/20250601120000.txt、ID 20250601120000。", ""},
+		{"processed.<名前> にリネームしてください。strict な深い作業。", ""},
+		{"watchdog が問題を検知しました：no activity log or checkpoint for 16s", "English no activity log or checkpoint for"},
+		{"21s（作業時間） のあいだ", "Go duration 21s"},
+		{"残り 1m54s", "Go duration 1m54s"},
+		{`記録しました："調査中"。`, `ASCII quotes "調査中"`},
+		{"gemini.google.search (lock until 16:27:06)", "English lock until"},
+	} {
+		got := strings.Join(EnglishIn(tc.s), "; ")
+		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+			t.Errorf("EnglishIn(%q) = %q, want %q", tc.s, got, tc.want)
+		}
+	}
+}
