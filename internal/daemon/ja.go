@@ -1,6 +1,9 @@
 package daemon
 
-import "github.com/ai-heart/ai-heart/internal/lang"
+import (
+	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/lang"
+)
 
 // ja is the Japanese of what the daemon tells the agent (the recovery
 // notice and the wakeups' own texts), keyed by the English format. Alert
@@ -19,6 +22,17 @@ The tools name every file with the current heartbeat ID themselves: never type, 
 3. create_activity_log で活動種別「回復」の活動ログを書き、何が起きたか、次に何をするかを記録します。
 4. 下の通知が内省の時期だと言っているなら、それも書きます（activity_type 内省）。
 ツールが現在のハートビートIDですべてのファイルに名前を付けます。IDを入力したり、使い回したり、作り出したりしないでください。`,
-	"New while you were idle: %s. Read it and decide what to do (start_theme for a themebox file; handle feedback and rename it processed.<name>).": "アイドル中に届いたもの：%s。読んで、どうするか決めてください（themebox のファイルなら start_theme、フィードバックなら対応して processed.<名前> に名前変更）。",
-	"Urgent feedback: %s. Read it now, act on it, and rename it processed.<name> when it is handled.":                                               "緊急のフィードバック：%s。今読んで対応し、対応し終えたら processed.<名前> に名前変更してください。",
+	"New while you were idle: %s. Read it and decide what to do (start_theme for a themebox file; handle feedback and rename it processed.<name>).": "アイドル中に届いたもの：%s。読んで、どうするか決めてください（themebox のファイルなら start_theme、フィードバックなら対応して processed.<名前> にリネーム）。",
+	"Urgent feedback: %s. Read it now, act on it, and rename it processed.<name> when it is handled.":                                               "緊急のフィードバック：%s。今読んで対応し、対応し終えたら processed.<名前> にリネームしてください。",
+}
+
+// jaRecoveryReasons say in Japanese why each recoverable check started
+// recovery (the English notice carries the check's alert line instead).
+var jaRecoveryReasons = map[string]string{
+	checks.Inactivity:   "活動ログもチェックポイントもないまま、無活動チェック（`inactivity`）のエラーのしきい値を超えました",
+	checks.StaleID:      "最新の活動の証明に古いハートビートIDが使い回されています（`stale_id`）",
+	checks.FutureID:     "最新の活動の証明に、現在より後のハートビートIDが付いています（`future_id`）",
+	checks.LogLoop:      "同じ活動ログが何度も書き換えられています（`log_loop`）",
+	checks.ThemePattern: "同じハートビートの中でテーマの開始・終了が繰り返されています（`theme_pattern`）",
+	checks.ToolLoop:     "同じツールの呼び出しが何度も続いています（`tool_loop`）",
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/testutil"
@@ -13,16 +14,17 @@ import (
 func TestJapaneseCatalogue(t *testing.T) { testutil.CheckCatalogue(t, ja, ".") }
 
 // TestRecoveryNoticeLanguage: the notice follows the language and always
-// carries the attempt and the reason (an English alert line).
+// carries the attempt and the reason: the alert line in English, the
+// check's own reason in Japanese, with no English inside.
 func TestRecoveryNoticeLanguage(t *testing.T) {
-	r := state.Recovery{Active: true, Attempt: 2, Reason: "no activity log or checkpoint for 11m"}
+	r := state.Recovery{Active: true, Attempt: 2, Check: checks.Inactivity, Reason: "no activity log or checkpoint for 11m"}
 	for _, tt := range []struct {
 		l    lang.Lang
 		want []string
 		ja   bool
 	}{
 		{lang.English, []string{"RECOVERY (attempt 2 of 3)", r.Reason, `activity_type "recovery"`}, false},
-		{lang.Japanese, []string{"回復通知（2回目／全3回）", r.Reason, "回復"}, true},
+		{lang.Japanese, []string{"回復通知（2回目／全3回）", "無活動チェック（`inactivity`）のエラー", "回復"}, true},
 	} {
 		got := recoveryNotice(r, 3, tt.l)
 		for _, w := range tt.want {
@@ -33,5 +35,17 @@ func TestRecoveryNoticeLanguage(t *testing.T) {
 		if strings.ContainsFunc(got, func(c rune) bool { return unicode.In(c, unicode.Hiragana) }) != tt.ja {
 			t.Errorf("recoveryNotice(%s) = %q: Japanese = %v", tt.l, got, !tt.ja)
 		}
+	}
+	// Every recoverable check has its reason in Japanese.
+	for _, c := range checks.Names {
+		if !checks.Recoverable(c) {
+			continue
+		}
+		r := state.Recovery{Active: true, Attempt: 1, Check: c, Reason: "an English alert line"}
+		got := recoveryNotice(r, 3, lang.Japanese)
+		if _, ok := jaRecoveryReasons[c]; !ok {
+			t.Errorf("recoverable check %s has no Japanese reason", c)
+		}
+		testutil.CheckJapanese(t, "recovery notice for "+c, got)
 	}
 }
