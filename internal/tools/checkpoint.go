@@ -43,9 +43,9 @@ func (r *CheckpointResult) heartbeatID() string { return r.HeartbeatID }
 func (r *CheckpointResult) Text(l lang.Lang) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, tr(l, "Checkpoint recorded in %s: %q.\n"), r.Path, r.Message)
-	fmt.Fprintf(&b, tr(l, "Time since latest activity log: %s.\n"), humanSec(r.SinceLastLogSeconds, tr(l, "no log yet")))
+	fmt.Fprintf(&b, tr(l, "Time since latest activity log: %s.\n"), humanSec(l, r.SinceLastLogSeconds, tr(l, "no log yet")))
 	if r.SincePreviousCheckpointSeconds != nil {
-		fmt.Fprintf(&b, tr(l, "Previous checkpoint %s ago: %q.\n"), humanSec(r.SincePreviousCheckpointSeconds, ""), r.PreviousCheckpointMessage)
+		fmt.Fprintf(&b, tr(l, "Previous checkpoint %s ago: %q.\n"), humanSec(l, r.SincePreviousCheckpointSeconds, ""), r.PreviousCheckpointMessage)
 	} else {
 		b.WriteString(tr(l, "This is the first checkpoint.\n"))
 	}
@@ -100,7 +100,7 @@ func (t *Tools) Checkpoint(a Args) (*CheckpointResult, error) {
 	}
 	warn := t.Thresholds.InactivityWarning.D()
 	if !res.DeepWorkActive && res.SinceLastLogSeconds != nil && time.Duration(*res.SinceLastLogSeconds)*time.Second >= warn {
-		res.Notes = append(res.Notes, t.trf("Your last activity log was %s ago. If this work will take a while longer, you can declare it with start_deep_work (flexible: until your next log, with checkpoints at natural breaks; strict: a fixed number of minutes with inactivity, introspection and stale_id paused). Otherwise, close it with an activity log at the next natural break.", humanSec(res.SinceLastLogSeconds, "")))
+		res.Notes = append(res.Notes, t.trf("Your last activity log was %s ago. If this work will take a while longer, you can declare it with start_deep_work (flexible: until your next log, with checkpoints at natural breaks; strict: a fixed number of minutes with inactivity, introspection and stale_id paused). Otherwise, close it with an activity log at the next natural break.", humanSec(t.Lang, res.SinceLastLogSeconds, "")))
 	}
 	return res, nil
 }

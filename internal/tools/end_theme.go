@@ -67,8 +67,8 @@ func (t *Tools) EndTheme(a Args) (*EndThemeResult, error) {
 	}
 	record := workspace.ThemeHistoriesDir + "/" + string(id) + "_end_" + theme.Part + ".md"
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Theme end: %s\n\n## Theme\n- theme_start_id: %s\n- folder: %s\n- ended_in: %s\n", theme.Name(), theme.StartID, theme.Dir(), id)
-	fmt.Fprintf(&b, "\n## Reason\n%s\n\n## Achievements\n", escapeHeadings(reason))
+	fmt.Fprintf(&b, t.tr("# Theme end: %s\n\n## Theme\n- theme_start_id: %s\n- folder: %s\n- ended_in: %s\n"), theme.Name(), theme.StartID, theme.Dir(), id)
+	fmt.Fprintf(&b, t.tr("\n## Reason\n%s\n\n## Achievements\n"), escapeHeadings(reason))
 	for _, x := range achievements {
 		fmt.Fprintf(&b, "- %s\n", workspace.OneLine(x))
 	}

@@ -63,20 +63,20 @@ func (r *ElapsedResult) Text(l lang.Lang) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, tr(l, "Current heartbeat ID: %s (the tools use it for you).\n"), r.HeartbeatID)
 	if r.LastLog != "" {
-		fmt.Fprintf(&b, tr(l, "Since latest activity log (this cycle): %s (%s).\n"), humanSec(r.SinceLastLogSeconds, ""), r.LastLog)
+		fmt.Fprintf(&b, tr(l, "Since latest activity log (this cycle): %s (%s).\n"), humanSec(l, r.SinceLastLogSeconds, ""), r.LastLog)
 	} else {
-		fmt.Fprintf(&b, tr(l, "Since latest activity log (this cycle): %s.\n"), humanSec(r.SinceLastLogSeconds, tr(l, "no log yet")))
+		fmt.Fprintf(&b, tr(l, "Since latest activity log (this cycle): %s.\n"), humanSec(l, r.SinceLastLogSeconds, tr(l, "no log yet")))
 	}
 	if r.SinceLastCheckpointSeconds != nil {
-		fmt.Fprintf(&b, tr(l, "Since latest checkpoint: %s (%q).\n"), humanSec(r.SinceLastCheckpointSeconds, ""), r.LastCheckpointMessage)
+		fmt.Fprintf(&b, tr(l, "Since latest checkpoint: %s (%q).\n"), humanSec(l, r.SinceLastCheckpointSeconds, ""), r.LastCheckpointMessage)
 	} else {
 		b.WriteString(tr(l, "Since latest checkpoint: no checkpoint yet.\n"))
 	}
-	fmt.Fprintf(&b, tr(l, "Since latest introspection: %s.\n"), humanSec(r.SinceLastIntrospectionSecs, tr(l, "no introspection log yet")))
+	fmt.Fprintf(&b, tr(l, "Since latest introspection: %s.\n"), humanSec(l, r.SinceLastIntrospectionSecs, tr(l, "no introspection log yet")))
 	if d := r.DeepWork; d != nil {
-		fmt.Fprintf(&b, tr(l, "Deep work in force: %s, %q (%s), for %s"), d.Mode, d.Activity, d.File, humanize.Duration(time.Duration(d.ElapsedSeconds)*time.Second))
+		fmt.Fprintf(&b, tr(l, "Deep work in force: %s, %q (%s), for %s"), d.Mode, d.Activity, d.File, humanize.DurationIn(l, time.Duration(d.ElapsedSeconds)*time.Second))
 		if d.RemainingSeconds != nil {
-			fmt.Fprintf(&b, tr(l, ", %s left until %s"), humanSec(d.RemainingSeconds, ""), d.Deadline)
+			fmt.Fprintf(&b, tr(l, ", %s left until %s"), humanSec(l, d.RemainingSeconds, ""), clockIn(l, d.Deadline))
 		}
 		b.WriteString(tr(l, ".\n"))
 	} else {
@@ -87,13 +87,13 @@ func (r *ElapsedResult) Text(l lang.Lang) string {
 	var crossed []string
 	for _, th := range r.Thresholds {
 		if th.Crossed && !th.Paused {
-			crossed = append(crossed, fmt.Sprintf(tr(l, "%s %s (%s)"), th.Check, th.Level, humanize.Duration(time.Duration(th.ThresholdSeconds)*time.Second)))
+			crossed = append(crossed, fmt.Sprintf(tr(l, "%s %s (%s)"), th.Check, levelWord(l, th.Level), humanize.DurationIn(l, time.Duration(th.ThresholdSeconds)*time.Second)))
 		}
 	}
 	if len(crossed) == 0 {
 		b.WriteString(tr(l, "No watchdog threshold is crossed.\n"))
 	} else {
-		b.WriteString(tr(l, "Watchdog thresholds crossed: ") + strings.Join(crossed, ", ") + ".\n")
+		b.WriteString(tr(l, "Watchdog thresholds crossed: ") + strings.Join(crossed, tr(l, ", ")) + tr(l, ".\n"))
 	}
 	if r.StageNote != "" {
 		b.WriteString(r.StageNote + "\n")

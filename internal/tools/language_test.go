@@ -97,3 +97,54 @@ func TestRepliesFollowLanguage(t *testing.T) {
 		t.Errorf("structured content differs:\n%v\n%v", structured[lang.English], structured[lang.Japanese])
 	}
 }
+
+// TestThemeRecordsLanguage: in a ja workspace the start and end records and
+// the expert context are written with Japanese headings (as the old system
+// wrote them), and check_theme_status still reads the theme's name.
+func TestThemeRecordsLanguage(t *testing.T) {
+	for _, tt := range []struct {
+		l                   lang.Lang
+		start, end, context []string
+	}{
+		{lang.English, []string{"# Theme start: 潮汐\n", "## Theme\n- name: 潮汐\n", "\n## Reason\n"}, []string{"# Theme end: ", "\n## Reason\n", "\n## Achievements\n"},
+			[]string{"# Theme expert context: ", "\n## Expert\n", "\n## Perspective\n", "\n## Constraints\n", "\n## Expected outcome\n"}},
+		{lang.Japanese, []string{"# テーマ開始: 潮汐\n", "## テーマ\n- 名前: 潮汐\n", "- theme_start_id: ", "- フォルダ: ", "\n## 理由\n"}, []string{"# テーマ終了: ", "- theme_start_id: ", "\n## 理由\n", "\n## 成果\n"},
+			[]string{"# テーマ専門家コンテキスト: ", "\n## 専門家\n", "\n## 視点\n", "\n## 制約\n", "\n## 期待する成果\n"}},
+	} {
+		t.Run(string(tt.l), func(t *testing.T) {
+			e := newEnv(t)
+			e.tl.Lang = tt.l
+			st, err := e.tl.StartTheme(args(t, `{"theme_name":"潮汐","theme_directory_part":"tides","reason":"なぜ一日に二回か"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			theme := `"theme_start_id":"` + st.ThemeStartID + `","theme_directory_part":"tides"`
+			ctx, err := e.tl.CreateThemeExpertContext(args(t, `{`+ctxArgs+`,`+theme+`}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			status, err := e.tl.CheckThemeStatus(args(t, `{`+theme+`}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(status.Text(tt.l), "潮汐") {
+				t.Errorf("check_theme_status does not name the theme:\n%s", status.Text(tt.l))
+			}
+			end, err := e.tl.EndTheme(args(t, `{`+theme+`,"reason":"答えが出た","achievements":["図"]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range []struct {
+				rel  string
+				want []string
+			}{{st.StartRecord, tt.start}, {end.EndRecord, tt.end}, {ctx.File, tt.context}} {
+				text := e.read(f.rel)
+				for _, w := range f.want {
+					if !strings.Contains(text, w) {
+						t.Errorf("%s lacks %q:\n%s", f.rel, w, text)
+					}
+				}
+			}
+		})
+	}
+}

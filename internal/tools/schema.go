@@ -45,10 +45,10 @@ func (t *Tools) schemaVars() map[string]any {
 		"$defaultListLimit":  defaultListLimit,
 		"$activityTypes":     activityTypeNames(),
 		"$toolID":            toolIDRe.String(),
-		"$inactivityWarning": humanize.Duration(t.Thresholds.InactivityWarning.D()),
-		"$inactivityError":   humanize.Duration(t.Thresholds.InactivityError.D()),
-		"$cooldown":          humanize.Duration(t.restrictions().Cooldown.D()),
-		"$lock":              humanize.Duration(t.restrictions().Lock.D()),
+		"$inactivityWarning": humanize.Span(t.Thresholds.InactivityWarning.D()),
+		"$inactivityError":   humanize.Span(t.Thresholds.InactivityError.D()),
+		"$cooldown":          humanize.Span(t.restrictions().Cooldown.D()),
+		"$lock":              humanize.Span(t.restrictions().Lock.D()),
 	}
 }
 

@@ -109,16 +109,18 @@ func (t *Tools) StartTheme(a Args) (*StartThemeResult, error) {
 	// so two concurrent calls cannot both start the theme. It is taken back
 	// when the folder cannot be made, so the call can be retried.
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Theme start: %s\n\n## Theme\n- name: %s\n- theme_start_id: %s\n- folder: %s\n", name, name, id, theme.Dir())
+	// The record is written in the workspace's language, as its logs are;
+	// recordName reads both.
+	fmt.Fprintf(&b, t.tr("# Theme start: %s\n\n## Theme\n- name: %s\n- theme_start_id: %s\n- folder: %s\n"), name, name, id, theme.Dir())
 	if parent != nil {
-		fmt.Fprintf(&b, "- parent: %s\n", parent.Dir())
+		fmt.Fprintf(&b, t.tr("- parent: %s\n"), parent.Dir())
 	}
 	if box != "" {
 		fmt.Fprintf(&b, "- themebox_file: %s\n", workspace.ThemeboxDir+"/processed."+box)
 	}
-	fmt.Fprintf(&b, "\n## Reason\n%s\n", escapeHeadings(reason))
+	fmt.Fprintf(&b, t.tr("\n## Reason\n%s\n"), escapeHeadings(reason))
 	if len(content) > 0 {
-		b.WriteString("\n## Activity content\n")
+		b.WriteString(t.tr("\n## Activity content\n"))
 		for _, c := range content {
 			fmt.Fprintf(&b, "- %s\n", workspace.OneLine(c))
 		}
@@ -159,7 +161,7 @@ func (t *Tools) themeboxArg(a Args) (string, error) {
 	s = strings.TrimPrefix(strings.ReplaceAll(s, `\`, "/"), workspace.ThemeboxDir+"/")
 	name, err := workspace.CheckPart(s)
 	if err != nil {
-		return "", badField(pThemeboxFile, sayf("%s", err.Error()), sayf("pass the file's name inside themebox/, e.g. next_theme.md"))
+		return "", badField(pThemeboxFile, partProblem(err), sayf("pass the file's name inside themebox/, e.g. next_theme.md"))
 	}
 	switch {
 	case strings.HasPrefix(name, "processed."):

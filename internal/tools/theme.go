@@ -57,7 +57,7 @@ func (a Args) partArg(name string, hint say) (string, error) {
 	}
 	p, err := workspace.CheckPart(s)
 	if err != nil {
-		return "", badField(name, sayf("%s", err.Error()), sayf("use one folder name without / \\ : * ? \" < > |, control characters, a leading dot or ..; %s", hint))
+		return "", badField(name, partProblem(err), sayf("use one folder name without / \\ : * ? \" < > |, control characters, a leading dot or ..; %s", hint))
 	}
 	return p, nil
 }

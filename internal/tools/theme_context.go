@@ -101,12 +101,12 @@ func (t *Tools) CreateThemeExpertContext(a Args) (*ThemeContextResult, error) {
 		return nil, err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Theme expert context: %s\n\n## Expert\n**%s**\n", workspace.OneLine(name), role)
+	fmt.Fprintf(&b, t.tr("# Theme expert context: %s\n\n## Expert\n**%s**\n"), workspace.OneLine(name), role)
 	for _, sec := range []struct {
 		head  string
 		items []string
 	}{{"Perspective", persp}, {"Constraints", cons}, {"Expected outcome", outc}} {
-		fmt.Fprintf(&b, "\n## %s\n", sec.head)
+		fmt.Fprintf(&b, "\n## %s\n", t.tr(sec.head))
 		for _, x := range sec.items {
 			fmt.Fprintf(&b, "- %s\n", workspace.OneLine(x))
 		}

@@ -79,7 +79,7 @@ func (e *InputError) In(l lang.Lang) string {
 		for i, x := range e.All {
 			parts[i] = fmt.Sprintf("(%d) %s", i+1, x.In(l))
 		}
-		b.WriteString(sayf("%d parameters need fixing: %s", len(e.All), strings.Join(parts, "; ")).in(l))
+		b.WriteString(sayf("%d parameters need fixing: %s", len(e.All), strings.Join(parts, ja.T(l, "; "))).in(l))
 	} else {
 		b.WriteString(e.Problem.in(l))
 	}
@@ -149,12 +149,12 @@ func since(now time.Time, p *workspace.Proof) *int64 {
 	return &s
 }
 
-// humanSec renders optional seconds, "unknown" when nil.
-func humanSec(s *int64, none string) string {
+// humanSec renders optional seconds in language l, none when nil.
+func humanSec(l lang.Lang, s *int64, none string) string {
 	if s == nil {
 		return none
 	}
-	return humanize.Duration(time.Duration(*s) * time.Second)
+	return humanize.DurationIn(l, time.Duration(*s)*time.Second)
 }
 
 // activeDeclaration is an active deep-work file, parsed when possible; one
@@ -186,9 +186,9 @@ func (t *Tools) stageNote(cycle *int64, deepWork bool) (stage, note string) {
 	d := time.Duration(*cycle) * time.Second
 	switch {
 	case d >= t.Thresholds.InactivityError.D():
-		return "split", t.trf("This cycle has run %s. At a natural break, consider closing what is done with an activity log and going on in a new cycle; for work that needs longer, start_deep_work declares it.", humanize.Duration(d))
+		return "split", t.trf("This cycle has run %s. At a natural break, consider closing what is done with an activity log and going on in a new cycle; for work that needs longer, start_deep_work declares it.", humanize.Span(d))
 	case d >= t.Thresholds.InactivityWarning.D():
-		return "notice", t.trf("This cycle has run %s. When you reach a natural break, close it with an activity log, or write a checkpoint if the work goes on.", humanize.Duration(d))
+		return "notice", t.trf("This cycle has run %s. When you reach a natural break, close it with an activity log, or write a checkpoint if the work goes on.", humanize.Span(d))
 	}
 	return "", ""
 }

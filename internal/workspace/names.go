@@ -11,6 +11,20 @@ import (
 // ErrBadName reports a directory part that is not a single safe folder name.
 var ErrBadName = errors.New("bad directory name")
 
+// PartError is why CheckPart refused a part: Format and Args say it in
+// English (a tool puts them into the agent's language); it unwraps to
+// ErrBadName.
+type PartError struct {
+	Format string
+	Args   []any
+}
+
+func (e *PartError) Error() string { return ErrBadName.Error() + ": " + fmt.Sprintf(e.Format, e.Args...) }
+
+func (e *PartError) Unwrap() error { return ErrBadName }
+
+func partErr(format string, args ...any) error { return &PartError{format, args} }
+
 // MaxPartLen bounds a directory part in bytes; file systems allow 255 and the
 // part is prefixed by an ID.
 const MaxPartLen = 100
@@ -22,39 +36,39 @@ func CheckPart(part string) (string, error) {
 	p := strings.TrimSpace(part)
 	switch {
 	case p == "":
-		return "", fmt.Errorf("%w: empty", ErrBadName)
+		return "", partErr("empty")
 	case !utf8.ValidString(p):
-		return "", fmt.Errorf("%w: not valid UTF-8", ErrBadName)
+		return "", partErr("not valid UTF-8")
 	case len(p) > MaxPartLen:
-		return "", fmt.Errorf("%w: longer than %d bytes", ErrBadName, MaxPartLen)
+		return "", partErr("longer than %d bytes", MaxPartLen)
 	case strings.ContainsAny(p, `/\`):
 		// Before the dot rules: "../cache" is a path, not a dotted name.
-		return "", fmt.Errorf("%w: %q contains a path separator; give one folder name", ErrBadName, p)
+		return "", partErr("%q contains a path separator; give one folder name", p)
 	case strings.Contains(p, ".."):
-		return "", fmt.Errorf("%w: %q contains ..", ErrBadName, p)
+		return "", partErr("%q contains ..", p)
 	case strings.HasPrefix(p, "."):
-		return "", fmt.Errorf("%w: %q starts with a dot", ErrBadName, p)
+		return "", partErr("%q starts with a dot", p)
 	case strings.HasSuffix(p, "."):
-		return "", fmt.Errorf("%w: %q ends with a dot", ErrBadName, p)
+		return "", partErr("%q ends with a dot", p)
 	}
 	for _, r := range p {
 		if r == '/' || r == '\\' {
-			return "", fmt.Errorf("%w: %q contains a path separator", ErrBadName, p)
+			return "", partErr("%q contains a path separator", p)
 		}
 		if strings.ContainsRune(`:*?"<>|`, r) {
-			return "", fmt.Errorf("%w: %q contains %q, which Windows forbids in names", ErrBadName, p, r)
+			return "", partErr("%q contains %q, which Windows forbids in names", p, r)
 		}
 		if unicode.IsControl(r) {
-			return "", fmt.Errorf("%w: %q contains a control character", ErrBadName, p)
+			return "", partErr("%q contains a control character", p)
 		}
 		if (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c {
 			// A right-to-left override makes "evil\u202etxt.md" read as
 			// "evildm.txt": the name must read as it is.
-			return "", fmt.Errorf("%w: %q contains a bidirectional control (U+%04X), which makes a name read other than it is", ErrBadName, p, r)
+			return "", partErr("%q contains a bidirectional control (U+%04X), which makes a name read other than it is", p, r)
 		}
 	}
 	if windowsReserved(p) {
-		return "", fmt.Errorf("%w: %q is a device name on Windows (CON, PRN, AUX, NUL, COM1-9, LPT1-9), where such a folder cannot be opened", ErrBadName, p)
+		return "", partErr("%q is a device name on Windows (CON, PRN, AUX, NUL, COM1-9, LPT1-9), where such a folder cannot be opened", p)
 	}
 	return p, nil
 }
