@@ -19,7 +19,9 @@ type PartError struct {
 	Args   []any
 }
 
-func (e *PartError) Error() string { return ErrBadName.Error() + ": " + fmt.Sprintf(e.Format, e.Args...) }
+func (e *PartError) Error() string {
+	return ErrBadName.Error() + ": " + fmt.Sprintf(e.Format, e.Args...)
+}
 
 func (e *PartError) Unwrap() error { return ErrBadName }
 
