@@ -52,7 +52,11 @@ func (r *InboxItemResult) Text(l lang.Lang) string {
 	if r.Processed != "" {
 		fmt.Fprintf(&b, tr(l, "Marked handled: %s.\n"), r.Processed)
 	}
-	fmt.Fprintf(&b, tr(l, "%d more unprocessed item(s) wait there. %s"), r.Remaining, r.Next)
+	if r.Remaining == 0 && l == lang.Japanese {
+		b.WriteString(jaNoneLeft + r.Next) // 「ほかに0件…あります」 reads backwards
+	} else {
+		fmt.Fprintf(&b, tr(l, "%d more unprocessed item(s) wait there. %s"), r.Remaining, r.Next)
+	}
 	return b.String()
 }
 

@@ -398,3 +398,7 @@ var ja = lang.Catalogue{
 	"Constraints":      "制約",
 	"Expected outcome": "期待する成果",
 }
+
+// jaNoneLeft is said when no unprocessed item is left, where the English
+// counts "0 more".
+const jaNoneLeft = "未処理の項目はもうありません。"

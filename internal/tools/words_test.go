@@ -53,3 +53,18 @@ func TestElapsedTextJapanese(t *testing.T) {
 		}
 	}
 }
+
+// The last item's reply says none are left instead of counting zero.
+func TestInboxNoneLeftJapanese(t *testing.T) {
+	r := &InboxItemResult{Found: true, File: "feedbackbox/a.md", Content: "x", Remaining: 0, Next: "次へ。"}
+	if got := r.Text(lang.Japanese); !strings.Contains(got, "未処理の項目はもうありません。次へ。") || strings.Contains(got, "0件") {
+		t.Errorf("Japanese: %q", got)
+	}
+	r.Remaining = 2
+	if got := r.Text(lang.Japanese); !strings.Contains(got, "ほかに2件の未処理の項目があります。") {
+		t.Errorf("Japanese: %q", got)
+	}
+	if got := r.Text(lang.English); !strings.Contains(got, "2 more unprocessed item(s) wait there.") {
+		t.Errorf("English: %q", got)
+	}
+}
