@@ -88,8 +88,10 @@ func sampleArgs(en string) []any {
 	for _, v := range verbRe.FindAllString(en, -1) {
 		switch {
 		case v == "%%":
-		case strings.HasSuffix(v, "d"):
+		case strings.HasSuffix(v, "d"), strings.HasSuffix(v, "X"):
 			args = append(args, 7)
+		case strings.HasSuffix(v, "c"):
+			args = append(args, 'x')
 		default:
 			args = append(args, "x")
 		}

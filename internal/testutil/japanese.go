@@ -1,9 +1,12 @@
 package testutil
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 var (
@@ -27,13 +30,13 @@ var (
 // words allowed), Go durations ("21s", "1m54s") and ASCII-quoted strings.
 func EnglishIn(s string, allowed ...string) []string {
 	var out []string
-	for _, m := range goDuration.FindAllString(s, -1) {
+	t := backquoted.ReplaceAllString(s, " ")
+	for _, m := range goDuration.FindAllString(t, -1) {
 		out = append(out, "Go duration "+m)
 	}
-	for _, m := range asciiQuote.FindAllString(s, -1) {
+	for _, m := range asciiQuote.FindAllString(t, -1) {
 		out = append(out, "ASCII quotes "+m)
 	}
-	t := backquoted.ReplaceAllString(s, " ")
 	for _, a := range allowed {
 		t = strings.ReplaceAll(t, a, " ")
 	}
@@ -51,4 +54,39 @@ func CheckJapanese(t testing.TB, what, s string, allowed ...string) {
 	for _, p := range EnglishIn(s, allowed...) {
 		t.Errorf("%s: %s in %q", what, p, s)
 	}
+}
+
+// CheckCatalogueJapanese renders every Japanese text of c with values like
+// the real ones (a path for %s, a number for %d) and fails t on English
+// inside any of them (see EnglishIn).
+func CheckCatalogueJapanese(t testing.TB, c lang.Catalogue) {
+	t.Helper()
+	for en, ja := range c {
+		args := realArgs(en)
+		out := ja
+		if len(args) > 0 {
+			out = fmt.Sprintf(ja, args...)
+		}
+		for _, p := range EnglishIn(out) {
+			t.Errorf("Japanese of %q: %s in %q", en, p, out)
+		}
+	}
+}
+
+// realArgs are values for the verbs of the English format en as the code
+// passes them: a workspace path for strings, a count for numbers.
+func realArgs(en string) []any {
+	var args []any
+	for _, v := range verbRe.FindAllString(en, -1) {
+		switch {
+		case v == "%%":
+		case strings.HasSuffix(v, "d"), strings.HasSuffix(v, "X"):
+			args = append(args, 7)
+		case strings.HasSuffix(v, "c"):
+			args = append(args, ':')
+		default:
+			args = append(args, "stats/checkpoints/20250601120000.txt")
+		}
+	}
+	return args
 }

@@ -46,7 +46,7 @@ var partReasons = []string{
 	"%q starts with a dot",
 	"%q ends with a dot",
 	"%q contains a path separator",
-	"%q contains %q, which Windows forbids in names",
+	"%q contains '%c', which Windows forbids in names",
 	"%q contains a control character",
 	"%q contains a bidirectional control (U+%04X), which makes a name read other than it is",
 	"%q is a device name on Windows (CON, PRN, AUX, NUL, COM1-9, LPT1-9), where such a folder cannot be opened",

@@ -58,7 +58,7 @@ func CheckPart(part string) (string, error) {
 			return "", partErr("%q contains a path separator", p)
 		}
 		if strings.ContainsRune(`:*?"<>|`, r) {
-			return "", partErr("%q contains %q, which Windows forbids in names", p, r)
+			return "", partErr("%q contains '%c', which Windows forbids in names", p, r)
 		}
 		if unicode.IsControl(r) {
 			return "", partErr("%q contains a control character", p)
