@@ -10,7 +10,7 @@ var ja = lang.Catalogue{
 	// Server instructions.
 	Instructions: "mcp-heart は、ひとりで活動する自律エージェントの健全さを支えます。詳しいルールはワークスペースの GEMINI.md と ai-docs/ にあります。特に大切な五つ：\n" +
 		"1. 「Heartbeat: <ID>」で始まるメッセージがあなたを起こします。まず通知を読み、テーマを小さく一歩進め、create_activity_log でサイクルを閉じます。その後は次のハートビートを待ちます。待つことは健全です。\n" +
-		"2. ハートビートIDを入力したり使い回したりすることはありません。ツールが現在のIDを読み、ファイルに名前を付けます。\n" +
+		"2. ハートビートIDを自分で入力したり、使い回したり、作り出したりしないでください。ツールが現在のIDを読み、ファイルに名前を付けます。\n" +
 		"3. 長い作業では自然な区切りで checkpoint を呼びます。しばらく活動ログを書けないなら、先に start_deep_work（flexible か strict）で宣言します。\n" +
 		"4. 深い作業を終える活動ログの次の活動ログは内省にします。それとは別に、定期的に内省します。\n" +
 		"5. stats/ と histories/ にはこれらのツールを通してだけ書き、何も削除しません。checkpoint、create_activity_log、get_heartbeat_elapsed_time の返信には watchdog の現在の通知が含まれます。それに従ってください。",
@@ -45,7 +45,7 @@ var ja = lang.Catalogue{
 	"What you are working on right now, one short line (up to %d characters). Newlines are replaced by spaces.": "今取り組んでいること。短い1行（%d文字まで）。改行は空白に置き換えられます。",
 	"Declare a period of long, focused work. flexible: lasts until your next activity log; the introspection check pauses; keep writing checkpoints at natural breaks. strict: lasts planned_duration_minutes; the inactivity, introspection and stale_id checks pause until the deadline (every other check stays on). A new declaration supersedes (expires) an older active one. The activity log that ends deep work records the work; the next activity log after it must be an introspection.": "長く集中する作業の期間を宣言します。flexible：次の活動ログまで有効で、内省のチェックが一時停止します。自然な区切りでチェックポイントを書き続けてください。strict：planned_duration_minutes のあいだ有効で、期限まで inactivity・introspection・stale_id のチェックが一時停止します（ほかのチェックは動き続けます）。新しい宣言は、有効な古い宣言を置き換えます（期限切れにします）。深い作業を終える活動ログには作業を記録し、その次の活動ログは必ず内省にします。",
 	"flexible (until the next activity log; checkpoints still count) or strict (fixed minutes; inactivity, introspection and stale_id paused).": "flexible（次の活動ログまで。チェックポイントは引き続き活動の証明になる）か strict（予定時間のあいだ inactivity・introspection・stale_id が一時停止）。",
-	"What you will work on, %d to %d characters on one line.":                                                                                   "何に取り組むか。1行で%d〜%d文字。",
+	"What you will work on, %d to %d characters on one line.":                                                                                   "何に取り組むか。1行、%d〜%d文字。",
 	"Strict mode only, and required there: planned length in whole minutes, 1 to %d. Leave it out for flexible mode.":                           "strict モードでだけ、必須：予定の長さを分単位の整数で、1〜%d。flexible モードでは省きます。",
 	"Read-only status: time since your latest activity log, checkpoint and introspection, deep work in force and time left, each watchdog threshold (%s and %s without proof) and whether it is crossed, and the watchdog's current notices. Takes no parameters.":                                                                                          "読み取りのみの状況確認：最新の活動ログ、チェックポイント、内省からの時間、有効な深い作業と残り時間、watchdog の各しきい値（活動の証明がないまま%sと%s）とそれを超えたかどうか、watchdog の現在の通知。パラメータはありません。",
 	"Start a long-running theme: creates artifacts/<current heartbeat ID>_<theme_directory_part>/histories/ (or under the parent theme's subthemes/), writes the start record in artifacts/theme_histories/, and marks the themebox file it came from as processed. The reply gives theme_start_id and theme_directory_part to use in create_activity_log.": "長く続けるテーマを始めます：artifacts/<現在のハートビートID>_<theme_directory_part>/histories/（または親テーマの subthemes/ の下）を作り、artifacts/theme_histories/ に開始記録を書き、元になった themebox のファイルを処理済みにします。返信には create_activity_log で使う theme_start_id と theme_directory_part が書かれます。",
@@ -223,7 +223,7 @@ var ja = lang.Catalogue{
 	"keep working under it, or wait for the watchdog's next heartbeat ID (about a minute; get_heartbeat_elapsed_time shows it) and declare again":             "その宣言のまま作業を続けるか、watchdog の次のハートビートID（1分ほど。get_heartbeat_elapsed_time で見られます）を待ってからもう一度宣言してください",
 	"another call declared deep work for heartbeat ID %s at the same moment":                                                                                  "同じ瞬間に別の呼び出しがハートビートID %s の深い作業を宣言しました",
 	"keep working under that declaration":                                                                                                                     "その宣言のまま作業を続けてください",
-	"the theme's title, up to %d characters on one line":                                                                                                      "テーマの題名。1行で%d文字まで",
+	"the theme's title, up to %d characters on one line":                                                                                                      "テーマの題名。1行、%d文字まで",
 	"a short folder name for the theme, e.g. ai_research; the folder becomes artifacts/<current heartbeat ID>_<theme_directory_part>/":                        "テーマの短いフォルダ名。例：ai_research。フォルダは artifacts/<現在のハートビートID>_<theme_directory_part>/ になります",
 	"why you start this theme":                                                                                                                                "このテーマを始める理由",
 	"what you did to start the theme, one item per point":                                                                                                     "テーマを始めるためにしたこと。1項目に一つずつ",
