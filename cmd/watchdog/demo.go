@@ -22,6 +22,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/daemon"
 	"github.com/ai-heart/ai-heart/internal/demo"
 	"github.com/ai-heart/ai-heart/internal/humanize"
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/setup"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
@@ -38,6 +39,10 @@ http: {listen: "127.0.0.1:0"}
 prices: {scripted-demo: {input: 3, output: 15}}
 `
 
+// demoReceivedFile is every text the demo agent read (prompts and tool
+// replies), one JSON string a line, so a test can read what it was told.
+const demoReceivedFile = "stats/demo_received.jsonl"
+
 // demoNarrationFile is where the demo agent's runs tell the demo what they
 // did, inside the demo workspace.
 const demoNarrationFile = "stats/demo_timeline.jsonl"
@@ -48,6 +53,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	keep := fs.Bool("keep", false, "keep running after the scripted day, until Ctrl-C")
+	langFlag := fs.String("lang", "en", "the agent's language: en or ja (docs, tool texts, notices and the agent's own logs)")
 	rest, code := parseInterspersed(fs, args)
 	if code >= 0 {
 		return code
@@ -60,7 +66,12 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(rest) == 1 {
 		dir = rest[0]
 	}
-	d, err := newDemo(dir, stdout)
+	l, err := lang.Parse(*langFlag)
+	if err != nil {
+		fmt.Fprintf(stderr, "watchdog demo: --lang: %v\n", err)
+		return 2
+	}
+	d, err := newDemo(dir, l, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "watchdog demo: %v\n", err)
 		return 1
@@ -83,7 +94,7 @@ type demoRun struct {
 }
 
 // newDemo lays out the demo workspace (never a real one) and its config.
-func newDemo(dir string, stdout io.Writer) (*demoRun, error) {
+func newDemo(dir string, l lang.Lang, stdout io.Writer) (*demoRun, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -95,7 +106,7 @@ func newDemo(dir string, stdout io.Writer) (*demoRun, error) {
 	if !mh.Found {
 		return nil, errors.New("mcp-heart not found next to watchdog or on PATH: run `make build` first")
 	}
-	if _, err := setup.Init(abs, setup.Options{MCPHeart: mh.Path}); err != nil {
+	if _, err := setup.Init(abs, setup.Options{MCPHeart: mh.Path, Language: l}); err != nil {
 		return nil, err
 	}
 	ws, err := workspace.New(abs, nil)
@@ -103,7 +114,7 @@ func newDemo(dir string, stdout io.Writer) (*demoRun, error) {
 		return nil, err
 	}
 	// A new day: the agent's memory and the narration start over.
-	for _, f := range []string{"stats/demo_agent.json", demoNarrationFile} {
+	for _, f := range []string{"stats/demo_agent.json", demoNarrationFile, demoReceivedFile} {
 		if err := os.Remove(ws.Path(f)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
@@ -115,8 +126,9 @@ func newDemo(dir string, stdout io.Writer) (*demoRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	argv, _ := json.Marshal([]string{self, "demo-agent", "--workspace", abs, "--mcp-heart", mh.Path, "--narrate", ws.Path(demoNarrationFile), "--", "{prompt}"})
-	cfg, err := config.Parse(fmt.Appendf(nil, "%sworkspace: %q\nagent: {delivery: exec, command: %s, timeout: 60s, output: stream-json}\n", demoYAML, abs, argv))
+	argv, _ := json.Marshal([]string{self, "demo-agent", "--workspace", abs, "--mcp-heart", mh.Path, "--narrate", ws.Path(demoNarrationFile),
+		"--lang", string(l), "--received", ws.Path(demoReceivedFile), "--", "{prompt}"})
+	cfg, err := config.Parse(fmt.Appendf(nil, "%sworkspace: %q\nlanguage: %s\nagent: {delivery: exec, command: %s, timeout: 60s, output: stream-json}\n", demoYAML, abs, l, argv))
 	if err != nil {
 		return nil, fmt.Errorf("demo config: %w", err)
 	}
@@ -284,6 +296,8 @@ func runDemoAgent(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	mh := fs.String("mcp-heart", "mcp-heart", "the mcp-heart binary")
 	narrate := fs.String("narrate", "", "append narration events here")
 	pause := fs.Duration("pause", 700*time.Millisecond, "time between tool calls")
+	langFlag := fs.String("lang", "en", "the workspace's language")
+	received := fs.String("received", "", "append every text the agent reads here, one JSON string a line")
 	fs.SetOutput(stderr)
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -296,8 +310,17 @@ func runDemoAgent(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if *narrate != "" {
 		say = demo.FileNarrate(*narrate)
 	}
+	l, err := lang.Parse(*langFlag)
+	if err != nil {
+		fmt.Fprintf(stderr, "demo-agent: --lang: %v\n", err)
+		return 2
+	}
+	var got func(string)
+	if *received != "" {
+		got = demo.FileReceived(*received)
+	}
 	var n demo.Bytes
-	reply, err := demo.RunAgent(ctx, fs.Arg(0), demo.AgentOptions{Workspace: *dir, MCPHeart: *mh, Pause: *pause, StallMax: 40 * time.Second, Narrate: say, Bytes: &n})
+	reply, err := demo.RunAgent(ctx, fs.Arg(0), demo.AgentOptions{Workspace: *dir, MCPHeart: *mh, Pause: *pause, StallMax: 40 * time.Second, Narrate: say, Bytes: &n, Lang: l, Received: got})
 	if err != nil {
 		say(demo.KindAgent, "error: "+err.Error())
 		fmt.Fprintf(stderr, "demo-agent: %v\n", err)

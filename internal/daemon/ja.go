@@ -21,7 +21,7 @@ The tools name every file with the current heartbeat ID themselves: never type, 
 2. GEMINI.md と ai-docs/（健全な活動状態、深い作業、ハートビートの通知）を読み直します。
 3. create_activity_log で活動種別「回復」の活動ログを書き、何が起きたか、次に何をするかを記録します。
 4. 下の通知が内省の時期だと言っているなら、それも書きます（activity_type 内省）。
-ツールが現在のハートビートIDですべてのファイルに名前を付けます。IDを入力したり、使い回したり、作り出したりしないでください。`,
+ツールが現在のハートビートIDですべてのファイルに名前を付けます。IDを自分で入力したり、使い回したり、作り出したりしないでください。`,
 	"New while you were idle: %s. Read it and decide what to do (start_theme for a themebox file; handle feedback and rename it processed.<name>).": "アイドル中に届いたもの：%s。読んで、どうするか決めてください（themebox のファイルなら start_theme、フィードバックなら対応して processed.<名前> にリネーム）。",
 	"Urgent feedback: %s. Read it now, act on it, and rename it processed.<name> when it is handled.":                                               "緊急のフィードバック：%s。今読んで対応し、対応し終えたら processed.<名前> にリネームしてください。",
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/prompt"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -67,6 +68,12 @@ type AgentOptions struct {
 	// replies) and wrote (the tools' arguments, the reply): the demo
 	// reports them as a model would its tokens, estimated at 4 bytes each.
 	Bytes *Bytes
+	// Lang is the workspace's language: the agent writes its logs in it
+	// and reads its notices in it.
+	Lang lang.Lang
+	// Received, when set, gets every text the agent read: the prompt and
+	// each tool's reply, as a model would see them.
+	Received func(text string)
 }
 
 // Bytes is what one run read and wrote.
@@ -95,6 +102,9 @@ func RunAgent(ctx context.Context, text string, opts AgentOptions) (string, erro
 		return "", err
 	}
 	a := &agent{opts: opts, ws: ws, mem: mem}
+	if opts.Received != nil {
+		opts.Received(text)
+	}
 	if opts.Bytes != nil {
 		opts.Bytes.Read += len(text)
 	}
@@ -135,6 +145,9 @@ func (a *agent) call(ctx context.Context, tool string, args map[string]any) (map
 	res, err := a.mcp.CallTool(cctx, req)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", tool, err)
+	}
+	if a.opts.Received != nil {
+		a.opts.Received(textOf(res))
 	}
 	var out map[string]any
 	b, _ := json.Marshal(res.StructuredContent)

@@ -109,6 +109,21 @@ func FileNarrate(path string) func(kind, text string) {
 	}
 }
 
+// FileReceived appends each text the agent reads to path as one JSON
+// string a line (a record of what the agent was told; failures are ignored,
+// as narration's are).
+func FileReceived(path string) func(text string) {
+	return func(text string) {
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		b, _ := json.Marshal(text)
+		f.Write(append(b, '\n'))
+	}
+}
+
 // Follow reads the events the agent appends to path and prints them, until
 // ctx ends. It polls: the file is small and the demo's pace is seconds.
 func (n *Narrator) Follow(ctx context.Context, path string, every time.Duration) {

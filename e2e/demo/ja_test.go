@@ -1,0 +1,71 @@
+package demo
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/testutil"
+)
+
+// A scripted day in a ja workspace, as the agent meets it (issue 21 §5):
+// every text the demo agent received (each heartbeat prompt with its
+// notices, the recovery notice, each tool's reply) is Japanese: no English
+// sentence, no Go duration, no ASCII quotes.
+func TestDemoJapaneseDayTellsTheAgentOnlyJapanese(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the demo takes about two minutes")
+	}
+	dir := filepath.Join(t.TempDir(), "demo-ja")
+	cmd := exec.Command(filepath.Join(binDir, "watchdog"), "demo", "--lang", "ja", dir)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	p := testutil.Start(t, cmd)
+	done := make(chan error, 1)
+	go func() { done <- p.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("demo --lang ja: %v\n%s", err, out.String())
+		}
+	case <-time.After(5 * time.Minute):
+		t.Fatalf("the demo did not end by itself:\n%s", out.String())
+	}
+
+	f, err := os.Open(filepath.Join(dir, "stats", "demo_received.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var texts []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var s string
+		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
+			t.Fatalf("%q: %v", sc.Text(), err)
+		}
+		texts = append(texts, s)
+	}
+	all := strings.Join(texts, "\n")
+	// The day reached the texts that matter most.
+	for _, w := range []string{"回復通知（1回目／全3回）", "] introspection: 作業時間で", "深い作業を宣言しました", "テーマを終えました"} {
+		if !strings.Contains(all, w) {
+			t.Errorf("no text the agent received says %q", w)
+		}
+	}
+	if len(texts) < 20 {
+		t.Errorf("only %d texts received", len(texts))
+	}
+	for _, s := range texts {
+		testutil.CheckJapanese(t, "text the agent received", s)
+	}
+	if t.Failed() || testing.Verbose() {
+		t.Logf("the demo's output:\n%s\nwhat the agent received:\n%s", out.String(), all)
+	}
+}
