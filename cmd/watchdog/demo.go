@@ -84,6 +84,7 @@ type demoRun struct {
 	ws            *workspace.Workspace
 	cfg           *config.Config
 	say           *demo.Narrator
+	lang          lang.Lang
 
 	mu         sync.Mutex
 	last       state.State
@@ -132,7 +133,9 @@ func newDemo(dir string, l lang.Lang, stdout io.Writer) (*demoRun, error) {
 	if err != nil {
 		return nil, fmt.Errorf("demo config: %w", err)
 	}
-	return &demoRun{dir: abs, mcpHeart: mh.Path, ws: ws, cfg: cfg, say: demo.NewNarrator(stdout, cfg.Location()), done: make(chan struct{})}, nil
+	say := demo.NewNarrator(stdout, cfg.Location())
+	say.Lang = l
+	return &demoRun{dir: abs, mcpHeart: mh.Path, ws: ws, cfg: cfg, say: say, lang: l, done: make(chan struct{})}, nil
 }
 
 // refuseRealWorkspace keeps the demo out of a workspace with an agent's
@@ -163,14 +166,18 @@ func (d *demoRun) run(ctx context.Context, keep bool) int {
 	}
 	def := config.Defaults()
 	th, dth := d.cfg.Thresholds, def.Thresholds
-	d.say.Printf("ai-heart demo: a scripted agent's day, looked after by the watchdog (about 2 minutes; Ctrl-C stops it)\n\n")
-	d.say.Printf("  status page   http://%s/\n", win.Addr())
-	d.say.Printf("  workspace     %s (left for you to open)\n", d.dir)
-	d.say.Printf("  the agent     a built-in script, woken by exec like `gemini -p`, calling a real mcp-heart over stdio\n")
-	d.say.Printf("  scaled down   pulse %s (default %s) · wakeups every %s (%s) · inactivity warning %s / error %s (%s / %s)\n",
-		h(d.cfg.Pulse.Interval), h(def.Pulse.Interval), h(d.cfg.Schedule.Every), h(def.Schedule.Every),
-		h(th.InactivityWarning), h(th.InactivityError), h(dth.InactivityWarning), h(dth.InactivityError))
-	d.say.Printf("                introspection due after %s of work (%s)\n\n", h(th.Introspection), h(dth.Introspection))
+	if d.lang == lang.Japanese {
+		d.headerJa(win.Addr())
+	} else {
+		d.say.Printf("ai-heart demo: a scripted agent's day, looked after by the watchdog (about 2 minutes; Ctrl-C stops it)\n\n")
+		d.say.Printf("  status page   http://%s/\n", win.Addr())
+		d.say.Printf("  workspace     %s (left for you to open)\n", d.dir)
+		d.say.Printf("  the agent     a built-in script, woken by exec like `gemini -p`, calling a real mcp-heart over stdio\n")
+		d.say.Printf("  scaled down   pulse %s (default %s) · wakeups every %s (%s) · inactivity warning %s / error %s (%s / %s)\n",
+			h(d.cfg.Pulse.Interval), h(def.Pulse.Interval), h(d.cfg.Schedule.Every), h(def.Schedule.Every),
+			h(th.InactivityWarning), h(th.InactivityError), h(dth.InactivityWarning), h(dth.InactivityError))
+		d.say.Printf("                introspection due after %s of work (%s)\n\n", h(th.Introspection), h(dth.Introspection))
+	}
 
 	opts := daemon.Options{Log: zerolog.New(narratingLog{d}).Level(zerolog.DebugLevel), Alerts: sink,
 		Subscribers: []func(daemon.PulseEvent){win.pulsed, d.pulsed}}
@@ -187,7 +194,7 @@ func (d *demoRun) run(ctx context.Context, keep bool) int {
 	case <-ctx.Done():
 	case <-d.done:
 		if keep {
-			d.say.Say(time.Now(), "demo", "the scripted day is over; the watchdog keeps going until Ctrl-C")
+			d.say.Say(time.Now(), "demo", d.t("the scripted day is over; the watchdog keeps going until Ctrl-C", "台本の一日は終わりました。watchdog は Ctrl-C まで動き続けます"))
 			<-ctx.Done()
 		}
 	case err := <-stopped:
@@ -221,7 +228,11 @@ func (l narratingLog) Write(p []byte) (int, error) {
 		l.d.wakeups++
 		n := l.d.wakeups
 		l.d.mu.Unlock()
-		l.d.say.Say(time.Now(), demo.KindWakeup, fmt.Sprintf("#%d from %s, heartbeat %s", n, sourceNames[e.Source], e.HeartbeatID))
+		if l.d.lang == lang.Japanese {
+			l.d.say.Say(time.Now(), demo.KindWakeup, fmt.Sprintf("#%d %s、ハートビート %s", n, sourceNamesJa[e.Source], e.HeartbeatID))
+		} else {
+			l.d.say.Say(time.Now(), demo.KindWakeup, fmt.Sprintf("#%d from %s, heartbeat %s", n, sourceNames[e.Source], e.HeartbeatID))
+		}
 	case e.Level == "warn" || e.Level == "error":
 		msg := e.Message
 		if e.Error != "" {
@@ -256,7 +267,8 @@ func (d *demoRun) pulsed(e daemon.PulseEvent) {
 	d.last = e.State
 	d.mu.Unlock()
 	if n := e.State.Counters.Ghosts - prev.Counters.Ghosts; n > 0 && prev.Agent != "" {
-		d.say.Say(time.Now(), "ghost", fmt.Sprintf("the [IDLE] reply is counted as a ghost (%d so far): no transcript, nothing to do", e.State.Counters.Ghosts))
+		d.say.Say(time.Now(), "ghost", d.t(fmt.Sprintf("the [IDLE] reply is counted as a ghost (%d so far): no transcript, nothing to do", e.State.Counters.Ghosts),
+			fmt.Sprintf("[IDLE] の返事はゴーストとして数えます（これまでに%d回）。記録もすることもありません", e.State.Counters.Ghosts)))
 	}
 	if m, err := demo.ReadMemory(d.ws); err == nil && m.Done && !e.State.Chambers.Schedule.InFlight {
 		d.doneOnce.Do(func() { close(d.done) })
@@ -267,6 +279,10 @@ func (d *demoRun) summary() {
 	d.mu.Lock()
 	c, rec, cs := d.last.Counters, d.recoveries, d.last.Cost
 	d.mu.Unlock()
+	if d.lang == lang.Japanese {
+		d.summaryJa(c, rec, cs)
+		return
+	}
 	d.say.Printf("\nSummary: %s (%d delivered, %s, %d coalesced while one was running), %s, %s, %d pulses.\n",
 		plural(c.Wakeups, "wakeup"), c.Delivered, plural(c.Ghosts, "ghost"), c.Coalesced, plural(c.Alerts, "alert"), plural(int64(rec), "recovery"), c.Pulses)
 	if cs != nil {
@@ -322,13 +338,22 @@ func runDemoAgent(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	var n demo.Bytes
 	reply, err := demo.RunAgent(ctx, fs.Arg(0), demo.AgentOptions{Workspace: *dir, MCPHeart: *mh, Pause: *pause, StallMax: 40 * time.Second, Narrate: say, Bytes: &n, Lang: l, Received: got})
 	if err != nil {
-		say(demo.KindAgent, "error: "+err.Error())
+		if l == lang.Japanese && errors.Is(err, context.Canceled) {
+			say(demo.KindAgent, "実行は打ち切られました") // the stall's expected end
+		} else {
+			say(demo.KindAgent, "error: "+err.Error())
+		}
 		fmt.Fprintf(stderr, "demo-agent: %v\n", err)
 		return 1
 	}
-	if reply == demo.Idle {
+	switch {
+	case reply == demo.Idle && l == lang.Japanese:
+		say(demo.KindAgent, "[IDLE] と返事：今することはありません")
+	case reply == demo.Idle:
 		say(demo.KindAgent, "replies [IDLE]: nothing to do right now")
-	} else {
+	case l == lang.Japanese:
+		say(demo.KindAgent, "返事："+reply)
+	default:
 		say(demo.KindAgent, "replies: "+reply)
 	}
 	// Claude Code's stream-json, as the demo's exec delivery reads it: the

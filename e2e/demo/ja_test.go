@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -64,6 +65,21 @@ func TestDemoJapaneseDayTellsTheAgentOnlyJapanese(t *testing.T) {
 	}
 	for _, s := range texts {
 		testutil.CheckJapanese(t, "text the agent received", s)
+	}
+	// The narration is Japanese too, but for the alert lines, which are
+	// what machines read and stay English.
+	for _, w := range []string{"ai-heart デモ", "#1 予定による起動", "tool      start_theme 「", "返事：", "まとめ：起動"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("the narration lacks %q", w)
+		}
+	}
+	timeline := regexp.MustCompile(`^\d\d:\d\d:\d\d  (\S+)\s+(.*)$`)
+	for _, l := range strings.Split(out.String(), "\n") {
+		m := timeline.FindStringSubmatch(l)
+		if m == nil || m[1] == "alert" || m[1] == "recovery" || m[1] == "watchdog" {
+			continue
+		}
+		testutil.CheckJapanese(t, "narration", m[2])
 	}
 	if t.Failed() || testing.Verbose() {
 		t.Logf("the demo's output:\n%s\nwhat the agent received:\n%s", out.String(), all)

@@ -159,7 +159,7 @@ func (a *agent) call(ctx context.Context, tool string, args map[string]any) (map
 	if res.IsError {
 		return nil, fmt.Errorf("%s failed: %s", tool, textOf(res))
 	}
-	a.opts.Narrate("tool", tool+" "+summary(tool, args, out))
+	a.opts.Narrate("tool", tool+" "+a.summary(tool, args, out))
 	return out, nil
 }
 
@@ -174,20 +174,21 @@ func textOf(r *mcp.CallToolResult) string {
 }
 
 // summary is the one line a person needs about a tool call.
-func summary(tool string, args, out map[string]any) string {
+func (a *agent) summary(tool string, args, out map[string]any) string {
 	s := func(m map[string]any, k string) string { v, _ := m[k].(string); return v }
 	switch tool {
 	case "start_theme":
-		return fmt.Sprintf("%q → %s", args["theme_name"], s(out, "theme_folder"))
+		return fmt.Sprintf(a.say("%q → %s", "「%s」→ %s"), args["theme_name"], s(out, "theme_folder"))
 	case "create_activity_log":
 		return fmt.Sprintf("%s → %s", args["activity_type"], s(out, "path"))
 	case "checkpoint":
-		return fmt.Sprintf("%q", args["current_activity"])
+		return fmt.Sprintf(a.say("%q", "「%s」"), args["current_activity"])
 	case "start_deep_work":
 		if d := s(out, "deadline"); d != "" {
-			return fmt.Sprintf("%s, %v min (until %s)", s(out, "mode"), args["planned_duration_minutes"], clock(d))
+			return a.say(fmt.Sprintf("%s, %v min (until %s)", s(out, "mode"), args["planned_duration_minutes"], clock(d)),
+				fmt.Sprintf("%s、%v分（%sまで）", s(out, "mode"), args["planned_duration_minutes"], clock(d)))
 		}
-		return s(out, "mode") + ": checkpoints keep it going until the next activity log"
+		return s(out, "mode") + a.say(": checkpoints keep it going until the next activity log", "：次の活動ログまで、チェックポイントを書きながら続きます")
 	case "end_theme":
 		return fmt.Sprintf("%s → %s", args["theme_directory_part"], s(out, "end_record"))
 	}

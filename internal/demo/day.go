@@ -160,12 +160,12 @@ func (a *agent) stall(ctx context.Context) (string, error) {
 	if err := writeMemory(a.ws, a.mem); err != nil {
 		return "", err
 	}
-	a.opts.Narrate("stall", "the agent hangs mid-run, writing nothing (a stuck agent)")
+	a.opts.Narrate("stall", a.say("the agent hangs mid-run, writing nothing (a stuck agent)", "エージェントが実行の途中で固まり、何も書きません（行き詰まったエージェント）"))
 	deadline := time.Now().Add(a.opts.StallMax)
 	for time.Now().Before(deadline) {
 		select {
 		case <-ctx.Done():
-			a.opts.Narrate("stall", "the watchdog ends the stuck run (SIGTERM) before it wakes the agent again")
+			a.opts.Narrate("stall", a.say("the watchdog ends the stuck run (SIGTERM) before it wakes the agent again", "watchdog が固まった実行を終わらせ（SIGTERM）、それからエージェントを起こし直します"))
 			return "", ctx.Err()
 		case <-time.After(200 * time.Millisecond):
 		}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 // Narrator prints the timeline a person reads: one line per event, with
@@ -19,6 +21,9 @@ type Narrator struct {
 	mu  sync.Mutex
 	w   io.Writer
 	loc *time.Location
+	// Lang is the language of the narration's own words (alert lines
+	// stay English: they are what machines read).
+	Lang lang.Lang
 
 	held      *event // the latest wakeup, until its reply shows
 	lastReply string
@@ -66,6 +71,9 @@ func (n *Narrator) flush() {
 		msg := "… 1 more wakeup with the same reply"
 		if n.repeats > 1 {
 			msg = fmt.Sprintf("… %d more wakeups, each with the same reply", n.repeats)
+		}
+		if n.Lang == lang.Japanese {
+			msg = fmt.Sprintf("… 同じ返事の起動がさらに%d回", n.repeats)
 		}
 		n.print(n.repeatAt, "", msg)
 		n.repeats = 0
