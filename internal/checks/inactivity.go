@@ -2,7 +2,6 @@ package checks
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/ai-heart/ai-heart/internal/humanize"
 )
@@ -10,36 +9,19 @@ import (
 func (e *eval) inactivity() Finding {
 	f := Finding{Check: Inactivity}
 	p := e.snap.NewestProof()
-	var t time.Time
-	what := "no proof of activity"
 	if p != nil {
-		t, f.ProofID = p.ModTime, p.ID
-		what = "last proof " + p.Path
+		f.ProofID = p.ID
 	}
-	// A strict pause that ended is not held against the agent: inactivity
-	// counts from its deadline, so the expiry notice comes first, alone.
-	if e.strictEnded.After(t) {
-		t, what = e.strictEnded, "strict deep work ended at "+e.clock(e.strictEnded)
-	}
-	// The client's hooks prove life for free: a tool call is activity as
-	// much as a checkpoint, and an agent asking a person is neither working
-	// nor idle (waiting_for_you says so).
 	c := e.cfg.Client
-	if c.Asking {
+	st := InactivityStretch(p, e.strictEnded, c, e.cfg.Work, e.baseline(), e.clock)
+	t, what, busy := st.From, st.What, st.Busy
+	switch {
+	case st.Asking:
 		f.Message = "waiting for you since " + e.clock(c.AskSince) + " (waiting_for_you)"
 		return f
-	}
-	busy := c.LastToolAt.After(t)
-	if busy {
-		t, what = c.LastToolAt, "last tool call "+c.LastTool+" at "+e.clock(c.LastToolAt)
-	}
-	w := e.cfg.Work
-	if w.Scheduled && !w.Working {
+	case st.Waiting:
 		f.Message = "waiting for the next wakeup"
 		return f
-	}
-	if w.Scheduled && w.Since.After(t) {
-		t, what = w.Since, "wakeup delivered at "+e.clock(w.Since)+", no proof since"
 	}
 	el, ok := e.since(t)
 	if !ok {

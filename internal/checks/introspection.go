@@ -2,24 +2,22 @@ package checks
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/ai-heart/ai-heart/internal/humanize"
 )
 
 func (e *eval) introspection() Finding {
 	f := Finding{Check: Introspection}
-	var t time.Time
 	what := "no introspection log"
 	if p := e.snap.LastIntrospection; p != nil {
-		t, f.ProofID = p.ModTime, p.ID
+		f.ProofID = p.ID
 		what = "last introspection " + p.Path
 	}
-	el, ok := e.since(t)
+	// Owed per working time when scheduled: waiting does not make it due.
+	el, working, ok := IntrospectionOwed(e.now, e.snap.LastIntrospection, e.cfg.Work, e.baseline())
 	of := ""
-	if e.cfg.Work.Scheduled {
-		// Owed per working time: waiting does not make it due.
-		el, ok, of = e.cfg.Work.Worked, true, " of working time"
+	if working {
+		of = " of working time"
 	}
 	if !ok {
 		f.Message = "no introspection yet"

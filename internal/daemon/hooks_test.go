@@ -63,6 +63,10 @@ func TestHooksAnswerTurnsAndProveLife(t *testing.T) {
 		if c == nil || c.Mode != state.ClientInTurn || c.LastTool != "Bash" || c.ToolCalls != 30 || st.Checks["inactivity"].Message == "" {
 			t.Fatalf("client state %+v, inactivity %q: want in a turn, 30 Bash calls", c, st.Checks["inactivity"].Message)
 		}
+		// mcp-heart measures from what the checks counted from.
+		if st.Work.Mode != state.WorkWorking || st.Work.Baseline == nil {
+			t.Fatalf("work %+v: want working, with the baseline the checks count from", st.Work)
+		}
 		if msg := st.Checks["inactivity"].Message; msg[:5] != "busy:" {
 			t.Fatalf("inactivity message %q, want it to say busy", msg)
 		}

@@ -20,7 +20,7 @@ func (a *agent) stateNow() state.State {
 		DeepWork: []state.DeepWork{}, Counters: a.counters.Clone(),
 		DailyCap: a.gate.cap.State(now), Breaker: a.gate.breaker.State(now),
 		Notices: append([]string{}, a.notices()...),
-		Work:    a.work.state(),
+		Work:    a.workState(),
 		Client:  a.clientState(now),
 	}
 	sum := a.ledger.Summary(now)
@@ -71,4 +71,23 @@ func (a *agent) writeState() {
 	if err := state.Write(a.ws, a.stateNow()); err != nil {
 		a.log.Error().Err(err).Msg("write state")
 	}
+}
+
+// workState is working versus waiting as the checks judge it (a turn the
+// hooks saw counts as working), with what they count from. Called with
+// a.mu held.
+func (a *agent) workState() state.Work {
+	s := a.work.state()
+	if w := a.clientWork(a.work.checks()); w.Working && s.Mode == state.WorkWaiting {
+		t := w.Since
+		s.Mode, s.Since = state.WorkWorking, &t
+	}
+	if !a.baseline.IsZero() {
+		t := a.baseline
+		s.Baseline = &t
+	}
+	if t := a.checkState.StrictEnded; !t.IsZero() {
+		s.StrictEnded = &t
+	}
+	return s
 }

@@ -110,6 +110,12 @@ type Work struct {
 	Since *time.Time `json:"since,omitempty"`
 	// WorkedSinceIntrospection is the working time introspection is owed on.
 	WorkedSinceIntrospection config.Duration `json:"worked_since_introspection"`
+	// Baseline is what the checks count from when nothing is newer (the
+	// watchdog's start, or a pause's end); StrictEnded is the deadline of
+	// the last strict deep work that expired, from which inactivity counts.
+	// mcp-heart measures with them, so its replies agree with the checks.
+	Baseline    *time.Time `json:"baseline,omitempty"`
+	StrictEnded *time.Time `json:"strict_ended,omitempty"`
 }
 
 // CheckState is one check's current level and message.

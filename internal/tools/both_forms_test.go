@@ -12,6 +12,8 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/ai-heart/ai-heart/internal/state"
+
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/testutil"
 )
@@ -33,6 +35,9 @@ var textMayOmit = map[string]string{
 	"latest_log_at": "a timestamp; the text names the log's path",
 	"pulse_at":      "a timestamp; the text gives the pulse's age",
 	"thresholds":    "get_heartbeat_elapsed_time: the text names the crossed thresholds; the whole table is for programs",
+	"work":          "get_heartbeat_elapsed_time: an enum the text says in a sentence",
+	"not_judged":    "said in the agent's language",
+	"stretch_start": "a timestamp the text gives as a clock time",
 }
 
 // omitted reports whether a leaf may be left out of the text.
@@ -59,7 +64,8 @@ func bothForms(t *testing.T, l lang.Lang) {
 	e.tl.Lang = l
 	e.write("themebox/002_tides.md", "# Tides\nWhy two a day?\n", e.now())
 	e.write("feedbackbox/001_note.md", "Please cite the tide tables.\n", e.now())
-	e.writeState(t, e.now(), "[warning] introspection: Write an introspection soon.", "Feedback waits in feedbackbox/001_note.md.")
+	// A watchdog that has just started: nothing is due yet.
+	e.writeStateWith(t, state.State{StartedAt: e.now(), PulseAt: e.now(), Notices: []string{"[warning] introspection: Write an introspection soon.", "Feedback waits in feedbackbox/001_note.md."}})
 	c, err := client.NewInProcessClient(NewServer(e.tl, "test"))
 	if err != nil {
 		t.Fatal(err)

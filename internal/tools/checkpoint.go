@@ -75,6 +75,8 @@ func (t *Tools) Checkpoint(a Args) (*CheckpointResult, error) {
 		return nil, err
 	}
 	now := t.now()
+	// Judged before the checkpoint counts: the cycle it lands in.
+	cycle := t.standing(now, latest).cycle(now, latest.Log)
 	p, err := t.WS.AddCheckpoint(id, now, msg)
 	if err != nil && p.Path == "" {
 		return nil, err
@@ -99,8 +101,8 @@ func (t *Tools) Checkpoint(a Args) (*CheckpointResult, error) {
 		}
 	}
 	warn := t.Thresholds.InactivityWarning.D()
-	if !res.DeepWorkActive && res.SinceLastLogSeconds != nil && time.Duration(*res.SinceLastLogSeconds)*time.Second >= warn {
-		res.Notes = append(res.Notes, t.trf("Your last activity log was %s ago. If this work will take a while longer, you can declare it with start_deep_work (flexible: until your next log, with checkpoints at natural breaks; strict: a fixed number of minutes with inactivity, introspection and stale_id paused). Otherwise, close it with an activity log at the next natural break.", humanSec(t.Lang, res.SinceLastLogSeconds, "")))
+	if !res.DeepWorkActive && cycle != nil && time.Duration(*cycle)*time.Second >= warn {
+		res.Notes = append(res.Notes, t.trf("This cycle has run %s. If this work will take a while longer, you can declare it with start_deep_work (flexible: until your next log, with checkpoints at natural breaks; strict: a planned duration with inactivity, introspection and stale_id paused). Otherwise, close it with an activity log at the next natural break.", humanSec(t.Lang, cycle, "")))
 	}
 	return res, nil
 }

@@ -100,6 +100,7 @@ func TestCheckpointSuggestsDeepWork(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
+			e.writeState(t, e.now())
 			e.write(testThemeHist+"/20250102025000.md", "## Activity type\nthinking\n", e.now().Add(-tc.logAge))
 			if tc.deep != "" {
 				e.write("stats/deep_work/20250102030000.txt", tc.deep, e.now())

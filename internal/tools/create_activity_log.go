@@ -52,7 +52,7 @@ type LogResult struct {
 	SincePreviousLogSeconds        *int64              `json:"since_previous_log_seconds,omitempty" jsonschema:"length of this cycle: seconds since the previous activity log"`
 	SincePreviousCheckpointSeconds *int64              `json:"since_previous_checkpoint_seconds,omitempty" jsonschema:"seconds since the latest checkpoint"`
 	CompletedDeepWork              []CompletedDeepWork `json:"completed_deep_work" jsonschema:"deep-work declarations this log completed"`
-	Stage                          string              `json:"stage" jsonschema:"empty, notice (cycle ran 5+ min) or split (cycle ran 10+ min: split your work)"`
+	Stage                          string              `json:"stage" jsonschema:"empty, notice (this cycle, from the previous log or the wakeup if later, ran past the inactivity warning) or split (past the error: split your work)"`
 	Notes                          []string            `json:"notes" jsonschema:"advice for the agent"`
 	WatchdogNotices                []string            `json:"watchdog_notices" jsonschema:"the running watchdog's current notices (warnings, feedback, recovery): act on them"`
 }
@@ -118,6 +118,9 @@ func (t *Tools) CreateActivityLog(a Args) (*LogResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Judged before the log counts: the cycle it closes.
+	before := t.now()
+	cycle := t.standing(before, latest).cycle(before, latest.Log)
 
 	data := workspace.ActivityLog{Type: typ, Content: content, Artifacts: artifacts, Evaluation: eval}.Format(id, t.Lang)
 	rel, err := t.WS.ClaimSequenced(theme.HistoriesDir(), id, ".md", data)
@@ -158,7 +161,7 @@ func (t *Tools) CreateActivityLog(a Args) (*LogResult, error) {
 	if len(completed) > 0 {
 		res.Notes = append(res.Notes, t.tr("Deep work has ended with this log. The next activity log must be an introspection (activity_type introspection): look back on the deep work before starting anything new."))
 	}
-	if stage, note := t.stageNote(res.SincePreviousLogSeconds, len(res.CompletedDeepWork) > 0); stage != "" {
+	if stage, note := t.stageNote(cycle, len(res.CompletedDeepWork) > 0); stage != "" {
 		res.Stage = stage
 		res.Notes = append(res.Notes, note)
 	}

@@ -208,6 +208,7 @@ func TestCreateActivityLogStageNote(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
+			e.writeState(t, e.now())
 			e.write(testThemeHist+"/20250102020000.md", "# Activity log\n## Activity type\nthinking\n", e.now().Add(-tc.cycle))
 			res, err := e.tl.CreateActivityLog(args(t, goodLog))
 			if err != nil {

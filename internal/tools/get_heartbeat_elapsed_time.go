@@ -29,14 +29,16 @@ type ThresholdStatus struct {
 	Check            string `json:"check" jsonschema:"the watchdog check: inactivity or introspection"`
 	Level            string `json:"level" jsonschema:"the alert level at this threshold: info, warning or error"`
 	ThresholdSeconds int64  `json:"threshold_seconds" jsonschema:"the threshold"`
-	RemainingSeconds *int64 `json:"remaining_seconds,omitempty" jsonschema:"seconds until it is crossed (0 when already crossed); absent when there is no proof to measure from"`
+	RemainingSeconds *int64 `json:"remaining_seconds,omitempty" jsonschema:"seconds until it is crossed (0 when already crossed), as the watchdog counts (introspection: working time); absent while waiting or when the watchdog cannot be read"`
+	Deadline         string `json:"deadline,omitempty" jsonschema:"inactivity while working: RFC 3339 time it is crossed unless you write a log or checkpoint first"`
 	Crossed          bool   `json:"crossed" jsonschema:"whether it is crossed now"`
 	Paused           bool   `json:"paused" jsonschema:"whether deep work pauses this check now"`
 }
 
 var elapsedTool = define[noInput]("get_heartbeat_elapsed_time", "Get heartbeat elapsed time", reads, (*Tools).GetHeartbeatElapsedTime,
-	"Read-only status: time since your latest activity log, checkpoint and introspection, deep work in force and time left, "+
-		"each watchdog threshold (%s and %s without proof) and whether it is crossed, and the watchdog's current notices. Takes no parameters.",
+	"Read-only status, as the watchdog's checks judge it: working or waiting, since when, each threshold (inactivity: %s and %s of working time without proof) "+
+		"with the time left until it and whether it is crossed, deep work in force and its time left, the time since your latest activity log, checkpoint and introspection, "+
+		"and the watchdog's current notices. Takes no parameters.",
 	"$inactivityWarning", "$inactivityError")
 
 // ElapsedResult is the reply of get_heartbeat_elapsed_time.
@@ -44,13 +46,16 @@ type ElapsedResult struct {
 	HeartbeatID                string            `json:"heartbeat_id" jsonschema:"the current heartbeat ID"`
 	HeartbeatAgeSeconds        *int64            `json:"heartbeat_age_seconds,omitempty" jsonschema:"seconds since the current ID was minted"`
 	LastLog                    string            `json:"last_log,omitempty" jsonschema:"the latest activity log"`
-	SinceLastLogSeconds        *int64            `json:"since_last_log_seconds,omitempty" jsonschema:"seconds since the latest activity log: the cycle so far"`
+	SinceLastLogSeconds        *int64            `json:"since_last_log_seconds,omitempty" jsonschema:"seconds since the latest activity log"`
 	LastCheckpointMessage      string            `json:"last_checkpoint_message,omitempty" jsonschema:"what the latest checkpoint said"`
 	SinceLastCheckpointSeconds *int64            `json:"since_last_checkpoint_seconds,omitempty" jsonschema:"seconds since the latest checkpoint"`
 	SinceLastIntrospectionSecs *int64            `json:"since_last_introspection_seconds,omitempty" jsonschema:"seconds since the latest introspection log"`
 	DeepWork                   *DeepWorkStatus   `json:"deep_work,omitempty" jsonschema:"the deep work in force, if any"`
+	Work                       string            `json:"work" jsonschema:"working (a wakeup is unanswered), waiting (nothing is due), always (no schedule: always working), waiting_for_you, or unknown (no watchdog is running, or no proof yet)"`
+	StretchStart               string            `json:"stretch_start,omitempty" jsonschema:"RFC 3339 start of the stretch inactivity counts from (the newest proof, tool call or unanswered wakeup)"`
+	NotJudged                  string            `json:"not_judged,omitempty" jsonschema:"why mcp-heart cannot say which thresholds are crossed"`
 	Thresholds                 []ThresholdStatus `json:"thresholds" jsonschema:"each watchdog threshold and the time until it is crossed"`
-	Stage                      string            `json:"stage" jsonschema:"empty, notice (cycle 5+ min) or split (cycle 10+ min: split recommended)"`
+	Stage                      string            `json:"stage" jsonschema:"empty, notice (this cycle, from your latest log or the wakeup if later, has run past the inactivity warning) or split (past the error: split recommended)"`
 	StageNote                  string            `json:"stage_note,omitempty" jsonschema:"advice for the stage"`
 	PendingNoticesHeartbeatID  string            `json:"pending_notices_heartbeat_id,omitempty" jsonschema:"the heartbeat ID of the watchdog pulse the notices come from"`
 	PendingNotices             []string          `json:"pending_notices" jsonschema:"the watchdog's current notice paragraphs (warnings, feedback, recovery instructions), whatever the delivery"`
@@ -63,9 +68,9 @@ func (r *ElapsedResult) Text(l lang.Lang) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, tr(l, "Current heartbeat ID: %s (the tools use it for you).\n"), r.HeartbeatID)
 	if r.LastLog != "" {
-		fmt.Fprintf(&b, tr(l, "Since latest activity log (this cycle): %s (%s).\n"), humanSec(l, r.SinceLastLogSeconds, ""), r.LastLog)
+		fmt.Fprintf(&b, tr(l, "Since latest activity log: %s (%s).\n"), humanSec(l, r.SinceLastLogSeconds, ""), r.LastLog)
 	} else {
-		fmt.Fprintf(&b, tr(l, "Since latest activity log (this cycle): %s.\n"), humanSec(l, r.SinceLastLogSeconds, tr(l, "no log yet")))
+		fmt.Fprintf(&b, tr(l, "Since latest activity log: %s.\n"), humanSec(l, r.SinceLastLogSeconds, tr(l, "no log yet")))
 	}
 	if r.SinceLastCheckpointSeconds != nil {
 		fmt.Fprintf(&b, tr(l, "Since latest checkpoint: %s (%q).\n"), humanSec(l, r.SinceLastCheckpointSeconds, ""), r.LastCheckpointMessage)
@@ -82,18 +87,45 @@ func (r *ElapsedResult) Text(l lang.Lang) string {
 	} else {
 		b.WriteString(tr(l, "No deep work in force.\n"))
 	}
-	// The text names only what needs attention; the structured content
-	// has every threshold with its countdown.
-	var crossed []string
-	for _, th := range r.Thresholds {
-		if th.Crossed && !th.Paused {
-			crossed = append(crossed, fmt.Sprintf(tr(l, "%s %s (%s)"), th.Check, levelWord(l, th.Level), humanize.DurationIn(l, time.Duration(th.ThresholdSeconds)*time.Second)))
+	switch r.Work {
+	case workWaiting:
+		b.WriteString(tr(l, "Waiting for the next wakeup: nothing is due, and inactivity is not counted while you wait.\n"))
+	case workAsking:
+		b.WriteString(tr(l, "Waiting for a person to answer: inactivity is not counted meanwhile.\n"))
+	case workUnknown:
+		fmt.Fprintf(&b, tr(l, "The watchdog's checks cannot be judged now: %s.\n"), tr(l, r.NotJudged))
+	default:
+		if start, err := time.Parse(time.RFC3339, r.StretchStart); err == nil {
+			fmt.Fprintf(&b, tr(l, "Inactivity counts from %s.\n"), clockOf(start))
 		}
 	}
-	if len(crossed) == 0 {
+	// The text names only what needs attention; the structured content
+	// has every threshold with its countdown.
+	var crossed, next []string
+	var nextIntro bool
+	for _, th := range r.Thresholds {
+		switch {
+		case th.Paused || th.RemainingSeconds == nil:
+		case th.Crossed:
+			crossed = append(crossed, fmt.Sprintf(tr(l, "%s %s (%s)"), th.Check, levelWord(l, th.Level), humanize.DurationIn(l, time.Duration(th.ThresholdSeconds)*time.Second)))
+		case th.Check == "inactivity" && len(next) == 0 && th.Deadline != "":
+			if d, err := time.Parse(time.RFC3339, th.Deadline); err == nil {
+				next = append(next, fmt.Sprintf(tr(l, "inactivity %s at %s (in %s)"), levelWord(l, th.Level), clockOf(d), humanSec(l, th.RemainingSeconds, "")))
+			}
+		case th.Check == "introspection" && !nextIntro:
+			nextIntro = true
+			next = append(next, fmt.Sprintf(tr(l, "introspection %s in %s of working time"), levelWord(l, th.Level), humanSec(l, th.RemainingSeconds, "")))
+		}
+	}
+	switch {
+	case r.Work == workUnknown:
+	case len(crossed) == 0:
 		b.WriteString(tr(l, "No watchdog threshold is crossed.\n"))
-	} else {
+	default:
 		b.WriteString(tr(l, "Watchdog thresholds crossed: ") + strings.Join(crossed, tr(l, ", ")) + tr(l, ".\n"))
+	}
+	if len(next) > 0 {
+		b.WriteString(tr(l, "Next: ") + strings.Join(next, tr(l, ", ")) + tr(l, ".\n"))
 	}
 	if r.StageNote != "" {
 		b.WriteString(r.StageNote + "\n")
@@ -155,40 +187,89 @@ func (t *Tools) GetHeartbeatElapsedTime(a Args) (*ElapsedResult, error) {
 		res.DeepWork = st // the newest in force wins; the list is oldest first
 	}
 
+	sd := t.standing(now, latest)
+	res.Work, res.NotJudged = sd.work(), sd.why
+	if sd.counting() {
+		res.StretchStart = sd.stretch.From.In(t.WS.Loc).Format(time.RFC3339)
+	}
 	th := t.Thresholds
-	proof := latest.NewestProof()
 	info, warning, limit := th.IntrospectionLevels()
 	res.Thresholds = append(res.Thresholds,
-		threshold("inactivity", "warning", th.InactivityWarning.D(), now, proof, strict),
-		threshold("inactivity", "error", th.InactivityError.D(), now, proof, strict),
-		threshold("introspection", "info", info, now, latest.Introspection, anyDeep),
-		threshold("introspection", "warning", warning, now, latest.Introspection, anyDeep),
-		threshold("introspection", "error", limit, now, latest.Introspection, anyDeep),
+		sd.inactivity("warning", th.InactivityWarning.D(), now, strict),
+		sd.inactivity("error", th.InactivityError.D(), now, strict),
+		sd.introspection("info", info, anyDeep),
+		sd.introspection("warning", warning, anyDeep),
+		sd.introspection("error", limit, anyDeep),
 	)
-	res.Stage, res.StageNote = t.stageNote(res.SinceLastLogSeconds, res.DeepWork != nil)
+	res.Stage, res.StageNote = t.stageNote(sd.cycle(now, latest.Log), res.DeepWork != nil)
 	res.PendingNoticesHeartbeatID, res.PendingNotices = t.pendingNotices(now)
 	return res, nil
 }
 
-// threshold measures one threshold from the proof it counts from.
-func threshold(check, level string, limit time.Duration, now time.Time, from *workspace.Proof, paused bool) ThresholdStatus {
-	s := ThresholdStatus{Check: check, Level: level, ThresholdSeconds: int64(limit / time.Second), Paused: paused}
-	if from == nil {
-		return s
+// The work values of ElapsedResult.Work.
+const (
+	workWorking = "working"
+	workWaiting = "waiting"
+	workAlways  = "always"
+	workAsking  = "waiting_for_you"
+	workUnknown = "unknown"
+)
+
+// work is the standing in one word, for the reply.
+func (s standing) work() string {
+	switch {
+	case !s.judged:
+		return workUnknown
+	case s.stretch.Asking:
+		return workAsking
+	case s.stretch.Waiting:
+		return workWaiting
+	case s.st.Work.Mode == state.WorkWorking || s.st.Work.Mode == state.WorkWaiting:
+		return workWorking
 	}
-	left := from.ModTime.Add(limit).Sub(now)
-	if left <= 0 {
-		s.Crossed = true
-		left = 0
-	}
-	secs := int64(left.Round(time.Second) / time.Second)
-	s.RemainingSeconds = &secs
-	return s
+	return workAlways
 }
 
+// inactivity is one inactivity threshold as the check counts it: from the
+// stretch's start, only while working.
+func (s standing) inactivity(level string, limit time.Duration, now time.Time, paused bool) ThresholdStatus {
+	ts := ThresholdStatus{Check: "inactivity", Level: level, ThresholdSeconds: int64(limit / time.Second), Paused: paused}
+	if !s.counting() {
+		return ts
+	}
+	at := s.stretch.From.Add(limit).In(now.Location())
+	ts.Deadline = at.Format(time.RFC3339)
+	left := at.Sub(now)
+	if left < 0 { // the check's "more than the threshold"
+		ts.Crossed, left = true, 0
+	}
+	secs := int64(left.Round(time.Second) / time.Second)
+	ts.RemainingSeconds = &secs
+	return ts
+}
+
+// introspection is one introspection threshold as the check counts it:
+// on working time when a schedule wakes the agent.
+func (s standing) introspection(level string, limit time.Duration, paused bool) ThresholdStatus {
+	ts := ThresholdStatus{Check: "introspection", Level: level, ThresholdSeconds: int64(limit / time.Second), Paused: paused}
+	if !s.judged || !s.owedOK {
+		return ts
+	}
+	left := limit - s.owed
+	if left < 0 { // the check's "more than the threshold"
+		ts.Crossed, left = true, 0
+	}
+	secs := int64(left.Round(time.Second) / time.Second)
+	ts.RemainingSeconds = &secs
+	return ts
+}
+
+// clockOf is a time as the replies show it: the clock time in t's zone.
+func clockOf(t time.Time) string { return t.Format("15:04:05") }
+
 // pendingNotices are the watchdog's current notices, from the state file it
-// writes every pulse whatever the delivery. A state from a watchdog that is
-// no longer running has none worth repeating.
+// writes every pulse whatever the delivery, believed only while a watchdog
+// holds the workspace's lock (the agent can write the file too).
 func (t *Tools) pendingNotices(now time.Time) (string, []string) {
 	st, err := state.Read(t.WS)
 	if err != nil {
@@ -197,7 +278,7 @@ func (t *Tools) pendingNotices(now time.Time) (string, []string) {
 		}
 		return "", []string{}
 	}
-	if !st.Running(now) || len(st.Notices) == 0 {
+	if ok, _ := st.Live(t.WS, now); !ok || len(st.Notices) == 0 {
 		return "", []string{}
 	}
 	return string(st.HeartbeatID), st.Notices

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"errors"
 	"os"
 	"reflect"
 	"strings"
@@ -58,13 +59,13 @@ func TestGetHeartbeatElapsedTime(t *testing.T) {
 		}
 	}
 	// Newest proof is the checkpoint (2 m ago); strict deep work pauses
-	// everything; introspection 20 m ago crossed info (15 m) and warning (20 m).
+	// everything; introspection 20 m ago crossed info (15 m) and reached warning (20 m).
 	wantTh := map[string]struct {
 		left    int64
 		crossed bool
 	}{
 		"inactivity warning": {180, false}, "inactivity error": {480, false},
-		"introspection info": {0, true}, "introspection warning": {0, true}, "introspection error": {600, false},
+		"introspection info": {0, true}, "introspection warning": {0, false}, "introspection error": {600, false}, // 20m is not more than 20m, as the check counts
 	}
 	for _, th := range res.Thresholds {
 		w := wantTh[th.Check+" "+th.Level]
@@ -93,6 +94,7 @@ func TestGetHeartbeatElapsedTimeStages(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
+			e.writeState(t, e.now())
 			e.write(testThemeHist+"/20250102020000.md", "## Activity type\ncreation\n", e.now().Add(-tc.age))
 			res, err := e.tl.GetHeartbeatElapsedTime(nil)
 			if err != nil {
@@ -118,10 +120,41 @@ func TestGetHeartbeatElapsedTimeBadCalls(t *testing.T) {
 }
 
 // writeState writes the watchdog's state file as a pulse at pulseAt would,
-// with the given notices.
+// with the given notices, and holds the workspace's lock as a running
+// watchdog does (mcp-heart believes the file only then).
 func (e *env) writeState(t *testing.T, pulseAt time.Time, notices ...string) {
 	t.Helper()
-	st := state.State{Version: 1, PulseAt: pulseAt, PulseInterval: config.Duration(time.Minute), HeartbeatID: testID, Notices: notices}
+	e.writeStateWith(t, state.State{PulseAt: pulseAt, Notices: notices})
+}
+
+// writeStateWith writes st, filled in as a pulse would, and holds the lock.
+func (e *env) writeStateWith(t *testing.T, st state.State) {
+	t.Helper()
+	e.writeStateUnlocked(t, st)
+	l, err := state.Lock(e.ws)
+	if errors.Is(err, state.ErrLocked) {
+		return // this test holds it already
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Unlock() })
+}
+
+// writeStateUnlocked writes st with no watchdog holding the lock: a state
+// file left behind, or written by the agent.
+func (e *env) writeStateUnlocked(t *testing.T, st state.State) {
+	t.Helper()
+	st.Version, st.HeartbeatID = 1, testID
+	if st.PulseInterval == 0 {
+		st.PulseInterval = config.Duration(time.Minute)
+	}
+	if st.StartedAt.IsZero() {
+		st.StartedAt = st.PulseAt.Add(-time.Hour)
+	}
+	if st.Work.Baseline == nil {
+		st.Work.Baseline = &st.StartedAt
+	}
 	if err := state.Write(e.ws, st); err != nil {
 		t.Fatal(err)
 	}
@@ -131,25 +164,30 @@ func (e *env) writeState(t *testing.T, pulseAt time.Time, notices ...string) {
 // state file, whatever the delivery; nothing is parsed back out of a prompt.
 func TestGetHeartbeatElapsedTimeNotices(t *testing.T) {
 	tests := []struct {
-		name    string
-		state   bool
-		age     time.Duration // of the state's last pulse
-		notices []string
-		wantID  string
-		want    []string
+		name     string
+		state    bool
+		unlocked bool
+		age      time.Duration // of the state's last pulse
+		notices  []string
+		wantID   string
+		want     []string
 	}{
 		{name: "no state file", want: []string{}},
 		{name: "running, no notices", state: true, age: time.Second, want: []string{}},
 		{name: "running, two notices", state: true, age: time.Second, notices: []string{"A", "B"}, wantID: string(testID), want: []string{"A", "B"}},
 		{name: "just under two pulses old", state: true, age: 2*time.Minute - time.Second, notices: []string{"A"}, wantID: string(testID), want: []string{"A"}},
 		{name: "stopped watchdog (just over two pulses old)", state: true, age: 2*time.Minute + time.Second, notices: []string{"A"}, want: []string{}},
+		{name: "recent, but no watchdog holds the lock", state: true, unlocked: true, age: time.Second, notices: []string{"A"}, want: []string{}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
 			// An inbox prompt with other notices is not read any more.
 			e.write(workspace.PromptFile, "Heartbeat: 20250102030405\n\nStale prompt notice.\n", e.now())
-			if tc.state {
+			switch {
+			case tc.unlocked:
+				e.writeStateUnlocked(t, state.State{PulseAt: e.now().Add(-tc.age), Notices: tc.notices})
+			case tc.state:
 				e.writeState(t, e.now().Add(-tc.age), tc.notices...)
 			}
 			res, err := e.tl.GetHeartbeatElapsedTime(nil)

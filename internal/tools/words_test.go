@@ -31,12 +31,12 @@ func TestPartProblemLanguage(t *testing.T) {
 // get_heartbeat_elapsed_time names the crossed thresholds in Japanese, with
 // Japanese durations; the deadline is a local clock time.
 func TestElapsedTextJapanese(t *testing.T) {
-	left := int64(114)
-	r := &ElapsedResult{HeartbeatID: "20250101120000",
+	left, zero := int64(114), int64(0)
+	r := &ElapsedResult{HeartbeatID: "20250101120000", Work: "working",
 		DeepWork: &DeepWorkStatus{Mode: "strict", Activity: "潮汐表の確認", File: "stats/deep_work/20250101120000.txt", ElapsedSeconds: 3600, RemainingSeconds: &left, Deadline: "2025-01-01T13:01:54+09:00"},
 		Thresholds: []ThresholdStatus{
-			{Check: "inactivity", Level: "warning", ThresholdSeconds: 8, Crossed: true},
-			{Check: "inactivity", Level: "error", ThresholdSeconds: 16, Crossed: true},
+			{Check: "inactivity", Level: "warning", ThresholdSeconds: 8, Crossed: true, RemainingSeconds: &zero},
+			{Check: "inactivity", Level: "error", ThresholdSeconds: 16, Crossed: true, RemainingSeconds: &zero},
 			{Check: "introspection", Level: "error", ThresholdSeconds: 1800},
 		}}
 	ja := r.Text(lang.Japanese)

@@ -1,0 +1,85 @@
+package checks
+
+import (
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/hook"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// Stretch is where the agent stands against inactivity: the watchdog's
+// pulse and mcp-heart's tools both measure it here, so a tool reply never
+// tells the agent a different story from the check (issue 21, A.2).
+type Stretch struct {
+	// Waiting: every wakeup is answered; nothing is due until the next one.
+	Waiting bool
+	// Asking: the agent waits for a person (waiting_for_you).
+	Asking bool
+	// From is the stretch's start (the newest proof, tool call, strict
+	// deadline or unanswered wakeup, never before the baseline); zero when
+	// there is nothing to count from yet.
+	From time.Time
+	// What names From for the alert line.
+	What string
+	// Busy: From is the client's last tool call.
+	Busy bool
+}
+
+// InactivityStretch measures the inactivity stretch from the newest proof,
+// the end of the last strict deep work, the client's hooks, the work clock
+// and the watchdog's start (baseline, already at whole seconds); clock
+// formats times for the alert line.
+func InactivityStretch(proof *workspace.Proof, strictEnded time.Time, c hook.Activity, w Work, baseline time.Time, clock func(time.Time) string) Stretch {
+	var s Stretch
+	s.What = "no proof of activity"
+	if proof != nil {
+		s.From, s.What = proof.ModTime, "last proof "+proof.Path
+	}
+	// A strict pause that ended is not held against the agent: inactivity
+	// counts from its deadline, so the expiry notice comes first, alone.
+	if strictEnded.After(s.From) {
+		s.From, s.What = strictEnded, "strict deep work ended at "+clock(strictEnded)
+	}
+	// The client's hooks prove life for free: a tool call is activity as
+	// much as a checkpoint, and an agent asking a person is neither working
+	// nor idle (waiting_for_you says so).
+	if c.Asking {
+		s.Asking = true
+		return s
+	}
+	if c.LastToolAt.After(s.From) {
+		s.From, s.What, s.Busy = c.LastToolAt, "last tool call "+c.LastTool+" at "+clock(c.LastToolAt), true
+	}
+	if w.Scheduled && !w.Working {
+		s.Waiting = true
+		return s
+	}
+	if w.Scheduled && w.Since.After(s.From) {
+		s.From, s.What, s.Busy = w.Since, "wakeup delivered at "+clock(w.Since)+", no proof since", false
+	}
+	if baseline.After(s.From) {
+		s.From = baseline
+	}
+	return s
+}
+
+// IntrospectionOwed is the time introspection is owed on: working time
+// when a schedule wakes the agent (waiting does not make it due), else the
+// wall-clock time since the last introspection (or the baseline). ok is
+// false when there is nothing to count from.
+func IntrospectionOwed(now time.Time, last *workspace.Proof, w Work, baseline time.Time) (owed time.Duration, working, ok bool) {
+	if w.Scheduled {
+		return w.Worked, true, true
+	}
+	var t time.Time
+	if last != nil {
+		t = last.ModTime
+	}
+	if baseline.After(t) {
+		t = baseline
+	}
+	if t.IsZero() {
+		return 0, false, false
+	}
+	return max(now.Sub(t), 0), false, true
+}

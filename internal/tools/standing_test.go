@@ -1,0 +1,147 @@
+package tools
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/state"
+)
+
+// threshold finds one row of the reply's table.
+func thresholdOf(t *testing.T, r *ElapsedResult, check, level string) ThresholdStatus {
+	t.Helper()
+	for _, th := range r.Thresholds {
+		if th.Check == check && th.Level == level {
+			return th
+		}
+	}
+	t.Fatalf("no threshold %s %s", check, level)
+	return ThresholdStatus{}
+}
+
+// Issue 21, A.2: the tools tell what the checks judge. Waiting is not
+// counted, working counts from the wakeup, and introspection is owed on
+// working time; nothing is measured from the last log alone.
+func TestElapsedReportsWhatTheChecksJudge(t *testing.T) {
+	t.Run("waiting: nothing is crossed, however old the last log", func(t *testing.T) {
+		e := newEnv(t)
+		e.write(testThemeHist+"/20250102020000.md", "## Activity type\ncreation\n", e.now().Add(-15*time.Minute))
+		e.writeStateWith(t, state.State{PulseAt: e.now(), Delivery: "tmux", Work: state.Work{Mode: state.WorkWaiting}})
+		res, err := e.tl.GetHeartbeatElapsedTime(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := res.Text(lang.English)
+		if res.Work != "waiting" || res.Stage != "" || strings.Contains(text, "crossed:") || !strings.Contains(text, "Waiting for the next wakeup") {
+			t.Errorf("work %q stage %q, text:\n%s", res.Work, res.Stage, text)
+		}
+		if th := thresholdOf(t, res, "inactivity", "error"); th.Crossed || th.RemainingSeconds != nil {
+			t.Errorf("inactivity error while waiting = %+v", th)
+		}
+	})
+	t.Run("working: counted from the wakeup, not the last log", func(t *testing.T) {
+		e := newEnv(t)
+		e.write(testThemeHist+"/20250102020000.md", "## Activity type\ncreation\n", e.now().Add(-15*time.Minute))
+		since := e.now().Add(-time.Second)
+		e.writeStateWith(t, state.State{PulseAt: e.now(), Delivery: "tmux", Work: state.Work{Mode: state.WorkWorking, Since: &since}})
+		res, err := e.tl.GetHeartbeatElapsedTime(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := thresholdOf(t, res, "inactivity", "warning")
+		if w.Crossed || w.RemainingSeconds == nil || *w.RemainingSeconds != 299 || w.Deadline != since.Add(5*time.Minute).Format(time.RFC3339) {
+			t.Errorf("inactivity warning = %+v (left %v)", w, w.RemainingSeconds)
+		}
+		text := res.Text(lang.English)
+		if res.StretchStart != since.Format(time.RFC3339) || res.Stage != "" || strings.Contains(text, "crossed:") ||
+			!strings.Contains(text, "Inactivity counts from "+since.Format("15:04:05")) || !strings.Contains(text, "inactivity warning at "+since.Add(5*time.Minute).Format("15:04:05")) {
+			t.Errorf("start %q stage %q, text:\n%s", res.StretchStart, res.Stage, text)
+		}
+	})
+	t.Run("a log after the wakeup answers it (tmux, no hooks)", func(t *testing.T) {
+		e := newEnv(t)
+		since := e.now().Add(-2 * time.Minute)
+		e.writeStateWith(t, state.State{PulseAt: e.now().Add(-30 * time.Second), Delivery: "tmux", Work: state.Work{Mode: state.WorkWorking, Since: &since}})
+		e.write(testThemeHist+"/20250102030300.md", "## Activity type\nobservation\n", e.now().Add(-10*time.Second))
+		res, err := e.tl.GetHeartbeatElapsedTime(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Work != "waiting" {
+			t.Errorf("work = %q, want waiting: %s", res.Work, res.Text(lang.English))
+		}
+	})
+	t.Run("introspection is owed on working time", func(t *testing.T) {
+		e := newEnv(t)
+		since := e.now().Add(-3 * time.Minute)
+		e.writeStateWith(t, state.State{PulseAt: e.now().Add(-time.Minute), Delivery: "exec",
+			Work: state.Work{Mode: state.WorkWorking, Since: &since, WorkedSinceIntrospection: config.Duration(14 * time.Minute)}})
+		res, err := e.tl.GetHeartbeatElapsedTime(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// 14m at the pulse and 1m since: past info (15m is not "past"), 5m to warning.
+		info, warning := thresholdOf(t, res, "introspection", "info"), thresholdOf(t, res, "introspection", "warning")
+		if info.Crossed || *info.RemainingSeconds != 0 || warning.Crossed || *warning.RemainingSeconds != 300 {
+			t.Errorf("introspection info %+v warning %+v (left %d)", info, warning, *warning.RemainingSeconds)
+		}
+	})
+}
+
+// Issue 21, section 4: a reply's summary agrees with the notices it
+// carries, and where mcp-heart cannot judge, it says so.
+func TestElapsedSummaryAgreesWithTheNotices(t *testing.T) {
+	t.Run("no proof yet: counted from the watchdog's start, as the check does", func(t *testing.T) {
+		e := newEnv(t)
+		start := e.now().Add(-15 * time.Minute)
+		e.writeStateWith(t, state.State{StartedAt: start, PulseAt: e.now(), Notices: []string{"[error] inactivity: No activity log or checkpoint for 15m."}})
+		res, err := e.tl.GetHeartbeatElapsedTime(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := res.Text(lang.English)
+		if strings.Contains(text, "No watchdog threshold is crossed") || !strings.Contains(text, "inactivity error (10m)") {
+			t.Errorf("the summary contradicts the notice:\n%s", text)
+		}
+	})
+	t.Run("no watchdog: says it cannot judge", func(t *testing.T) {
+		for _, l := range []lang.Lang{lang.English, lang.Japanese} {
+			e := newEnv(t)
+			e.write(testThemeHist+"/20250102020000.md", "## Activity type\ncreation\n", e.now().Add(-15*time.Minute))
+			res, err := e.tl.GetHeartbeatElapsedTime(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := res.Text(l)
+			if res.Work != "unknown" || strings.Contains(text, tr(l, "No watchdog threshold is crossed.\n")) || strings.Contains(text, tr(l, "Watchdog thresholds crossed: ")) ||
+				!strings.Contains(text, tr(l, notRunning)) {
+				t.Errorf("%s: work %q, text:\n%s", l, res.Work, text)
+			}
+		}
+	})
+}
+
+// The checkpoint and the log measure their cycle the same way: while
+// waiting there is no cycle to warn about.
+func TestCycleNotesWhileWaiting(t *testing.T) {
+	e := newEnv(t)
+	e.write(testThemeHist+"/20250102020000.md", "## Activity type\ncreation\n", e.now().Add(-15*time.Minute))
+	e.writeStateWith(t, state.State{PulseAt: e.now(), Delivery: "inbox", Work: state.Work{Mode: state.WorkWaiting}})
+	cp, err := e.tl.Checkpoint(args(t, `{"current_activity":"tidying notes"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := cp.Text(lang.English); strings.Contains(text, "This cycle has run") {
+		t.Errorf("checkpoint while waiting warns of a cycle:\n%s", text)
+	}
+	lg, err := e.tl.CreateActivityLog(args(t, goodLog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lg.Stage != "" {
+		t.Errorf("log while waiting: stage %q: %s", lg.Stage, lg.Text(lang.English))
+	}
+}
