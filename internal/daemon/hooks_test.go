@@ -108,8 +108,8 @@ func TestHooksLoopAndQuestion(t *testing.T) {
 		if !h.hasAlert("tool_loop", "error") {
 			t.Fatalf("after 16 same calls: %v", alertsOf(t, h.alerts))
 		}
-		if st := h.state(); !st.Recovery.Active || st.Recovery.Check != "tool_loop" {
-			t.Fatalf("recovery = %+v, want it started by the tool_loop error", st.Recovery)
+		if st := h.state(); !st.Recovery.Active || st.Recovery.Check != "tool_loop" || !carries(st.Notices, 0, "recovery") {
+			t.Fatalf("recovery = %+v, notices %q: want it started by the tool_loop error, its notice tagged", st.Recovery, st.Notices)
 		}
 		said(t, ws, hook.Event{Kind: hook.Tool, Tool: "Read", Input: "log"})
 		said(t, ws, hook.Event{Kind: hook.Ask, Tool: "AskUserQuestion", Detail: "question"})

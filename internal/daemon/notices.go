@@ -73,7 +73,9 @@ func (a *agent) notices() []string {
 func (a *agent) noticesCarried() ([]string, map[string]time.Time) {
 	var out []string
 	if a.rec.Active {
-		out = append(out, recoveryNotice(a.rec, a.cfg.Recovery.MaxAttempts, a.cfg.Language))
+		// Tagged like the checks' notices, so the graded advice applies
+		// and a recovery log's reply can leave it out.
+		out = append(out, "[error] recovery: "+recoveryNotice(a.rec, a.cfg.Recovery.MaxAttempts, a.cfg.Language))
 	}
 	current := map[string]bool{}
 	for _, f := range a.result.Findings {

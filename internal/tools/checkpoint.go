@@ -34,7 +34,8 @@ type CheckpointResult struct {
 	PreviousCheckpointMessage      string   `json:"previous_checkpoint_message,omitempty" jsonschema:"what the checkpoint before this one said"`
 	DeepWorkActive                 bool     `json:"deep_work_active" jsonschema:"whether a deep-work declaration is in force"`
 	Notes                          []string `json:"notes" jsonschema:"advice for the agent"`
-	WatchdogNotices                []string `json:"watchdog_notices" jsonschema:"the running watchdog's current notices (warnings, feedback, recovery): act on them"`
+	WatchdogNotices                []string `json:"watchdog_notices" jsonschema:"the running watchdog's notices (warnings, feedback, recovery) from its last pulse, less what this checkpoint answered (inactivity): act on them"`
+	NoticesAgeSeconds              *int64   `json:"notices_age_seconds,omitempty" jsonschema:"how old the pulse the notices come from is"`
 }
 
 func (r *CheckpointResult) heartbeatID() string { return r.HeartbeatID }
@@ -52,7 +53,7 @@ func (r *CheckpointResult) Text(l lang.Lang) string {
 	for _, n := range r.Notes {
 		b.WriteString(n + "\n")
 	}
-	writeNotices(&b, l, r.WatchdogNotices)
+	writeNotices(&b, l, r.WatchdogNotices, r.NoticesAgeSeconds)
 	return strings.TrimRight(b.String(), "\n")
 }
 
@@ -76,13 +77,14 @@ func (t *Tools) Checkpoint(a Args) (*CheckpointResult, error) {
 	}
 	now := t.now()
 	// Judged before the checkpoint counts: the cycle it lands in.
-	cycle := t.standing(now, latest).cycle(now, latest.Log)
+	sd := t.standing(now, latest)
+	cycle := sd.cycle(now, latest.Log)
 	p, err := t.WS.AddCheckpoint(id, now, msg)
 	if err != nil && p.Path == "" {
 		return nil, err
 	}
 	res := &CheckpointResult{HeartbeatID: string(id), Path: p.Path, Message: p.Message, Notes: []string{}}
-	_, res.WatchdogNotices = t.pendingNotices(now)
+	_, res.WatchdogNotices, res.NoticesAgeSeconds = sd.notices(now, answered("", false)...)
 	if err != nil {
 		res.Notes = append(res.Notes, t.trf("Warning: the checkpoint was written but the latest-proof index could not be updated (%s).", err))
 	}

@@ -54,7 +54,8 @@ type LogResult struct {
 	CompletedDeepWork              []CompletedDeepWork `json:"completed_deep_work" jsonschema:"deep-work declarations this log completed"`
 	Stage                          string              `json:"stage" jsonschema:"empty, notice (this cycle, from the previous log or the wakeup if later, ran past the inactivity warning) or split (past the error: split your work)"`
 	Notes                          []string            `json:"notes" jsonschema:"advice for the agent"`
-	WatchdogNotices                []string            `json:"watchdog_notices" jsonschema:"the running watchdog's current notices (warnings, feedback, recovery): act on them"`
+	WatchdogNotices                []string            `json:"watchdog_notices" jsonschema:"the running watchdog's notices (warnings, feedback, recovery) from its last pulse, less what this log answered (inactivity; an introspection log introspection; a recovery log the recovery): act on them"`
+	NoticesAgeSeconds              *int64              `json:"notices_age_seconds,omitempty" jsonschema:"how old the pulse the notices come from is"`
 }
 
 func (r *LogResult) heartbeatID() string { return r.HeartbeatID }
@@ -71,7 +72,7 @@ func (r *LogResult) Text(l lang.Lang) string {
 	for _, n := range r.Notes {
 		b.WriteString(n + "\n")
 	}
-	writeNotices(&b, l, r.WatchdogNotices)
+	writeNotices(&b, l, r.WatchdogNotices, r.NoticesAgeSeconds)
 	return strings.TrimRight(b.String(), "\n")
 }
 
@@ -120,7 +121,8 @@ func (t *Tools) CreateActivityLog(a Args) (*LogResult, error) {
 	}
 	// Judged before the log counts: the cycle it closes.
 	before := t.now()
-	cycle := t.standing(before, latest).cycle(before, latest.Log)
+	sd := t.standing(before, latest)
+	cycle := sd.cycle(before, latest.Log)
 
 	data := workspace.ActivityLog{Type: typ, Content: content, Artifacts: artifacts, Evaluation: eval}.Format(id, t.Lang)
 	rel, err := t.WS.ClaimSequenced(theme.HistoriesDir(), id, ".md", data)
@@ -135,7 +137,7 @@ func (t *Tools) CreateActivityLog(a Args) (*LogResult, error) {
 	}
 	now := t.now()
 	res := &LogResult{HeartbeatID: string(id), Path: rel, ActivityType: string(typ), CompletedDeepWork: []CompletedDeepWork{}, Notes: []string{}}
-	_, res.WatchdogNotices = t.pendingNotices(now)
+	_, res.WatchdogNotices, res.NoticesAgeSeconds = sd.notices(now, answered(typ, true)...)
 	if latest.Log != nil {
 		res.PreviousLog = latest.Log.Path
 		res.SincePreviousLogSeconds = since(now, latest.Log)

@@ -1,12 +1,12 @@
 package tools
 
 import (
-	"errors"
 	"fmt"
-	"os"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
@@ -58,7 +58,8 @@ type ElapsedResult struct {
 	Stage                      string            `json:"stage" jsonschema:"empty, notice (this cycle, from your latest log or the wakeup if later, has run past the inactivity warning) or split (past the error: split recommended)"`
 	StageNote                  string            `json:"stage_note,omitempty" jsonschema:"advice for the stage"`
 	PendingNoticesHeartbeatID  string            `json:"pending_notices_heartbeat_id,omitempty" jsonschema:"the heartbeat ID of the watchdog pulse the notices come from"`
-	PendingNotices             []string          `json:"pending_notices" jsonschema:"the watchdog's current notice paragraphs (warnings, feedback, recovery instructions), whatever the delivery"`
+	PendingNotices             []string          `json:"pending_notices" jsonschema:"the watchdog's notice paragraphs (warnings, feedback, recovery instructions) from its last pulse, whatever the delivery, less those a log or checkpoint written since has answered"`
+	NoticesAgeSeconds          *int64            `json:"notices_age_seconds,omitempty" jsonschema:"how old the pulse the notices come from is"`
 }
 
 func (r *ElapsedResult) heartbeatID() string { return r.HeartbeatID }
@@ -130,7 +131,7 @@ func (r *ElapsedResult) Text(l lang.Lang) string {
 	if r.StageNote != "" {
 		b.WriteString(r.StageNote + "\n")
 	}
-	writeNotices(&b, l, r.PendingNotices)
+	writeNotices(&b, l, r.PendingNotices, r.NoticesAgeSeconds)
 	return strings.TrimRight(b.String(), "\n")
 }
 
@@ -202,7 +203,13 @@ func (t *Tools) GetHeartbeatElapsedTime(a Args) (*ElapsedResult, error) {
 		sd.introspection("error", limit, anyDeep),
 	)
 	res.Stage, res.StageNote = t.stageNote(sd.cycle(now, latest.Log), res.DeepWork != nil)
-	res.PendingNoticesHeartbeatID, res.PendingNotices = t.pendingNotices(now)
+	done := sd.answeredSincePulse(latest)
+	for _, th := range res.Thresholds {
+		if th.Check == checks.Inactivity && th.Crossed {
+			done = slices.DeleteFunc(done, func(c string) bool { return c == checks.Inactivity })
+		}
+	}
+	res.PendingNoticesHeartbeatID, res.PendingNotices, res.NoticesAgeSeconds = sd.notices(now, done...)
 	return res, nil
 }
 
@@ -266,20 +273,3 @@ func (s standing) introspection(level string, limit time.Duration, paused bool) 
 
 // clockOf is a time as the replies show it: the clock time in t's zone.
 func clockOf(t time.Time) string { return t.Format("15:04:05") }
-
-// pendingNotices are the watchdog's current notices, from the state file it
-// writes every pulse whatever the delivery, believed only while a watchdog
-// holds the workspace's lock (the agent can write the file too).
-func (t *Tools) pendingNotices(now time.Time) (string, []string) {
-	st, err := state.Read(t.WS)
-	if err != nil {
-		if !errors.Is(err, os.ErrNotExist) {
-			t.Log.Warn().Err(err).Msg("read watchdog state")
-		}
-		return "", []string{}
-	}
-	if ok, _ := st.Live(t.WS, now); !ok || len(st.Notices) == 0 {
-		return "", []string{}
-	}
-	return string(st.HeartbeatID), st.Notices
-}

@@ -3,6 +3,8 @@ package tools
 import (
 	"errors"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
@@ -17,6 +19,9 @@ import (
 // measured by the checks' own functions. Where no watchdog runs, nothing is
 // judged and the replies say so instead of guessing from the last log.
 type standing struct {
+	// live: a running watchdog wrote st; judged: the thresholds can be
+	// measured too (there is something to count from).
+	live   bool
 	judged bool
 	// why says, when not judged, what is missing.
 	why     string
@@ -47,7 +52,7 @@ func (t *Tools) standing(now time.Time, latest workspace.Latest) standing {
 	if ok, _ := st.Live(t.WS, now); !ok {
 		return standing{why: notRunning}
 	}
-	s := standing{judged: true, st: st}
+	s := standing{live: true, judged: true, st: st}
 	w := checks.Work{Scheduled: st.Work.Mode == state.WorkWorking || st.Work.Mode == state.WorkWaiting,
 		Working: st.Work.Mode == state.WorkWorking, Worked: st.Work.WorkedSinceIntrospection.D()}
 	if st.Work.Since != nil {
@@ -116,4 +121,72 @@ func (s standing) cycle(now time.Time, lastLog *workspace.Proof) *int64 {
 // counting reports whether inactivity is being counted now.
 func (s standing) counting() bool {
 	return s.judged && !s.stretch.Waiting && !s.stretch.Asking
+}
+
+// notices are the live watchdog's notices as of its last pulse, less those
+// of the checks in done: what the call itself has just answered (a log
+// answers inactivity, an introspection log introspection, a recovery log
+// the recovery notice), so a reply never asks for what it reports done.
+// age is how old the pulse is.
+func (s standing) notices(now time.Time, done ...string) (id string, out []string, age *int64) {
+	out = []string{}
+	if !s.live || len(s.st.Notices) == 0 {
+		return "", out, nil
+	}
+	for _, n := range s.st.Notices {
+		if !slices.Contains(done, noticeCheck(n)) {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 0 {
+		return "", out, nil
+	}
+	a := int64(max(now.Sub(s.st.PulseAt), 0).Round(time.Second) / time.Second)
+	return string(s.st.HeartbeatID), out, &a
+}
+
+// noticeCheck is the check a notice paragraph is tagged with
+// ("[warning] inactivity: ..."), "" for an untagged one.
+func noticeCheck(n string) string {
+	_, rest, ok := strings.Cut(n, "] ")
+	if !ok || !strings.HasPrefix(n, "[") {
+		return ""
+	}
+	check, _, ok := strings.Cut(rest, ":")
+	if !ok || strings.ContainsAny(check, " \n") {
+		return ""
+	}
+	return check
+}
+
+// answered lists the checks a proof written now answers: any log or
+// checkpoint answers inactivity; an introspection log introspection (and
+// the introspection owed after deep work); a recovery log the recovery.
+func answered(typ workspace.ActivityType, log bool) []string {
+	done := []string{checks.Inactivity}
+	switch {
+	case !log:
+	case typ == workspace.Introspection:
+		done = append(done, checks.Introspection, checks.AfterDeepWork)
+	case typ == workspace.Recovery:
+		done = append(done, recoveryCheck)
+	}
+	return done
+}
+
+// recoveryCheck is the tag of the watchdog's recovery notice.
+const recoveryCheck = "recovery"
+
+// answeredSincePulse lists the checks that proofs written after the
+// watchdog's last pulse have answered, so a status reply does not repeat
+// a notice its own summary no longer bears out.
+func (s standing) answeredSincePulse(latest workspace.Latest) []string {
+	var done []string
+	if p := latest.NewestProof(); p != nil && p.ModTime.After(s.st.PulseAt) {
+		done = append(done, checks.Inactivity)
+	}
+	if in := latest.Introspection; in != nil && in.ModTime.After(s.st.PulseAt) {
+		done = append(done, checks.Introspection, checks.AfterDeepWork)
+	}
+	return done
 }

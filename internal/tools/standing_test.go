@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -143,5 +144,65 @@ func TestCycleNotesWhileWaiting(t *testing.T) {
 	}
 	if lg.Stage != "" {
 		t.Errorf("log while waiting: stage %q: %s", lg.Stage, lg.Text(lang.English))
+	}
+}
+
+// Issue 21, A.3: a reply leaves out the notices its own call answered,
+// and says how old the rest are.
+func TestRepliesLeaveOutWhatTheCallAnswered(t *testing.T) {
+	const (
+		recovery = "[error] recovery: RECOVERY (attempt 1 of 3): the watchdog detected a problem."
+		inactive = "[warning] inactivity: No activity log or checkpoint for 6m."
+		intro    = "[error] introspection: You have not reflected for 31m."
+		feedback = "[info] feedback: Feedback waits in feedbackbox/001_note.md."
+	)
+	all := []string{recovery, inactive, intro, feedback}
+	tests := []struct {
+		name string
+		call func(e *env) (notices []string, text string)
+		want []string
+	}{
+		{"checkpoint", func(e *env) ([]string, string) {
+			r, err := e.tl.Checkpoint(args(t, `{"current_activity":"still reading"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r.WatchdogNotices, r.Text(lang.English)
+		}, []string{recovery, intro, feedback}},
+		{"recovery log", func(e *env) ([]string, string) {
+			r, err := e.tl.CreateActivityLog(args(t, strings.Replace(goodLog, `"creation"`, `"recovery"`, 1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r.WatchdogNotices, r.Text(lang.English)
+		}, []string{intro, feedback}},
+		{"introspection log", func(e *env) ([]string, string) {
+			r, err := e.tl.CreateActivityLog(args(t, strings.Replace(goodLog, `"creation"`, `"introspection"`, 1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r.WatchdogNotices, r.Text(lang.English)
+		}, []string{recovery, feedback}},
+		{"status right after a checkpoint", func(e *env) ([]string, string) {
+			e.write("stats/checkpoints/"+string(testID)+".txt", "03:04:14 reading\n", e.now().Add(-time.Second))
+			r, err := e.tl.GetHeartbeatElapsedTime(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r.PendingNotices, r.Text(lang.English)
+		}, []string{recovery, intro, feedback}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.writeStateWith(t, state.State{PulseAt: e.now().Add(-5 * time.Second), Notices: all})
+			got, text := tc.call(e)
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("notices = %q, want %q", got, tc.want)
+			}
+			if !strings.Contains(text, "notices from its pulse 5s ago") {
+				t.Errorf("the text does not say how old the notices are:\n%s", text)
+			}
+		})
 	}
 }

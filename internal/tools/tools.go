@@ -193,12 +193,13 @@ func (t *Tools) stageNote(cycle *int64, deepWork bool) (stage, note string) {
 	return "", ""
 }
 
-// writeNotices adds the watchdog's current notices to a reply's text.
-func writeNotices(b *strings.Builder, l lang.Lang, notices []string) {
+// writeNotices adds the watchdog's current notices to a reply's text,
+// saying how old the pulse they come from is.
+func writeNotices(b *strings.Builder, l lang.Lang, notices []string, age *int64) {
 	if len(notices) == 0 {
 		return
 	}
-	b.WriteString(tr(l, "The watchdog's current notices:\n"))
+	fmt.Fprintf(b, tr(l, "The watchdog's notices from its pulse %s ago:\n"), humanSec(l, age, humanize.DurationIn(l, 0)))
 	for _, n := range notices {
 		b.WriteString("- " + strings.ReplaceAll(n, "\n", "\n  ") + "\n")
 	}
