@@ -52,7 +52,8 @@ type agent struct {
 	started time.Time // when the watchdog started
 	onPulse func(PulseEvent)
 
-	pulseMu sync.Mutex // one pulse at a time (the loop, or a test's direct call)
+	pulseMu sync.Mutex    // one pulse at a time (the loop, or a test's direct call)
+	pulsed  chan struct{} // closed (and replaced) as each pulse ends; under mu
 
 	mu         sync.Mutex // guards everything below
 	id         workspace.ID
@@ -153,7 +154,7 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 		alerts: o.Alerts, deliver: d, gate: newGate(clock.Or(o.Clock), dc, br), plan: plan, ledger: ledger,
 		scanner: sc, started: started, onPulse: o.OnPulse,
 		levels: map[string]checks.Level{}, announced: map[string]bool{}, baseline: started, held: map[string]heldNotice{},
-		work: newWorkClock(cfg, started), hooks: hook.NewTail(ws.Root), day: day.NewRecorder(ws, loc),
+		work: newWorkClock(cfg, started), hooks: hook.NewTail(ws.Root), day: day.NewRecorder(ws, loc), pulsed: make(chan struct{}),
 	}
 	a.hooks.Start(a.clock.Now())
 	if cfg.Budget.On() {

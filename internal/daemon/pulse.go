@@ -72,6 +72,10 @@ func (a *agent) pulseOnce(scheduled time.Time) {
 	a.alert(b)
 	a.recover(b)
 	a.persist(b)
+	a.mu.Lock()
+	close(a.pulsed) // a scheduled wakeup waiting for this pulse composes now
+	a.pulsed = make(chan struct{})
+	a.mu.Unlock()
 }
 
 // beat is what one pulse learns as it goes.

@@ -68,6 +68,14 @@ func (a *agent) request(source, text string, takeover bool) {
 // prompt built, delivered, and its fate counted. It reports whether the
 // wakeup stays in flight until the agent answers (tmux).
 func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
+	// The schedule fires on its own timer, often on the pulse's very tick:
+	// wait for that pulse, so the prompt carries this moment's ID and
+	// notices, not the previous pulse's (an introspection notice a second
+	// after the introspection log). The chambers the pulse itself wakes
+	// (idle, recovery, feedback) are fresh already.
+	if source == srcSchedule {
+		a.awaitPulse(ctx, a.clock.Now())
+	}
 	if superseded(ctx) {
 		if !a.gate.shuttingDown() {
 			a.outcome(source, state.OutcomeCoalesced) // taken over before it began
@@ -236,5 +244,25 @@ func (a *agent) account(source string, id workspace.ID, now time.Time, text stri
 	}
 	if err := transcript.Append(a.ws, a.loc, entry); err != nil {
 		a.log.Warn().Err(err).Msg("wakeup transcript")
+	}
+}
+
+// awaitPulse waits for the pulse due on at's very tick (the schedule and
+// the pulse share ticks), so what is composed next is its verdict. A pulse
+// due later is not waited for: the last one is recent enough.
+func (a *agent) awaitPulse(ctx context.Context, at time.Time) {
+	iv := a.cfg.Pulse.Interval.D()
+	a.mu.Lock()
+	last, ch := a.last.PulseAt, a.pulsed
+	a.mu.Unlock()
+	if iv <= 0 || last.IsZero() || !at.After(last) || last.Add(iv).Sub(at) > iv/10 {
+		return // fresh, or no pulse due on this tick
+	}
+	t := time.NewTimer(iv / 5)
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-t.C:
+	case <-ctx.Done():
 	}
 }
