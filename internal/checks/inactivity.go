@@ -47,6 +47,13 @@ func (e *eval) inactivity() Finding {
 		return f
 	}
 	f.Message = fmt.Sprintf("no activity log or checkpoint for %s (warning after %s, error after %s; %s)", humanize.Duration(el), humanize.Duration(warn), humanize.Duration(errT), what)
+	if f.Level == Error {
+		// Recovery starts: point to its steps, not to the warning's
+		// "keep going with a checkpoint".
+		f.Notice = e.notice("No activity log or checkpoint for %s. The watchdog treats you as stuck and starts recovery: follow the recovery notice "+
+			"(stop what you were doing, re-read GEMINI.md and ai-docs/heartbeat-notices.md, then write an activity log with activity_type recovery).", humanize.Span(el))
+		return f
+	}
 	f.Notice = e.notice("No activity log or checkpoint for %s. If you are still working, write a checkpoint with a short note of what you are doing. "+
 		"If the work needs a long stretch, declare it with start_deep_work (flexible: checkpoints still count; strict: inactivity, introspection and stale_id pause until its deadline). "+
 		"When the activity is done, record it with create_activity_log.", humanize.Span(el))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ai-heart/ai-heart/internal/humanize"
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 func (e *eval) introspection() Finding {
@@ -41,8 +42,21 @@ func (e *eval) introspection() Finding {
 		return f
 	}
 	f.Message = fmt.Sprintf("no introspection for %s%s (required every %s; %s)", humanize.Duration(el), of, humanize.Duration(limit), what)
-	f.Notice = e.notice("You have not reflected for %s%s (introspection is due every %s). Look back on your recent activity and record it with "+
-		"create_activity_log with activity_type introspection. If you are in the middle of long work, call start_deep_work (flexible) to pause this check.",
-		humanize.Span(el), e.notice(of), humanize.Span(limit))
+	// The advice is graded as heartbeat-notices.md grades it; deep work
+	// is offered as a pause only below error, where introspection can wait.
+	var advice string
+	switch f.Level {
+	case Info:
+		advice = e.notice("Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.")
+	case Warning:
+		advice = e.notice("Make your next activity log an introspection (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.")
+	default:
+		advice = e.notice("Introspect now, in this cycle: look back on your recent activity and record it with create_activity_log with activity_type introspection.")
+	}
+	sep := " "
+	if e.cfg.Language == lang.Japanese {
+		sep = "" // Japanese sentences follow each other without a space
+	}
+	f.Notice = e.notice("You have not reflected for %s%s (introspection is due every %s).", humanize.Span(el), e.notice(of), humanize.Span(limit)) + sep + advice
 	return f
 }

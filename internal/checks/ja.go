@@ -10,9 +10,13 @@ var ja = lang.Catalogue{
 		"When the activity is done, record it with create_activity_log.": "%sのあいだ活動ログもチェックポイントもありません。まだ作業中なら、今していることを短く書いたチェックポイントを残してください。" +
 		"長い作業になるなら start_deep_work で宣言します（flexible：チェックポイントは引き続き活動の証明になる。strict：期限まで inactivity・introspection・stale_id が一時停止）。" +
 		"活動が終わったら create_activity_log で記録してください。",
-	"You have not reflected for %s%s (introspection is due every %s). Look back on your recent activity and record it with " +
-		"create_activity_log with activity_type introspection. If you are in the middle of long work, call start_deep_work (flexible) to pause this check.": "%[2]s%[1]sのあいだ内省していません（内省は%[3]sごとに必要です）。最近の活動を振り返り、" +
-		"create_activity_log に activity_type 内省 を付けて記録してください。長い作業の途中なら、start_deep_work（flexible）を呼ぶとこのチェックは一時停止します。",
+	"You have not reflected for %s%s (introspection is due every %s).": "%[2]s%[1]sのあいだ内省していません（内省は%[3]sごとに必要です）。",
+	"Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.": "次の1〜2サイクルのうちに内省を予定してください（create_activity_log に activity_type 内省 を付けます）。長い作業の途中なら、start_deep_work（flexible）でこのチェックを一時停止できます。",
+	"Make your next activity log an introspection (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.":       "次の活動ログを内省にしてください（create_activity_log に activity_type 内省 を付けます）。長い作業の途中なら、start_deep_work（flexible）でこのチェックを一時停止できます。",
+	"Introspect now, in this cycle: look back on your recent activity and record it with create_activity_log with activity_type introspection.":                                                       "今、このサイクルで内省してください。最近の活動を振り返り、create_activity_log に activity_type 内省 を付けて記録します。",
+	"No activity log or checkpoint for %s. The watchdog treats you as stuck and starts recovery: follow the recovery notice " +
+		"(stop what you were doing, re-read GEMINI.md and ai-docs/heartbeat-notices.md, then write an activity log with activity_type recovery).": "%sのあいだ活動ログもチェックポイントもありません。watchdog はあなたが行き詰まっているとみなし、回復を始めます。回復通知に従ってください" +
+		"（していたことをやめ、GEMINI.md と ai-docs/heartbeat-notices.md を読み直してから、activity_type 回復 の活動ログを書きます）。",
 	" of working time": "作業時間で",
 	"Your deep work %s ended with %s, and the log after it (%s) was not an introspection. After deep work, reflect first: " +
 		"write your next activity log with create_activity_log with activity_type introspection.": "深い作業 %s は %s で終わりましたが、その次のログ（%s）が内省ではありませんでした。深い作業の後は、まず振り返ります：" +

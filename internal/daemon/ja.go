@@ -10,13 +10,13 @@ import (
 // lines stay English.
 var ja = lang.Catalogue{
 	`RECOVERY (attempt %d of %d): the watchdog detected a problem: %s
-You were interrupted so you can reset. Do this now:
+Reset before anything else. Do this now:
 1. Stop what you were doing; do not repeat the last action.
 2. Re-read GEMINI.md and ai-docs/ (healthy activity, deep work, heartbeat notices).
 3. Write an activity log with create_activity_log, activity_type "recovery", saying what happened and what you will do next.
 4. If a notice below says an introspection is due, write it too (activity_type introspection).
 The tools name every file with the current heartbeat ID themselves: never type, reuse or invent one.`: `回復通知（%d回目／全%d回）：watchdog が問題を検知しました：%s
-立て直せるよう、あなたを中断しました。今、次のことをしてください。
+ほかのことより先に立て直します。今、次のことをしてください。
 1. していたことを止めます。直前の操作を繰り返さないでください。
 2. GEMINI.md と ai-docs/（健全な活動状態、深い作業、ハートビートの通知）を読み直します。
 3. create_activity_log で活動種別「回復」の活動ログを書き、何が起きたか、次に何をするかを記録します。

@@ -32,6 +32,10 @@ func TestRecoveryNoticeLanguage(t *testing.T) {
 				t.Errorf("recoveryNotice(%s) = %q, lacks %q", tt.l, got, w)
 			}
 		}
+		// Under inbox nothing interrupts the agent (issue 21, A.7).
+		if strings.Contains(got, "interrupted") || strings.Contains(got, "中断しました") {
+			t.Errorf("recoveryNotice(%s) = %q: says the agent was interrupted", tt.l, got)
+		}
 		if strings.ContainsFunc(got, func(c rune) bool { return unicode.In(c, unicode.Hiragana) }) != tt.ja {
 			t.Errorf("recoveryNotice(%s) = %q: Japanese = %v", tt.l, got, !tt.ja)
 		}

@@ -72,7 +72,7 @@ func nextRecovery(r state.Recovery, res checks.Result, cfg config.Recovery, now 
 // English, the check's own reason in Japanese.
 func recoveryNotice(r state.Recovery, maxAttempts int, l lang.Lang) string {
 	return ja.F(l, `RECOVERY (attempt %d of %d): the watchdog detected a problem: %s
-You were interrupted so you can reset. Do this now:
+Reset before anything else. Do this now:
 1. Stop what you were doing; do not repeat the last action.
 2. Re-read GEMINI.md and ai-docs/ (healthy activity, deep work, heartbeat notices).
 3. Write an activity log with create_activity_log, activity_type "recovery", saying what happened and what you will do next.
