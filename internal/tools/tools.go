@@ -75,14 +75,19 @@ func (e *InputError) In(l lang.Lang) string {
 		b.WriteString(e.Field + ": ")
 	}
 	if len(e.All) > 0 {
+		// Each part carries its own fix; one closing sentence, not a
+		// second "Fix:" after the last part's.
 		parts := make([]string, len(e.All))
 		for i, x := range e.All {
-			parts[i] = fmt.Sprintf("(%d) %s", i+1, x.In(l))
+			parts[i] = fmt.Sprintf("(%d) %s%s", i+1, x.In(l), ja.T(l, "."))
 		}
-		b.WriteString(sayf("%d parameters need fixing: %s", len(e.All), strings.Join(parts, ja.T(l, "; "))).in(l))
-	} else {
-		b.WriteString(e.Problem.in(l))
+		b.WriteString(sayf("%d parameters need fixing. %s", len(e.All), strings.Join(parts, " ")).in(l))
+		if !e.Fix.empty() {
+			b.WriteString(" " + e.Fix.in(l))
+		}
+		return b.String()
 	}
+	b.WriteString(e.Problem.in(l))
 	if !e.Fix.empty() {
 		b.WriteString(ja.T(l, ". Fix: ") + e.Fix.in(l))
 	}
@@ -122,7 +127,7 @@ func (p problems) err() error {
 	case 1:
 		return bad[0]
 	}
-	return &InputError{Fix: sayf("fix each one as it says, then call again"), All: bad}
+	return &InputError{Fix: sayf("Fix each one as it says, then call again."), All: bad}
 }
 
 // currentID reads the heartbeat ID the watchdog minted last.
