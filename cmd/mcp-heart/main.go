@@ -86,7 +86,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	logger.Info().Str("version", version.Get().String()).Str("settings", settings.Source).Str("timezone", ws.Loc.String()).Str("language", string(settings.Language)).Msg("serving on stdio")
 
 	t := tools.New(ws, settings.Thresholds, logger)
-	t.Restrictions, t.Lang = settings.Restrictions, settings.Language
+	t.Restrictions, t.Lang, t.Pulse = settings.Restrictions, settings.Language, settings.Pulse
 	stdio := server.NewStdioServer(tools.NewServer(t, version.Get().Short()))
 	stdio.SetErrorLogger(log.New(logger, "", 0))
 	d := newDrain(stdin, stdout) // EOF waits for the replies still owed

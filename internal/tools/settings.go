@@ -23,6 +23,9 @@ type Settings struct {
 	Location     *time.Location
 	// Language is what the agent reads: tool texts and replies.
 	Language lang.Lang
+	// Pulse is the watchdog's pulse interval: a new heartbeat ID comes
+	// that often.
+	Pulse time.Duration
 	// Source says where they came from, for the startup log line.
 	Source string
 }
@@ -41,7 +44,7 @@ func loadSettings(root, configPath string, now time.Time) (Settings, error) {
 		if err != nil {
 			return Settings{}, err
 		}
-		s := Settings{Thresholds: c.Thresholds, Restrictions: c.Restrictions, Location: c.Location(), Language: c.Language, Source: configPath}
+		s := Settings{Thresholds: c.Thresholds, Restrictions: c.Restrictions, Location: c.Location(), Language: c.Language, Pulse: c.Pulse.Interval.D(), Source: configPath}
 		if len(c.Agents) == 0 {
 			return s, nil
 		}
@@ -55,7 +58,7 @@ func loadSettings(root, configPath string, now time.Time) (Settings, error) {
 		return Settings{}, fmt.Errorf("load settings: %s lists no agent whose workspace is %s; pass the matching --workspace or add the agent", configPath, root)
 	}
 	d := config.Defaults()
-	s := Settings{Thresholds: d.Thresholds, Restrictions: d.Restrictions, Location: d.Location(), Language: d.Language, Source: "defaults"}
+	s := Settings{Thresholds: d.Thresholds, Restrictions: d.Restrictions, Location: d.Location(), Language: d.Language, Pulse: d.Pulse.Interval.D(), Source: "defaults"}
 	// The agent can write the state file too (and a FIFO there would hang
 	// the start), so it is read without blocking, capped, and believed only
 	// while a running watchdog holds the workspace's lock.
@@ -88,6 +91,9 @@ func loadSettings(root, configPath string, now time.Time) (Settings, error) {
 	}
 	if st.Restrictions.Cooldown > 0 && st.Restrictions.Lock > 0 {
 		s.Restrictions = st.Restrictions
+	}
+	if iv := st.PulseInterval.D(); iv > 0 {
+		s.Pulse = iv
 	}
 	if l, err := lang.Parse(string(st.Language)); err == nil {
 		s.Language = l

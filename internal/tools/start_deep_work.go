@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"strings"
 	"time"
 
@@ -105,9 +106,15 @@ func (t *Tools) StartDeepWork(a Args) (*DeepWorkResult, error) {
 		return nil, err
 	}
 	if taken != "" {
+		// Only an active declaration can still be worked under; a completed,
+		// expired or invalid one leaves waiting for the next ID.
+		fix := sayf("wait for the watchdog's next heartbeat ID (it mints one every %s; get_heartbeat_elapsed_time shows it) and declare again", t.pulse())
+		if _, st, _ := workspace.ParseDeepWorkName(path.Base(taken)); st == workspace.Active {
+			fix = sayf("keep working under it, or wait for the watchdog's next heartbeat ID (it mints one every %s; get_heartbeat_elapsed_time shows it) and declare again", t.pulse())
+		}
 		return nil, &InputError{
 			Problem: sayf("a deep-work declaration for the current heartbeat ID %s already exists (%s); there is one per heartbeat ID", id, taken),
-			Fix:     sayf("keep working under it, or wait for the watchdog's next heartbeat ID (about a minute; get_heartbeat_elapsed_time shows it) and declare again"),
+			Fix:     fix,
 		}
 	}
 	now := t.now()

@@ -107,7 +107,7 @@ func TestStartDeepWorkSupersedes(t *testing.T) {
 	}
 	before := e.snapshot()
 	_, err := e.tl.StartDeepWork(args(t, `{"mode":"strict","activity_description":"second long task","planned_duration_minutes":5}`))
-	wantInputError(t, err, "", "already exists", "next heartbeat ID")
+	wantInputError(t, err, "", "already exists", "keep working under it", "next heartbeat ID", "every 1m")
 	e.sameSnapshot(before)
 
 	next := workspace.ID("20250102030505")
@@ -136,7 +136,11 @@ func TestStartDeepWorkFolder(t *testing.T) {
 		e.write("stats/deep_work/"+string(testID)+".completed.txt", "x", e.now())
 		before := e.snapshot()
 		_, err := e.tl.StartDeepWork(args(t, `{"mode":"flexible","activity_description":"another long task"}`))
-		wantInputError(t, err, "", string(testID)+".completed.txt", "already exists")
+		wantInputError(t, err, "", string(testID)+".completed.txt", "already exists", "next heartbeat ID (it mints one every 1m")
+		// Nothing to keep working under (issue 21, A.8).
+		if strings.Contains(err.Error(), "keep working under it") {
+			t.Errorf("refusal after a completed declaration: %v", err)
+		}
 		e.sameSnapshot(before)
 	})
 	t.Run("older active ones", func(t *testing.T) {

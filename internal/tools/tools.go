@@ -28,6 +28,9 @@ type Tools struct {
 	Restrictions config.Restrictions
 	// Lang is the language of tool texts and replies; "" is English.
 	Lang lang.Lang
+	// Pulse is the watchdog's pulse interval, how often a new heartbeat ID
+	// comes; zero takes the default.
+	Pulse time.Duration
 	// Clock tells the time; nil means real time.
 	Clock clock.Clock
 	// Log receives one line per call (stderr in mcp-heart); the zero value
@@ -51,6 +54,14 @@ func (t *Tools) trf(format string, args ...any) string { return ja.F(t.Lang, for
 
 // tr is s in language l, for the replies' Text methods.
 func tr(l lang.Lang, s string) string { return ja.T(l, s) }
+
+// pulse is the watchdog's pulse interval, as the agent is told it.
+func (t *Tools) pulse() humanize.Span {
+	if t.Pulse > 0 {
+		return humanize.Span(t.Pulse)
+	}
+	return humanize.Span(config.Defaults().Pulse.Interval.D())
+}
 
 func (t *Tools) now() time.Time { return clock.Or(t.Clock).Now().In(t.WS.Loc) }
 
@@ -136,7 +147,7 @@ func (t *Tools) currentID() (workspace.ID, error) {
 	if errors.Is(err, workspace.ErrNoCurrentID) {
 		return "", &InputError{
 			Problem: sayf("the watchdog has not minted a heartbeat ID yet (%s in %s is missing or not 14 digits)", workspace.CurrentIDFile, t.WS.Root),
-			Fix:     sayf("start the watchdog on this workspace (`watchdog run`) and wait for its first pulse (about a minute), then call this tool again; if it is running, make sure mcp-heart's --workspace (or AI_WORKS_DIR) names the same folder as the watchdog's workspace"),
+			Fix:     sayf("start the watchdog on this workspace (`watchdog run`) and wait for its first pulse (within %s), then call this tool again; if it is running, make sure mcp-heart's --workspace (or AI_WORKS_DIR) names the same folder as the watchdog's workspace", t.pulse()),
 		}
 	}
 	if err != nil {
