@@ -35,8 +35,8 @@ func (e *eval) feedback() Finding {
 	}
 	f.Level = Info
 	f.Message = fmt.Sprintf("%d unprocessed feedback file(s): %s", len(items), strings.Join(names, ", "))
-	f.Notice = e.notice("Feedback from the user is waiting: %s. Read each file and act on it, then rename it to processed.<name> "+
-		"in feedbackbox/ so it is not reported again.", strings.Join(names, ", "))
+	f.Notice = e.notice("Feedback from the user is waiting: %s. Take each file with check_and_process_item (it gives you the text and renames the file processed.<name>), "+
+		"act on it, and record what you did in your next activity log.", strings.Join(names, ", "))
 	return f
 }
 

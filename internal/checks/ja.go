@@ -39,9 +39,9 @@ var ja = lang.Catalogue{
 	"%d theme start/end records were written in the same heartbeat (%s): themes are being started and ended in a loop. " +
 		"Stop, read artifacts/theme_histories/ to see where you are, and continue the current theme; start or end a theme (start_theme, end_theme) only once per decision.": "同じハートビート（%[2]s）でテーマの開始・終了の記録が%[1]d件書かれました：テーマの開始と終了がループしています。" +
 		"手を止めて artifacts/theme_histories/ を読んで現在地を確かめ、今のテーマを続けてください。テーマの開始・終了（start_theme、end_theme）はハートビートごとに一度までにしてください。",
-	"Feedback from the user is waiting: %s. Read each file and act on it, then rename it to processed.<name> " +
-		"in feedbackbox/ so it is not reported again.": "ユーザーからのフィードバックが届いています：%s。それぞれ読んで対応し、" +
-		"feedbackbox/ の中で processed.<名前> にリネームしてください（リネームするまで通知が続きます）。",
+	"Feedback from the user is waiting: %s. Take each file with check_and_process_item (it gives you the text and renames the file processed.<name>), " +
+		"act on it, and record what you did in your next activity log.": "ユーザーからのフィードバックが届いています：%s。check_and_process_item で一つずつ受け取り（本文が返され、ファイルは processed.<名前> にリネームされます）、" +
+		"対応して、したことを次の活動ログに書いてください。",
 	"These tools are restricted for now: %s. Do not use them until then; choose another activity meanwhile.": "次のツールは今制限されています：%s。それまでは使わず、その間はほかの活動を選んでください。",
 	"You have made the same %s call %d times in a row. Repeating it will not change its result: " +
 		"read the last result again and try a different approach, or write a checkpoint saying what blocks you and move to another activity.": "同じ %s の呼び出しを%d回続けています。繰り返しても結果は変わりません：" +

@@ -22,8 +22,8 @@ The tools name every file with the current heartbeat ID themselves: never type, 
 3. create_activity_log で活動種別「回復」の活動ログを書き、何が起きたか、次に何をするかを記録します。
 4. 下の通知が内省の時期だと言っているなら、それも書きます（activity_type 内省）。
 ツールが現在のハートビートIDですべてのファイルに名前を付けます。IDを自分で入力したり、使い回したり、作り出したりしないでください。`,
-	"New while you were idle: %s. Read it and decide what to do (start_theme for a themebox file; handle feedback and rename it processed.<name>).": "アイドル中に届いたもの：%s。読んで、どうするか決めてください（themebox のファイルなら start_theme、フィードバックなら対応して processed.<名前> にリネーム）。",
-	"Urgent feedback: %s. Read it now, act on it, and rename it processed.<name> when it is handled.":                                               "緊急のフィードバック：%s。今読んで対応し、対応し終えたら processed.<名前> にリネームしてください。",
+	"New while you were idle: %s. Read it and decide what to do (start_theme with themebox_file for a themebox file; check_and_process_item for feedback, then act on it).":                                                "アイドル中に届いたもの：%s。読んで、どうするか決めてください（themebox のファイルなら start_theme に themebox_file を付けて、フィードバックなら check_and_process_item で受け取ってから対応）。",
+	"Urgent feedback: %s. Take it now with check_and_process_item (one file per call, with its text; it renames each processed.<name>), act on it before your current work, and record what you did in your activity log.": "緊急のフィードバック：%s。今すぐ check_and_process_item で受け取り（1回に1ファイル、本文付き。受け取ったファイルは processed.<名前> にリネームされます）、今の作業より先に対応して、したことを活動ログに書いてください。",
 }
 
 // jaRecoveryReasons say in Japanese why each recoverable check started

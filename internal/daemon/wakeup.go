@@ -31,7 +31,7 @@ func (a *agent) takeOver(source, text string) { a.request(source, text, true) }
 // wakeUrgent interrupts the agent and hands it the urgent feedback items. It
 // goes through the gate like every invocation: it counts toward the daily cap.
 func (a *agent) wakeUrgent(items []string) {
-	a.takeOver(srcFeedback, ja.F(a.cfg.Language, "Urgent feedback: %s. Read it now, act on it, and rename it processed.<name> when it is handled.", strings.Join(items, ", ")))
+	a.takeOver(srcFeedback, ja.F(a.cfg.Language, "Urgent feedback: %s. Take it now with check_and_process_item (one file per call, with its text; it renames each processed.<name>), act on it before your current work, and record what you did in your activity log.", strings.Join(items, ", ")))
 }
 
 // request counts every wakeup asked for exactly once: refused here (paused,
