@@ -60,3 +60,29 @@ func TestNoticeAdviceIsGradedByLevel(t *testing.T) {
 		})
 	}
 }
+
+// Issue 21, A.5: after a strict deadline, one order is given, once: the
+// expiry notice's. The introspection notice does not offer deep work
+// again until the log that records the expired work.
+func TestAfterStrictExpiryOneOrder(t *testing.T) {
+	m := time.Minute
+	snap := scan.Snapshot{LastLog: logAgo(30*m, workspace.Creation), LastIntrospection: logAgo(21*m, workspace.Introspection)}
+	r, _ := Evaluate(now, snap, cfg, State{StrictEnded: now.Add(-m)})
+	f, _ := r.Finding(Introspection)
+	if f.Level != Warning || strings.Contains(f.Notice, "start_deep_work") || !strings.Contains(f.Notice, "Make your next activity log an introspection") {
+		t.Errorf("introspection after a strict deadline: %v %q", f.Level, f.Notice)
+	}
+	// Once the log is written, the usual advice is back.
+	snap.LastLog = logAgo(0, workspace.Creation)
+	r, _ = Evaluate(now, snap, cfg, State{StrictEnded: now.Add(-m)})
+	if f, _ := r.Finding(Introspection); !strings.Contains(f.Notice, "start_deep_work") {
+		t.Errorf("introspection after the log: %q", f.Notice)
+	}
+	// The expiry notice gives the order.
+	snap = active(withLogs(scan.Snapshot{}, logAgo(time.Hour, "thinking")), decl(workspace.Strict, 31*m, 30))
+	r, _ = Evaluate(now, snap, cfg, State{})
+	if f, _ := r.Finding(DeepWorkExpired); f.Level != Warning || !strings.Contains(f.Notice, "In this order: 1. record what you did") ||
+		!strings.Contains(f.Notice, "inactivity counts again from the deadline") {
+		t.Errorf("expiry notice: %v %q", f.Level, f.Notice)
+	}
+}

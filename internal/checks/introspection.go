@@ -44,11 +44,18 @@ func (e *eval) introspection() Finding {
 	f.Message = fmt.Sprintf("no introspection for %s%s (required every %s; %s)", humanize.Duration(el), of, humanize.Duration(limit), what)
 	// The advice is graded as heartbeat-notices.md grades it; deep work
 	// is offered as a pause only below error, where introspection can wait.
+	// After a strict deadline and before its log, the expiry notice gives
+	// the one order (log, introspect, declare again): no escape here.
+	afterStrict := !e.strictEnded.IsZero() && (e.snap.LastLog == nil || e.snap.LastLog.ModTime.Before(e.strictEnded))
 	var advice string
-	switch f.Level {
-	case Info:
+	switch {
+	case f.Level == Info && afterStrict:
+		advice = e.notice("Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection).")
+	case f.Level == Warning && afterStrict:
+		advice = e.notice("Make your next activity log an introspection (create_activity_log with activity_type introspection).")
+	case f.Level == Info:
 		advice = e.notice("Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.")
-	case Warning:
+	case f.Level == Warning:
 		advice = e.notice("Make your next activity log an introspection (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.")
 	default:
 		advice = e.notice("Introspect now, in this cycle: look back on your recent activity and record it with create_activity_log with activity_type introspection.")

@@ -13,6 +13,8 @@ var ja = lang.Catalogue{
 	"You have not reflected for %s%s (introspection is due every %s).": "%[2]s%[1]sのあいだ内省していません（内省は%[3]sごとに必要です）。",
 	"Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.": "次の1〜2サイクルのうちに内省を予定してください（create_activity_log に activity_type 内省 を付けます）。長い作業の途中なら、start_deep_work（flexible）でこのチェックを一時停止できます。",
 	"Make your next activity log an introspection (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.":       "次の活動ログを内省にしてください（create_activity_log に activity_type 内省 を付けます）。長い作業の途中なら、start_deep_work（flexible）でこのチェックを一時停止できます。",
+	"Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection).":                                                                                      "次の1〜2サイクルのうちに内省を予定してください（create_activity_log に activity_type 内省 を付けます）。",
+	"Make your next activity log an introspection (create_activity_log with activity_type introspection).":                                                                                            "次の活動ログを内省にしてください（create_activity_log に activity_type 内省 を付けます）。",
 	"Introspect now, in this cycle: look back on your recent activity and record it with create_activity_log with activity_type introspection.":                                                       "今、このサイクルで内省してください。最近の活動を振り返り、create_activity_log に activity_type 内省 を付けて記録します。",
 	"No activity log or checkpoint for %s. The watchdog treats you as stuck and starts recovery: follow the recovery notice " +
 		"(stop what you were doing, re-read GEMINI.md and ai-docs/heartbeat-notices.md, then write an activity log with activity_type recovery).": "%sのあいだ活動ログもチェックポイントもありません。watchdog はあなたが行き詰まっているとみなし、回復を始めます。回復通知に従ってください" +
@@ -21,9 +23,11 @@ var ja = lang.Catalogue{
 	"Your deep work %s ended with %s, and the log after it (%s) was not an introspection. After deep work, reflect first: " +
 		"write your next activity log with create_activity_log with activity_type introspection.": "深い作業 %s は %s で終わりましたが、その次のログ（%s）が内省ではありませんでした。深い作業の後は、まず振り返ります：" +
 		"次の活動ログを create_activity_log に activity_type 内省 を付けて書いてください。",
-	"Your strict deep work %s reached its deadline %s and has been marked expired, so the inactivity, introspection and stale_id checks apply again. " +
-		"Record what you did with create_activity_log; if you need longer, write that log and declare again with start_deep_work.": "strict な深い作業 %s は期限 %s に達し、期限切れになりました。inactivity・introspection・stale_id のチェックが再び動いています。" +
-		"したことを create_activity_log で記録してください。もっと時間が必要なら、そのログを書いてから start_deep_work でもう一度宣言します。",
+	"Your strict deep work %s reached its deadline %s and has been marked expired: inactivity counts again from the deadline, and introspection and stale_id apply again. " +
+		"In this order: 1. record what you did with create_activity_log now; 2. make the log after it an introspection (why the planned time was too short); " +
+		"3. only if the work goes on, declare again with start_deep_work, with more margin or in flexible mode.": "strict な深い作業 %s は期限 %s に達し、期限切れになりました。inactivity は期限から数え直され、introspection と stale_id も再び動いています。" +
+		"次の順にしてください：1. したことを今 create_activity_log で記録します。2. その次のログを内省にします（予定時間が足りなかった理由）。" +
+		"3. 作業が続くときだけ、余裕を持たせるか flexible にして、start_deep_work でもう一度宣言します。",
 	"A deep-work declaration could not be read and was renamed .invalid.txt, so it pauses nothing: %s. " +
 		"Declare deep work with the start_deep_work tool instead of writing the file by hand.": "深い作業の宣言が読めなかったため .invalid.txt にリネームしました。何も一時停止しません：%s。" +
 		"深い作業は、ファイルを手で書くのではなく start_deep_work ツールで宣言してください。",

@@ -37,10 +37,11 @@ var logTool = define[createActivityLogInput]("create_activity_log", "Create acti
 
 // CompletedDeepWork is a declaration an activity log ended.
 type CompletedDeepWork struct {
-	File            string `json:"file" jsonschema:"the declaration's new path, stats/deep_work/<ID>.completed.txt"`
-	Mode            string `json:"mode" jsonschema:"flexible or strict; empty when the declaration could not be read"`
-	Activity        string `json:"activity" jsonschema:"what the declaration said would be done"`
-	DurationSeconds int64  `json:"duration_seconds" jsonschema:"time from the declaration to this log"`
+	File            string    `json:"file" jsonschema:"the declaration's new path, stats/deep_work/<ID>.completed.txt"`
+	Mode            string    `json:"mode" jsonschema:"flexible or strict; empty when the declaration could not be read"`
+	Activity        string    `json:"activity" jsonschema:"what the declaration said would be done"`
+	DurationSeconds int64     `json:"duration_seconds" jsonschema:"time from the declaration to this log"`
+	deadline        time.Time // strict only
 }
 
 // LogResult is the reply of create_activity_log.
@@ -159,10 +160,14 @@ func (t *Tools) CreateActivityLog(a Args) (*LogResult, error) {
 	if err != nil {
 		res.Notes = append(res.Notes, t.trf("Warning: %s", err))
 	}
-	res.CompletedDeepWork = append(res.CompletedDeepWork, completed...)
-	if len(completed) > 0 {
+	// A log after a strict deadline says so, and what comes next in the
+	// expiry's order (issue 21, A.5).
+	if end, ok := strictEndedBefore(now, latest.Log, sd, completed); ok {
+		res.Notes = append(res.Notes, t.trf("This log comes after your strict deep work's deadline (%s). Make your next activity log an introspection: why was the planned time too short? Declare again only if the work goes on.", clockOf(end.In(t.WS.Loc))))
+	} else if len(completed) > 0 {
 		res.Notes = append(res.Notes, t.tr("Deep work has ended with this log. The next activity log must be an introspection (activity_type introspection): look back on the deep work before starting anything new."))
 	}
+	res.CompletedDeepWork = append(res.CompletedDeepWork, completed...)
 	if stage, note := t.stageNote(cycle, len(res.CompletedDeepWork) > 0); stage != "" {
 		res.Stage = stage
 		res.Notes = append(res.Notes, note)
@@ -236,7 +241,7 @@ func (t *Tools) completeDeepWork(now time.Time) ([]CompletedDeepWork, error) {
 		}
 		c := CompletedDeepWork{File: to}
 		if d.ParseErr == nil && d.ReadErr == nil {
-			c.Mode, c.Activity = string(d.Decl.Mode), d.Decl.Activity
+			c.Mode, c.Activity, c.deadline = string(d.Decl.Mode), d.Decl.Activity, d.Decl.Deadline
 			c.DurationSeconds = int64(now.Sub(d.Decl.DeclaredAt).Round(time.Second) / time.Second)
 		} else if idt, err := t.WS.IDTime(d.ID); err == nil {
 			c.DurationSeconds = int64(now.Sub(idt).Round(time.Second) / time.Second)
@@ -250,4 +255,20 @@ func (t *Tools) completeDeepWork(now time.Time) ([]CompletedDeepWork, error) {
 func (t *Tools) gone(rel string) bool {
 	_, err := os.Lstat(t.WS.Path(rel))
 	return errors.Is(err, os.ErrNotExist)
+}
+
+// strictEndedBefore finds a strict deadline this log comes after: one the
+// watchdog has expired since the previous log (the state's strict_ended),
+// or one this log completed late.
+func strictEndedBefore(now time.Time, prev *workspace.Proof, sd standing, completed []CompletedDeepWork) (time.Time, bool) {
+	var end time.Time
+	if e := sd.st.Work.StrictEnded; sd.live && e != nil && (prev == nil || e.After(prev.ModTime)) && !e.After(now) {
+		end = *e
+	}
+	for _, c := range completed {
+		if d := c.deadline; c.Mode == string(workspace.Strict) && d.Before(now) && d.After(end) {
+			end = d
+		}
+	}
+	return end, !end.IsZero()
 }

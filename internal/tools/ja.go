@@ -414,7 +414,8 @@ var ja = lang.Catalogue{
 	"the running watchdog's notices (warnings, feedback, recovery) from its last pulse, less what this log answered (inactivity; an introspection log introspection; a recovery log the recovery): act on them": "動いている watchdog の直近のパルスでの通知（警告、フィードバック、回復）。このログが応えたもの（inactivity、内省のログなら introspection、回復のログなら回復通知）は除く。対応すること",
 	"the running watchdog's notices (warnings, feedback, recovery) from its last pulse, less what this checkpoint answered (inactivity): act on them":                                                           "動いている watchdog の直近のパルスでの通知（警告、フィードバック、回復）。このチェックポイントが応えたもの（inactivity）は除く。対応すること",
 	"how old the pulse the notices come from is": "通知の元になったパルスが何秒前か",
-	"the watchdog's notice paragraphs (warnings, feedback, recovery instructions) from its last pulse, whatever the delivery, less those a log or checkpoint written since has answered": "watchdog の直近のパルスでの通知の段落（警告、フィードバック、回復の指示）。届け方によらない。その後に書いたログやチェックポイントが応えたものは除く",
+	"the watchdog's notice paragraphs (warnings, feedback, recovery instructions) from its last pulse, whatever the delivery, less those a log or checkpoint written since has answered":    "watchdog の直近のパルスでの通知の段落（警告、フィードバック、回復の指示）。届け方によらない。その後に書いたログやチェックポイントが応えたものは除く",
+	"This log comes after your strict deep work's deadline (%s). Make your next activity log an introspection: why was the planned time too short? Declare again only if the work goes on.": "このログは strict な深い作業の期限（%s）の後です。次の活動ログは内省にしてください：なぜ予定時間が足りなかったのか。作業が続くときだけ、もう一度宣言します。",
 }
 
 // jaNoneLeft is said when no unprocessed item is left, where the English

@@ -206,3 +206,44 @@ func TestRepliesLeaveOutWhatTheCallAnswered(t *testing.T) {
 		})
 	}
 }
+
+// Issue 21, A.5: a log written after a strict deadline says so, once, with
+// the expiry's order; whether the watchdog expired the declaration first
+// or the log completes it late.
+func TestLogAfterStrictDeadlineSaysSo(t *testing.T) {
+	const late = "This log comes after your strict deep work's deadline"
+	t.Run("completed late by the log", func(t *testing.T) {
+		e := newEnv(t)
+		e.write("stats/deep_work/20250102030000.txt", "mode: strict\nactivity: reading a paper\nplanned_minutes: 1\ndeadline: 2025-01-02T03:01:00Z\n", e.now().Add(-4*time.Minute))
+		res, err := e.tl.CreateActivityLog(args(t, goodLog))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := res.Text(lang.English)
+		if strings.Count(text, late) != 1 || !strings.Contains(text, "(03:01:00)") || strings.Contains(text, "Deep work has ended with this log") {
+			t.Errorf("reply:\n%s", text)
+		}
+	})
+	t.Run("expired by the watchdog", func(t *testing.T) {
+		e := newEnv(t)
+		e.write(testThemeHist+"/20250102020000.md", "## Activity type\ncreation\n", e.now().Add(-30*time.Minute))
+		ended := e.now().Add(-time.Minute)
+		e.writeStateWith(t, state.State{PulseAt: e.now(), Work: state.Work{StrictEnded: &ended}})
+		res, err := e.tl.CreateActivityLog(args(t, goodLog))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := res.Text(lang.English); !strings.Contains(text, late) {
+			t.Errorf("reply:\n%s", text)
+		}
+		// The next log is after it: nothing more to say.
+		e.clk.Advance(time.Second)
+		res, err = e.tl.CreateActivityLog(args(t, goodLog))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := res.Text(lang.English); strings.Contains(text, late) {
+			t.Errorf("second log's reply:\n%s", text)
+		}
+	})
+}
