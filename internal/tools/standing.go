@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/hook"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
@@ -60,7 +61,7 @@ func (t *Tools) standing(now time.Time, latest workspace.Latest) standing {
 	}
 	// What happened since the pulse, as the next pulse will see it: a log
 	// after the wakeup answers it where no hooks and no exec run do.
-	if w.Working && st.Client == nil && st.Delivery != "exec" && latest.Log != nil && latest.Log.ModTime.After(w.Since) {
+	if w.Working && st.Client == nil && st.Delivery != config.DeliveryExec && latest.Log != nil && latest.Log.ModTime.After(w.Since) {
 		w.Working = false
 	}
 	sincePulse := max(now.Sub(st.PulseAt), 0)
