@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 )
 
@@ -39,10 +38,10 @@ func Append(root string, e Event) error {
 	line = append(line, '\n')
 	dir := filepath.Join(root, filepath.FromSlash(SpoolDir))
 	path := filepath.Join(root, filepath.FromSlash(SpoolFile(e.Time)))
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o640)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|noFollow|nonBlock, 0o640)
 	if errors.Is(err, os.ErrNotExist) {
 		if err = os.MkdirAll(dir, 0o750); err == nil {
-			f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o640)
+			f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|noFollow|nonBlock, 0o640)
 		}
 	}
 	if err != nil {
@@ -111,7 +110,7 @@ func (t *Tail) abs(rel string) string { return filepath.Join(t.root, filepath.Fr
 
 // readDay reads the current day file from the offset.
 func (t *Tail) readDay() ([]Event, error) {
-	f, err := os.OpenFile(t.abs(t.day), os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := os.OpenFile(t.abs(t.day), os.O_RDONLY|noFollow|nonBlock, 0)
 	if err != nil {
 		return nil, err
 	}
