@@ -141,7 +141,7 @@ func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
 		// No answer: a failed, timed-out, capped or ended run leaves the
 		// agent working, its stretch still counted from the first wakeup.
 	case exec:
-		a.work.answered() // a successful end of the run answers the wakeup
+		a.work.answered(end) // a successful end of the run answers the wakeup
 	default:
 		a.work.delivered(now) // answered later by the turn's end or a log
 	}

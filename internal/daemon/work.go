@@ -31,21 +31,32 @@ func newWorkClock(cfg config.AgentConfig, started time.Time) workClock {
 
 // delivered starts working at a delivered wakeup; a wakeup while one is
 // unanswered keeps the first one's time, or inactivity would never grow.
+// Working time is counted from the delivery itself, not from the next
+// pulse: a run that starts and ends between two pulses is work too.
 func (w *workClock) delivered(at time.Time) {
 	if !w.working {
 		w.working, w.since = true, at
+		if at.After(w.countedTo) {
+			w.countedTo = at
+		}
 	}
 }
 
-// answered ends working: an exec run ended successfully, or a log came
-// after the wakeup.
-func (w *workClock) answered() { w.working = false }
+// answered ends working at at: an exec run ended successfully, or a log
+// came after the wakeup. The working time up to at is counted now.
+func (w *workClock) answered(at time.Time) {
+	if w.working && at.After(w.countedTo) {
+		w.worked += at.Sub(w.countedTo)
+		w.countedTo = at
+	}
+	w.working = false
+}
 
 // answer ends working if at (a turn's end, from the hooks) came after the
 // wakeup.
 func (w *workClock) answer(at time.Time) {
 	if w.working && at.After(w.since) {
-		w.answered()
+		w.answered(at)
 	}
 }
 
@@ -55,15 +66,17 @@ func (w *workClock) answer(at time.Time) {
 // working time since the last pulse is added.
 func (w *workClock) observe(now time.Time, snap scan.Snapshot, method string, hooked bool) {
 	if w.working && method != config.DeliveryExec && !hooked && snap.LastLog != nil && snap.LastLog.ModTime.After(w.since) {
-		w.answered()
+		w.answered(snap.LastLog.ModTime)
 	}
 	if in := snap.LastIntrospection; in != nil && in.ModTime.After(w.intro) {
 		w.intro, w.worked, w.countedTo = in.ModTime, 0, now
 	}
-	if !w.scheduled || w.working {
+	if (!w.scheduled || w.working) && now.After(w.countedTo) {
 		w.worked += now.Sub(w.countedTo)
 	}
-	w.countedTo = now
+	if now.After(w.countedTo) {
+		w.countedTo = now
+	}
 }
 
 // checks is what the pure checks need to know.

@@ -151,3 +151,23 @@ func (h *harness) ws() *workspace.Workspace {
 	ws, _ := workspace.New(h.cfg.Workspace, nil)
 	return ws
 }
+
+// Runs shorter than a pulse, each starting and ending between two pulses,
+// are working time all the same: introspection comes due on them (the
+// scheduled wakeup now waits for its pulse, so no pulse ever saw one run).
+func TestShortRunsBetweenPulsesAreWork(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t) // pulse 100ms, introspection 30s
+		cfg.Schedule.Every = config.Duration(time.Second)
+		var calls atomic.Int32
+		h := startFake(t, cfg, execAgent(50*time.Millisecond, &calls))
+		time.Sleep(41 * time.Second)
+		synctest.Wait()
+		st := h.state()
+		worked := st.Work.WorkedSinceIntrospection.D()
+		want := time.Duration(calls.Load()-1) * 50 * time.Millisecond
+		if calls.Load() < 30 || worked < want {
+			t.Fatalf("%d runs of 50ms, worked %s: want at least %s", calls.Load(), worked, want)
+		}
+	})
+}
