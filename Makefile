@@ -28,7 +28,7 @@ build:
 test:
 	$(GO) vet $(PKGS)
 	export AIHEART_TEST_RUN=make-test-$$$$-$$(date +%s); rc=0; \
-	$(GO) test -race -count=1 $(PKGS) || rc=$$?; \
+	$(GO) test -race -count=1 -timeout 20m $(PKGS) || rc=$$?; \
 	if [ $$rc -eq 0 ]; then $(GO) test -count=1 -run '^TestFleet$$' -v ./internal/daemon/ || rc=$$?; fi; \
 	env -u AIHEART_TEST_RUN .ci/leakcheck $$AIHEART_TEST_RUN || rc=1; \
 	exit $$rc
