@@ -59,27 +59,43 @@ func costRows(row func(k, v string), c *cost.Summary) {
 	row("pulse", "$0 by construction: the pulse reads files and never calls a model")
 }
 
+// costWords are cellCost's words in one language.
+type costWords struct {
+	none, unknown, tokens, sep, unpriced string
+	runs                                 func(n int64) string // "2 runs", "2回"
+	unpricedFor, unknownFor              string               // "+ price unknown for ", "usage unknown for "
+}
+
+var (
+	costEN = costWords{none: "0 tokens, $0", unknown: "usage unknown", tokens: " tokens", sep: ", ", unpriced: "price unknown",
+		runs: func(n int64) string { return countOf(n, "run") }, unpricedFor: " + price unknown for ", unknownFor: "usage unknown for "}
+	costJA = costWords{none: "0トークン、$0", unknown: "使用量不明", tokens: "トークン", sep: "、", unpriced: "価格不明",
+		runs: func(n int64) string { return thousands(n) + "回" }, unpricedFor: "＋価格不明の実行", unknownFor: "使用量不明の実行"}
+)
+
 // cellCost says what a cell's runs used: tokens and dollars, and what is not
 // known (runs with no usage reported, runs with no price).
-func cellCost(c cost.Cell) string {
+func cellCost(c cost.Cell) string { return cellCostIn(costEN, c) }
+
+func cellCostIn(w costWords, c cost.Cell) string {
 	if c.Runs == 0 {
-		return "0 tokens, $0"
+		return w.none
 	}
 	measured := c.Runs - c.Unknown
 	if measured == 0 {
-		return "usage unknown"
+		return w.unknown
 	}
-	v := thousands(c.Tokens.Total()) + " tokens"
+	v := thousands(c.Tokens.Total()) + w.tokens
 	switch priced := measured - c.Unpriced; {
 	case priced == 0:
-		v += ", price unknown"
+		v += w.sep + w.unpriced
 	case c.Unpriced > 0:
-		v += fmt.Sprintf(", %s + price unknown for %s", usd(c.USD), countOf(c.Unpriced, "run"))
+		v += w.sep + usd(c.USD) + w.unpricedFor + w.runs(c.Unpriced)
 	default:
-		v += ", " + usd(c.USD)
+		v += w.sep + usd(c.USD)
 	}
 	if c.Unknown > 0 {
-		v += fmt.Sprintf(", usage unknown for %s", countOf(c.Unknown, "run"))
+		v += w.sep + w.unknownFor + w.runs(c.Unknown)
 	}
 	return v
 }

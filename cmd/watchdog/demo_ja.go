@@ -52,25 +52,4 @@ func (d *demoRun) summaryJa(c state.Counters, rec int, cs *cost.Summary) {
 }
 
 // cellCostJa is cellCost in Japanese.
-func cellCostJa(c cost.Cell) string {
-	if c.Runs == 0 {
-		return "0トークン、$0"
-	}
-	measured := c.Runs - c.Unknown
-	if measured == 0 {
-		return "使用量不明"
-	}
-	v := thousands(c.Tokens.Total()) + "トークン"
-	switch priced := measured - c.Unpriced; {
-	case priced == 0:
-		v += "、価格不明"
-	case c.Unpriced > 0:
-		v += "、" + usd(c.USD) + "＋価格不明の実行" + thousands(c.Unpriced) + "回"
-	default:
-		v += "、" + usd(c.USD)
-	}
-	if c.Unknown > 0 {
-		v += "、使用量不明の実行" + thousands(c.Unknown) + "回"
-	}
-	return v
-}
+func cellCostJa(c cost.Cell) string { return cellCostIn(costJA, c) }
