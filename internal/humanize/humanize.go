@@ -21,19 +21,23 @@ func Duration(d time.Duration) string {
 	if d > 0 && d < time.Second {
 		return d.Round(time.Millisecond).String()
 	}
+	return units(d, [3]string{"h", "m", "s"})
+}
+
+// units rounds d (at least half a second) to the second and writes its
+// non-zero hours, minutes and seconds with the names given; 0 is "0" and
+// the seconds' name.
+func units(d time.Duration, names [3]string) string {
 	s := int64(d.Round(time.Second) / time.Second)
 	if s == 0 {
-		return "0s"
+		return "0" + names[2]
 	}
 	var b strings.Builder
-	for _, u := range []struct {
-		secs int64
-		name string
-	}{{3600, "h"}, {60, "m"}, {1, "s"}} {
-		if n := s / u.secs; n > 0 {
+	for i, secs := range []int64{3600, 60, 1} {
+		if n := s / secs; n > 0 {
 			b.WriteString(strconv.FormatInt(n, 10))
-			b.WriteString(u.name)
-			s -= n * u.secs
+			b.WriteString(names[i])
+			s -= n * secs
 		}
 	}
 	return b.String()

@@ -2,7 +2,6 @@ package humanize
 
 import (
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/lang"
@@ -21,22 +20,7 @@ func DurationIn(l lang.Lang, d time.Duration) string {
 	if d > 0 && d < time.Second {
 		return strconv.FormatInt(d.Milliseconds(), 10) + "ミリ秒"
 	}
-	s := int64(d.Round(time.Second) / time.Second)
-	if s == 0 {
-		return "0秒"
-	}
-	var b strings.Builder
-	for _, u := range []struct {
-		secs int64
-		name string
-	}{{3600, "時間"}, {60, "分"}, {1, "秒"}} {
-		if n := s / u.secs; n > 0 {
-			b.WriteString(strconv.FormatInt(n, 10))
-			b.WriteString(u.name)
-			s -= n * u.secs
-		}
-	}
-	return b.String()
+	return units(d, [3]string{"時間", "分", "秒"})
 }
 
 // Span is a duration handed to a text that is put into the agent's language
