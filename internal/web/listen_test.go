@@ -25,23 +25,16 @@ func TestListenCapsIdleConnections(t *testing.T) {
 		t.Fatalf("ReadHeaderTimeout = %s, want a bound", hs.ReadHeaderTimeout)
 	}
 	hs.IdleTimeout = 200 * time.Millisecond // the test's own, to finish soon
-	var mu sync.Mutex
-	open, peak := 0, 0
-	hs.ConnState = func(_ net.Conn, s http.ConnState) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch s {
-		case http.StateNew:
-			open++
-			peak = max(peak, open)
-		case http.StateClosed, http.StateHijacked:
-			open--
-		}
-	}
 	ln, err := Listen("127.0.0.1:0", limit)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Open connections are counted from the capped listener's Accept to
+	// the moment Close is called, which is before Close frees the slot:
+	// http.Server's ConnState says "closed" only after the slot is free,
+	// so counting with it saw a next connection before the last one left.
+	cl := &countingListener{Listener: ln}
+	ln = cl
 	go hs.Serve(ln)
 	t.Cleanup(func() { hs.Close() })
 
@@ -85,11 +78,45 @@ func TestListenCapsIdleConnections(t *testing.T) {
 			t.Fatalf("%d of %d clients served and closed within 30s", i, clients)
 		}
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if peak > limit {
-		t.Errorf("%d connections open at once, want at most %d", peak, limit)
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	if cl.peak > limit {
+		t.Errorf("%d connections open at once, want at most %d", cl.peak, limit)
 	}
+}
+
+// countingListener counts the connections accepted and not yet closed.
+type countingListener struct {
+	net.Listener
+	mu         sync.Mutex
+	open, peak int
+}
+
+func (l *countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	l.open++
+	l.peak = max(l.peak, l.open)
+	l.mu.Unlock()
+	return &countedConn{Conn: c, l: l}, nil
+}
+
+type countedConn struct {
+	net.Conn
+	l    *countingListener
+	once sync.Once
+}
+
+func (c *countedConn) Close() error {
+	c.once.Do(func() {
+		c.l.mu.Lock()
+		c.l.open--
+		c.l.mu.Unlock()
+	})
+	return c.Conn.Close()
 }
 
 // The cap leaves half the process's descriptors to the pulse, the agents
