@@ -136,7 +136,7 @@ func TestE2EFleetScale(t *testing.T) {
 	}
 }
 
-func envInt(t *testing.T, name string, def int) int {
+func envInt(t testing.TB, name string, def int) int {
 	s := os.Getenv(name)
 	if s == "" {
 		return def
@@ -150,7 +150,7 @@ func envInt(t *testing.T, name string, def int) int {
 
 // cpuOf is a process's user+system CPU time so far, from /proc (clock
 // ticks of 10 ms on Linux).
-func cpuOf(t *testing.T, pid int) time.Duration {
+func cpuOf(t testing.TB, pid int) time.Duration {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		t.Fatalf("cpu of %d: %v", pid, err)
@@ -162,7 +162,7 @@ func cpuOf(t *testing.T, pid int) time.Duration {
 	return time.Duration(ut+st) * 10 * time.Millisecond
 }
 
-func procField(t *testing.T, pid int, key string) string {
+func procField(t testing.TB, pid int, key string) string {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return "?"

@@ -322,7 +322,7 @@ func subscribeView(t *testing.T, m config.MQTT) *fleet.View {
 	return v
 }
 
-func envDuration(t *testing.T, name string, def time.Duration) time.Duration {
+func envDuration(t testing.TB, name string, def time.Duration) time.Duration {
 	s := os.Getenv(name)
 	if s == "" {
 		return def
