@@ -25,6 +25,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	load := configFlag(fs)
 	broker := fs.String("mqtt", "", "show every agent on this broker (tcp://host:1883) instead of this config's")
 	asJSON := fs.Bool("json", false, "print every agent as JSON, for scripts (fields: README, watchdog status --json)")
+	date := fs.String("day", "", "draw this day's strip (YYYY-MM-DD, one of the 7 kept) instead of today's")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -37,6 +38,12 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return 2
 	}
 	now := time.Now()
+	if *date != "" {
+		if err := checkDay(*date, cfg.Location(), now); err != nil {
+			fmt.Fprintf(stderr, "watchdog status: %v\n", err)
+			return 2
+		}
+	}
 	code := 0
 	var out []statusJSON
 	for i, ac := range cfg.AgentConfigs() {
@@ -50,7 +57,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		st, err := state.Read(ws)
 		if *asJSON {
-			out = append(out, agentJSON(ac.DisplayName(), ws, st, err, now))
+			out = append(out, agentJSON(ac.DisplayName(), ws, st, err, *date, now))
 			if err != nil || !out[len(out)-1].Running {
 				code = 1
 			}
@@ -68,7 +75,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		if !live {
 			code = 1
 		}
-		printStatus(stdout, ws, st, now, live, why)
+		printStatus(stdout, ws, st, *date, now, live, why)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -79,11 +86,15 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		return code
 	}
-	fmt.Fprintf(stdout, "\ntoday: %s\n", day.Legend)
+	label := "today"
+	if *date != "" {
+		label = *date
+	}
+	fmt.Fprintf(stdout, "\n%s: %s\n", label, day.Legend)
 	return code
 }
 
-func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, now time.Time, live bool, why string) {
+func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, date string, now time.Time, live bool, why string) {
 	run := fmt.Sprintf("running (pid %d, since %s)", st.PID, st.StartedAt.Local().Format("2006-01-02 15:04:05"))
 	switch {
 	case !st.Running(now):
@@ -99,8 +110,12 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, now time.
 	row("last introspection", proof(now, st.LastIntro))
 	row("work", workRow(now, st.Work))
 	row("client", clientRow(now, st.Client))
-	if slots, err := todayStrip(ws, ws.Loc, now); err == nil {
-		row("today", "|"+day.Text(slots)+"| 00:00-24:00, a character per 30 min")
+	if slots, err := dayStrip(ws, ws.Loc, date, now); err == nil {
+		label := "today"
+		if date != "" {
+			label = date
+		}
+		row(label, "|"+day.Text(slots)+"| 00:00-24:00, a character per 30 min")
 	}
 	if p := st.Pause; p != nil {
 		v := "until `watchdog resume`"

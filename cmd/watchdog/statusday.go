@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"time"
 
@@ -17,10 +18,31 @@ const (
 	stripWidth = 30 * time.Minute
 )
 
-// todayStrip cuts today, from local midnight, into the strip's slots.
-func todayStrip(ws *workspace.Workspace, loc *time.Location, now time.Time) ([]day.Slot, error) {
-	_, slots, err := day.Load(ws, loc, now.In(loc).Format(time.DateOnly), stripSlots, stripWidth, now)
+// dayStrip cuts the local day date ("" = today), from its midnight, into
+// the strip's slots.
+func dayStrip(ws *workspace.Workspace, loc *time.Location, date string, now time.Time) ([]day.Slot, error) {
+	if date == "" {
+		date = now.In(loc).Format(time.DateOnly)
+	}
+	_, slots, err := day.Load(ws, loc, date, stripSlots, stripWidth, now)
 	return slots, err
+}
+
+// checkDay accepts --day: one of the days kept, today included.
+func checkDay(date string, loc *time.Location, now time.Time) error {
+	d, err := time.ParseInLocation(time.DateOnly, date, loc)
+	if err != nil {
+		return fmt.Errorf("--day %q: want YYYY-MM-DD", date)
+	}
+	today := now.In(loc).Format(time.DateOnly)
+	oldest := now.In(loc).AddDate(0, 0, -(day.Keep - 1)).Format(time.DateOnly)
+	switch f := d.Format(time.DateOnly); {
+	case f > today:
+		return fmt.Errorf("--day %s is after today (%s)", f, today)
+	case f < oldest:
+		return fmt.Errorf("--day %s: only the last %d days are kept (from %s)", f, day.Keep, oldest)
+	}
+	return nil
 }
 
 // statusJSON is one agent in `watchdog status --json`: a stable shape for
@@ -36,7 +58,9 @@ type statusJSON struct {
 	// watchdog never ran there).
 	State *state.State `json:"state,omitempty"`
 	// Today is the day strip: from local midnight, a slot per 30 minutes.
+	// With --day it is Day instead, the strip of that day.
 	Today *stripJSON `json:"today,omitempty"`
+	Day   *stripJSON `json:"day,omitempty"`
 	Error string     `json:"error,omitempty"`
 }
 
@@ -46,7 +70,7 @@ type stripJSON struct {
 	Slots       []day.Slot `json:"slots"`
 }
 
-func agentJSON(name string, ws *workspace.Workspace, st state.State, err error, now time.Time) statusJSON {
+func agentJSON(name string, ws *workspace.Workspace, st state.State, err error, date string, now time.Time) statusJSON {
 	j := statusJSON{Agent: name, Workspace: ws.Root}
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -58,8 +82,13 @@ func agentJSON(name string, ws *workspace.Workspace, st state.State, err error, 
 	}
 	j.State = &st
 	j.Running, j.Why = st.Live(ws, now)
-	if slots, err := todayStrip(ws, ws.Loc, now); err == nil && len(slots) > 0 {
-		j.Today = &stripJSON{From: slots[0].Start, SlotMinutes: int(stripWidth / time.Minute), Slots: slots}
+	if slots, err := dayStrip(ws, ws.Loc, date, now); err == nil && len(slots) > 0 {
+		s := &stripJSON{From: slots[0].Start, SlotMinutes: int(stripWidth / time.Minute), Slots: slots}
+		if date == "" {
+			j.Today = s
+		} else {
+			j.Day = s
+		}
 	}
 	return j
 }

@@ -138,7 +138,7 @@ function draw(name) {
   let badge = offline ? "offline" : stale ? "no pulse" : asking ? "waiting for you" : paused ? "paused" : sc.outside_active_hours ? "outside active hours" : (a.work && a.work.mode) || w;
   $(".badge", el).textContent = tr(a, badge);
   $(".alerts summary", el).textContent = tr(a, "recent alerts");
-  $(".history summary", el).textContent = tr(a, "today's alerts");
+  if (!$(".daynav", el).dataset.date) $(".history summary", el).textContent = tr(a, "today's alerts"); // else the day browsed names them
 
   const dl = $(".facts", el); dl.replaceChildren();
   const none = tr(a, "none"), noneYet = tr(a, "none yet");
@@ -179,7 +179,7 @@ function draw(name) {
   const ol = $(".alerts ol", el); ol.replaceChildren();
   for (const al of (a.alerts || []).slice().reverse()) {
     const li = document.createElement("li");
-    li.textContent = new Date(al.time).toLocaleTimeString() + " " + al.check + " " + al.level + ": " + al.message;
+    li.textContent = clockTime(al.time) + " " + al.check + " " + al.level + ": " + al.message;
     ol.append(li);
   }
 }

@@ -10,6 +10,12 @@ const STRIP_WORDS = {
   today: ["today", "今日"],
 };
 
+// clockTime is a time of day on the 24-hour clock, as every time on the
+// page is written ("17:20:00"), whatever the browser's locale.
+function clockTime(t) {
+  return new Date(t).toTimeString().slice(0, 8);
+}
+
 function stripWord(word, ja) {
   const w = STRIP_WORDS[word];
   return w ? w[ja ? 1 : 0] : word;
@@ -27,8 +33,9 @@ function slotTitle(s, minutes, ja) {
   return parts.join("; ");
 }
 
-// drawStrip fills el from the day view v.
-function drawStrip(el, v, ja) {
+// drawStrip fills el from the day view v; label names the day ("today"
+// or its date) for a screen reader.
+function drawStrip(el, v, ja, label) {
   const spans = v.slots.map((s) => {
     const span = document.createElement("span");
     span.className = "slot" + (s.future ? " future" : s.mode ? " m-" + s.mode : "") + (s.worst === "error" || s.worst === "warning" ? " w-" + s.worst : "");
@@ -38,7 +45,7 @@ function drawStrip(el, v, ja) {
   el.replaceChildren(...spans);
   const counts = {};
   for (const s of v.slots) if (s.mode && !s.future) counts[s.mode] = (counts[s.mode] || 0) + 1;
-  el.setAttribute("aria-label", stripWord("today", ja) + ": " + Object.entries(counts).map(([m, n]) => stripWord(m, ja) + " " + (n * v.slot_minutes) + (ja ? "分" : " min")).join(", "));
+  el.setAttribute("aria-label", label + ": " + Object.entries(counts).map(([m, n]) => stripWord(m, ja) + " " + (n * v.slot_minutes) + (ja ? "分" : " min")).join(", "));
   el.hidden = false;
 }
 
@@ -69,7 +76,8 @@ async function loadStrip(el, name, ja) {
     nav.querySelector(".date").textContent = v.date;
     nav.querySelector(".next").disabled = !nav.dataset.date;
     nav.hidden = false;
-    drawStrip(el, v, ja);
+    drawStrip(el, v, ja, nav.dataset.date ? v.date : stripWord("today", ja));
+    hist.querySelector("summary").textContent = !nav.dataset.date ? (ja ? "今日の警報" : "today's alerts") : ja ? v.date + " の警報" : "alerts on " + v.date;
     drawHistory(hist, v.marks.filter((m) => m.kind === "alert"));
   } catch (e) {
     el.hidden = true;
@@ -99,7 +107,7 @@ function filterHistory(hist) {
     const li = document.createElement("li");
     li.className = "lvl-line " + m.level;
     li.dataset.check = m.check;
-    li.textContent = new Date(m.t).toLocaleTimeString() + " " + m.check + " " + m.level + ": " + m.message;
+    li.textContent = clockTime(m.t) + " " + m.check + " " + m.level + ": " + m.message;
     return li;
   });
   hist.querySelector("ol").replaceChildren(...items);
