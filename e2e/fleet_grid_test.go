@@ -2,9 +2,12 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -61,7 +64,38 @@ func TestE2EFleetGridInChromium(t *testing.T) {
 	if badge := evalIn[string](t, ctx, `document.querySelector('#detail [data-agent="bob"] .badge').textContent`); badge != "offline" {
 		t.Errorf("bob's card badge %q", badge)
 	}
+	// The card has bob's day as the view heard it: working, then offline.
+	var v struct{ Marks []struct{ Kind, Mode string } }
+	if code := getJSON(t, "http://"+view+"/api/v1/agents/bob/day", &v); code != 200 {
+		t.Fatalf("the fleet view's day of bob: %d", code)
+	}
+	var modes []string
+	for _, m := range v.Marks {
+		if m.Kind == "mode" {
+			modes = append(modes, m.Mode)
+		}
+	}
+	if strings.Join(modes, ",") != "working,offline" {
+		t.Errorf("bob's day in the view: modes %v, want working then offline", modes)
+	}
+	waitUntil(t, "bob's strip on his card", 10*time.Second, func() bool {
+		return evalIn[bool](t, ctx, `(() => { const s = document.querySelector('#detail [data-agent="bob"] .strip'); return !!s && !s.hidden && s.querySelectorAll('.slot').length === 96 && !!s.querySelector('.slot.m-working, .slot.m-offline'); })()`)
+	})
 	for _, p := range problems() {
 		t.Errorf("browser: %s", p)
 	}
+}
+
+// getJSON decodes a GET's JSON body into v and returns the status code.
+func getJSON(t *testing.T, url string, v any) int {
+	t.Helper()
+	r, err := http.Get(url)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer r.Body.Close()
+	if err := json.NewDecoder(r.Body).Decode(v); err != nil {
+		t.Fatalf("GET %s: not JSON: %v", url, err)
+	}
+	return r.StatusCode
 }

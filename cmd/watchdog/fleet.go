@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/day"
 	"github.com/ai-heart/ai-heart/internal/fleet"
 	"github.com/ai-heart/ai-heart/internal/metrics"
 	"github.com/ai-heart/ai-heart/internal/state"
@@ -56,13 +57,17 @@ func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 
-	src := &fleetSource{}
+	src := &fleetSource{days: fleet.NewDays(time.Local, 0)}
 	met := metrics.New(src, nil)
-	srv := web.New(src, web.Options{Token: token, ReadAuth: readAuth, Metrics: met.Handler()})
+	srv := web.New(src, web.Options{Token: token, ReadAuth: readAuth, Metrics: met.Handler(), Days: src})
 	src.view = fleet.NewView(fleet.ViewOptions{
-		Topics:   fleet.Topics{Prefix: m.TopicPrefix},
-		OnChange: func(mb fleet.Member) { srv.Publish(mb.State()) },
+		Topics: fleet.Topics{Prefix: m.TopicPrefix},
+		OnChange: func(mb fleet.Member) {
+			src.days.Heard(mb, time.Now())
+			srv.Publish(mb.State())
+		},
 		OnAlert: func(a fleet.Alert) {
+			src.days.Alert(a, time.Now())
 			met.Alert(a.Agent, a.Check, a.Level)
 			srv.PublishAlert(web.Alert{Time: a.Time, Agent: a.Agent, Level: a.Level, Check: a.Check, Message: a.Message})
 		},
@@ -124,8 +129,29 @@ func fleetConfig(load func() (*config.Config, string, error), broker string) (*c
 	return cfg, m, nil
 }
 
-// fleetSource shows the view's members on the page and /metrics.
-type fleetSource struct{ view *fleet.View }
+// fleetSource shows the view's members on the page and /metrics, and the
+// days the view heard.
+type fleetSource struct {
+	view *fleet.View
+	days *fleet.Days
+}
+
+// Day draws an agent's day as the view heard it: a slot per 15 minutes
+// from local midnight, like a watchdog's own page.
+func (s *fleetSource) Day(agent, date string) (web.DayView, error) {
+	now := time.Now()
+	if date == "" {
+		date = now.Format(time.DateOnly)
+	}
+	marks, prior, ok := s.days.Day(agent, date)
+	if !ok {
+		return web.DayView{}, web.ErrUnknownAgent
+	}
+	midnight, _ := time.ParseInLocation(time.DateOnly, date, time.Local) // the page checked its form
+	const slot = 15 * time.Minute
+	return web.DayView{Agent: agent, Date: date, SlotMinutes: int(slot / time.Minute),
+		Slots: day.Strip(marks, prior, midnight, 96, slot, now), Marks: marks}, nil
+}
 
 // Statuses makes the view a web.Source and a metrics.Source.
 func (s *fleetSource) Statuses() []state.State { return s.view.Statuses() }

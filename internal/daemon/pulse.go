@@ -283,7 +283,7 @@ func (a *agent) persist(b *beat) {
 	a.mu.Lock()
 	a.last = st
 	a.mu.Unlock()
-	if err := a.day.Mode(b.now, dayMode(st)); err != nil {
+	if err := a.day.Mode(b.now, day.ModeOf(st)); err != nil {
 		b.log.Debug().Err(err).Msg("day strip")
 	}
 	if err := state.Write(a.ws, st); err != nil {
@@ -409,21 +409,4 @@ func (a *agent) recoveryStep(now time.Time, id workspace.ID, stp step, rec state
 	case stepGaveUp:
 		a.emit(now, id, checks.Error, "gave_up", fmt.Sprintf("recovery failed %d times (%s); the watchdog stops waking the agent, pulse and status go on", a.cfg.Recovery.MaxAttempts, rec.Reason), 0)
 	}
-}
-
-// dayMode is the agent's mode on the day strip, from the state just
-// written: paused and outside active hours first, then the client's own
-// word (waiting for you, in a turn), then the work clock.
-func dayMode(st state.State) string {
-	switch {
-	case st.Pause != nil:
-		return day.Paused
-	case st.Chambers.Schedule.OutsideActiveHours:
-		return day.Outside
-	case st.Client != nil && st.Client.Mode == state.ClientWaitingForYou:
-		return day.WaitingForYou
-	case st.Client != nil && st.Client.Mode == state.ClientInTurn, st.Work.Mode != state.WorkWaiting:
-		return day.Working
-	}
-	return day.Waiting
 }

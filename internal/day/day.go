@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -39,7 +40,27 @@ const (
 	WaitingForYou = "waiting_for_you"
 	Paused        = "paused"
 	Outside       = "outside_active_hours"
+	// Offline is a fleet view's word: it heard nothing from the agent
+	// (3 missed pulses, or its watchdog's last will).
+	Offline = "offline"
 )
+
+// ModeOf is the agent's mode on the strip, from the state a pulse wrote:
+// paused and outside active hours first, then the client's own word
+// (waiting for you, in a turn), then the work clock.
+func ModeOf(st state.State) string {
+	switch {
+	case st.Pause != nil:
+		return Paused
+	case st.Chambers.Schedule.OutsideActiveHours:
+		return Outside
+	case st.Client != nil && st.Client.Mode == state.ClientWaitingForYou:
+		return WaitingForYou
+	case st.Client != nil && st.Client.Mode == state.ClientInTurn, st.Work.Mode != state.WorkWaiting:
+		return Working
+	}
+	return Waiting
+}
 
 // Kinds of mark.
 const (

@@ -11,6 +11,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/cost"
+	"github.com/ai-heart/ai-heart/internal/day"
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/state"
@@ -41,7 +42,11 @@ type Pulse struct {
 	Work        string `json:"work,omitempty"`
 	Client      string `json:"client,omitempty"`
 	BudgetSpent bool   `json:"budget_spent,omitempty"`
-	Pulses      int64  `json:"pulses"` // since the watchdog started, for /metrics
+	// Mode is the agent's mode on the day strip (working, waiting,
+	// waiting_for_you, paused, outside_active_hours): a fleet view keeps
+	// the day from it.
+	Mode   string `json:"mode,omitempty"`
+	Pulses int64  `json:"pulses"` // since the watchdog started, for /metrics
 	// Language is the agent's (en, ja): the fleet page labels its card in it.
 	Language lang.Lang `json:"language,omitempty"`
 	// CostToday is what today's runs used, by source and outcome
@@ -85,7 +90,7 @@ func FromState(st state.State, host, watchdog string, seq uint64) Pulse {
 		NextWakeup: st.Chambers.Schedule.NextWakeup, NextSource: st.Chambers.Schedule.NextSource,
 		Cap:     Cap{Used: st.DailyCap.Used, Limit: st.DailyCap.Limit},
 		Breaker: st.Breaker.State, Paused: st.Pause != nil, Pulses: st.Counters.Pulses, Language: st.Language, Seq: seq, Time: st.PulseAt,
-		Work: st.Work.Mode,
+		Work: st.Work.Mode, Mode: day.ModeOf(st),
 	}
 	if st.Client != nil {
 		p.Client = st.Client.Mode
@@ -149,6 +154,7 @@ func (p Pulse) State() state.State {
 		st.Checks[name] = state.CheckState{Level: l}
 	}
 	st.Chambers.Schedule.NextWakeup, st.Chambers.Schedule.NextSource = p.NextWakeup, p.NextSource
+	st.Chambers.Schedule.OutsideActiveHours = p.Mode == day.Outside
 	if p.Paused {
 		st.Pause = &pause.Pause{} // paused; since when and why stay on the agent's machine
 	}

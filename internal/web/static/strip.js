@@ -1,11 +1,12 @@
 "use strict";
 // The day strip on each card: today from local midnight, a slot per 15
-// minutes, from /api/v1/agents/{name}/day (a watchdog's own page; a fleet
-// view keeps no days and the strip stays hidden). Refreshed every minute.
+// minutes, from /api/v1/agents/{name}/day (a watchdog's own page, or a
+// fleet view's: what it heard since it started, offline included; a
+// source without days hides the strip). Refreshed every minute.
 
 const STRIP_WORDS = {
   working: ["working", "作業中"], waiting: ["waiting", "待機中"], waiting_for_you: ["waiting for you", "あなたの応答待ち"],
-  paused: ["paused", "一時停止"], outside_active_hours: ["outside active hours", "稼働時間外"],
+  paused: ["paused", "一時停止"], outside_active_hours: ["outside active hours", "稼働時間外"], offline: ["offline", "オフライン"],
   wakeups: ["wakeups", "起動"], ghosts: ["ghosts", "ゴースト"], error: ["error", "エラー"], warning: ["warning", "警告"],
   today: ["today", "今日"],
 };
