@@ -138,11 +138,18 @@ func TestE2EScreenshotsOfADay(t *testing.T) {
 	title := func(slot int) string {
 		return evalIn[string](t, ctx, fmt.Sprintf(`document.querySelectorAll('[data-agent] .strip .slot')[%d].title`, slot))
 	}
-	for slot, words := range map[int]string{0: "00:00-00:15 outside active hours", 48: "12:00-12:15 paused", 61: "15:15-15:30 working; 1 wakeups; error",
-		70: "17:30-17:45 waiting for you", 76: "19:00-19:15 waiting; 1 ghosts", 95: "23:45-00:00 outside active hours"} {
+	for slot, words := range map[int]string{0: "00:00-00:15 outside active hours", 48: "12:00-12:15 paused", 61: "15:15-15:30 working; 1 wakeup (recovery); error",
+		70: "17:30-17:45 waiting for you", 76: "19:00-19:15 waiting; 1 ghost", 95: "23:45-00:00 outside active hours"} {
 		if got := title(slot); got != words {
 			t.Errorf("slot %d says %q, want %q", slot, got, words)
 		}
+	}
+	// A tap on a slot says it in a line (a title shows only on hover).
+	if err := chromedp.Do(c, chromedp.Click(`[data-agent] .strip .slot:nth-child(71)`)); err != nil {
+		t.Fatal(err)
+	}
+	if got := evalIn[string](t, ctx, `(() => { const p = document.querySelector('[data-agent] .slotinfo'); return p.hidden ? "(hidden)" : p.textContent; })()`); got != "17:30-17:45 waiting for you" {
+		t.Errorf("a tap on 17:30 says %q", got)
 	}
 	if label := evalIn[string](t, ctx, `document.querySelector('[data-agent] .strip').getAttribute('aria-label')`); !strings.HasPrefix(label, yesterday+": ") {
 		t.Errorf("the strip's label %q: want it to name the day shown", label)

@@ -52,7 +52,9 @@ func TestStrip(t *testing.T) {
 	at := func(h, m int) time.Time { return from.Add(time.Duration(h)*time.Hour + time.Duration(m)*time.Minute) }
 	marks := []Mark{
 		{Time: at(1, 0), Kind: KindMode, Mode: Working},
-		{Time: at(1, 10), Kind: KindWakeup, Outcome: "delivered"},
+		{Time: at(1, 10), Kind: KindWakeup, Source: "schedule", Outcome: "delivered"},
+		{Time: at(1, 20), Kind: KindWakeup, Source: "recovery", Outcome: "delivered"},
+		{Time: at(1, 25), Kind: KindWakeup, Source: "schedule", Outcome: "coalesced"},
 		{Time: at(1, 40), Kind: KindMode, Mode: Waiting},
 		{Time: at(2, 5), Kind: KindAlert, Level: "error", Check: "inactivity"},
 		{Time: at(2, 10), Kind: KindWakeup, Outcome: "ghost"},
@@ -66,7 +68,7 @@ func TestStrip(t *testing.T) {
 			t.Errorf("slot %d mode %q, want %q", i, s.Mode, want[i])
 		}
 	}
-	if slots[2].Wakeups != 1 || slots[4].Ghosts != 1 || slots[4].Worst != "error" {
+	if slots[2].Wakeups != 2 || slots[2].Sources["schedule"] != 1 || slots[2].Sources["recovery"] != 1 || slots[4].Ghosts != 1 || slots[4].Worst != "error" {
 		t.Errorf("slots %+v", slots)
 	}
 	if got := Text(slots); got != "~~█·!·‖‖" {

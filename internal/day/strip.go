@@ -17,8 +17,11 @@ type Slot struct {
 	// Worst is the highest alert level raised in the slot ("" for none).
 	Worst   string `json:"worst,omitempty"`
 	Wakeups int    `json:"wakeups,omitempty"`
-	Ghosts  int    `json:"ghosts,omitempty"`
-	Future  bool   `json:"future,omitempty"`
+	// Sources counts the delivered wakeups by source (schedule, idle,
+	// recovery, feedback, extra).
+	Sources map[string]int `json:"sources,omitempty"`
+	Ghosts  int            `json:"ghosts,omitempty"`
+	Future  bool           `json:"future,omitempty"`
 }
 
 var levelRank = map[string]int{"ok": 0, "info": 1, "warning": 2, "error": 3}
@@ -74,6 +77,12 @@ func Strip(marks []Mark, prior string, from time.Time, n int, width time.Duratio
 			switch m.Outcome {
 			case "delivered":
 				slots[i].Wakeups++
+				if m.Source != "" {
+					if slots[i].Sources == nil {
+						slots[i].Sources = map[string]int{}
+					}
+					slots[i].Sources[m.Source]++
+				}
 			case "ghost":
 				slots[i].Ghosts++
 			}

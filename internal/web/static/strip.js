@@ -7,7 +7,7 @@
 const STRIP_WORDS = {
   working: ["working", "作業中"], waiting: ["waiting", "待機中"], waiting_for_you: ["waiting for you", "あなたの応答待ち"],
   paused: ["paused", "一時停止"], outside_active_hours: ["outside active hours", "稼働時間外"], offline: ["offline", "オフライン"],
-  wakeups: ["wakeups", "起動"], ghosts: ["ghosts", "ゴースト"], error: ["error", "エラー"], warning: ["warning", "警告"],
+  wakeups: ["wakeups", "起動"], ghosts: ["ghosts", "ゴースト"], wakeup: ["wakeup", "起動"], ghost: ["ghost", "ゴースト"], error: ["error", "エラー"], warning: ["warning", "警告"],
   today: ["today", "今日"],
 };
 
@@ -28,8 +28,11 @@ function slotTitle(s, minutes, ja) {
   const end = new Date(t.getTime() + minutes * 60000);
   const hm = (d) => d.toTimeString().slice(0, 5);
   const parts = [hm(t) + "-" + hm(end) + " " + (s.mode ? stripWord(s.mode, ja) : "–")];
-  if (s.wakeups) parts.push(s.wakeups + " " + stripWord("wakeups", ja));
-  if (s.ghosts) parts.push(s.ghosts + " " + stripWord("ghosts", ja));
+  if (s.wakeups) {
+    const by = Object.entries(s.sources || {}).sort().map(([src, n]) => n > 1 ? src + " ×" + n : src).join(", ");
+    parts.push(s.wakeups + " " + stripWord(s.wakeups === 1 ? "wakeup" : "wakeups", ja) + (by ? " (" + by + ")" : ""));
+  }
+  if (s.ghosts) parts.push(s.ghosts + " " + stripWord(s.ghosts === 1 ? "ghost" : "ghosts", ja));
   if (s.worst === "error" || s.worst === "warning") parts.push(stripWord(s.worst, ja));
   return parts.join("; ");
 }
@@ -44,6 +47,18 @@ function drawStrip(el, v, ja, label) {
     return span;
   });
   el.replaceChildren(...spans);
+  // A tap (or a click) on a slot says it in a line under the strip: a
+  // title shows only to a pointer that hovers.
+  const info = el.parentElement.querySelector(".slotinfo");
+  info.hidden = true;
+  el.onclick = (e) => {
+    const span = e.target.closest(".slot");
+    for (const p of el.querySelectorAll(".picked")) p.classList.remove("picked");
+    if (!span) return;
+    span.classList.add("picked");
+    info.textContent = span.title;
+    info.hidden = false;
+  };
   const counts = {};
   for (const s of v.slots) if (s.mode && !s.future) counts[s.mode] = (counts[s.mode] || 0) + 1;
   el.setAttribute("aria-label", label + ": " + Object.entries(counts).map(([m, n]) => stripWord(m, ja) + " " + (n * v.slot_minutes) + (ja ? "分" : " min")).join(", "));
