@@ -22,7 +22,8 @@ import (
 // work, a paused lunch, an afternoon stall raising inactivity and a
 // recovery, a permission prompt, ghost wakeups in the evening, outside
 // again from 23:00. The day is the one before today, so it is whole. Marks
-// go in the order of their times, as the daemon writes them.
+// go in the order of their times, as the daemon writes them, and the
+// alerts' lines are its words for these events.
 func aDay(t *testing.T, ws *workspace.Workspace, date string) {
 	t.Helper()
 	midnight, err := time.ParseInLocation(time.DateOnly, date, time.Local)
@@ -68,16 +69,16 @@ func aDay(t *testing.T, ws *workspace.Workspace, date string) {
 	work("14:00", "14:20")
 	wake("15:00", "schedule", "delivered")
 	mode("15:00", day.Working)
-	alert("15:10", "warning", "inactivity", "no activity log or checkpoint for 10m0s (warning after 10m0s, error after 20m0s)")
-	alert("15:20", "error", "inactivity", "no activity log or checkpoint for 20m0s (warning after 10m0s, error after 20m0s)")
+	alert("15:10", "warning", "inactivity", "no activity log or checkpoint for 10m (warning after 10m, error after 20m; wakeup delivered at 15:00:00, no proof since)")
+	alert("15:20", "error", "inactivity", "no activity log or checkpoint for 20m (warning after 10m, error after 20m; wakeup delivered at 15:00:00, no proof since)")
 	wake("15:21", "recovery", "delivered")
-	alert("15:21", "info", "recovery", "recovery attempt 1 of 3 delivered")
-	alert("15:40", "info", "recovery", "recovered after 1 attempt: an activity log")
+	alert("15:21", "warning", "recovery", "recovery attempt 1 of 3: inactivity error")
+	alert("15:40", "ok", "recovery", "all checks are ok again; recovery finished")
 	mode("16:10", day.Waiting)
 	wake("17:00", "schedule", "delivered")
 	mode("17:00", day.Working)
 	mode("17:20", day.WaitingForYou)
-	alert("17:20", "warning", "waiting_for_you", "the client waits for your permission (Bash)")
+	alert("17:20", "warning", "waiting_for_you", "waiting for you since 17:20:00 (1s ago): permission for Bash; answer in the agent's terminal")
 	mode("17:50", day.Working)
 	mode("18:30", day.Waiting)
 	for _, hm := range []string{"19:00", "20:00", "21:00", "22:00"} {
