@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/ai-heart/ai-heart/internal/budget"
 	"github.com/ai-heart/ai-heart/internal/checks"
@@ -36,6 +35,10 @@ type Pulse struct {
 	Cap           Cap               `json:"cap"`
 	Breaker       string            `json:"breaker"`
 	Paused        bool              `json:"paused"`
+	// Pause says until when, by whom and why (the operator's or the
+	// watchdog's words, cut to maxActivity), so a fleet view shows what
+	// the agent's own page does.
+	Pause *pause.Pause `json:"pause,omitempty"`
 	// Work (working, waiting, always), Client (the hooks' in_turn, waiting,
 	// waiting_for_you) and BudgetSpent are what a fleet page sorts its
 	// tiles by: which agent needs a person, works, or can spend no more.
@@ -95,6 +98,11 @@ func FromState(st state.State, host, watchdog string, seq uint64) Pulse {
 	if st.Client != nil {
 		p.Client = st.Client.Mode
 	}
+	if st.Pause != nil {
+		pp := *st.Pause
+		pp.Reason, pp.By = cut(pp.Reason, maxActivity), cut(pp.By, maxActivity)
+		p.Pause = &pp
+	}
 	worst := checks.OK
 	for name, c := range st.Checks {
 		p.Checks[name] = c.Level
@@ -126,13 +134,7 @@ func trimDeepWork(dw []state.DeepWork) []state.DeepWork {
 	}
 	out := slices.Clone(dw[:min(len(dw), maxDeepWork)])
 	for i := range out {
-		if a := out[i].Activity; len(a) > maxActivity {
-			a = a[:maxActivity]
-			for !utf8.ValidString(a) { // cut inside a character
-				a = a[:len(a)-1]
-			}
-			out[i].Activity = a + "…"
-		}
+		out[i].Activity = cut(out[i].Activity, maxActivity)
 	}
 	return out
 }
@@ -155,8 +157,12 @@ func (p Pulse) State() state.State {
 	}
 	st.Chambers.Schedule.NextWakeup, st.Chambers.Schedule.NextSource = p.NextWakeup, p.NextSource
 	st.Chambers.Schedule.OutsideActiveHours = p.Mode == day.Outside
-	if p.Paused {
-		st.Pause = &pause.Pause{} // paused; since when and why stay on the agent's machine
+	switch {
+	case p.Pause != nil:
+		pp := *p.Pause
+		st.Pause = &pp
+	case p.Paused:
+		st.Pause = &pause.Pause{} // an older watchdog's pulse says only that
 	}
 	if p.CostToday != nil || p.BudgetSpent {
 		st.Cost = &cost.Summary{Today: cost.Period{By: p.CostToday}}
