@@ -31,7 +31,7 @@ func TestE2EFleetGridInChromium(t *testing.T) {
 	for i := range 12 {
 		many = append(many, fmt.Sprintf("a%02d", i))
 	}
-	startFleetProcess(t, mqtt, 5*time.Second, many...)
+	p1 := startFleetProcess(t, mqtt, 5*time.Second, many...)
 	p2 := startFleetProcess(t, mqtt, 5*time.Second, "bob")
 	view := freeAddr(t)
 	testutil.Start(t, exec.Command(filepath.Join(binDir, "watchdog"), "fleet", "--mqtt", b.URL, "--http", view))
@@ -53,11 +53,39 @@ func TestE2EFleetGridInChromium(t *testing.T) {
 	if n := evalIn[int](t, ctx, `document.querySelectorAll('article.card').length`); n != 0 {
 		t.Errorf("%d cards drawn on a 13-agent page before any tile was opened", n)
 	}
+	// A pause travels with its reason and end: the tile and the card say so.
+	if out, err := exec.Command(filepath.Join(binDir, "watchdog"), "pause", "-c", p1.cfg, "--agent", "a11", "--for", "2h", "--reason", "model migration").CombinedOutput(); err != nil {
+		t.Fatalf("pause a11: %v\n%s", err, out)
+	}
+	waitUntil(t, "a11's tile paused", 10*time.Second, func() bool { return tile("a11") == "paused" })
+	if err := chromedp.Do(c, chromedp.Click(`#grid .tile[data-agent="a11"]`), chromedp.WaitVisible(`#detail [data-agent="a11"] dd[data-fact="paused"]`)); err != nil {
+		t.Fatalf("open a11's tile: %v", err)
+	}
+	if got := evalIn[string](t, ctx, `document.querySelector('#detail [data-agent="a11"] dd[data-fact="paused"]').textContent`); !strings.Contains(got, "until") || strings.Contains(got, "until resumed") || !strings.Contains(got, "model migration") {
+		t.Errorf("a11's card in the fleet view says paused %q: want its end and reason", got)
+	}
 	p2.cmd.Process.Kill()
 	waitUntil(t, "bob's tile to go offline", 10*time.Second, func() bool { return tile("bob") == "offline" })
-	if count("offline") != 1 || count("working") != 12 || tile("a00") != "working" {
-		t.Errorf("after bob's kill: offline %d, working %d, a00 %s", count("offline"), count("working"), tile("a00"))
+	if count("offline") != 1 || count("working") != 11 || count("paused") != 1 || tile("a00") != "working" {
+		t.Errorf("after bob's kill: offline %d, working %d, paused %d, a00 %s", count("offline"), count("working"), count("paused"), tile("a00"))
 	}
+	// A count filters, and a search keeps the names that match.
+	visible := func() string {
+		return evalIn[string](t, ctx, `[...document.querySelectorAll('#grid .tile')].filter((t) => t.checkVisibility()).map((t) => t.dataset.agent).join(",")`)
+	}
+	if err := chromedp.Do(c, chromedp.Click(`#counts button[data-state="offline"]`)); err != nil {
+		t.Fatal(err)
+	}
+	if v := visible(); v != "bob" {
+		t.Errorf("the offline filter shows %q", v)
+	}
+	if err := chromedp.Do(c, chromedp.Click(`#counts button[data-state="offline"]`), chromedp.SendKeys(`#search`, "a1")); err != nil {
+		t.Fatal(err)
+	}
+	if v := visible(); v != "a11,a10" && v != "a10,a11" {
+		t.Errorf("searching a1 shows %q", v)
+	}
+	evalIn[bool](t, ctx, `(() => { const s = document.querySelector('#search'); s.value = ''; return s.dispatchEvent(new Event('input')); })()`)
 	if err := chromedp.Do(c, chromedp.Click(`#grid .tile[data-agent="bob"]`), chromedp.WaitVisible(`#detail [data-agent="bob"] dd[data-fact="host"]`)); err != nil {
 		t.Fatalf("open bob's tile: %v", err)
 	}

@@ -28,6 +28,7 @@ import (
 // fleetProcess is a watchdog run with its agents, publishing to a broker.
 type fleetProcess struct {
 	cmd    *exec.Cmd
+	cfg    string
 	stderr *lockedBuffer
 	http   string
 	ws     map[string]*workspace.Workspace
@@ -38,7 +39,7 @@ type fleetProcess struct {
 func startFleetProcess(t *testing.T, mqtt string, pulse time.Duration, agents ...string) *fleetProcess {
 	t.Helper()
 	root := t.TempDir()
-	p := &fleetProcess{http: freeAddr(t), ws: map[string]*workspace.Workspace{}}
+	p := &fleetProcess{http: freeAddr(t), cfg: filepath.Join(root, "watchdog.yaml"), ws: map[string]*workspace.Workspace{}}
 	body := fmt.Sprintf("pulse: {interval: %s}\nschedule: {every: 0s}\nhttp: {listen: %q}\nmqtt: %s\nagents:\n", pulse, p.http, mqtt)
 	for _, a := range agents {
 		dir := filepath.Join(root, a)
@@ -48,10 +49,9 @@ func startFleetProcess(t *testing.T, mqtt string, pulse time.Duration, agents ..
 		p.ws[a], _ = workspace.New(dir, nil)
 		body += fmt.Sprintf("  - {name: %s, workspace: %s}\n", a, dir)
 	}
-	cfg := filepath.Join(root, "watchdog.yaml")
-	writeConfig(t, cfg, body)
+	writeConfig(t, p.cfg, body)
 	p.stderr = &lockedBuffer{}
-	p.cmd = exec.Command(filepath.Join(binDir, "watchdog"), "run", "-c", cfg, "--log-format", "json")
+	p.cmd = exec.Command(filepath.Join(binDir, "watchdog"), "run", "-c", p.cfg, "--log-format", "json")
 	p.cmd.Stderr = p.stderr
 	testutil.Start(t, p.cmd)
 	return p
