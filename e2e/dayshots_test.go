@@ -145,6 +145,13 @@ func TestE2EScreenshotsOfADay(t *testing.T) {
 			t.Errorf("slot %d says %q, want %q", slot, got, words)
 		}
 	}
+	// Wakeups are ticks by source, and a key says what this day shows.
+	if got := evalIn[string](t, ctx, `[60, 61, 76].map((i) => [...document.querySelectorAll('[data-agent] .strip .slot')[i].classList].filter((c) => c.startsWith("wk-")).join("")).join(",")`); got != "wk-schedule,wk-recovery,wk-ghost" {
+		t.Errorf("the ticks of 15:00, 15:15 and 19:00: %q", got)
+	}
+	if got := evalIn[string](t, ctx, `[...document.querySelectorAll('[data-agent] .strip-key > span')].map((s) => s.textContent).join(", ")`); got != "working, waiting, waiting for you, paused, outside active hours, recovery, schedule, ghosts, error, warning" {
+		t.Errorf("the strip's key: %q", got)
+	}
 	// A tap on a slot says it in a line (a title shows only on hover).
 	if err := chromedp.Do(c, chromedp.Click(`[data-agent] .strip .slot:nth-child(71)`)); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@
 const STRIP_WORDS = {
   working: ["working", "作業中"], waiting: ["waiting", "待機中"], waiting_for_you: ["waiting for you", "あなたの応答待ち"],
   paused: ["paused", "一時停止"], outside_active_hours: ["outside active hours", "稼働時間外"], offline: ["offline", "オフライン"],
+  schedule: ["schedule", "スケジュール"], idle: ["idle", "アイドル"], recovery: ["recovery", "回復"], feedback: ["feedback", "フィードバック"], extra: ["extra", "追加"],
   wakeups: ["wakeups", "起動"], ghosts: ["ghosts", "ゴースト"], wakeup: ["wakeup", "起動"], ghost: ["ghost", "ゴースト"], error: ["error", "エラー"], warning: ["warning", "警告"],
   today: ["today", "今日"],
 };
@@ -40,13 +41,19 @@ function slotTitle(s, minutes, ja) {
 // drawStrip fills el from the day view v; label names the day ("today"
 // or its date) for a screen reader.
 function drawStrip(el, v, ja, label) {
+  const seen = new Set();
   const spans = v.slots.map((s) => {
     const span = document.createElement("span");
-    span.className = "slot" + (s.future ? " future" : s.mode ? " m-" + s.mode : "") + (s.worst === "error" || s.worst === "warning" ? " w-" + s.worst : "");
+    const wake = wakeOf(s);
+    span.className = "slot" + (s.future ? " future" : s.mode ? " m-" + s.mode : "") + (s.worst === "error" || s.worst === "warning" ? " w-" + s.worst : "") + (wake ? " wk-" + wake : "");
     span.title = slotTitle(s, v.slot_minutes, ja);
+    if (s.mode && !s.future) seen.add("m-" + s.mode);
+    if (wake) seen.add("wk-" + wake);
+    if (s.worst === "error" || s.worst === "warning") seen.add("w-" + s.worst);
     return span;
   });
   el.replaceChildren(...spans);
+  drawLegend(el.parentElement.querySelector(".legend"), seen, ja);
   // A tap (or a click) on a slot says it in a line under the strip: a
   // title shows only to a pointer that hovers.
   const info = el.parentElement.querySelector(".slotinfo");
@@ -63,6 +70,31 @@ function drawStrip(el, v, ja, label) {
   for (const s of v.slots) if (s.mode && !s.future) counts[s.mode] = (counts[s.mode] || 0) + 1;
   el.setAttribute("aria-label", label + ": " + Object.entries(counts).map(([m, n]) => stripWord(m, ja) + " " + (n * v.slot_minutes) + (ja ? "分" : " min")).join(", "));
   el.hidden = false;
+}
+
+// WAKE_ORDER ranks wakeup sources for a slot's tick: the one that says
+// most about the agent's health shows when a slot has several.
+const WAKE_ORDER = ["recovery", "feedback", "extra", "schedule", "idle"];
+
+// wakeOf is the source a slot's tick shows: its weightiest delivered
+// wakeup, else "ghost" for a slot with ghosts only, else "".
+function wakeOf(s) {
+  const by = s.sources || {};
+  return WAKE_ORDER.find((src) => by[src]) || (s.ghosts ? "ghost" : "");
+}
+
+// drawLegend explains what this day's strip shows, and only that.
+function drawLegend(el, seen, ja) {
+  const order = ["m-working", "m-waiting", "m-waiting_for_you", "m-paused", "m-outside_active_hours", "m-offline",
+    ...WAKE_ORDER.map((w) => "wk-" + w), "wk-ghost", "w-error", "w-warning"];
+  el.replaceChildren(...order.filter((k) => seen.has(k)).map((k) => {
+    const item = document.createElement("span");
+    const sw = document.createElement("i");
+    sw.className = "slot " + k;
+    item.append(sw, stripWord(k.replace(/^(m|wk|w)-/, "").replace(/^ghost$/, "ghosts"), ja));
+    return item;
+  }));
+  el.hidden = !seen.size;
 }
 
 // loadStrip fetches name's day into el (the day the card's navigation
