@@ -158,24 +158,28 @@ func TestE2EStatusPageInChromium(t *testing.T) {
 		}
 	}
 
-	// Today's strip, from the day the daemon keeps: 96 quarter hours, the
-	// present one working (no schedule: always working), said in words.
+	// The last 24 hours, from the days the daemon keeps: 96 quarter hours
+	// ending with the present one, working (no schedule: always working),
+	// said in words.
 	waitUntil(t, "the day strip", 5*time.Second, func() bool {
 		return evalIn[int](t, ctx, `document.querySelectorAll('[data-agent="luna"] .strip .slot').length`) == 96
 	})
-	if title := evalIn[string](t, ctx, `(document.querySelector('[data-agent="luna"] .strip .m-working') || {}).title || ""`); !strings.Contains(title, "working") {
-		t.Fatalf("no working slot on the strip (title %q)", title)
+	if title := evalIn[string](t, ctx, `document.querySelectorAll('[data-agent="luna"] .strip .slot')[95].title`); !strings.Contains(title, "working") {
+		t.Fatalf("the strip's last slot is not the present, working (title %q)", title)
+	}
+	today := evalIn[string](t, ctx, `document.querySelector('[data-agent="luna"] .daynav .date').textContent`)
+	if today != "last 24 hours" {
+		t.Errorf("the strip is labelled %q, want last 24 hours", today)
 	}
 	// The day before (7 days are kept) has no marks: an empty strip; the
-	// way back is today again.
-	today := evalIn[string](t, ctx, `document.querySelector('[data-agent="luna"] .daynav .date').textContent`)
+	// way back is the last 24 hours again.
 	evalIn[bool](t, ctx, `(document.querySelector('[data-agent="luna"] .daynav .prev').click(), true)`)
 	waitUntil(t, "the day before", 5*time.Second, func() bool {
 		d := evalIn[string](t, ctx, `document.querySelector('[data-agent="luna"] .daynav .date').textContent`)
 		return d != today && d != "" && evalIn[int](t, ctx, `document.querySelectorAll('[data-agent="luna"] .strip .m-working').length`) == 0
 	})
 	evalIn[bool](t, ctx, `(document.querySelector('[data-agent="luna"] .daynav .next').click(), true)`)
-	waitUntil(t, "today again", 5*time.Second, func() bool {
+	waitUntil(t, "the last 24 hours again", 5*time.Second, func() bool {
 		return evalIn[string](t, ctx, `document.querySelector('[data-agent="luna"] .daynav .date').textContent`) == today &&
 			evalIn[int](t, ctx, `document.querySelectorAll('[data-agent="luna"] .strip .m-working').length`) > 0
 	})
@@ -183,7 +187,7 @@ func TestE2EStatusPageInChromium(t *testing.T) {
 	// from the error filter, the error stays (loaded with the strip, at the
 	// page's first load: the warning at least was raised by then).
 	evalIn[bool](t, ctx, `(() => { const c = document.querySelector('[data-agent="luna"]'); loadStrip(c.querySelector('.strip'), 'luna', false); return true; })()`)
-	waitUntil(t, "today's alerts", 5*time.Second, func() bool {
+	waitUntil(t, "the last 24 hours' alerts", 5*time.Second, func() bool {
 		return evalIn[int](t, ctx, `document.querySelectorAll('[data-agent="luna"] .history li[data-check="inactivity"]').length`) >= 2
 	})
 	n := evalIn[int](t, ctx, `(() => { const h = document.querySelector('[data-agent="luna"] .history'); const s = h.querySelector('.f-level'); s.value = 'error'; s.dispatchEvent(new Event('change')); return h.querySelectorAll('li').length; })()`)

@@ -29,7 +29,7 @@ func TestE2EStatusDayStrip(t *testing.T) {
 	}
 	var strip string
 	for _, l := range strings.Split(string(out), "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "today:"); ok && strings.Contains(v, "|") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "last 24h:"); ok && strings.Contains(v, "|") {
 			strip = strings.Split(strings.TrimSpace(v), "|")[1]
 		}
 	}
@@ -40,22 +40,31 @@ func TestE2EStatusDayStrip(t *testing.T) {
 	if err != nil {
 		t.Fatalf("status --json: %v\n%s", err, js)
 	}
+	type stripJSON struct {
+		SlotMinutes int `json:"slot_minutes"`
+		Slots       []struct {
+			Mode, Worst string
+			Future      bool
+		}
+	}
 	var agents []struct {
 		Agent   string
 		Running bool
 		State   struct {
 			Checks map[string]struct{ Level string }
 		}
-		Today struct {
-			SlotMinutes int `json:"slot_minutes"`
-			Slots       []struct{ Mode, Worst string }
-		}
+		Today   stripJSON
+		Last24h stripJSON `json:"last_24h"`
 	}
 	if err := json.Unmarshal(js, &agents); err != nil {
 		t.Fatalf("status --json is not JSON: %v\n%s", err, js)
 	}
 	if len(agents) != 1 || !agents[0].Running || agents[0].State.Checks["inactivity"].Level != "warning" || agents[0].Today.SlotMinutes != 30 || len(agents[0].Today.Slots) != 48 {
 		t.Fatalf("status --json = %s", js)
+	}
+	// The last 24 hours end with the present slot.
+	if l := agents[0].Last24h.Slots; len(l) != 48 || l[47].Future || (l[47].Mode != "working" && l[47].Worst != "warning") {
+		t.Fatalf("status --json's last_24h does not end with the present: %s", js)
 	}
 	var worked, warned bool
 	for _, s := range agents[0].Today.Slots {

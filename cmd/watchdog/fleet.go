@@ -136,21 +136,22 @@ type fleetSource struct {
 	days *fleet.Days
 }
 
-// Day draws an agent's day as the view heard it: a slot per 15 minutes
-// from local midnight, like a watchdog's own page.
+// Day draws an agent's day as the view heard it, a slot per 15 minutes
+// like a watchdog's own page: the last 24 hours, or a local day.
 func (s *fleetSource) Day(agent, date string) (web.DayView, error) {
 	now := time.Now()
+	v := web.DayView{Agent: agent, Span: web.SpanDay, Date: date, SlotMinutes: int(pageSlot / time.Minute)}
+	from, _ := time.ParseInLocation(time.DateOnly, date, time.Local) // the page checked its form
 	if date == "" {
-		date = now.Format(time.DateOnly)
+		v.Span, v.Date = web.SpanLast24h, now.Format(time.DateOnly)
+		from = day.LastFrom(time.Local, pageSlots, pageSlot, now)
 	}
-	marks, prior, ok := s.days.Day(agent, date)
+	marks, prior, ok := s.days.Span(agent, from, from.Add(pageSlots*pageSlot))
 	if !ok {
 		return web.DayView{}, web.ErrUnknownAgent
 	}
-	midnight, _ := time.ParseInLocation(time.DateOnly, date, time.Local) // the page checked its form
-	const slot = 15 * time.Minute
-	return web.DayView{Agent: agent, Date: date, SlotMinutes: int(slot / time.Minute),
-		Slots: day.Strip(marks, prior, midnight, 96, slot, now), Marks: marks}, nil
+	v.Marks, v.Slots = marks, day.Strip(marks, prior, from, pageSlots, pageSlot, now)
+	return v, nil
 }
 
 // Statuses makes the view a web.Source and a metrics.Source.

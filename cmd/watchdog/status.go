@@ -86,11 +86,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 		return code
 	}
-	label := "today"
-	if *date != "" {
-		label = *date
-	}
-	fmt.Fprintf(stdout, "\n%s: %s\n", label, day.Legend)
+	fmt.Fprintf(stdout, "\n%s: %s\n", stripLabel(*date), day.Legend)
 	return code
 }
 
@@ -111,11 +107,7 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, date stri
 	row("work", workRow(now, st.Work))
 	row("client", clientRow(now, st.Client))
 	if slots, err := dayStrip(ws, ws.Loc, date, now); err == nil {
-		label := "today"
-		if date != "" {
-			label = date
-		}
-		row(label, "|"+day.Text(slots)+"| 00:00-24:00, a character per 30 min")
+		row(stripLabel(date), "|"+day.Text(slots)+"| "+stripSpan(slots, date, now))
 	}
 	if p := st.Pause; p != nil {
 		v := "until `watchdog resume`"

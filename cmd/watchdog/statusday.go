@@ -11,21 +11,43 @@ import (
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
-// The day strip `watchdog status` draws: today from local midnight, a
-// character per half hour.
+// The day strip `watchdog status` draws: the last 24 hours (or a local
+// day from its midnight), a character per half hour.
 const (
 	stripSlots = 48
 	stripWidth = 30 * time.Minute
 )
 
-// dayStrip cuts the local day date ("" = today), from its midnight, into
-// the strip's slots.
+// dayStrip cuts the local day date, from its midnight, into the strip's
+// slots; "" is the last 24 hours, ending with the slot holding now.
 func dayStrip(ws *workspace.Workspace, loc *time.Location, date string, now time.Time) ([]day.Slot, error) {
 	if date == "" {
-		date = now.In(loc).Format(time.DateOnly)
+		_, slots, err := day.Last(ws, loc, stripSlots, stripWidth, now)
+		return slots, err
 	}
 	_, slots, err := day.Load(ws, loc, date, stripSlots, stripWidth, now)
 	return slots, err
+}
+
+// stripLabel names a strip in status's rows and legend.
+func stripLabel(date string) string {
+	if date == "" {
+		return "last 24h"
+	}
+	return date
+}
+
+// stripSpan says where a strip's slots start, after the strip.
+func stripSpan(slots []day.Slot, date string, now time.Time) string {
+	if date != "" || len(slots) == 0 {
+		return "00:00-24:00, a character per 30 min"
+	}
+	from := slots[0].Start
+	when := "yesterday"
+	if from.Format(time.DateOnly) == now.In(from.Location()).Format(time.DateOnly) {
+		when = "today"
+	}
+	return fmt.Sprintf("from %s %s to now, a character per 30 min", from.Format("15:04"), when)
 }
 
 // checkDay accepts --day: one of the days kept, today included.
@@ -57,11 +79,13 @@ type statusJSON struct {
 	// State is the state file as the last pulse wrote it (absent when the
 	// watchdog never ran there).
 	State *state.State `json:"state,omitempty"`
-	// Today is the day strip: from local midnight, a slot per 30 minutes.
-	// With --day it is Day instead, the strip of that day.
-	Today *stripJSON `json:"today,omitempty"`
-	Day   *stripJSON `json:"day,omitempty"`
-	Error string     `json:"error,omitempty"`
+	// Last24h is the strip of the last 24 hours, ending with the slot
+	// holding now; Today is today's from local midnight. With --day there
+	// is Day instead, the strip of that day. A slot per 30 minutes.
+	Last24h *stripJSON `json:"last_24h,omitempty"`
+	Today   *stripJSON `json:"today,omitempty"`
+	Day     *stripJSON `json:"day,omitempty"`
+	Error   string     `json:"error,omitempty"`
 }
 
 type stripJSON struct {
@@ -82,13 +106,17 @@ func agentJSON(name string, ws *workspace.Workspace, st state.State, err error, 
 	}
 	j.State = &st
 	j.Running, j.Why = st.Live(ws, now)
-	if slots, err := dayStrip(ws, ws.Loc, date, now); err == nil && len(slots) > 0 {
-		s := &stripJSON{From: slots[0].Start, SlotMinutes: int(stripWidth / time.Minute), Slots: slots}
-		if date == "" {
-			j.Today = s
-		} else {
-			j.Day = s
+	strip := func(date string) *stripJSON {
+		slots, err := dayStrip(ws, ws.Loc, date, now)
+		if err != nil || len(slots) == 0 {
+			return nil
 		}
+		return &stripJSON{From: slots[0].Start, SlotMinutes: int(stripWidth / time.Minute), Slots: slots}
+	}
+	if date != "" {
+		j.Day = strip(date)
+	} else {
+		j.Last24h, j.Today = strip(""), strip(now.In(ws.Loc).Format(time.DateOnly))
 	}
 	return j
 }

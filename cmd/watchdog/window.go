@@ -144,8 +144,8 @@ func (w *window) agent(name string) (config.AgentConfig, error) {
 	return config.AgentConfig{}, web.ErrUnknownAgent
 }
 
-// Day reads an agent's day for the page: a slot per 15 minutes from its
-// local midnight.
+// Day reads an agent's day for the page, a slot per 15 minutes: the last
+// 24 hours, or a local day from its midnight.
 func (w *window) Day(agent, date string) (web.DayView, error) {
 	a, err := w.agent(agent)
 	if err != nil {
@@ -153,20 +153,25 @@ func (w *window) Day(agent, date string) (web.DayView, error) {
 	}
 	loc := w.cfg.Location()
 	now := time.Now()
-	if date == "" {
-		date = now.In(loc).Format(time.DateOnly)
-	}
 	ws, err := workspace.New(a.Workspace, loc)
 	if err != nil {
 		return web.DayView{}, err
 	}
-	const slot = 15 * time.Minute
-	marks, slots, err := day.Load(ws, loc, date, 96, slot, now)
-	if err != nil {
-		return web.DayView{}, err
+	v := web.DayView{Agent: agent, Span: web.SpanDay, Date: date, SlotMinutes: int(pageSlot / time.Minute)}
+	if date == "" {
+		v.Span, v.Date = web.SpanLast24h, now.In(loc).Format(time.DateOnly)
+		v.Marks, v.Slots, err = day.Last(ws, loc, pageSlots, pageSlot, now)
+	} else {
+		v.Marks, v.Slots, err = day.Load(ws, loc, date, pageSlots, pageSlot, now)
 	}
-	return web.DayView{Agent: agent, Date: date, SlotMinutes: int(slot / time.Minute), Slots: slots, Marks: marks}, nil
+	return v, err
 }
+
+// The page's strip: 96 quarter hours.
+const (
+	pageSlots = 96
+	pageSlot  = 15 * time.Minute
+)
 
 // maxLogShown bounds an activity log the page shows.
 const maxLogShown = 256 << 10

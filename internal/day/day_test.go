@@ -79,3 +79,39 @@ func TestStrip(t *testing.T) {
 		t.Errorf("Text with the future = %q", got)
 	}
 }
+
+// The last 24 hours cross midnight: the strip ends with the slot holding
+// now, starts 96 quarter hours before, and takes the mode in force then
+// from the day before.
+func TestLast(t *testing.T) {
+	tokyo, _ := time.LoadLocation("Asia/Tokyo")
+	ws, _ := workspace.New(t.TempDir(), tokyo)
+	r := NewRecorder(ws, tokyo)
+	at := func(d, h, m int) time.Time { return time.Date(2026, 11, d, h, m, 0, 0, tokyo) }
+	for _, err := range []error{
+		r.Mode(at(23, 22, 0), Paused),
+		r.Mode(at(24, 10, 0), Working),
+		r.Add(Mark{Time: at(24, 10, 5), Kind: KindAlert, Level: "error", Check: "inactivity"}),
+		r.Mode(at(25, 2, 0), Waiting),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := at(25, 9, 10)
+	if from := LastFrom(tokyo, 96, 15*time.Minute, now); !from.Equal(at(24, 9, 15)) {
+		t.Fatalf("LastFrom = %s, want 2026-11-24 09:15", from)
+	}
+	marks, slots, err := Last(ws, tokyo, 96, 15*time.Minute, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(marks) != 3 || len(slots) != 96 {
+		t.Fatalf("%d marks, %d slots", len(marks), len(slots))
+	}
+	// 09:15 paused (since the 23rd), 10:00 working with the error, 02:00
+	// waiting, the last slot (09:00-09:15) holds now.
+	if slots[0].Mode != Paused || slots[3].Mode != Working || slots[3].Worst != "error" || slots[67].Mode != Waiting || slots[95].Future || slots[95].Mode != Waiting {
+		t.Errorf("slots 0 %+v, 3 %+v, 67 %+v, 95 %+v", slots[0], slots[3], slots[67], slots[95])
+	}
+}

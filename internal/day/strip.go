@@ -148,17 +148,51 @@ func Load(ws *workspace.Workspace, loc *time.Location, date string, n int, width
 	if err != nil {
 		return nil, nil, fmt.Errorf("day %q: want YYYY-MM-DD", date)
 	}
-	marks, err := Read(ws, date)
+	return load(ws, loc, midnight, n, width, now)
+}
+
+// Last cuts the n slots of width that end with the one holding now (the
+// last 24 hours, for 96 quarter hours), slots aligned on local midnight.
+func Last(ws *workspace.Workspace, loc *time.Location, n int, width time.Duration, now time.Time) ([]Mark, []Slot, error) {
+	return load(ws, loc, LastFrom(loc, n, width, now), n, width, now)
+}
+
+// LastFrom is where Last's slots start.
+func LastFrom(loc *time.Location, n int, width time.Duration, now time.Time) time.Time {
+	l := now.In(loc)
+	midnight := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, loc)
+	end := midnight.Add((now.Sub(midnight)/width + 1) * width)
+	return end.Add(-time.Duration(n) * width)
+}
+
+func load(ws *workspace.Workspace, loc *time.Location, from time.Time, n int, width time.Duration, now time.Time) ([]Mark, []Slot, error) {
+	marks, prior, err := Span(ws, loc, from, from.Add(time.Duration(n)*width))
 	if err != nil {
 		return nil, nil, err
 	}
-	prior := ""
-	if before, err := Read(ws, midnight.AddDate(0, 0, -1).Format(time.DateOnly)); err == nil {
-		for _, m := range before {
-			if m.Kind == KindMode {
-				prior = m.Mode
+	return marks, Strip(marks, prior, from, n, width, now), nil
+}
+
+// Span reads the marks of [from, to) from the day files that hold them,
+// and the mode in force at from (the last one before it, looking back to
+// the day before from's).
+func Span(ws *workspace.Workspace, loc *time.Location, from, to time.Time) (marks []Mark, prior string, err error) {
+	f := from.In(loc)
+	for d := time.Date(f.Year(), f.Month(), f.Day()-1, 0, 0, 0, 0, loc); d.Before(to); d = d.AddDate(0, 0, 1) {
+		ms, err := Read(ws, d.Format(time.DateOnly))
+		if err != nil {
+			return nil, "", err
+		}
+		for _, m := range ms {
+			switch {
+			case m.Time.Before(from):
+				if m.Kind == KindMode {
+					prior = m.Mode
+				}
+			case m.Time.Before(to):
+				marks = append(marks, m)
 			}
 		}
 	}
-	return marks, Strip(marks, prior, midnight, n, width, now), nil
+	return marks, prior, nil
 }

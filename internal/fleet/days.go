@@ -148,15 +148,10 @@ func (d *Days) oldest(now time.Time) time.Time {
 	return time.Date(n.Year(), n.Month(), n.Day()-(day.Keep-1), 0, 0, 0, 0, d.loc)
 }
 
-// Day returns the agent's marks of the local day date ("2006-01-02"),
-// oldest first, and the mode in force at its midnight ("" when none was
-// heard before it); ok is false for an agent never heard.
-func (d *Days) Day(agent, date string) (marks []day.Mark, prior string, ok bool) {
-	from, err := time.ParseInLocation(time.DateOnly, date, d.loc)
-	if err != nil {
-		return nil, "", false
-	}
-	to := from.AddDate(0, 0, 1)
+// Span returns the agent's marks of [from, to), oldest first, and the
+// mode in force at from ("" when none was heard before it); ok is false
+// for an agent never heard.
+func (d *Days) Span(agent string, from, to time.Time) (marks []day.Mark, prior string, ok bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	h, ok := d.agents[agent]

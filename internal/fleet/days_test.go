@@ -29,7 +29,8 @@ func TestDaysKeepWhatTheViewHeard(t *testing.T) {
 	d.Alert(Alert{Agent: "luna", Level: "error", Check: "inactivity", Message: strings.Repeat("あ", 100)}, t0.Add(150*time.Minute))
 	d.Alert(Alert{Agent: "luna", Level: "fatal", Check: "inactivity"}, t0.Add(150*time.Minute)) // not a level
 
-	marks, prior, ok := d.Day("luna", "2026-11-25")
+	midnight := time.Date(2026, 11, 25, 0, 0, 0, 0, loc)
+	marks, prior, ok := d.Span("luna", midnight, midnight.AddDate(0, 0, 1))
 	if !ok || prior != day.Working {
 		t.Fatalf("prior %q ok %v: want working from the day before", prior, ok)
 	}
@@ -43,11 +44,11 @@ func TestDaysKeepWhatTheViewHeard(t *testing.T) {
 	if msg := marks[1].Message; len(msg) > maxAlertMessage+len("…") || !strings.HasSuffix(msg, "あ…") {
 		t.Errorf("the alert's message kept %d bytes (%q): want at most %d, whole characters", len(msg), msg, maxAlertMessage)
 	}
-	slots := day.Strip(marks, prior, time.Date(2026, 11, 25, 0, 0, 0, 0, loc), 4, time.Hour, t0.Add(5*time.Hour))
+	slots := day.Strip(marks, prior, midnight, 4, time.Hour, t0.Add(5*time.Hour))
 	if slots[0].Mode != day.Working || slots[1].Mode != day.Waiting || slots[1].Worst != "error" || slots[3].Mode != day.Offline {
 		t.Errorf("strip %+v", slots)
 	}
-	if _, _, ok := d.Day("sol", "2026-11-25"); ok {
+	if _, _, ok := d.Span("sol", midnight, midnight.AddDate(0, 0, 1)); ok {
 		t.Error("an agent never heard has a day")
 	}
 }
@@ -71,7 +72,7 @@ func TestDaysAreBounded(t *testing.T) {
 	for i, a := range []string{"a", "b", "c"} {
 		d.Heard(member(a, day.Working, true, at.Add(time.Duration(i+1)*time.Second)), at)
 	}
-	if _, _, ok := d.Day("luna", "2026-11-01"); ok || len(d.agents) != 3 {
+	if _, _, ok := d.Span("luna", t0, at); ok || len(d.agents) != 3 {
 		t.Errorf("agents %v: want luna, the quietest, forgotten for c", len(d.agents))
 	}
 	// A week later only the last mode before the oldest day stays.
@@ -83,7 +84,8 @@ func TestDaysAreBounded(t *testing.T) {
 	if n, al := len(d.agents["a"].modes), len(d.agents["a"].alerts); n != 2 || al != 0 {
 		t.Errorf("a keeps %d modes and %d alerts a week later, want 2 (the one in force, the new one) and none", n, al)
 	}
-	marks, prior, _ := d.Day("a", later.Format(time.DateOnly))
+	lm := time.Date(later.Year(), later.Month(), later.Day(), 0, 0, 0, 0, time.UTC)
+	marks, prior, _ := d.Span("a", lm, lm.AddDate(0, 0, 1))
 	if prior != day.Working || len(marks) != 1 {
 		t.Errorf("a's day %s: prior %q, %d marks", later.Format(time.DateOnly), prior, len(marks))
 	}

@@ -10,14 +10,24 @@ import (
 
 // Days reads an agent's day for the page: its marks and the strip.
 type Days interface {
-	// Day returns the marks of agent's local day date ("" = today) and
-	// the strip cut from them; ErrUnknownAgent for a name it does not run.
+	// Day returns the marks of agent's local day date ("" = the last 24
+	// hours) and the strip cut from them; ErrUnknownAgent for a name it
+	// does not run.
 	Day(agent, date string) (DayView, error)
 }
 
+// Spans of a DayView.
+const (
+	SpanLast24h = "last_24h" // the 96 quarter hours ending with now's
+	SpanDay     = "day"      // a local day, midnight to midnight
+)
+
 // DayView is one agent's day in /api/v1/agents/{name}/day.
 type DayView struct {
-	Agent       string     `json:"agent"`
+	Agent string `json:"agent"`
+	// Span is SpanLast24h (no date asked) or SpanDay; Date is the day
+	// asked, or today for the last 24 hours.
+	Span        string     `json:"span"`
 	Date        string     `json:"date"`
 	SlotMinutes int        `json:"slot_minutes"`
 	Slots       []day.Slot `json:"slots"`

@@ -34,7 +34,7 @@ const JA = {
   "Bearer token for pause/resume": "一時停止・再開用の Bearer トークン", "token": "トークン",
   "client": "クライアント", "no hooks": "フックなし", "waiting for you": "あなたの応答待ち",
   "cost today": "今日のコスト", "ghosts today": "今日のゴースト", "no runs booked": "実行の記録なし",
-  "usage unknown": "使用量不明", "price unknown": "価格不明", "theme": "テーマ", "last log": "最新の活動ログ", "today's alerts": "今日の警報",
+  "usage unknown": "使用量不明", "price unknown": "価格不明", "theme": "テーマ", "last log": "最新の活動ログ",
   "Needs you: the agent waits for your answer in its terminal": "対応が必要です：エージェントが端末であなたの応答を待っています",
   "needs you": "要対応", "error": "エラー", "budget spent": "予算切れ", "all": "すべて", "search by name": "名前で検索",
   "sort": "並べ替え", "state": "状態", "name": "名前", "last activity": "最新の活動", "close": "閉じる",
@@ -138,7 +138,7 @@ function draw(name) {
   let badge = offline ? "offline" : stale ? "no pulse" : asking ? "waiting for you" : paused ? "paused" : sc.outside_active_hours ? "outside active hours" : (a.work && a.work.mode) || w;
   $(".badge", el).textContent = tr(a, badge);
   $(".alerts summary", el).textContent = tr(a, "recent alerts");
-  if (!$(".daynav", el).dataset.date) $(".history summary", el).textContent = tr(a, "today's alerts"); // else the day browsed names them
+  if (!$(".daynav", el).dataset.date) $(".history summary", el).textContent = stripWord("alerts_24h", ja(a)); // else the day browsed names them
 
   const dl = $(".facts", el); dl.replaceChildren();
   const none = tr(a, "none"), noneYet = tr(a, "none yet");

@@ -1,6 +1,6 @@
 "use strict";
-// The day strip on each card: today from local midnight, a slot per 15
-// minutes, from /api/v1/agents/{name}/day (a watchdog's own page, or a
+// The day strip on each card: the last 24 hours (‹ › browse the days
+// kept, each from its midnight), a slot per 15 minutes, from /api/v1/agents/{name}/day (a watchdog's own page, or a
 // fleet view's: what it heard since it started, offline included; a
 // source without days hides the strip). Refreshed every minute.
 
@@ -9,7 +9,7 @@ const STRIP_WORDS = {
   paused: ["paused", "一時停止"], outside_active_hours: ["outside active hours", "稼働時間外"], offline: ["offline", "オフライン"],
   schedule: ["schedule", "スケジュール"], idle: ["idle", "アイドル"], recovery: ["recovery", "回復"], feedback: ["feedback", "フィードバック"], extra: ["extra", "追加"],
   wakeups: ["wakeups", "起動"], ghosts: ["ghosts", "ゴースト"], wakeup: ["wakeup", "起動"], ghost: ["ghost", "ゴースト"], error: ["error", "エラー"], warning: ["warning", "警告"],
-  today: ["today", "今日"],
+  last_24h: ["last 24 hours", "直近24時間"], alerts_24h: ["alerts, last 24 hours", "直近24時間の警報"],
 };
 
 // clockTime is a time of day on the 24-hour clock, as every time on the
@@ -121,11 +121,12 @@ async function loadStrip(el, name, ja) {
     if (!r.ok) { el.hidden = true; hist.hidden = true; nav.hidden = true; return; }
     const v = await r.json();
     if (!nav.dataset.date) nav.dataset.today = v.date;
-    nav.querySelector(".date").textContent = v.date;
+    const live = v.span === "last_24h";
+    nav.querySelector(".date").textContent = live ? stripWord("last_24h", ja) : v.date;
     nav.querySelector(".next").disabled = !nav.dataset.date;
     nav.hidden = false;
-    drawStrip(el, v, ja, nav.dataset.date ? v.date : stripWord("today", ja));
-    hist.querySelector("summary").textContent = !nav.dataset.date ? (ja ? "今日の警報" : "today's alerts") : ja ? v.date + " の警報" : "alerts on " + v.date;
+    drawStrip(el, v, ja, live ? stripWord("last_24h", ja) : v.date);
+    hist.querySelector("summary").textContent = live ? stripWord("alerts_24h", ja) : ja ? v.date + " の警報" : "alerts on " + v.date;
     drawHistory(hist, v.marks.filter((m) => m.kind === "alert"));
   } catch (e) {
     el.hidden = true;
