@@ -158,6 +158,14 @@ func TestE2EStatusPageInChromium(t *testing.T) {
 		}
 	}
 
+	// A declaration in words: its start (its ID), time left, the activity.
+	for lang, want := range map[string]string{"en": "strict since 14:02, 12m left: drawing the bulges", "ja": "strict（14:02 から、残り12分）：drawing the bulges"} {
+		got := evalIn[string](t, ctx, `deepWorkLine({id: "20261125140200", mode: "strict", activity: "drawing the bulges", deadline: new Date(Date.now() + 12*60e3 + 20e3).toISOString()}, {language: "`+lang+`"})`)
+		if got != want {
+			t.Errorf("deep work line (%s) %q, want %q", lang, got, want)
+		}
+	}
+
 	// The last 24 hours, from the days the daemon keeps: 96 quarter hours
 	// ending with the present one, working (no schedule: always working),
 	// said in words.

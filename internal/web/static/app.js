@@ -70,6 +70,16 @@ function left(t, a) {
   const s = Math.max(0, Math.round((new Date(t).getTime() - Date.now()) / 1000));
   return ja(a) ? "残り" + span(s, a) : span(s, a) + " left";
 }
+// deepWorkLine says a declaration: "strict since 14:02, 12m left: drawing
+// the bulges" (its ID is its start; the activity is the agent's words).
+function deepWorkLine(d, a) {
+  const id = String(d.id || "");
+  const since = /^\d{14}$/.test(id) ? id.slice(8, 10) + ":" + id.slice(10, 12) : "";
+  const mode = d.mode; // flexible, strict: the tool's own words in both languages
+  const head = ja(a) ? mode + (since ? "（" + since + " から" + (d.deadline ? "、" + left(d.deadline, a) : "") + "）" : d.deadline ? "（" + left(d.deadline, a) + "）" : "")
+    : mode + (since ? " since " + since : "") + (d.deadline ? (since ? ", " : " ") + left(d.deadline, a) : "");
+  return d.activity ? head + (ja(a) ? "：" : ": ") + d.activity : head;
+}
 function intervalMs(a) {
   // pulse_interval is a Go duration string like "1m0s" or "500ms".
   const m = String(a.pulse_interval || "").match(/(\d+(?:\.\d+)?)(h|ms|m|s|us|µs|ns)/g) || [];
@@ -152,7 +162,7 @@ function draw(name) {
   fact(dl, a, "introspection", a.last_introspection ? ago(a.last_introspection.mod_time, a) : noneYet);
   fact(dl, a, "client", clientLine(a));
   $('dd[data-fact="client"]', dl).classList.toggle("ask", asking);
-  const dw = (a.deep_work || []).map((d) => d.mode + (d.deadline ? " (" + left(d.deadline, a) + ")" : ""));
+  const dw = (a.deep_work || []).map((d) => deepWorkLine(d, a));
   fact(dl, a, "deep work", dw.length ? dw.join(", ") : none);
   fact(dl, a, "next wakeup", sc.stopped ? tr(a, "stopped (recovery gave up)") : sc.next_wakeup ? until(sc.next_wakeup, a) + " · " + sc.next_source : none);
   if (sc.in_flight) fact(dl, a, "in flight", (sc.in_flight_source || tr(a, "wakeup")) + " · " + ago(sc.in_flight_since, a));
