@@ -65,8 +65,7 @@ func fleetStates(n int, now time.Time) states {
 }
 
 // openFleet serves src through the real web server and loads the page; it
-// returns the server (to publish updates) and the page's own measure of
-// its first full picture: navigation start to the paint after it, in ms.
+// returns the server (to publish updates) and loadGrid's measure.
 func openFleet(tb testing.TB, ctx context.Context, src states) (*web.Server, float64) {
 	tb.Helper()
 	s := web.New(src, web.Options{})
@@ -74,9 +73,17 @@ func openFleet(tb testing.TB, ctx context.Context, src states) (*web.Server, flo
 	// The page's event stream lasts until the browser leaves: cut it, or
 	// Close waits for it.
 	tb.Cleanup(func() { srv.CloseClientConnections(); srv.Close() })
-	c, cancel := context.WithTimeout(ctx, 30*time.Second)
+	return s, loadGrid(tb, ctx, srv.URL+"/", len(src))
+}
+
+// loadGrid loads a fleet page and returns the page's own measure of its
+// first full picture (navigation start to the paint after it, in ms),
+// after checking it held all n tiles.
+func loadGrid(tb testing.TB, ctx context.Context, url string, n int) float64 {
+	tb.Helper()
+	c, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	if err := chromedp.Do(c, chromedp.Navigate(srv.URL+"/")); err != nil {
+	if err := chromedp.Do(c, chromedp.Navigate(url)); err != nil {
 		tb.Fatalf("load page: %v", err)
 	}
 	drawn, err := chromedp.Run(c, chromedp.Evaluate[float64](`new Promise((done) => {
@@ -86,10 +93,10 @@ func openFleet(tb testing.TB, ctx context.Context, src states) (*web.Server, flo
 	if err != nil {
 		tb.Fatalf("the page never drew: %v", err)
 	}
-	if got := evalIn[int](tb, ctx, `document.querySelectorAll('#grid .tile').length`); got != len(src) {
-		tb.Fatalf("%d tiles drawn on the first picture, want %d", got, len(src))
+	if got := evalIn[int](tb, ctx, `document.querySelectorAll('#grid .tile').length`); got != n {
+		tb.Fatalf("%d tiles drawn on the first picture, want %d", got, n)
 	}
-	return s, drawn
+	return drawn
 }
 
 // The fleet grid in a real Chromium, for the paper's 75 agents and a fleet
