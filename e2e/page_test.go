@@ -175,6 +175,13 @@ func TestE2EStatusPageInChromium(t *testing.T) {
 	if title := evalIn[string](t, ctx, `document.querySelectorAll('[data-agent="luna"] .strip .slot')[95].title`); !strings.Contains(title, "working") {
 		t.Fatalf("the strip's last slot is not the present, working (title %q)", title)
 	}
+	// It crosses midnight: its first slot, 23h45m ago, is yesterday's
+	// (unless now is past 23:45) and says so.
+	if n := time.Now(); n.Hour() < 23 || n.Minute() < 45 {
+		if title := evalIn[string](t, ctx, `document.querySelectorAll('[data-agent="luna"] .strip .slot')[0].title`); !strings.HasPrefix(title, "yesterday ") {
+			t.Errorf("the strip's first slot says %q, want it to start with yesterday", title)
+		}
+	}
 	today := evalIn[string](t, ctx, `document.querySelector('[data-agent="luna"] .daynav .date').textContent`)
 	if today != "last 24 hours" {
 		t.Errorf("the strip is labelled %q, want last 24 hours", today)

@@ -9,7 +9,7 @@ const STRIP_WORDS = {
   paused: ["paused", "一時停止"], outside_active_hours: ["outside active hours", "稼働時間外"], offline: ["offline", "オフライン"],
   schedule: ["schedule", "スケジュール"], idle: ["idle", "アイドル"], recovery: ["recovery", "回復"], feedback: ["feedback", "フィードバック"], extra: ["extra", "追加"],
   wakeups: ["wakeups", "起動"], ghosts: ["ghosts", "ゴースト"], wakeup: ["wakeup", "起動"], ghost: ["ghost", "ゴースト"], error: ["error", "エラー"], warning: ["warning", "警告"],
-  last_24h: ["last 24 hours", "直近24時間"], alerts_24h: ["alerts, last 24 hours", "直近24時間の警報"],
+  last_24h: ["last 24 hours", "直近24時間"], yesterday: ["yesterday", "昨日"], alerts_24h: ["alerts, last 24 hours", "直近24時間の警報"],
 };
 
 // clockTime is a time of day on the 24-hour clock, as every time on the
@@ -23,12 +23,16 @@ function stripWord(word, ja) {
   return w ? w[ja ? 1 : 0] : word;
 }
 
-// slotTitle says a slot in words: "09:15-09:30 working; 2 wakeups; error".
-function slotTitle(s, minutes, ja) {
+// slotTitle says a slot in words: "09:15-09:30 working; 2 wakeups; error",
+// with "yesterday" before it for a slot of the day before today (the last
+// 24 hours cross midnight; today is "YYYY-MM-DD").
+function slotTitle(s, minutes, ja, today) {
   const t = new Date(s.start);
   const end = new Date(t.getTime() + minutes * 60000);
   const hm = (d) => d.toTimeString().slice(0, 5);
-  const parts = [hm(t) + "-" + hm(end) + " " + (s.mode ? stripWord(s.mode, ja) : "–")];
+  const iso = t.getFullYear() + "-" + String(t.getMonth() + 1).padStart(2, "0") + "-" + String(t.getDate()).padStart(2, "0");
+  const day = today && iso < today ? stripWord("yesterday", ja) + " " : "";
+  const parts = [day + hm(t) + "-" + hm(end) + " " + (s.mode ? stripWord(s.mode, ja) : "–")];
   if (s.wakeups) {
     const by = Object.entries(s.sources || {}).sort().map(([src, n]) => n > 1 ? src + " ×" + n : src).join(", ");
     parts.push(s.wakeups + " " + stripWord(s.wakeups === 1 ? "wakeup" : "wakeups", ja) + (by ? " (" + by + ")" : ""));
@@ -46,7 +50,7 @@ function drawStrip(el, v, ja, label) {
     const span = document.createElement("span");
     const wake = wakeOf(s);
     span.className = "slot" + (s.future ? " future" : s.mode ? " m-" + s.mode : "") + (s.worst === "error" || s.worst === "warning" ? " w-" + s.worst : "") + (wake ? " wk-" + wake : "");
-    span.title = slotTitle(s, v.slot_minutes, ja);
+    span.title = slotTitle(s, v.slot_minutes, ja, v.span === "last_24h" ? v.date : "");
     if (s.mode && !s.future) seen.add("m-" + s.mode);
     if (wake) seen.add("wk-" + wake);
     if (s.worst === "error" || s.worst === "warning") seen.add("w-" + s.worst);
