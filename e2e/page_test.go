@@ -118,6 +118,11 @@ func TestE2EStatusPageInChromium(t *testing.T) {
 		t.Fatalf("the error reached the card %s after the state file, more than one pulse", lag)
 	}
 	t.Logf("error on the card %s after the state file", pageAt.Sub(fileAt).Round(time.Millisecond))
+	// The strip follows at once, not at its minute's refresh: the error's
+	// mark is on the present slot, its line in the alerts below.
+	waitUntil(t, "the error on the strip", 5*time.Second, func() bool {
+		return evalIn[bool](t, ctx, `(() => { const s = document.querySelectorAll('[data-agent="luna"] .strip .slot'); return s.length === 96 && s[95].classList.contains("w-error") && !!document.querySelector('[data-agent="luna"] .history li.error[data-check="inactivity"]'); })()`)
+	})
 	if evalIn[bool](t, ctx, `document.querySelector('[data-agent="luna"]').classList.contains("stale")`) {
 		t.Fatal("card faded while the daemon runs")
 	}

@@ -110,6 +110,13 @@ function silent(rec) {
   return Date.now() - rec.seen > 3 * intervalMs(a) || Date.now() - new Date(a.pulse_at).getTime() > 3 * intervalMs(a);
 }
 
+// dayMarkSig sums up what of a state the day strip draws.
+function dayMarkSig(a) {
+  const c = a.counters || {}, sc = (a.chambers && a.chambers.schedule) || {};
+  const levels = Object.keys(a.checks || {}).sort().map((k) => a.checks[k].level).join();
+  return [!!a.pause, !!sc.outside_active_hours, a.client && a.client.mode, a.work && a.work.mode, levels, c.wakeups, c.ghosts].join("|");
+}
+
 function draw(name) {
   const rec = agents.get(name);
   const a = rec.data;
@@ -124,6 +131,11 @@ function draw(name) {
       cards.insertBefore(rec.el, after || null);
     }
   }
+  // What adds a mark to the day (a change of mode, a check's level, a
+  // wakeup) fetches the strip again at once, besides once a minute.
+  const sig = dayMarkSig(a);
+  if (rec.daySig !== undefined && rec.daySig !== sig && rec.el.isConnected) loadStrip($(".strip", rec.el), name, ja(a));
+  rec.daySig = sig;
   const el = rec.el;
   $(".name", el).textContent = name;
   const pr = a.presence;
