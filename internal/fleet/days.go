@@ -11,8 +11,8 @@ import (
 
 // Bounds on the days a view keeps, per agent: what any peer on the broker
 // sends must not grow it without limit. At 1,000 agents the worst case is
-// about 70 MB (modes 16 bytes each, an alert under 400); a fleet whose
-// agents change mode a hundred times a day keeps a few MB.
+// 87 MB (BenchmarkDaysFull); a fleet whose agents change mode a hundred
+// times a day keeps a few MB.
 const (
 	MaxDayModes     = 2000 // changes of mode, over the days kept
 	MaxDayAlerts    = 100  // the newest alerts

@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -97,5 +98,33 @@ func BenchmarkDaysHeard(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		at := t0.Add(time.Duration(i) * time.Second)
 		d.Heard(member(fmt.Sprintf("agent-%04d", i%1000), []string{day.Working, day.Waiting}[i/1000%2], true, at), at)
+	}
+}
+
+// BenchmarkDaysFull measures the days at their bounds: 1,000 agents, each
+// with MaxDayModes changes of mode and MaxDayAlerts alerts of the longest
+// message kept (README's worst case). Run: go test ./internal/fleet -run '^$' -bench DaysFull -benchtime 1x.
+func BenchmarkDaysFull(b *testing.B) {
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		d := NewDays(time.UTC, 1000)
+		t0 := time.Now()
+		msg := strings.Repeat("x", 400)
+		for a := range 1000 {
+			name := fmt.Sprintf("agent-%04d", a)
+			for i := range MaxDayModes {
+				at := t0.Add(time.Duration(i) * time.Second)
+				d.Heard(member(name, []string{day.Working, day.Waiting}[i%2], true, at), at)
+			}
+			for range MaxDayAlerts {
+				d.Alert(Alert{Agent: name, Level: "warning", Check: strings.Repeat("c", 100), Message: msg}, t0)
+			}
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/1e6, "MB")
+		runtime.KeepAlive(d)
 	}
 }
