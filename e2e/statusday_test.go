@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -73,5 +74,59 @@ func TestE2EStatusDayStrip(t *testing.T) {
 	}
 	if !worked || !warned {
 		t.Fatalf("today's slots show no work or no warning: %s", js)
+	}
+}
+
+// status --brief: one line per agent with its state in a word and the last
+// 24 hours' strip; a stopped watchdog is NOT RUNNING and the exit is 1.
+func TestE2EStatusBrief(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	body := "pulse: {interval: 200ms}\nschedule: {every: 0s}\nagents:\n"
+	for _, a := range []string{"luna", "sol"} {
+		dir := filepath.Join(root, a)
+		if out, err := exec.Command(filepath.Join(binDir, "watchdog"), "init", dir).CombinedOutput(); err != nil {
+			t.Fatalf("init: %v\n%s", err, out)
+		}
+		body += "  - {name: " + a + ", workspace: " + dir + "}\n"
+	}
+	cfg := filepath.Join(root, "watchdog.yaml")
+	writeConfig(t, cfg, body)
+	if out, err := exec.Command(filepath.Join(binDir, "watchdog"), "pause", "-c", cfg, "--agent", "sol", "--for", "1h").CombinedOutput(); err != nil {
+		t.Fatalf("pause: %v\n%s", err, out)
+	}
+	run := testutil.Start(t, exec.Command(filepath.Join(binDir, "watchdog"), "run", "-c", cfg))
+	brief := func() (map[string]string, int) {
+		cmd := exec.Command(filepath.Join(binDir, "watchdog"), "status", "-c", cfg, "--brief")
+		out, _ := cmd.CombinedOutput()
+		lines := map[string]string{}
+		for _, l := range strings.Split(string(out), "\n") {
+			if f := strings.Fields(l); len(f) > 1 {
+				lines[f[0]] = l
+			}
+		}
+		return lines, cmd.ProcessState.ExitCode()
+	}
+	var lines map[string]string
+	waitUntil(t, "both agents running", 10*time.Second, func() bool {
+		var code int
+		lines, code = brief()
+		return code == 0 && strings.Contains(lines["sol"], " paused ")
+	})
+	for _, a := range []string{"luna", "sol"} {
+		_, strip, ok := strings.Cut(lines[a], "|")
+		strip, _, _ = strings.Cut(strip, "|")
+		if !ok || len([]rune(strip)) != 48 {
+			t.Errorf("%s's line has no 48-character strip: %q", a, lines[a])
+		}
+	}
+	if !strings.Contains(lines["luna"], " working ") || !strings.Contains(lines["AGENT"], "LAST 24H") || !strings.HasPrefix(lines["last"], "last 24h: █ working") {
+		t.Errorf("status --brief:\n%v", lines)
+	}
+	run.Signal(syscall.SIGTERM)
+	run.Wait()
+	lines, code := brief()
+	if code != 1 || !strings.Contains(lines["luna"], "NOT RUNNING") {
+		t.Errorf("after the watchdog stopped: exit %d, luna %q", code, lines["luna"])
 	}
 }

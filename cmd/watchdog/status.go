@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/day"
@@ -25,7 +23,8 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	load := configFlag(fs)
 	broker := fs.String("mqtt", "", "show every agent on this broker (tcp://host:1883) instead of this config's")
 	asJSON := fs.Bool("json", false, "print every agent as JSON, for scripts (fields: README, watchdog status --json)")
-	date := fs.String("day", "", "draw this day's strip (YYYY-MM-DD, one of the 7 kept) instead of today's")
+	date := fs.String("day", "", "draw this day's strip (YYYY-MM-DD, one of the 7 kept) instead of the last 24 hours")
+	brief := fs.Bool("brief", false, "one line per agent: its state, the strip, the checks not ok, today's cost")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -44,10 +43,18 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			return 2
 		}
 	}
+	if *brief && *asJSON {
+		fmt.Fprintln(stderr, "watchdog status: --brief and --json: choose one")
+		return 2
+	}
 	code := 0
 	var out []statusJSON
+	var table *briefTable
+	if *brief {
+		table = newBriefTable(stdout, *date, now)
+	}
 	for i, ac := range cfg.AgentConfigs() {
-		if i > 0 && !*asJSON {
+		if i > 0 && !*asJSON && !*brief {
 			fmt.Fprintln(stdout)
 		}
 		ws, err := workspace.New(ac.Workspace, cfg.Location())
@@ -56,6 +63,17 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			return 2
 		}
 		st, err := state.Read(ws)
+		if *brief {
+			live := false
+			if err == nil {
+				live, _ = st.Live(ws, now)
+			}
+			if !live {
+				code = 1
+			}
+			table.row(ac.DisplayName(), ws, st, err, live)
+			continue
+		}
 		if *asJSON {
 			out = append(out, agentJSON(ac.DisplayName(), ws, st, err, *date, now))
 			if err != nil || !out[len(out)-1].Running {
@@ -84,6 +102,10 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			fmt.Fprintf(stderr, "watchdog status: %v\n", err)
 			return 1
 		}
+		return code
+	}
+	if *brief {
+		table.Flush(stdout)
 		return code
 	}
 	fmt.Fprintf(stdout, "\n%s: %s\n", stripLabel(*date), day.Legend)
@@ -132,18 +154,7 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, date stri
 		}
 		row("deep work", v)
 	}
-	var bad []string
-	for name, c := range st.Checks {
-		if c.Level != "ok" {
-			bad = append(bad, fmt.Sprintf("%s=%s", name, c.Level))
-		}
-	}
-	if len(bad) == 0 {
-		row("checks", "all ok")
-	} else {
-		sort.Strings(bad)
-		row("checks", strings.Join(bad, ", "))
-	}
+	row("checks", notOKChecks(st))
 	r := st.Recovery
 	switch {
 	case r.GaveUp:
