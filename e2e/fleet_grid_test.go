@@ -64,6 +64,10 @@ func TestE2EFleetGridInChromium(t *testing.T) {
 	if got := evalIn[string](t, ctx, `document.querySelector('#detail [data-agent="a11"] dd[data-fact="paused"]').textContent`); !strings.Contains(got, "until") || strings.Contains(got, "until resumed") || !strings.Contains(got, "model migration") {
 		t.Errorf("a11's card in the fleet view says paused %q: want its end and reason", got)
 	}
+	out, _ := exec.Command(filepath.Join(binDir, "watchdog"), "status", "--mqtt", b.URL).CombinedOutput()
+	if !regexpLine(string(out), "a11", "paused until") {
+		t.Errorf("status --mqtt does not say until when a11 is paused:\n%s", out)
+	}
 	p2.cmd.Process.Kill()
 	waitUntil(t, "bob's tile to go offline", 10*time.Second, func() bool { return tile("bob") == "offline" })
 	if count("offline") != 1 || count("working") != 11 || count("paused") != 1 || tile("a00") != "working" {

@@ -111,7 +111,7 @@ func TestE2EStatusBrief(t *testing.T) {
 	waitUntil(t, "both agents running", 10*time.Second, func() bool {
 		var code int
 		lines, code = brief()
-		return code == 0 && strings.Contains(lines["sol"], " paused ")
+		return code == 0 && strings.Contains(lines["sol"], " paused until ")
 	})
 	for _, a := range []string{"luna", "sol"} {
 		_, strip, ok := strings.Cut(lines[a], "|")

@@ -82,7 +82,10 @@ func printFleet(w io.Writer, ms []fleet.Member, now time.Time) int {
 		if !m.Online {
 			presence, code = "OFFLINE", 1
 		}
-		if m.Paused {
+		switch {
+		case m.Pause != nil && !m.Pause.Until.IsZero():
+			presence += ", paused until " + m.Pause.Until.Local().Format("15:04")
+		case m.Paused:
 			presence += ", paused"
 		}
 		capUse := fmt.Sprintf("%d", m.Cap.Used)

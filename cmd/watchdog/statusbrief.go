@@ -56,6 +56,8 @@ func briefState(st state.State, live bool) string {
 		return "GAVE UP"
 	case mode == day.WaitingForYou:
 		return "WAITING FOR YOU"
+	case mode == day.Paused && st.Pause != nil && !st.Pause.Until.IsZero():
+		return "paused until " + st.Pause.Until.Local().Format("15:04")
 	case mode == day.Outside:
 		return "outside hours"
 	default:
