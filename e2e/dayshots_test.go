@@ -18,7 +18,7 @@ import (
 )
 
 // aDay writes the marks of a whole day the way the daemon records them:
-// outside active hours until 07:00, hourly wakeups answered after some
+// outside active hours until 07:00 (and an hour without a watchdog), hourly wakeups answered after some
 // work, a paused lunch, an afternoon stall raising inactivity and a
 // recovery, a permission prompt, ghost wakeups in the evening, outside
 // again from 23:00. The day is the one before today, so it is whole. Marks
@@ -55,6 +55,8 @@ func aDay(t *testing.T, ws *workspace.Workspace, date string) {
 		add(day.Mark{Time: at(hm), Kind: day.KindAlert, Level: level, Check: check, Message: msg})
 	}
 	mode("00:00", day.Outside)
+	mode("05:00", day.Stopped) // the machine rebooted: no watchdog for an hour
+	mode("06:00", day.Outside)
 	mode("07:00", day.Waiting)
 	work := func(from, to string) {
 		wake(from, "schedule", "delivered")
@@ -108,7 +110,7 @@ func TestE2EScreenshotsOfADay(t *testing.T) {
 	if err != nil {
 		t.Fatalf("status --day: %v\n%s", err, out)
 	}
-	want := "~~~~~~~~~~~~~~" + // 00:00-07:00 outside
+	want := "~~~~~~~~~~" + "  " + "~~" + // 00:00-07:00 outside, 05:00-06:00 no watchdog
 		"█·" + "████" + "███·" + // 07:00-12:00: work and waiting
 		"‖‖" + "██" + "█·" + // 12:00 paused, 13:00 and 14:00 work
 		"!█" + "··" + // 15:00 the stall (warning, then error), recovery
@@ -141,15 +143,22 @@ func TestE2EScreenshotsOfADay(t *testing.T) {
 	}
 	for slot, words := range map[int]string{0: "00:00-00:15 outside active hours", 48: "12:00-12:15 paused", 61: "15:15-15:30 working; 1 wakeup (recovery); error",
 		70: "17:30-17:45 waiting for you", 76: "19:00-19:15 waiting; 1 ghost", 95: "23:45-00:00 outside active hours"} {
-		if got := title(slot); got != words {
+		if got, _, _ := strings.Cut(title(slot), "\n"); got != words {
 			t.Errorf("slot %d says %q, want %q", slot, got, words)
 		}
+	}
+	// A slot's title (a tap's line) has its alerts' lines after its words.
+	if got := title(61); !strings.Contains(got, "\n15:20:00 inactivity error: no activity log or checkpoint for 20m") || !strings.Contains(got, "\n15:21:00 recovery warning: recovery attempt 1 of 3") {
+		t.Errorf("slot 61's title lacks its alerts: %q", got)
+	}
+	if got := title(20); !strings.HasPrefix(got, "05:00-05:15 no watchdog") {
+		t.Errorf("slot 20 (no watchdog) says %q", got)
 	}
 	// Wakeups are ticks by source, and a key says what this day shows.
 	if got := evalIn[string](t, ctx, `[60, 61, 76].map((i) => [...document.querySelectorAll('[data-agent] .strip .slot')[i].classList].filter((c) => c.startsWith("wk-")).join("")).join(",")`); got != "wk-schedule,wk-recovery,wk-ghost" {
 		t.Errorf("the ticks of 15:00, 15:15 and 19:00: %q", got)
 	}
-	if got := evalIn[string](t, ctx, `[...document.querySelectorAll('[data-agent] .strip-key > span')].map((s) => s.textContent).join(", ")`); got != "working, waiting, waiting for you, paused, outside active hours, recovery, schedule, ghosts, error, warning" {
+	if got := evalIn[string](t, ctx, `[...document.querySelectorAll('[data-agent] .strip-key > span')].map((s) => s.textContent).join(", ")`); got != "working, waiting, waiting for you, paused, outside active hours, no watchdog, recovery, schedule, ghosts, error, warning" {
 		t.Errorf("the strip's key: %q", got)
 	}
 	// A tap on a slot says it in a line (a title shows only on hover).

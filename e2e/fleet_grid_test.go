@@ -64,6 +64,9 @@ func TestE2EFleetGridInChromium(t *testing.T) {
 	if got := evalIn[string](t, ctx, `document.querySelector('#detail [data-agent="a11"] dd[data-fact="paused"]').textContent`); !strings.Contains(got, "until") || strings.Contains(got, "until resumed") || !strings.Contains(got, "model migration") {
 		t.Errorf("a11's card in the fleet view says paused %q: want its end and reason", got)
 	}
+	if got := evalIn[string](t, ctx, `document.querySelector('#detail [data-agent="a11"] dd[data-fact="next wakeup"]').textContent`); got != "none while paused" {
+		t.Errorf("a11's next wakeup while paused: %q", got)
+	}
 	out, _ := exec.Command(filepath.Join(binDir, "watchdog"), "status", "--mqtt", b.URL).CombinedOutput()
 	if !regexpLine(string(out), "a11", "paused until") {
 		t.Errorf("status --mqtt does not say until when a11 is paused:\n%s", out)

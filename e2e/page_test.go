@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -163,6 +164,14 @@ func TestE2EStatusPageInChromium(t *testing.T) {
 		}
 	}
 
+	// A time of another day says its date; today's does not.
+	if got := evalIn[string](t, ctx, `clock(new Date(Date.now() - 86400e3).toISOString(), {}) + " / " + clock(new Date().toISOString(), {})`); !regexp.MustCompile(`^\d{4}-\d\d-\d\d \d\d:\d\d / \d\d:\d\d$`).MatchString(got) {
+		t.Errorf("clock of yesterday / now: %q", got)
+	}
+	// A pause in words, and no wakeup announced while it lasts.
+	if got := evalIn[string](t, ctx, `pauseLine({until: new Date(Date.now() + 2*3600e3 + 30e3).toISOString(), by: "ops", reason: "model migration"}, {})`); !regexp.MustCompile(`^until \d\d:\d\d \(in 2\.0h\) · by ops · model migration$`).MatchString(got) {
+		t.Errorf("pause line %q", got)
+	}
 	// A declaration in words: its start (its ID), time left, the activity.
 	for lang, want := range map[string]string{"en": "strict since 14:02, 12m left: drawing the bulges", "ja": "strict（14:02 から、残り12分）：drawing the bulges"} {
 		got := evalIn[string](t, ctx, `deepWorkLine({id: "20261125140200", mode: "strict", activity: "drawing the bulges", deadline: new Date(Date.now() + 12*60e3 + 20e3).toISOString()}, {language: "`+lang+`"})`)

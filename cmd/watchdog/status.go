@@ -169,10 +169,15 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, date stri
 	if sc.NextWakeup != nil {
 		next = fmt.Sprintf("%s (%s, in %s)", sc.NextWakeup.Local().Format("15:04:05"), sc.NextSource, left(now, *sc.NextWakeup))
 	}
-	if sc.Stopped {
+	switch {
+	case sc.Stopped:
 		next = "stopped (recovery gave up)"
-	} else if sc.OutsideActiveHours {
-		next += " (outside active hours: schedule and idle wakeups are held)"
+	case !live:
+		next = "none: no watchdog runs"
+	case st.Pause != nil:
+		next = "none while paused"
+	case sc.OutsideActiveHours:
+		next = "held: outside active hours, schedule and idle wakeups wait"
 	}
 	row("next wakeup", next)
 	if sc.InFlight && sc.InFlightSince != nil {

@@ -174,6 +174,7 @@ func (a *agent) run(ctx context.Context, phase time.Duration, pulsed func(*agent
 	} else {
 		defer lock.Unlock()
 	}
+	a.markStart()
 	var wg sync.WaitGroup
 	wg.Add(4)
 	go func() { defer wg.Done(); a.pulseLoop(ctx, phase, pulsed) }()
@@ -184,6 +185,7 @@ func (a *agent) run(ctx context.Context, phase time.Duration, pulsed func(*agent
 	a.gate.shutdown()
 	a.bg.Wait()
 	a.writeState()
+	a.markStop()
 	a.scanner.Close()
 }
 

@@ -1,6 +1,8 @@
 package daemon
 
 import (
+	"os"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -39,6 +41,43 @@ func TestDayMarks(t *testing.T) {
 		}
 		if kinds["wakeup:delivered"] != 1 || kinds["wakeup:coalesced"] < 2 || kinds["alert:inactivity"] < 1 {
 			t.Errorf("marks %v: want the delivered wakeup, the coalesced ones, the inactivity alert", kinds)
+		}
+	})
+}
+
+// The time no watchdog ran is marked: a stop ends the last mode, and a
+// start after a crash (no stop mark) marks it from the last pulse before.
+func TestDayMarksTheWatchdogsAbsence(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		ws, _ := workspace.New(cfg.Workspace, nil)
+		h := startFake(t, cfg, (&recorder{method: config.DeliveryTmux}).factory)
+		time.Sleep(3 * time.Second)
+		synctest.Wait()
+		h.stop()
+		// A crash: the stop mark never made it; the state's last pulse stays.
+		before := time.Now()
+		last := h.state().PulseAt
+		if err := os.RemoveAll(ws.Path(day.Dir)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Hour)
+		h2 := startFake(t, cfg, (&recorder{method: config.DeliveryTmux}).factory)
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		h2.stop()
+		marks, err := day.Read(ws, before.In(cfg.Location()).Format(time.DateOnly))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var modes []string
+		for _, m := range marks {
+			if m.Kind == day.KindMode {
+				modes = append(modes, m.Time.Sub(last).Round(time.Second).String()+" "+m.Mode)
+			}
+		}
+		if len(modes) < 3 || modes[0] != "0s stopped" || !strings.HasPrefix(modes[1], "1h0m") || !strings.HasSuffix(modes[len(modes)-1], " stopped") {
+			t.Errorf("modes since the last pulse before the crash: %v; want stopped from it, the agent's mode from the start an hour later, stopped at the end", modes)
 		}
 	})
 }

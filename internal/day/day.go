@@ -43,19 +43,23 @@ const (
 	// Offline is a fleet view's word: it heard nothing from the agent
 	// (3 missed pulses, or its watchdog's last will).
 	Offline = "offline"
+	// Stopped: no watchdog ran (from its last pulse until it started
+	// again), so nothing is known of the agent.
+	Stopped = "stopped"
 )
 
 // ModeOf is the agent's mode on the strip, from the state a pulse wrote:
-// paused and outside active hours first, then the client's own word
-// (waiting for you, in a turn), then the work clock.
+// waiting for you first (a person is needed, paused or not, inside active
+// hours or not), then paused and outside active hours, then the client's
+// own word (in a turn), then the work clock.
 func ModeOf(st state.State) string {
 	switch {
+	case st.Client != nil && st.Client.Mode == state.ClientWaitingForYou:
+		return WaitingForYou
 	case st.Pause != nil:
 		return Paused
 	case st.Chambers.Schedule.OutsideActiveHours:
 		return Outside
-	case st.Client != nil && st.Client.Mode == state.ClientWaitingForYou:
-		return WaitingForYou
 	case st.Client != nil && st.Client.Mode == state.ClientInTurn, st.Work.Mode != state.WorkWaiting:
 		return Working
 	}

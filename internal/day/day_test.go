@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/pause"
+	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -113,5 +115,28 @@ func TestLast(t *testing.T) {
 	// waiting, the last slot (09:00-09:15) holds now.
 	if slots[0].Mode != Paused || slots[3].Mode != Working || slots[3].Worst != "error" || slots[67].Mode != Waiting || slots[95].Future || slots[95].Mode != Waiting {
 		t.Errorf("slots 0 %+v, 3 %+v, 67 %+v, 95 %+v", slots[0], slots[3], slots[67], slots[95])
+	}
+}
+
+// A slot shows a person was needed however short the wait, and the pause's
+// own notice does not hide the pause; waiting for you wins over a pause and
+// outside active hours in ModeOf too.
+func TestStripShowsWhatNeedsAPerson(t *testing.T) {
+	from := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
+	marks := []Mark{
+		{Time: from, Kind: KindMode, Mode: Working},
+		{Time: from.Add(20 * time.Minute), Kind: KindMode, Mode: WaitingForYou},
+		{Time: from.Add(22 * time.Minute), Kind: KindMode, Mode: Working},
+		{Time: from.Add(30 * time.Minute), Kind: KindMode, Mode: Paused},
+		{Time: from.Add(30 * time.Minute), Kind: KindAlert, Level: "warning", Check: "pause", Message: "paused until 18:00"},
+		{Time: from.Add(61 * time.Minute), Kind: KindMode, Mode: Stopped},
+	}
+	if got := Text(Strip(marks, "", from, 3, 30*time.Minute, from.Add(90*time.Minute))); got != "▒‖ " {
+		t.Errorf("Text = %q, want the 2-minute wait, the pause without a ?, nothing known while no watchdog ran", got)
+	}
+	st := state.State{Pause: &pause.Pause{}, Client: &state.Client{Mode: state.ClientWaitingForYou}}
+	st.Chambers.Schedule.OutsideActiveHours = true
+	if m := ModeOf(st); m != WaitingForYou {
+		t.Errorf("ModeOf a paused agent outside active hours waiting for a person = %q", m)
 	}
 }

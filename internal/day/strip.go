@@ -27,9 +27,11 @@ type Slot struct {
 var levelRank = map[string]int{"ok": 0, "info": 1, "warning": 2, "error": 3}
 
 // Strip cuts [from, from+n*width) into n slots and fills them from the
-// marks: the mode in force longest in each, the worst alert, the wakeups
-// and ghosts. prior is the mode in force at from (from the day before);
-// slots after now are Future.
+// marks: the mode in force longest in each (waiting for you whenever it
+// was, however short: a person was needed), the worst alert (not the
+// pause's own notice: the mode shows it), the wakeups and ghosts. prior is
+// the mode in force at from (from the day before); slots after now are
+// Future.
 func Strip(marks []Mark, prior string, from time.Time, n int, width time.Duration, now time.Time) []Slot {
 	slots := make([]Slot, n)
 	spent := make([]map[string]time.Duration, n)
@@ -70,7 +72,7 @@ func Strip(marks []Mark, prior string, from time.Time, n int, width time.Duratio
 			flush(m.Time)
 			mode, at = m.Mode, m.Time
 		case KindAlert:
-			if levelRank[m.Level] > levelRank[slots[i].Worst] {
+			if m.Check != "pause" && levelRank[m.Level] > levelRank[slots[i].Worst] {
 				slots[i].Worst = m.Level
 			}
 		case KindWakeup:
@@ -90,6 +92,10 @@ func Strip(marks []Mark, prior string, from time.Time, n int, width time.Duratio
 	}
 	flush(end)
 	for i := range slots {
+		if spent[i][WaitingForYou] > 0 {
+			slots[i].Mode = WaitingForYou
+			continue
+		}
 		var best time.Duration
 		for md, d := range spent[i] {
 			if d > best || (d == best && md < slots[i].Mode) {
@@ -102,8 +108,8 @@ func Strip(marks []Mark, prior string, from time.Time, n int, width time.Duratio
 
 // Text draws slots as one line of text, a character each: █ working,
 // ▒ waiting for you, · waiting, ‖ paused, ~ outside active hours, blank
-// before the first mark or in the future; an error alert in the slot shows
-// as !, a warning as ?. Legend says so.
+// where nothing is known (before the first mark, no watchdog, the future);
+// an error alert in the slot shows as !, a warning as ?. Legend says so.
 func Text(slots []Slot) string {
 	var b strings.Builder
 	for _, s := range slots {
@@ -138,7 +144,7 @@ func modeRune(mode string) rune {
 }
 
 // Legend explains Text's characters.
-const Legend = "█ working  · waiting  ▒ waiting for you  ‖ paused  ~ outside active hours  ! error  ? warning"
+const Legend = "█ working  · waiting  ▒ waiting for you  ‖ paused  ~ outside active hours  ! error  ? warning  (blank: no watchdog, or to come)"
 
 // Load reads the local day date ("2006-01-02", in loc) and cuts it into n
 // slots of width from its midnight; the mode in force at midnight is the

@@ -25,7 +25,7 @@ const JA = {
   "introspection": "内省", "deep work": "深い作業", "none": "なし", "left": "残り",
   "next wakeup": "次の起動", "stopped (recovery gave up)": "停止（回復を断念）", "in flight": "応答待ち",
   "wakeup": "起動", "since": "開始", "daily cap": "1日の上限", "of": "/", "no limit": "上限なし",
-  "breaker": "ブレーカー", "until": "まで", "until resumed": "再開まで", "active hours": "活動時間",
+  "breaker": "ブレーカー", "until": "まで", "until resumed": "再開まで", "none while paused": "一時停止中はなし", "held until active hours": "活動時間まで待機", "active hours": "活動時間",
   "outside: schedule and idle wakeups wait": "時間外：予定とアイドルの起動は待機中",
   "Resume": "再開", "Pause": "一時停止", "recent alerts": "最近の警報",
   "requested; shows within one pulse": "を要求しました。1パルス以内に反映されます",
@@ -70,6 +70,14 @@ function left(t, a) {
   const s = Math.max(0, Math.round((new Date(t).getTime() - Date.now()) / 1000));
   return ja(a) ? "残り" + span(s, a) : span(s, a) + " left";
 }
+// pauseLine says a pause: "until 18:37 (in 1.9h) · by root · model
+// migration", or "until resumed · …".
+function pauseLine(p, a) {
+  const j = ja(a);
+  const end = p.until ? (j ? clock(p.until, a) + " まで（" + until(p.until, a) + "）" : "until " + clock(p.until, a) + " (" + until(p.until, a) + ")") : tr(a, "until resumed");
+  return [end, p.by ? (j ? p.by + " による" : "by " + p.by) : "", p.reason || ""].filter(Boolean).join(j ? "・" : " · ");
+}
+
 // deepWorkLine says a declaration: "strict since 14:02, 12m left: drawing
 // the bulges" (its ID is its start; the activity is the agent's words).
 function deepWorkLine(d, a) {
@@ -176,13 +184,16 @@ function draw(name) {
   $('dd[data-fact="client"]', dl).classList.toggle("ask", asking);
   const dw = (a.deep_work || []).map((d) => deepWorkLine(d, a));
   fact(dl, a, "deep work", dw.length ? dw.join(", ") : none);
-  fact(dl, a, "next wakeup", sc.stopped ? tr(a, "stopped (recovery gave up)") : sc.next_wakeup ? until(sc.next_wakeup, a) + " · " + sc.next_source : none);
+  // The next wakeup only where one can come: not while paused, outside
+  // active hours or with no watchdog pulsing.
+  fact(dl, a, "next wakeup", sc.stopped ? tr(a, "stopped (recovery gave up)") : stale ? "–" : paused ? tr(a, "none while paused")
+    : sc.outside_active_hours ? tr(a, "held until active hours") : sc.next_wakeup ? until(sc.next_wakeup, a) + " · " + sc.next_source : none);
   if (sc.in_flight) fact(dl, a, "in flight", (sc.in_flight_source || tr(a, "wakeup")) + " · " + ago(sc.in_flight_since, a));
   const cap = a.daily_cap || {};
   fact(dl, a, "daily cap", cap.limit ? cap.used + " " + tr(a, "of") + " " + cap.limit : (cap.used || 0) + " (" + tr(a, "no limit") + ")");
   fact(dl, a, "breaker", (a.circuit_breaker && a.circuit_breaker.state) || "closed");
   for (const [k, v] of costLines(a)) fact(dl, a, k, v);
-  if (paused) fact(dl, a, "paused", (a.pause.until ? new Date(a.pause.until).toLocaleString() + " " + tr(a, "until") : tr(a, "until resumed")) + (a.pause.by ? " · " + a.pause.by : "") + (a.pause.reason ? " · " + a.pause.reason : ""));
+  if (paused) fact(dl, a, "paused", pauseLine(a.pause, a));
   if (sc.outside_active_hours) fact(dl, a, "active hours", tr(a, "outside: schedule and idle wakeups wait"));
 
   const ul = $(".checks", el); ul.replaceChildren();

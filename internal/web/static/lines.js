@@ -9,7 +9,10 @@ function clock(t, a) {
   const d = new Date(t);
   const p = (n) => String(n).padStart(2, "0");
   const hm = p(d.getHours()) + ":" + p(d.getMinutes());
-  return ja(a) ? hm + ":" + p(d.getSeconds()) : hm;
+  // Another day's time says its date: a prompt waiting since yesterday
+  // must not read as today's.
+  const day = d.toDateString() === new Date().toDateString() ? "" : ja(a) ? (d.getMonth() + 1) + "月" + d.getDate() + "日 " : d.getFullYear() + "-" + p(d.getMonth() + 1) + "-" + p(d.getDate()) + " ";
+  return day + (ja(a) ? hm + ":" + p(d.getSeconds()) : hm);
 }
 
 // askWhat names what a waiting agent asks about; in English the hook's own

@@ -6,7 +6,7 @@
 
 const STRIP_WORDS = {
   working: ["working", "作業中"], waiting: ["waiting", "待機中"], waiting_for_you: ["waiting for you", "あなたの応答待ち"],
-  paused: ["paused", "一時停止"], outside_active_hours: ["outside active hours", "稼働時間外"], offline: ["offline", "オフライン"],
+  paused: ["paused", "一時停止"], outside_active_hours: ["outside active hours", "稼働時間外"], offline: ["offline", "オフライン"], stopped: ["no watchdog", "watchdog 停止中"],
   schedule: ["schedule", "スケジュール"], idle: ["idle", "アイドル"], recovery: ["recovery", "回復"], feedback: ["feedback", "フィードバック"], extra: ["extra", "追加"],
   wakeups: ["wakeups", "起動"], ghosts: ["ghosts", "ゴースト"], wakeup: ["wakeup", "起動"], ghost: ["ghost", "ゴースト"], error: ["error", "エラー"], warning: ["warning", "警告"],
   last_24h: ["last 24 hours", "直近24時間"], yesterday: ["yesterday", "昨日"], alerts_24h: ["alerts, last 24 hours", "直近24時間の警報"],
@@ -50,7 +50,7 @@ function drawStrip(el, v, ja, label) {
     const span = document.createElement("span");
     const wake = wakeOf(s);
     span.className = "slot" + (s.future ? " future" : s.mode ? " m-" + s.mode : "") + (s.worst === "error" || s.worst === "warning" ? " w-" + s.worst : "") + (wake ? " wk-" + wake : "");
-    span.title = slotTitle(s, v.slot_minutes, ja, v.span === "last_24h" ? v.date : "");
+    span.title = slotTitle(s, v.slot_minutes, ja, v.span === "last_24h" ? v.date : "") + alertLines(v.marks, s.start, v.slot_minutes);
     if (s.mode && !s.future) seen.add("m-" + s.mode);
     if (wake) seen.add("wk-" + wake);
     if (s.worst === "error" || s.worst === "warning") seen.add("w-" + s.worst);
@@ -76,6 +76,14 @@ function drawStrip(el, v, ja, label) {
   el.hidden = false;
 }
 
+// alertLines are the lines of the alerts raised in a slot, one per line
+// after its title (a tap shows them; the history has them all).
+function alertLines(marks, start, minutes) {
+  const from = new Date(start).getTime(), to = from + minutes * 60000;
+  return (marks || []).filter((m) => m.kind === "alert" && m.level !== "ok" && new Date(m.t).getTime() >= from && new Date(m.t).getTime() < to)
+    .map((m) => "\n" + clockTime(m.t) + " " + m.check + " " + m.level + ": " + m.message).join("");
+}
+
 // WAKE_ORDER ranks wakeup sources for a slot's tick: the one that says
 // most about the agent's health shows when a slot has several.
 const WAKE_ORDER = ["recovery", "feedback", "extra", "schedule", "idle"];
@@ -89,7 +97,7 @@ function wakeOf(s) {
 
 // drawLegend explains what this day's strip shows, and only that.
 function drawLegend(el, seen, ja) {
-  const order = ["m-working", "m-waiting", "m-waiting_for_you", "m-paused", "m-outside_active_hours", "m-offline",
+  const order = ["m-working", "m-waiting", "m-waiting_for_you", "m-paused", "m-outside_active_hours", "m-offline", "m-stopped",
     ...WAKE_ORDER.map((w) => "wk-" + w), "wk-ghost", "w-error", "w-warning"];
   el.replaceChildren(...order.filter((k) => seen.has(k)).map((k) => {
     const item = document.createElement("span");
