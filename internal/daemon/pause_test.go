@@ -10,6 +10,7 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/pause"
+	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -139,6 +140,47 @@ func TestAgentCannotPauseItself(t *testing.T) {
 		}
 		if legacy != 1 || unreadable != 1 {
 			t.Fatalf("pause alerts: %d about the workspace file, %d about the unreadable one; want one each", legacy, unreadable)
+		}
+		h.stop()
+	})
+}
+
+// A pause keeps introspection quiet after it too: strict deep work that
+// ends while the agent is paused leaves no working time owed for the pause
+// (an operator saw "introspection error: no introspection for 4m56s of
+// working time" at the deadline, under "PAUSED … introspection quiet").
+func TestPauseOwesNoIntrospection(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Schedule.Every = config.Duration(500 * time.Millisecond) // scheduled: introspection counts working time
+		cfg.Thresholds.Introspection = config.Duration(30 * time.Second)
+		ws, _ := workspace.New(cfg.Workspace, nil)
+		rec := &recorder{method: config.DeliveryTmux}
+		h := startFake(t, cfg, rec.factory)
+		time.Sleep(time.Second) // the first wakeup, unanswered: working from here
+		synctest.Wait()
+		if m := h.state().Work.Mode; m != state.WorkWorking {
+			t.Fatalf("work mode %q before the pause, want working", m)
+		}
+		now := time.Now()
+		d := workspace.Declaration{ID: workspace.NewID(now), Mode: workspace.Strict, Activity: "a long build", DeclaredAt: now, PlannedMinutes: 1, Deadline: now.Add(time.Minute)}
+		if err := os.MkdirAll(ws.Path(workspace.DeepWorkDir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(ws.Path(workspace.DeepWorkDir, workspace.DeepWorkName(d.ID, workspace.Active)), d.Format(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := pause.Set(cfg.PauseFile(), pause.Pause{Since: now, Until: now.Add(2 * time.Minute), Reason: "maintenance"}); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(90 * time.Second) // the deadline passes while paused
+		synctest.Wait()
+		st := h.state()
+		if l := st.Checks["introspection"].Level; l == "warning" || l == "error" || h.hasAlert("introspection", "error") || h.hasAlert("introspection", "warning") {
+			t.Fatalf("introspection %s while paused (worked %s): %s", l, st.Work.WorkedSinceIntrospection.D(), st.Checks["introspection"].Message)
+		}
+		if w := st.Work.WorkedSinceIntrospection.D(); w > 5*time.Second {
+			t.Errorf("working time since introspection %s after 90s paused, want only what came before the pause", w)
 		}
 		h.stop()
 	})

@@ -202,6 +202,9 @@ func (a *agent) scan(b *beat) {
 func (a *agent) evaluate(b *beat) {
 	a.mu.Lock()
 	prev := a.checkState
+	if b.paused {
+		a.work.hold(b.now) // paused: introspection is not owed on this time
+	}
 	a.work.observe(b.now, b.snap, a.deliver.Method(), a.activity.Wired)
 	work := a.clientWork(a.work.checks())
 	baseline := a.baseline

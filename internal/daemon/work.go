@@ -79,6 +79,15 @@ func (w *workClock) observe(now time.Time, snap scan.Snapshot, method string, ho
 	}
 }
 
+// hold counts no working time up to now: the agent is paused, and a pause
+// keeps introspection quiet, during it and after (a strict declaration
+// that ends while paused leaves nothing owed for the paused time).
+func (w *workClock) hold(now time.Time) {
+	if now.After(w.countedTo) {
+		w.countedTo = now
+	}
+}
+
 // checks is what the pure checks need to know.
 func (w *workClock) checks() checks.Work {
 	return checks.Work{Scheduled: w.scheduled, Working: w.working, Since: w.since, Worked: w.worked}
