@@ -90,7 +90,7 @@ func aDay(t *testing.T, ws *workspace.Workspace, date string) {
 }
 
 // The day in pictures, taken by the test: yesterday (a whole day recorded
-// in stats/day) drawn by `watchdog status --day` as text and by the page's
+// in stats/day) drawn by `watchdog status --day` (and --brief) as text and by the page's
 // strip after ‹, each checked slot by slot, then saved as status-terminal.png
 // and status-day.png (in $SCREENSHOT_DIR, else a temporary folder).
 func TestE2EScreenshotsOfADay(t *testing.T) {
@@ -215,7 +215,11 @@ func TestE2EScreenshotsOfADay(t *testing.T) {
 		document.body.append(pre);
 		return true;
 	})()`)
-	if err := chromedp.Do(c, chromedp.SetJavascriptAttribute(`#term`, "textContent", "$ watchdog status --day "+yesterday+"\n"+string(out))); err != nil {
+	brief, err := exec.Command(filepath.Join(binDir, "watchdog"), "status", "-c", cfg, "--brief", "--day", yesterday).CombinedOutput()
+	if err != nil || !strings.Contains(string(brief), "|"+want+"|") {
+		t.Fatalf("status --brief --day: %v, want the strip\n%s", err, brief)
+	}
+	if err := chromedp.Do(c, chromedp.SetJavascriptAttribute(`#term`, "textContent", "$ watchdog status --brief --day "+yesterday+"\n"+string(brief))); err != nil {
 		t.Fatal(err)
 	}
 	term, err := chromedp.Run(c, chromedp.Screenshot(`#term`, chromedp.NodeVisible))

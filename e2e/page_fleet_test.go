@@ -44,7 +44,8 @@ func fleetAgent(i, n int, kind string, now time.Time) state.State {
 	case "error":
 		st.Checks["inactivity"] = state.CheckState{Level: "error", Message: "no proof of activity for 3h"}
 	case "budget_spent":
-		st.Cost = &cost.Summary{Budget: &cost.BudgetState{DailyTokens: 1000, UsedTokens: 1200, Spent: true, Reason: "1200 of 1000 tokens used today"}}
+		st.Cost = &cost.Summary{Budget: &cost.BudgetState{DailyTokens: 1000, UsedTokens: 1200, Spent: true, Reason: "1200 of 1000 tokens used today"},
+			Today: cost.Period{By: cost.Split{"schedule": {cost.Worked: {Runs: 3, Tokens: cost.Tokens{Input: 1000, Output: 200}, USD: 0.0042}}}}}
 	case "offline":
 		st.PulseAt = now.Add(-10 * time.Minute) // 10 missed pulses
 	case "paused":
@@ -210,6 +211,9 @@ func testFleetPage(t *testing.T, n int) {
 	// A tile opens the full card, with what a card shows; close hides it.
 	do("open a tile", chromedp.Click(`#grid .tile[data-agent="agent-0001"]`),
 		chromedp.WaitVisible(`#detail [data-agent="agent-0001"] li[data-check="inactivity"][data-level="error"]`))
+	if b := evalIn[string](t, ctx, `document.querySelector('#detail [data-agent="agent-0001"] .badge').textContent`); b != "error" {
+		t.Errorf("the error tile's card is badged %q: the tile and its card must agree", b)
+	}
 	if id := evalIn[string](t, ctx, `document.querySelector('#detail [data-agent="agent-0001"] dd[data-fact="heartbeat"]').textContent`); id != "20261125140205" {
 		t.Errorf("the opened card's heartbeat %q", id)
 	}

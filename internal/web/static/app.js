@@ -165,7 +165,9 @@ function draw(name) {
   needs.hidden = !asking;
   needs.textContent = asking ? tr(a, "Needs you: the agent waits for your answer in its terminal") : "";
   const sc = (a.chambers && a.chambers.schedule) || {};
-  let badge = offline ? "offline" : stale ? "no pulse" : asking ? "waiting for you" : paused ? "paused" : sc.outside_active_hours ? "outside active hours" : (a.work && a.work.mode) || w;
+  // The badge says what the fleet's tile says first (an error before the
+  // work mode), so a tile and its card never disagree.
+  let badge = offline ? "offline" : stale ? "no pulse" : asking ? "waiting for you" : w === "error" ? "error" : paused ? "paused" : sc.outside_active_hours ? "outside active hours" : (a.work && a.work.mode) || w;
   $(".badge", el).textContent = tr(a, badge);
   $(".alerts summary", el).textContent = tr(a, "recent alerts");
   if (!$(".daynav", el).dataset.date) $(".history summary", el).textContent = stripWord("alerts_24h", ja(a)); // else the day browsed names them

@@ -23,8 +23,8 @@ function tileState(rec) {
   const a = rec.data;
   if (silent(rec)) return "offline";
   if (a.client && a.client.mode === "waiting_for_you") return "needs_you";
-  if (a.cost && a.cost.budget && a.cost.budget.spent) return "budget_spent";
   if (worst(a) === "error") return "error";
+  if (a.cost && a.cost.budget && a.cost.budget.spent) return "budget_spent";
   if (a.pause) return "paused";
   const w = a.work && a.work.mode;
   if (w === "working" || w === "always" || (a.client && a.client.mode === "in_turn")) return "working";
