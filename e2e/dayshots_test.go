@@ -80,7 +80,7 @@ func aDay(t *testing.T, ws *workspace.Workspace, date string) {
 	wake("17:00", "schedule", "delivered")
 	mode("17:00", day.Working)
 	mode("17:20", day.WaitingForYou)
-	alert("17:20", "warning", "waiting_for_you", "waiting for you since 17:20:00 (1s ago): permission for Bash; answer in the agent's terminal")
+	alert("17:20", "warning", "waiting_for_you", "waiting for you since 17:20:00: permission for Bash; answer in the agent's terminal")
 	mode("17:50", day.Working)
 	mode("18:30", day.Waiting)
 	for _, hm := range []string{"19:00", "20:00", "21:00", "22:00"} {

@@ -56,7 +56,7 @@ func (e *eval) waitingForYou() Finding {
 	f.Level = Warning
 	el, _ := e.since(c.AskSince)
 	f.Elapsed = el
-	f.Message = fmt.Sprintf("waiting for you since %s (%s ago): %s; answer in the agent's terminal", e.clock(c.AskSince), humanize.Duration(el), askWhat(c))
+	f.Message = fmt.Sprintf("waiting for you since %s: %s; answer in the agent's terminal", e.clock(c.AskSince), askWhat(c)) // no age: the line is kept, and an age would freeze
 	return f
 }
 
