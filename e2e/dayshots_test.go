@@ -171,6 +171,9 @@ func TestE2EScreenshotsOfADay(t *testing.T) {
 	if label := evalIn[string](t, ctx, `document.querySelector('[data-agent] .strip').getAttribute('aria-label')`); !strings.HasPrefix(label, yesterday+": ") {
 		t.Errorf("the strip's label %q: want it to name the day shown", label)
 	}
+	if evalIn[bool](t, ctx, `!document.querySelector('[data-agent] .alerts').hidden`) {
+		t.Error("the live list of recent alerts is shown beside the day's, repeating them")
+	}
 	if n := evalIn[int](t, ctx, `document.querySelectorAll('[data-agent] .history li[data-check="inactivity"]').length`); n != 2 {
 		t.Errorf("yesterday's history lists %d inactivity alerts, want 2", n)
 	}

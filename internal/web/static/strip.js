@@ -130,7 +130,11 @@ async function loadStrip(el, name, ja) {
   try {
     const q = nav.dataset.date ? "?date=" + nav.dataset.date : "";
     const r = await fetch("api/v1/agents/" + encodeURIComponent(name) + "/day" + q);
-    if (!r.ok) { el.hidden = true; hist.hidden = true; nav.hidden = true; return; }
+    // The day's alerts replace the live list of recent ones, which would
+    // repeat them; a source without days keeps the live list.
+    const recent = card.querySelector(".alerts");
+    if (!r.ok) { el.hidden = true; hist.hidden = true; nav.hidden = true; recent.hidden = false; return; }
+    recent.hidden = true;
     const v = await r.json();
     if (!nav.dataset.date) nav.dataset.today = v.date;
     const live = v.span === "last_24h";
