@@ -55,7 +55,7 @@ type LogResult struct {
 	CompletedDeepWork              []CompletedDeepWork `json:"completed_deep_work" jsonschema:"deep-work declarations this log completed"`
 	Stage                          string              `json:"stage" jsonschema:"empty, notice (this cycle, from the previous log or the wakeup if later, ran past the inactivity warning) or split (past the error: split your work)"`
 	Notes                          []string            `json:"notes" jsonschema:"advice for the agent"`
-	WatchdogNotices                []string            `json:"watchdog_notices" jsonschema:"the running watchdog's notices (warnings, feedback, recovery) from its last pulse, less what this log answered (inactivity; an introspection log introspection; a recovery log the recovery): act on them"`
+	WatchdogNotices                []string            `json:"watchdog_notices" jsonschema:"the running watchdog's notices (warnings, feedback, recovery) from its last pulse, less what this log answered (inactivity and deep_work_expired; an introspection log introspection; a recovery log the recovery): act on them"`
 	NoticesAgeSeconds              *int64              `json:"notices_age_seconds,omitempty" jsonschema:"how old the pulse the notices come from is"`
 }
 

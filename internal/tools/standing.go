@@ -161,10 +161,15 @@ func noticeCheck(n string) string {
 }
 
 // answered lists the checks a proof written now answers: any log or
-// checkpoint answers inactivity; an introspection log introspection (and
-// the introspection owed after deep work); a recovery log the recovery.
+// checkpoint answers inactivity; any log the strict expiry's first step
+// (record what you did: the log's reply says the rest of the order, so it
+// is said once); an introspection log introspection (and the introspection
+// owed after deep work); a recovery log the recovery.
 func answered(typ workspace.ActivityType, log bool) []string {
 	done := []string{checks.Inactivity}
+	if log {
+		done = append(done, checks.DeepWorkExpired)
+	}
 	switch {
 	case !log:
 	case typ == workspace.Introspection:
@@ -185,6 +190,9 @@ func (s standing) answeredSincePulse(latest workspace.Latest) []string {
 	var done []string
 	if p := latest.NewestProof(); p != nil && p.ModTime.After(s.st.PulseAt) {
 		done = append(done, checks.Inactivity)
+	}
+	if l := latest.Log; l != nil && l.ModTime.After(s.st.PulseAt) {
+		done = append(done, checks.DeepWorkExpired)
 	}
 	if in := latest.Introspection; in != nil && in.ModTime.After(s.st.PulseAt) {
 		done = append(done, checks.Introspection, checks.AfterDeepWork)

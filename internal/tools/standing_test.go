@@ -155,8 +155,9 @@ func TestRepliesLeaveOutWhatTheCallAnswered(t *testing.T) {
 		inactive = "[warning] inactivity: No activity log or checkpoint for 6m."
 		intro    = "[error] introspection: You have not reflected for 31m."
 		feedback = "[info] feedback: Feedback waits in feedbackbox/001_note.md."
+		expired  = "[warning] deep_work_expired: Your strict deep work 20250102020000 reached its deadline 02:30:00. In this order: 1. record what you did with create_activity_log now; 2. ..."
 	)
-	all := []string{recovery, inactive, intro, feedback}
+	all := []string{recovery, inactive, intro, feedback, expired}
 	tests := []struct {
 		name string
 		call func(e *env) (notices []string, text string)
@@ -168,7 +169,7 @@ func TestRepliesLeaveOutWhatTheCallAnswered(t *testing.T) {
 				t.Fatal(err)
 			}
 			return r.WatchdogNotices, r.Text(lang.English)
-		}, []string{recovery, intro, feedback}},
+		}, []string{recovery, intro, feedback, expired}},
 		{"recovery log", func(e *env) ([]string, string) {
 			r, err := e.tl.CreateActivityLog(args(t, strings.Replace(goodLog, `"creation"`, `"recovery"`, 1)))
 			if err != nil {
@@ -185,6 +186,15 @@ func TestRepliesLeaveOutWhatTheCallAnswered(t *testing.T) {
 		}, []string{recovery, feedback}},
 		{"status right after a checkpoint", func(e *env) ([]string, string) {
 			e.write("stats/checkpoints/"+string(testID)+".txt", "03:04:14 reading\n", e.now().Add(-time.Second))
+			r, err := e.tl.GetHeartbeatElapsedTime(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r.PendingNotices, r.Text(lang.English)
+		}, []string{recovery, intro, feedback, expired}},
+		// A log is the expiry's step 1; the log's own reply says the rest.
+		{"status right after a log", func(e *env) ([]string, string) {
+			e.write(testThemeHist+"/"+string(testID)+".md", "## Activity type\ncreation\n", e.now().Add(-time.Second))
 			r, err := e.tl.GetHeartbeatElapsedTime(nil)
 			if err != nil {
 				t.Fatal(err)
