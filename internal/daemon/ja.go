@@ -17,7 +17,7 @@ Reset before anything else. Do this now:
 4. If a notice below says an introspection is due, write it too (activity_type introspection).
 The tools name every file with the current heartbeat ID themselves: never type, reuse or invent one.`: `回復通知（%d回目／全%d回）：watchdog が問題を検知しました：%s
 ほかのことより先に立て直します。今、次のことをしてください。
-1. していたことを止めます。直前の操作を繰り返さないでください。
+1. していたことをやめます。直前の操作を繰り返さないでください。
 2. GEMINI.md と ai-docs/（健全な活動状態、深い作業、ハートビートの通知）を読み直します。
 3. create_activity_log で活動種別「回復」の活動ログを書き、何が起きたか、次に何をするかを記録します。
 4. 下の通知が内省の時期だと言っているなら、それも書きます（activity_type 内省）。

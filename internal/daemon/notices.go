@@ -72,9 +72,10 @@ func (a *agent) notices() []string {
 // delivery that succeeds can let them go. Call with a.mu held.
 func (a *agent) noticesCarried() ([]string, map[string]time.Time) {
 	var out []string
-	if a.rec.Active {
+	if a.rec.Active && !recoveryLogged(a.rec, a.snap.RecentLogs) {
 		// Tagged like the checks' notices, so the graded advice applies
-		// and a recovery log's reply can leave it out.
+		// and a recovery log's reply can leave it out. Once the recovery
+		// log is written, the other notices say what is left.
 		out = append(out, "[error] recovery: "+recoveryNotice(a.rec, a.cfg.Recovery.MaxAttempts, a.cfg.Language))
 	}
 	current := map[string]bool{}

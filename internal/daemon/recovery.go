@@ -7,6 +7,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/state"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // step is what the pulse must do after a recovery decision.
@@ -47,7 +48,7 @@ func nextRecovery(r state.Recovery, res checks.Result, cfg config.Recovery, now 
 			return r, stepNone
 		}
 		t := now
-		return state.Recovery{Active: true, Attempt: 1, Check: f.Check, Reason: f.Message, StartedAt: &t}, stepAttempt
+		return state.Recovery{Active: true, Attempt: 1, Check: f.Check, Reason: f.Message, StartedAt: &t, AttemptAt: &t}, stepAttempt
 	case healthy(res):
 		return state.Recovery{}, stepRecovered
 	}
@@ -61,10 +62,36 @@ func nextRecovery(r state.Recovery, res checks.Result, cfg config.Recovery, now 
 	}
 	r.Attempt++
 	r.WaitedCycles = 0
+	t := now
+	r.AttemptAt = &t
 	if f, ok := recoverableError(res); ok {
 		r.Check, r.Reason = f.Check, f.Message
 	}
 	return r, stepAttempt
+}
+
+// recoveryLogged reports whether a recovery log was written since the
+// current attempt began (logs newest first, as the scan keeps them): the
+// notice has been answered, and repeating "write a recovery log" would ask
+// for a second one. A state written before attempt_at existed counts from
+// the start of recovery.
+func recoveryLogged(r state.Recovery, logs []workspace.Proof) bool {
+	since := r.AttemptAt
+	if since == nil {
+		since = r.StartedAt
+	}
+	if since == nil {
+		return false
+	}
+	for _, l := range logs {
+		if !l.ModTime.After(*since) {
+			break
+		}
+		if l.Type == workspace.Recovery {
+			return true
+		}
+	}
+	return false
 }
 
 // recoveryNotice is the recovery paragraph for the next heartbeat prompt,

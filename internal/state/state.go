@@ -312,4 +312,7 @@ type Recovery struct {
 	Check        string     `json:"check,omitempty"`
 	Reason       string     `json:"reason,omitempty"`
 	StartedAt    *time.Time `json:"started_at,omitempty"`
+	// AttemptAt is when the current attempt began: a recovery log written
+	// after it answers that attempt's notice.
+	AttemptAt *time.Time `json:"attempt_at,omitempty"`
 }
