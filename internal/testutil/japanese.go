@@ -23,6 +23,9 @@ var (
 	goDuration = regexp.MustCompile(`\b\d+(?:ms|[hms])(?:\d+[ms])*\b`)
 	// asciiQuote is a quotation in ASCII double quotes (Go's %q).
 	asciiQuote = regexp.MustCompile(`"[^"\n]*"`)
+	// spacedDuration is a Japanese duration set off from the Japanese
+	// around it by a space, as a %s between spaces leaves it: 「1分 以内」.
+	spacedDuration = regexp.MustCompile(`[^\x00-\x7f] \d+(?:時間|分|秒)|\d+(?:時間|分|秒) [^\x00-\x7f\s]`)
 )
 
 // EnglishIn lists what in a Japanese text s is not Japanese: runs of ASCII
@@ -36,6 +39,9 @@ func EnglishIn(s string, allowed ...string) []string {
 	}
 	for _, m := range asciiQuote.FindAllString(t, -1) {
 		out = append(out, "ASCII quotes "+m)
+	}
+	for _, m := range spacedDuration.FindAllString(t, -1) {
+		out = append(out, "a duration set off by a space "+m)
 	}
 	for _, a := range allowed {
 		t = strings.ReplaceAll(t, a, " ")

@@ -19,6 +19,9 @@ func TestEnglishIn(t *testing.T) {
 		{"残り 1m54s", "Go duration 1m54s"},
 		{`記録しました："調査中"。`, `ASCII quotes "調査中"`},
 		{"gemini.google.search (lock until 16:27:06)", "English lock until"},
+		{"最初のパルス（1分 以内）を待って", "a duration set off by a space 1分 以"},
+		{"証明がないまま 5分 と 10分", "a duration set off by a space"},
+		{"期限 15:49:16 に達し、`inactivity` の警告（5分）", ""},
 	} {
 		got := strings.Join(EnglishIn(tc.s), "; ")
 		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {

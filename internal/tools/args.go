@@ -42,7 +42,7 @@ func (a Args) checkKnown(known ...string) error {
 	if len(known) == 0 {
 		return badField(unknown[0], sayf("this tool takes no parameters"), sayf("call it with no arguments"))
 	}
-	return badField(unknown[0], sayf("unknown parameter"), sayf("use only these parameter names: %s", strings.Join(known, ", ")))
+	return badField(unknown[0], sayf("unknown parameter"), sayf("use only these parameter names: %s", names(known)))
 }
 
 // present reports whether name was given with a non-null value (some clients

@@ -86,7 +86,7 @@ func (t *Tools) Checkpoint(a Args) (*CheckpointResult, error) {
 	res := &CheckpointResult{HeartbeatID: string(id), Path: p.Path, Message: p.Message, Notes: []string{}}
 	_, res.WatchdogNotices, res.NoticesAgeSeconds = sd.notices(now, answered("", false)...)
 	if err != nil {
-		res.Notes = append(res.Notes, t.trf("Warning: the checkpoint was written but the latest-proof index could not be updated (%s).", err))
+		res.Notes = append(res.Notes, t.trf("Warning: the checkpoint was written but the latest-proof index could not be updated (%s).", osReason(err).in(t.Lang)))
 	}
 	res.SinceLastLogSeconds = since(now, latest.Log)
 	if latest.Checkpoint != nil {

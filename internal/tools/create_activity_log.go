@@ -153,12 +153,12 @@ func (t *Tools) CreateActivityLog(a Args) (*LogResult, error) {
 	proof := workspace.Proof{Path: rel, ID: id, ModTime: mod, Type: typ}
 	if err := t.WS.UpdateLatest(func(l *workspace.Latest) { l.NoteLog(proof) }); err != nil {
 		t.Log.Error().Err(err).Str("id", string(id)).Msg("update latest-proof index")
-		res.Notes = append(res.Notes, t.trf("Warning: the log was written but the latest-proof index could not be updated (%s); the watchdog will pick the log up on its next scan.", err))
+		res.Notes = append(res.Notes, t.trf("Warning: the log was written but the latest-proof index could not be updated (%s); the watchdog will pick the log up on its next scan.", osReason(err).in(t.Lang)))
 	}
 
 	completed, err := t.completeDeepWork(now)
 	if err != nil {
-		res.Notes = append(res.Notes, t.trf("Warning: %s", err))
+		res.Notes = append(res.Notes, t.trf("Warning: %s", osReason(err).in(t.Lang)))
 	}
 	// A log after a strict deadline says so, and what comes next in the
 	// expiry's order (issue 21, A.5).
@@ -176,7 +176,7 @@ func (t *Tools) CreateActivityLog(a Args) (*LogResult, error) {
 }
 
 // typeHint is the fix for a bad activity_type.
-var typeHint = sayf("use one of %s", strings.Join(activityTypeNames(), ", "))
+var typeHint = sayf("use one of %s", names(activityTypeNames()))
 
 // activityTypeNames are the values activity_type accepts: the English ones
 // and the old system's Japanese ones.

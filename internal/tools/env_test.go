@@ -16,6 +16,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/clock"
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/testutil"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -168,9 +169,12 @@ func wantInputError(t *testing.T, err error, field string, want ...string) {
 	}
 	// The same error reaches a Japanese agent in Japanese, naming the same
 	// field.
-	if ja := ie.In(lang.Japanese); !japanese(ja) || (field != "" && !strings.HasPrefix(ja, field+": ")) {
+	ja := ie.In(lang.Japanese)
+	if !japanese(ja) || (field != "" && !strings.HasPrefix(ja, field+": ")) {
 		t.Errorf("InputError in Japanese = %q, want Japanese words after %q", ja, field+": ")
 	}
+	// Tests pass the values agents do, English ones among them.
+	testutil.CheckJapanese(t, "InputError in Japanese", ja, "quota exceeded", "some tool", "reading notes", "Creation", "thinking hard")
 	for _, w := range want {
 		if !strings.Contains(ie.Error(), w) {
 			t.Errorf("InputError %q does not mention %q", ie.Error(), w)

@@ -52,10 +52,14 @@ func (r *InboxItemResult) Text(l lang.Lang) string {
 	if r.Processed != "" {
 		fmt.Fprintf(&b, tr(l, "Marked handled: %s.\n"), r.Processed)
 	}
-	if r.Remaining == 0 && l == lang.Japanese {
-		b.WriteString(jaNoneLeft + r.Next) // 「ほかに0件…あります」 reads backwards
-	} else {
-		fmt.Fprintf(&b, tr(l, "%d more unprocessed item(s) wait there. %s"), r.Remaining, r.Next)
+	// Said of the others: after a preview the item shown still waits.
+	switch r.Remaining {
+	case 0:
+		b.WriteString(tr(l, "No other unprocessed item waits there. ") + r.Next)
+	case 1:
+		b.WriteString(tr(l, "1 more unprocessed item waits there. ") + r.Next)
+	default:
+		fmt.Fprintf(&b, tr(l, "%d more unprocessed items wait there. %s"), r.Remaining, r.Next)
 	}
 	return b.String()
 }

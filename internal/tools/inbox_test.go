@@ -114,3 +114,25 @@ func TestReportToolUsage(t *testing.T) {
 		})
 	}
 }
+
+// The count of items left is said of the others: after a preview the item
+// shown still waits, so "no unprocessed item is left" would be false; and
+// the English counts without "(s)".
+func TestInboxCountsTheOthers(t *testing.T) {
+	for _, tc := range []struct {
+		remaining int
+		l         lang.Lang
+		want      string
+	}{
+		{0, lang.English, "No other unprocessed item waits there."},
+		{1, lang.English, "1 more unprocessed item waits there."},
+		{2, lang.English, "2 more unprocessed items wait there."},
+		{0, lang.Japanese, "ほかに未処理の項目はありません。"},
+		{2, lang.Japanese, "ほかに2件の未処理の項目があります。"},
+	} {
+		r := &InboxItemResult{Found: true, File: "themebox/next.md", Content: "x", Remaining: tc.remaining}
+		if got := r.Text(tc.l); !strings.Contains(got, tc.want) {
+			t.Errorf("%d left, %s: %q, want %q", tc.remaining, tc.l, got, tc.want)
+		}
+	}
+}

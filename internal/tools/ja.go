@@ -77,9 +77,9 @@ var ja = lang.Catalogue{
 	"The next_cursor of the previous page, to get the page after it; leave it out for the first page.":                                                                                                                      "次のページを得るための、前のページの next_cursor。最初のページでは省きます。",
 
 	// Errors every tool can return.
-	"%s failed with an internal error (%v). This is a bug in mcp-heart; check the files it names before calling again.":          "%s が内部エラーで失敗しました（%v）。mcp-heart の不具合です。もう一度呼ぶ前に、関係するファイルを確認してください。",
+	"%s failed with an internal error (`%v`). This is a bug in mcp-heart; check the files it names before calling again.":        "%s が内部エラーで失敗しました（`%v`）。mcp-heart の不具合です。もう一度呼ぶ前に、関係するファイルを確認してください。",
 	"arguments: must be a JSON object of named parameters. Fix: pass the parameters listed in this tool's input schema by name.": "arguments：名前付きパラメータの JSON オブジェクトである必要があります。直し方：このツールの入力スキーマにあるパラメータを名前で渡してください。",
-	"%s failed: %v. Check the workspace (permissions, disk space) and try again.":                                                "%s が失敗しました：%v。ワークスペース（権限、ディスクの空き）を確認して、もう一度試してください。",
+	"%s failed: %s. Check the workspace (permissions, disk space) and try again.":                                                "%s が失敗しました：%s。ワークスペース（権限、ディスクの空き）を確認して、もう一度試してください。",
 
 	// Replies.
 	"This cycle has run %s. At a natural break, consider closing what is done with an activity log and going on in a new cycle; for work that needs longer, start_deep_work declares it.": "このサイクルは%s続いています。自然な区切りで、終わった分を活動ログで閉じ、新しいサイクルで続けることを考えてみてください。もっと長くかかる作業なら、start_deep_work で宣言できます。",
@@ -116,7 +116,9 @@ var ja = lang.Catalogue{
 	"Watchdog thresholds crossed: ":                          "超えている watchdog のしきい値：",
 	"(cut at 64 KiB; read the rest of the file itself)\n":    "（64 KiB で切りました。続きはファイルそのものを読んでください）\n",
 	"Marked handled: %s.\n":                                  "処理済みにしました：%s。\n",
-	"%d more unprocessed item(s) wait there. %s":             "ほかに%d件の未処理の項目があります。%s",
+	"No other unprocessed item waits there. ":                "ほかに未処理の項目はありません。",
+	"1 more unprocessed item waits there. ":                  "ほかに1件の未処理の項目があります。",
+	"%d more unprocessed items wait there. %s":               "ほかに%d件の未処理の項目があります。%s",
 	"themebox/ holds no theme idea right now. Choose a subject yourself, or go on with your current theme.":           "今 themebox/ にテーマ案はありません。自分で題材を選ぶか、今のテーマを続けてください。",
 	"Nothing was changed. To take this theme, call start_theme with themebox_file %s.":                                "何も変えていません。このテーマを選ぶなら、themebox_file %s を付けて start_theme を呼んでください。",
 	"Act on this feedback now, and record what you did in your next activity log.":                                    "このフィードバックに今対応し、したことを次の活動ログに記録してください。",
@@ -229,18 +231,26 @@ var ja = lang.Catalogue{
 	"a theme %s was already started in this heartbeat (%s exists)":                                                                     "このハートビートでテーマ %s はすでに始まっています（%s があります）",
 	"use that theme (theme_start_id %s), or choose another theme_directory_part":                                                       "そのテーマ（theme_start_id %s）を使うか、別の theme_directory_part を選んでください",
 	"the theme folder would lie outside the workspace (%s)":                                                                            "テーマフォルダがワークスペースの外になってしまいます（%s）",
-	"make sure artifacts/ (and the parent theme folder) are real folders inside the workspace":                                         "artifacts/（と親テーマのフォルダ）がワークスペース内の実際のフォルダであることを確かめてください",
-	"pass the file's name inside themebox/, e.g. next_theme.md":                                                                        "themebox/ の中のファイル名を渡してください。例：next_theme.md",
-	"%q is already processed":                                                                                                          "「%s」はすでに処理済みです",
-	"pass an unprocessed file of themebox/, or leave themebox_file out":                                                                "themebox/ の未処理のファイルを渡すか、themebox_file を省いてください",
-	"%q is a draft the user has not finished":                                                                                          "「%s」はユーザーが書きかけの下書きです",
-	"pass a file without the draft. prefix, or leave themebox_file out":                                                                "draft. の付かないファイルを渡すか、themebox_file を省いてください",
-	"themebox/%s leads outside the workspace":                                                                                          "themebox/%s はワークスペースの外を指しています",
-	"pass a regular file inside themebox/":                                                                                             "themebox/ の中の通常のファイルを渡してください",
-	"themebox/%s does not exist or is not a regular file":                                                                              "themebox/%s は存在しないか、通常のファイルではありません",
-	"pass the name of a file listed in themebox/, or leave themebox_file out":                                                          "themebox/ にあるファイルの名前を渡すか、themebox_file を省いてください",
-	"themebox/processed.%s already exists":                                                                                             "themebox/processed.%s がすでにあります",
-	"rename one of the two files, or leave themebox_file out":                                                                          "二つのファイルのどちらかの名前を変えるか、themebox_file を省いてください",
+	// Why a file operation failed (osReason).
+	"%s leads to %s through a symlink":        "%s はシンボリックリンクを通して %s を指しています",
+	"the path would leave the workspace (%s)": "パスがワークスペースの外に出てしまいます（%s）",
+	"permission denied (%s)":                  "権限がありません（%s）",
+	"no space left on the disk (%s)":          "ディスクの空きがありません（%s）",
+	"the file system is read-only (%s)":       "ファイルシステムが読み取り専用です（%s）",
+	"a file or folder is missing (%s)":        "ファイルかフォルダが見つかりません（%s）",
+	"the system reported %s":                  "システムが次のエラーを返しました：%s",
+	"make sure artifacts/ (and the parent theme folder) are real folders inside the workspace": "artifacts/（と親テーマのフォルダ）がワークスペース内の実際のフォルダであることを確かめてください",
+	"pass the file's name inside themebox/, e.g. next_theme.md":                                "themebox/ の中のファイル名を渡してください。例：next_theme.md",
+	"%q is already processed": "「%s」はすでに処理済みです",
+	"pass an unprocessed file of themebox/, or leave themebox_file out":       "themebox/ の未処理のファイルを渡すか、themebox_file を省いてください",
+	"%q is a draft the user has not finished":                                 "「%s」はユーザーが書きかけの下書きです",
+	"pass a file without the draft. prefix, or leave themebox_file out":       "draft. の付かないファイルを渡すか、themebox_file を省いてください",
+	"themebox/%s leads outside the workspace":                                 "themebox/%s はワークスペースの外を指しています",
+	"pass a regular file inside themebox/":                                    "themebox/ の中の通常のファイルを渡してください",
+	"themebox/%s does not exist or is not a regular file":                     "themebox/%s は存在しないか、通常のファイルではありません",
+	"pass the name of a file listed in themebox/, or leave themebox_file out": "themebox/ にあるファイルの名前を渡すか、themebox_file を省いてください",
+	"themebox/processed.%s already exists":                                    "themebox/processed.%s がすでにあります",
+	"rename one of the two files, or leave themebox_file out":                 "二つのファイルのどちらかの名前を変えるか、themebox_file を省いてください",
 	"keep working under it, or wait for the watchdog's next heartbeat ID (it mints one every %s; get_heartbeat_elapsed_time shows it) and declare again":      "その宣言のまま作業を続けるか、watchdog の次のハートビートID（%sごとに作られます。get_heartbeat_elapsed_time で見られます）を待ってからもう一度宣言してください",
 	"wait for the watchdog's next heartbeat ID (it mints one every %s; get_heartbeat_elapsed_time shows it) and declare again":                                "watchdog の次のハートビートID（%sごとに作られます。get_heartbeat_elapsed_time で見られます）を待ってからもう一度宣言してください",
 	"the 14-digit heartbeat ID the theme was started with, the first part of its folder name artifacts/<theme_start_id>_<theme_directory_part>/":              "テーマを始めたときの14桁のハートビートID。フォルダ名 artifacts/<theme_start_id>_<theme_directory_part>/ の前半です",
@@ -271,7 +281,7 @@ var ja = lang.Catalogue{
 	"pass limit as a whole number from 1 to %d, or leave it out (%d)":                       "limit を1〜%dの整数で渡すか、省いてください（%d）",
 	"the next_cursor of the previous page":                                                  "前のページの next_cursor",
 	"the watchdog has not minted a heartbeat ID yet (%s in %s is missing or not 14 digits)": "watchdog はまだハートビートIDを発行していません（%[2]s の %[1]s がないか、14桁ではありません）",
-	"start the watchdog on this workspace (`watchdog run`) and wait for its first pulse (within %s), then call this tool again; if it is running, make sure mcp-heart's --workspace (or AI_WORKS_DIR) names the same folder as the watchdog's workspace": "このワークスペースで watchdog を起動し（`watchdog run`）、最初のパルス（%s 以内）を待ってから、もう一度このツールを呼んでください。起動しているなら、mcp-heart の --workspace（または AI_WORKS_DIR）が watchdog のワークスペースと同じフォルダを指しているか確かめてください",
+	"start the watchdog on this workspace (`watchdog run`) and wait for its first pulse (within %s), then call this tool again; if it is running, make sure mcp-heart's --workspace (or AI_WORKS_DIR) names the same folder as the watchdog's workspace": "このワークスペースで watchdog を起動し（`watchdog run`）、最初のパルス（%s以内）を待ってから、もう一度このツールを呼んでください。起動しているなら、mcp-heart の --workspace（または AI_WORKS_DIR）が watchdog のワークスペースと同じフォルダを指しているか確かめてください",
 
 	// Output schemas: the descriptions of the reply fields.
 	"RFC 3339 time of the declaration":                                           "宣言した時刻（RFC 3339）",
@@ -394,7 +404,7 @@ var ja = lang.Catalogue{
 	"Constraints":      "制約",
 	"Expected outcome": "期待する成果",
 	// Where the agent stands (issue 21, A.2).
-	"Read-only status, as the watchdog's checks judge it: working or waiting, since when, each threshold (inactivity: %s and %s of working time without proof) with the time left until it and whether it is crossed, deep work in force and its time left, the time since your latest activity log, checkpoint and introspection, and the watchdog's current notices. Takes no parameters.": "読み取りのみの状況確認（watchdog のチェックと同じ判定）：作業中か待機中か、いつからか、各しきい値（inactivity：作業時間で活動の証明がないまま %s と %s）までの残り時間と超えたかどうか、有効な深い作業と残り時間、最新の活動ログ・チェックポイント・内省からの時間、watchdog の現在の通知。パラメータはありません。",
+	"Read-only status, as the watchdog's checks judge it: working or waiting, since when, each threshold (inactivity: %s and %s of working time without proof) with the time left until it and whether it is crossed, deep work in force and its time left, the time since your latest activity log, checkpoint and introspection, and the watchdog's current notices. Takes no parameters.": "読み取りのみの状況確認（watchdog のチェックと同じ判定）：作業中か待機中か、いつからか、各しきい値（inactivity：作業中に活動の証明がないまま%sと%s）までの残り時間と超えたかどうか、有効な深い作業と残り時間、最新の活動ログ・チェックポイント・内省からの時間、watchdog の現在の通知。パラメータはありません。",
 	"empty, notice (this cycle, from your latest log or the wakeup if later, has run past the inactivity warning) or split (past the error: split recommended)":                                                                                                                                                                                                                              "空、notice（このサイクル（最新のログから。起動の方が後ならその起動から）が無活動の警告の時間を超えた）、split（エラーの時間を超えた：分割を推奨）",
 	"inactivity while working: RFC 3339 time it is crossed unless you write a log or checkpoint first":                                                                                                                                                                                                                                                                                       "作業中の inactivity のみ：先に活動ログかチェックポイントを書かなければ超える時刻（RFC 3339）",
 	"seconds until it is crossed (0 when already crossed), as the watchdog counts (introspection: working time); absent while waiting or when the watchdog cannot be read":                                                                                                                                                                                                                   "watchdog の数え方で超えるまでの秒数（すでに超えていれば0。introspection は作業時間）。待機中や watchdog を読めないときはない",
@@ -417,7 +427,3 @@ var ja = lang.Catalogue{
 	"the watchdog's notice paragraphs (warnings, feedback, recovery instructions) from its last pulse, whatever the delivery, less those a log or checkpoint written since has answered":    "watchdog の直近のパルスでの通知の段落（警告、フィードバック、回復の指示）。届け方によらない。その後に書いたログやチェックポイントが応えたものは除く",
 	"This log comes after your strict deep work's deadline (%s). Make your next activity log an introspection: why was the planned time too short? Declare again only if the work goes on.": "このログは strict な深い作業の期限（%s）の後です。次の活動ログは内省にしてください：なぜ予定時間が足りなかったのか。作業が続くときだけ、もう一度宣言します。",
 }
-
-// jaNoneLeft is said when no unprocessed item is left, where the English
-// counts "0 more".
-const jaNoneLeft = "未処理の項目はもうありません。"

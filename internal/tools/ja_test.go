@@ -62,10 +62,16 @@ func TestDescriptionsFollowLanguage(t *testing.T) {
 				if japanese(d) != (l == lang.Japanese) {
 					t.Errorf("%s: %s description %q: Japanese = %v", l, st.Tool.Name, d, japanese(d))
 				}
+				if l == lang.Japanese {
+					// Rendered with the real thresholds, as tools/list serves them.
+					testutil.CheckJapanese(t, st.Tool.Name+" description", d)
+				}
 			}
 		}
 		if got := ja.T(l, Instructions); japanese(got) != (l == lang.Japanese) {
 			t.Errorf("%s: instructions %q", l, got)
+		} else if l == lang.Japanese {
+			testutil.CheckJapanese(t, "server instructions", got)
 		}
 	}
 	if strings.Join(schemas[lang.English], "\n") != strings.Join(schemas[lang.Japanese], "\n") {

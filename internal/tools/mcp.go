@@ -141,7 +141,7 @@ func handle[R result](t *Tools, name string, run func(Args) (R, error)) server.T
 		defer func() {
 			if p := recover(); p != nil {
 				log.Error().Interface("panic", p).Bytes("stack", debug.Stack()).Msg("tool panicked")
-				res = mcp.NewToolResultError(t.trf("%s failed with an internal error (%v). This is a bug in mcp-heart; check the files it names before calling again.", name, p))
+				res = mcp.NewToolResultError(t.trf("%s failed with an internal error (`%v`). This is a bug in mcp-heart; check the files it names before calling again.", name, p))
 			}
 		}()
 		args, ok := req.Params.Arguments.(map[string]any)
@@ -156,7 +156,7 @@ func handle[R result](t *Tools, name string, run func(Args) (R, error)) server.T
 			return mcp.NewToolResultError(ie.In(t.Lang)), nil
 		case err != nil:
 			log.Error().Err(err).Dur("took", t.now().Sub(start)).Msg("call failed")
-			return mcp.NewToolResultError(t.trf("%s failed: %v. Check the workspace (permissions, disk space) and try again.", name, err)), nil
+			return mcp.NewToolResultError(t.trf("%s failed: %s. Check the workspace (permissions, disk space) and try again.", name, osReason(err).in(t.Lang))), nil
 		}
 		log.Info().Str("heartbeat_id", out.heartbeatID()).Dur("took", t.now().Sub(start)).Msg("call")
 		return mcp.NewToolResultStructured(out, out.Text(t.Lang)), nil

@@ -25,8 +25,8 @@ func TestHandle(t *testing.T) {
 		{"ok", e.tl.Checkpoint, map[string]any{"current_activity": "x"}, false, "Checkpoint recorded"},
 		{"input error", e.tl.Checkpoint, map[string]any{}, true, "current_activity: required"},
 		{"arguments not an object", e.tl.Checkpoint, []any{"x"}, true, "JSON object"},
-		{"panic", func(Args) (*CheckpointResult, error) { panic("boom") }, nil, true, "internal error (boom)"},
-		{"io error", func(Args) (*CheckpointResult, error) { return nil, context.DeadlineExceeded }, nil, true, "failed: context deadline exceeded"},
+		{"panic", func(Args) (*CheckpointResult, error) { panic("boom") }, nil, true, "internal error (`boom`)"},
+		{"io error", func(Args) (*CheckpointResult, error) { return nil, context.DeadlineExceeded }, nil, true, "failed: the system reported `context deadline exceeded`"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

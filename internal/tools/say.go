@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"strings"
+
 	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
@@ -20,8 +22,11 @@ func sayf(format string, args ...any) say { return say{format, args} }
 func (s say) in(l lang.Lang) string {
 	args := make([]any, len(s.args))
 	for i, a := range s.args {
-		if x, ok := a.(say); ok {
+		switch x := a.(type) {
+		case say:
 			a = x.in(l)
+		case names:
+			a = strings.Join(x, ja.T(l, ", "))
 		}
 		args[i] = a
 	}
@@ -30,6 +35,10 @@ func (s say) in(l lang.Lang) string {
 	}
 	return ja.F(l, s.format, args...)
 }
+
+// names is a list of names (parameters, values, IDs) that an argument of a
+// say joins as its language lists them: "a, b" or 「a、b」.
+type names []string
 
 // String renders s in English.
 func (s say) String() string { return s.in(lang.English) }

@@ -103,7 +103,7 @@ func (t *Tools) StartTheme(a Args) (*StartThemeResult, error) {
 	}
 	histAbs, err := t.WS.Resolve(theme.HistoriesDir())
 	if err != nil {
-		return nil, badField(pThemePart, sayf("the theme folder would lie outside the workspace (%s)", err.Error()), sayf("make sure artifacts/ (and the parent theme folder) are real folders inside the workspace"))
+		return nil, badField(pThemePart, sayf("the theme folder would lie outside the workspace (%s)", osReason(err)), sayf("make sure artifacts/ (and the parent theme folder) are real folders inside the workspace"))
 	}
 	// The record is claimed first: it is the one name that must be unique,
 	// so two concurrent calls cannot both start the theme. It is taken back

@@ -158,5 +158,5 @@ func (t *Tools) suggestTheme(th workspace.Theme) say {
 	if len(found) == 0 {
 		return say{}
 	}
-	return sayf(" (themes named %s exist with theme_start_id %s)", th.Part, strings.Join(found, ", "))
+	return sayf(" (themes named %s exist with theme_start_id %s)", th.Part, names(found))
 }

@@ -2,6 +2,9 @@ package tools
 
 import (
 	"errors"
+	"io/fs"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/lang"
@@ -59,5 +62,29 @@ func partProblem(err error) say {
 	if errors.As(err, &pe) {
 		return sayf("bad directory name: %s", sayf(pe.Format, pe.Args...))
 	}
-	return sayf("%s", err.Error())
+	return osReason(err)
+}
+
+// osReason is why a file operation failed, in words for the agent: the
+// kinds it can act on said in its language, the system's own message kept
+// in backquotes beside them for the path, and a message of any other kind
+// only quoted, so no loose English reaches a Japanese agent.
+func osReason(err error) say {
+	var out *workspace.OutsideError
+	raw := "`" + strings.ReplaceAll(err.Error(), "`", "'") + "`"
+	switch {
+	case errors.As(err, &out):
+		return sayf("%s leads to %s through a symlink", out.Rel, out.Target)
+	case errors.Is(err, workspace.ErrOutside):
+		return sayf("the path would leave the workspace (%s)", raw)
+	case errors.Is(err, fs.ErrPermission):
+		return sayf("permission denied (%s)", raw)
+	case errors.Is(err, syscall.ENOSPC):
+		return sayf("no space left on the disk (%s)", raw)
+	case errors.Is(err, syscall.EROFS):
+		return sayf("the file system is read-only (%s)", raw)
+	case errors.Is(err, fs.ErrNotExist):
+		return sayf("a file or folder is missing (%s)", raw)
+	}
+	return sayf("the system reported %s", raw)
 }

@@ -1,8 +1,16 @@
 package tools
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/testutil"
@@ -54,17 +62,51 @@ func TestElapsedTextJapanese(t *testing.T) {
 	}
 }
 
-// The last item's reply says none are left instead of counting zero.
-func TestInboxNoneLeftJapanese(t *testing.T) {
-	r := &InboxItemResult{Found: true, File: "feedbackbox/a.md", Content: "x", Remaining: 0, Next: "次へ。"}
-	if got := r.Text(lang.Japanese); !strings.Contains(got, "未処理の項目はもうありません。次へ。") || strings.Contains(got, "0件") {
-		t.Errorf("Japanese: %q", got)
+// A file operation that fails is said in the agent's language: the kinds an
+// agent can act on (a symlink out of the workspace, permissions, a full or
+// read-only disk, something missing) in its own words, anything else quoted
+// as the system wrote it, in backquotes, never loose English inside
+// Japanese (issue 21 §1).
+func TestFileErrorsReadInTheAgentsLanguage(t *testing.T) {
+	e := newEnv(t)
+	e.tl.Lang = lang.Japanese
+	if err := os.RemoveAll(e.ws.Path("artifacts")); err != nil {
+		t.Fatal(err)
 	}
-	r.Remaining = 2
-	if got := r.Text(lang.Japanese); !strings.Contains(got, "ほかに2件の未処理の項目があります。") {
-		t.Errorf("Japanese: %q", got)
+	outside := t.TempDir()
+	if err := os.Symlink(outside, e.ws.Path("artifacts")); err != nil {
+		t.Fatal(err)
 	}
-	if got := r.Text(lang.English); !strings.Contains(got, "2 more unprocessed item(s) wait there.") {
-		t.Errorf("English: %q", got)
+	_, err := e.tl.StartTheme(args(t, `{"theme_name":"潮の満ち引き","theme_directory_part":"tides","reason":"なぜ二回か"}`))
+	var ie *InputError
+	if !errors.As(err, &ie) {
+		t.Fatalf("start_theme through a symlink out: %v, want an InputError", err)
+	}
+	ja := ie.In(lang.Japanese)
+	testutil.CheckJapanese(t, "start_theme's refusal", ja)
+	if !strings.Contains(ja, outside) || !strings.Contains(ie.In(lang.English), outside) {
+		t.Errorf("the refusal does not say where the folder leads (%s):\n%s\n%s", outside, ja, ie.In(lang.English))
+	}
+
+	pathErr := func(errno error) error {
+		return fmt.Errorf("create artifacts/x/histories: %w", &fs.PathError{Op: "mkdir", Path: "/w/artifacts/x/histories", Err: errno})
+	}
+	for _, err := range []error{
+		pathErr(syscall.EACCES), pathErr(syscall.ENOSPC), pathErr(syscall.EROFS), pathErr(syscall.ENOENT),
+		&workspace.OutsideError{Rel: "artifacts/x", Target: "/elsewhere"}, fmt.Errorf("resolve: %w: contains ..", workspace.ErrOutside),
+		errors.New("something no one foresaw happened"),
+	} {
+		for _, l := range []lang.Lang{lang.English, lang.Japanese} {
+			e.tl.Lang = l
+			req := mcp.CallToolRequest{}
+			res, _ := handle(e.tl, "start_theme", func(Args) (*StartThemeResult, error) { return nil, err })(context.Background(), req)
+			txt := res.Content[0].(mcp.TextContent).Text
+			if l == lang.Japanese {
+				testutil.CheckJapanese(t, "a failed call", txt)
+			}
+			if !res.IsError || !strings.Contains(txt, "start_theme") {
+				t.Errorf("%s: %q", l, txt)
+			}
+		}
 	}
 }

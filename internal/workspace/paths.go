@@ -12,6 +12,17 @@ import (
 // absolute path or a symlink).
 var ErrOutside = errors.New("path leaves the workspace")
 
+// OutsideError is a path whose existing part leads out of the workspace
+// through a symlink: Target is where it really is. It is ErrOutside, with
+// what a reply needs to say so in the agent's own words.
+type OutsideError struct{ Rel, Target string }
+
+func (e *OutsideError) Error() string {
+	return fmt.Sprintf("resolve %q: %v: it points to %s", e.Rel, ErrOutside, e.Target)
+}
+
+func (e *OutsideError) Unwrap() error { return ErrOutside }
+
 // Resolve maps a slash-separated workspace-relative path to an absolute one
 // and refuses any that would leave the workspace: absolute paths, "..", and
 // symlinks (in any existing ancestor) that point outside the root.
@@ -54,7 +65,7 @@ func (w *Workspace) Resolve(rel string) (string, error) {
 		return "", fmt.Errorf("resolve %q: %w", rel, err)
 	}
 	if !within(root, real) {
-		return "", fmt.Errorf("resolve %q: %w: it points to %s", rel, ErrOutside, real)
+		return "", &OutsideError{Rel: rel, Target: real}
 	}
 	return filepath.Join(real, rest), nil
 }

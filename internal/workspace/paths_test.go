@@ -72,6 +72,13 @@ func TestResolveOutsideIsErrOutside(t *testing.T) {
 			}
 		})
 	}
+	// Through a symlink, the error says where the path really leads, so a
+	// reply can say it in the agent's words instead of quoting this one.
+	_, err := w.Resolve("out/x")
+	var oe *OutsideError
+	if !errors.As(err, &oe) || oe.Rel != "out/x" || !filepath.IsAbs(oe.Target) {
+		t.Fatalf("Resolve(out/x) error = %#v, want an OutsideError naming the target", err)
+	}
 }
 
 func TestResolveSymlinkedRoot(t *testing.T) {
