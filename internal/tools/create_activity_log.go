@@ -168,7 +168,8 @@ func (t *Tools) CreateActivityLog(a Args) (*LogResult, error) {
 		res.Notes = append(res.Notes, t.tr("Deep work has ended with this log. The next activity log must be an introspection (activity_type introspection): look back on the deep work before starting anything new."))
 	}
 	res.CompletedDeepWork = append(res.CompletedDeepWork, completed...)
-	if stage, note := t.stageNote(cycle, len(res.CompletedDeepWork) > 0); stage != "" {
+	// A recovery log closes a stall that recovery has already named.
+	if stage, note := t.closedNote(cycle, len(res.CompletedDeepWork) > 0); stage != "" && typ != workspace.Recovery {
 		res.Stage = stage
 		res.Notes = append(res.Notes, note)
 	}

@@ -220,7 +220,24 @@ func TestCreateActivityLogStageNote(t *testing.T) {
 			if res.SincePreviousLogSeconds == nil || *res.SincePreviousLogSeconds != int64(tc.cycle/time.Second) {
 				t.Errorf("since previous log = %v, want %d", res.SincePreviousLogSeconds, int64(tc.cycle/time.Second))
 			}
+			// The log has just closed the cycle: the note looks back on it
+			// and never asks for the log it is the reply to.
+			if text := res.Text(lang.English); tc.stage != "" && (!strings.Contains(text, "This cycle ran ") || strings.Contains(text, "close it with an activity log") || strings.Contains(text, "closing what is done with an activity log")) {
+				t.Errorf("cycle %s: the note does not look back on the cycle this log closed:\n%s", tc.cycle, text)
+			}
 		})
+	}
+	// A recovery log closes a stall, not long work: recovery has said what
+	// went wrong, and "split your work" would be beside the point.
+	e := newEnv(t)
+	e.writeState(t, e.now())
+	e.write(testThemeHist+"/20250102020000.md", "# Activity log\n## Activity type\nthinking\n", e.now().Add(-12*time.Minute))
+	res, err := e.tl.CreateActivityLog(args(t, strings.Replace(goodLog, `"creation"`, `"recovery"`, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Stage != "" || strings.Contains(res.Text(lang.English), "This cycle") {
+		t.Errorf("recovery log: stage %q:\n%s", res.Stage, res.Text(lang.English))
 	}
 }
 

@@ -83,6 +83,8 @@ var ja = lang.Catalogue{
 
 	// Replies.
 	"This cycle has run %s. At a natural break, consider closing what is done with an activity log and going on in a new cycle; for work that needs longer, start_deep_work declares it.": "このサイクルは%s続いています。自然な区切りで、終わった分を活動ログで閉じ、新しいサイクルで続けることを考えてみてください。もっと長くかかる作業なら、start_deep_work で宣言できます。",
+	"This cycle ran %s, past the inactivity error. Next time, split work like this into smaller cycles, each closed with an activity log, or declare it first with start_deep_work.":      "このサイクルは%s続き、無活動のエラーの時間を超えました。次からは、このような作業は小さなサイクルに分けてそれぞれ活動ログで閉じるか、先に start_deep_work で宣言してください。",
+	"This cycle ran %s, past the inactivity warning. On long work, write a checkpoint at each natural break.":                                                                             "このサイクルは%s続き、無活動の警告の時間を超えました。長い作業では、自然な区切りごとにチェックポイントを書いてください。",
 	"This cycle has run %s. When you reach a natural break, close it with an activity log, or write a checkpoint if the work goes on.":                                                    "このサイクルは%s続いています。自然な区切りに来たら活動ログで閉じるか、作業が続くならチェックポイントを書いてください。",
 	"Checkpoint recorded in %s: %q.\n":                "チェックポイントを %s に記録しました：「%s」。\n",
 	"The watchdog's notices from its pulse %s ago:\n": "%s前のパルスでの watchdog の通知：\n",

@@ -196,11 +196,25 @@ func inForce(a activeDeclaration, now time.Time) bool {
 // notice at the inactivity warning, a suggestion to split at the error. It
 // says nothing while deep work is in force: that long cycle was declared.
 func (t *Tools) stageNote(cycle *int64, deepWork bool) (stage, note string) {
+	return t.cycleNote(cycle, deepWork, false)
+}
+
+// closedNote is stageNote for the log that has just closed the cycle: it
+// looks back on it, since asking for that log again would be false.
+func (t *Tools) closedNote(cycle *int64, deepWork bool) (stage, note string) {
+	return t.cycleNote(cycle, deepWork, true)
+}
+
+func (t *Tools) cycleNote(cycle *int64, deepWork, closed bool) (stage, note string) {
 	if cycle == nil || deepWork {
 		return "", ""
 	}
 	d := time.Duration(*cycle) * time.Second
 	switch {
+	case closed && d >= t.Thresholds.InactivityError.D():
+		return "split", t.trf("This cycle ran %s, past the inactivity error. Next time, split work like this into smaller cycles, each closed with an activity log, or declare it first with start_deep_work.", humanize.Span(d))
+	case closed && d >= t.Thresholds.InactivityWarning.D():
+		return "notice", t.trf("This cycle ran %s, past the inactivity warning. On long work, write a checkpoint at each natural break.", humanize.Span(d))
 	case d >= t.Thresholds.InactivityError.D():
 		return "split", t.trf("This cycle has run %s. At a natural break, consider closing what is done with an activity log and going on in a new cycle; for work that needs longer, start_deep_work declares it.", humanize.Span(d))
 	case d >= t.Thresholds.InactivityWarning.D():
