@@ -82,7 +82,7 @@ func (r *ElapsedResult) Text(l lang.Lang) string {
 	if d := r.DeepWork; d != nil {
 		fmt.Fprintf(&b, tr(l, "Deep work in force: %s, %q (%s), for %s"), d.Mode, d.Activity, d.File, humanize.DurationIn(l, time.Duration(d.ElapsedSeconds)*time.Second))
 		if d.RemainingSeconds != nil {
-			fmt.Fprintf(&b, tr(l, ", %s left until %s"), humanSec(l, d.RemainingSeconds, ""), clockIn(l, d.Deadline))
+			fmt.Fprintf(&b, tr(l, ", %s left until %s"), humanSec(l, d.RemainingSeconds, ""), clockIn(d.Deadline))
 		}
 		b.WriteString(tr(l, ".\n"))
 	} else {

@@ -89,6 +89,10 @@ func TestReportToolUsage(t *testing.T) {
 	if res.Marker != "stats/lock/gemini.google.search" || res.Until != wantUntil || e.read(res.Marker) != "until: "+wantUntil+"\n" {
 		t.Fatalf("lock = %+v, file %q; want until %s", res, e.read(res.Marker), wantUntil)
 	}
+	// The text says the time in the one local form every other text uses.
+	if text := res.Text(lang.English); !strings.Contains(text, "lock until "+e.now().Add(60*time.Minute).Format("15:04:05")+" (") {
+		t.Errorf("English text: %q", text)
+	}
 	res, err = e.tl.ReportToolUsage(args(t, `{"tool_id":"gemini.google.search","status":"success"}`))
 	if err != nil {
 		t.Fatal(err)

@@ -376,7 +376,7 @@ var ja = lang.Catalogue{
 	"whether there was an item":                                                "項目があったかどうか",
 	// Threshold levels, and workspace.CheckPart's reasons (words.go).
 	"%s %s (%s)":             "`%[1]s` の%[2]s（%[3]s）",
-	"info":                   "情報",
+	"info":                   "注意喚起",
 	"warning":                "警告",
 	"error":                  "エラー",
 	", ":                     "、",

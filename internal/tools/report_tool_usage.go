@@ -49,7 +49,7 @@ func (r *ToolUsageResult) Text(l lang.Lang) string {
 	if r.Status == "quota_exceeded" {
 		what = tr(l, "lock")
 	}
-	s := fmt.Sprintf(tr(l, "Recorded %s for %s: %s until %s (%s). Use other tools or activities meanwhile; the watchdog lifts it by itself."), r.Status, r.ToolID, what, clockIn(l, r.Until), r.Marker)
+	s := fmt.Sprintf(tr(l, "Recorded %s for %s: %s until %s (%s). Use other tools or activities meanwhile; the watchdog lifts it by itself."), r.Status, r.ToolID, what, clockIn(r.Until), r.Marker)
 	if r.Cleared != "" {
 		s += fmt.Sprintf(tr(l, " The earlier lock %s is lifted."), r.Cleared)
 	}

@@ -46,6 +46,11 @@ func TestStartDeepWork(t *testing.T) {
 			if tc.deadline > 0 && !d.Deadline.Equal(e.now().Add(tc.deadline)) {
 				t.Errorf("deadline = %s, want now + %s", d.Deadline, tc.deadline)
 			}
+			// The deadline in the one local form the expiry notice and the
+			// status reply use too.
+			if at := "until " + e.now().Add(tc.deadline).Format("15:04:05") + " ("; tc.deadline > 0 && !strings.Contains(res.Rules, at) {
+				t.Errorf("rules do not say %q: %s", at, res.Rules)
+			}
 			if !strings.Contains(res.Rules, string(tc.mode)) && !strings.Contains(strings.ToLower(res.Rules), string(tc.mode)) {
 				t.Errorf("rules do not explain %s: %s", tc.mode, res.Rules)
 			}

@@ -12,12 +12,10 @@ import (
 )
 
 // clockIn is an RFC 3339 time of a reply's structured content as its text
-// says it: unchanged in English; in Japanese the one local form, 15:04:05
-// (the time carries the workspace's offset).
-func clockIn(l lang.Lang, rfc3339 string) string {
-	if l != lang.Japanese {
-		return rfc3339
-	}
+// says it, in either language: the one local form, 15:04:05, that the
+// notices and the other replies use too (the time carries the workspace's
+// offset; the structured content keeps the full time).
+func clockIn(rfc3339 string) string {
 	t, err := time.Parse(time.RFC3339, rfc3339)
 	if err != nil {
 		return rfc3339

@@ -45,17 +45,18 @@ func TestElapsedTextJapanese(t *testing.T) {
 		Thresholds: []ThresholdStatus{
 			{Check: "inactivity", Level: "warning", ThresholdSeconds: 8, Crossed: true, RemainingSeconds: &zero},
 			{Check: "inactivity", Level: "error", ThresholdSeconds: 16, Crossed: true, RemainingSeconds: &zero},
+			{Check: "introspection", Level: "info", ThresholdSeconds: 900, Crossed: true, RemainingSeconds: &zero},
 			{Check: "introspection", Level: "error", ThresholdSeconds: 1800},
 		}}
 	ja := r.Text(lang.Japanese)
-	for _, w := range []string{"「潮汐表の確認」", "経過1時間", "期限 13:01:54 まで残り1分54秒", "`inactivity` の警告（8秒）、`inactivity` のエラー（16秒）。"} {
+	for _, w := range []string{"「潮汐表の確認」", "経過1時間", "期限 13:01:54 まで残り1分54秒", "`inactivity` の警告（8秒）、`inactivity` のエラー（16秒）、`introspection` の注意喚起（15分）。"} {
 		if !strings.Contains(ja, w) {
 			t.Errorf("Japanese reply lacks %q:\n%s", w, ja)
 		}
 	}
 	testutil.CheckJapanese(t, "elapsed reply", ja)
 	en := r.Text(lang.English)
-	for _, w := range []string{`"潮汐表の確認"`, "for 1h", "1m54s left until 2025-01-01T13:01:54+09:00", "inactivity warning (8s), inactivity error (16s)."} {
+	for _, w := range []string{`"潮汐表の確認"`, "for 1h", "1m54s left until 13:01:54", "inactivity warning (8s), inactivity error (16s), introspection info (15m)."} {
 		if !strings.Contains(en, w) {
 			t.Errorf("English reply lacks %q:\n%s", w, en)
 		}
