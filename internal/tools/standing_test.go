@@ -257,3 +257,15 @@ func TestLogAfterStrictDeadlineSaysSo(t *testing.T) {
 		}
 	})
 }
+
+// A pulse of this very second is "just now", not "0s ago".
+func TestNoticesOfThisSecondAreJustNow(t *testing.T) {
+	age := int64(0)
+	for l, want := range map[lang.Lang]string{lang.English: "The watchdog's notices from its pulse just now:\n", lang.Japanese: "たった今のパルスでの watchdog の通知：\n"} {
+		var b strings.Builder
+		writeNotices(&b, l, []string{"[info] feedback: x"}, &age)
+		if !strings.HasPrefix(b.String(), want) {
+			t.Errorf("%s: %q, want %q", l, b.String(), want)
+		}
+	}
+}

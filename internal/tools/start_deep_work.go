@@ -147,9 +147,26 @@ func (t *Tools) StartDeepWork(a Args) (*DeepWorkResult, error) {
 		res.Deadline = d.Deadline.Format(time.RFC3339)
 		res.Rules = t.trf("Strict deep work until %s (%d min): the inactivity, introspection and stale_id checks are paused until then; every other check stays on. Work without interruption. Close the work with an activity log by the deadline (one before it ends the declaration early); if you need longer, write that log and declare again. The activity log after the one that ends the work must be an introspection.", humanize.At{T: d.Deadline, EN: "15:04:05"}, minutes)
 	} else {
-		res.Rules = t.trf("Flexible deep work: it lasts until your next activity log (create_activity_log completes it). The introspection check is paused; the inactivity check is not, so write a checkpoint at natural breaks (the watchdog notices after %s without one). The activity log after the one that ends the work must be an introspection.", humanize.Span(t.Thresholds.InactivityWarning.D()))
+		res.Rules = t.trf("Flexible deep work: it lasts until your next activity log (create_activity_log completes it). The introspection check is paused; the inactivity check is not, so write a checkpoint at natural breaks (%s). The activity log after the one that ends the work must be an introspection.", t.warningComes(now).in(t.Lang))
 	}
 	return res, nil
+}
+
+// warningComes says when the inactivity warning comes as the check counts
+// it: declaring flexible deep work does not restart the count, so "5m from
+// now" would be false when the wakeup or the last proof is older.
+func (t *Tools) warningComes(now time.Time) say {
+	warn := t.Thresholds.InactivityWarning.D()
+	if latest, err := t.WS.LoadLatest(); err == nil {
+		if sd := t.standing(now, latest); sd.counting() {
+			at := sd.stretch.From.Add(warn).In(t.WS.Loc)
+			if !at.After(now) {
+				return sayf("the inactivity warning is already due: write one now")
+			}
+			return sayf("the inactivity warning comes at %s unless you write one first", clockOf(at))
+		}
+	}
+	return sayf("the watchdog warns %s after your latest activity log or checkpoint", humanize.Span(warn))
 }
 
 // deepWorkFiles lists stats/deep_work once and returns the file already

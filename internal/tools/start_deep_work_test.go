@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/state"
+	"github.com/ai-heart/ai-heart/internal/testutil"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -182,5 +185,40 @@ func TestStartDeepWorkConfiguredMax(t *testing.T) {
 				t.Errorf("%d min with max 45: err = %v, want ok %v", tc.minutes, err, tc.ok)
 			}
 		})
+	}
+}
+
+// Issue 21 A.2: flexible deep work does not restart the inactivity count,
+// so its reply says when the warning comes as the check counts it (from
+// the wakeup 3 minutes ago, not 5 minutes from now); with nothing to judge
+// it says what the count runs from.
+func TestFlexibleDeepWorkSaysWhenTheWarningComes(t *testing.T) {
+	for _, l := range []lang.Lang{lang.English, lang.Japanese} {
+		e := newEnv(t)
+		e.tl.Lang = l
+		e.write(testThemeHist+"/20250102020000.md", "## Activity type\ncreation\n", e.now().Add(-4*time.Minute))
+		since := e.now().Add(-3 * time.Minute)
+		e.writeStateWith(t, state.State{PulseAt: e.now(), Delivery: "exec", Work: state.Work{Mode: state.WorkWorking, Since: &since}})
+		res, err := e.tl.StartDeepWork(args(t, `{"mode":"flexible","activity_description":"reading a long paper"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := e.now().Add(2 * time.Minute).Format("15:04:05")
+		if !strings.Contains(res.Rules, at) || strings.Contains(res.Rules, tr(l, "5m")) {
+			t.Errorf("%s: the rules do not say the warning comes at %s:\n%s", l, at, res.Rules)
+		}
+		if l == lang.Japanese {
+			testutil.CheckJapanese(t, "flexible rules", res.Rules)
+		}
+
+		e = newEnv(t) // no watchdog: nothing judged
+		e.tl.Lang = l
+		res, err = e.tl.StartDeepWork(args(t, `{"mode":"flexible","activity_description":"reading a long paper"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := map[lang.Lang]string{lang.English: "5m after your latest activity log or checkpoint", lang.Japanese: "最新の活動ログかチェックポイントから5分"}[l]; !strings.Contains(res.Rules, want) {
+			t.Errorf("%s: no watchdog: %q lacks %q", l, res.Rules, want)
+		}
 	}
 }

@@ -229,7 +229,11 @@ func writeNotices(b *strings.Builder, l lang.Lang, notices []string, age *int64)
 	if len(notices) == 0 {
 		return
 	}
-	fmt.Fprintf(b, tr(l, "The watchdog's notices from its pulse %s ago:\n"), humanSec(l, age, humanize.DurationIn(l, 0)))
+	if age != nil && *age == 0 {
+		b.WriteString(tr(l, "The watchdog's notices from its pulse just now:\n"))
+	} else {
+		fmt.Fprintf(b, tr(l, "The watchdog's notices from its pulse %s ago:\n"), humanSec(l, age, humanize.DurationIn(l, 0)))
+	}
 	for _, n := range notices {
 		b.WriteString("- " + strings.ReplaceAll(n, "\n", "\n  ") + "\n")
 	}
