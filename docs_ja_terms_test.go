@@ -32,6 +32,7 @@ var jaAvoid = map[string]string{
 	"知らせにすぎ":                         "注意喚起にすぎません",
 	"メッセージは人から":                      "ユーザー (one term)",
 	"直前の `checkpoint` の返信にあったIDを使って": "the tools name files; you never type an ID",
+	"記録もすることも":                       "記録は残らず、することもありません (garbled)",
 	"していたことを止め":                      "していたことをやめ (one rendering, as the inactivity error says it)",
 }
 

@@ -61,7 +61,8 @@ func agentTexts(t *testing.T) []agentText {
 		}
 	}
 	out = append(out, agentText{"server instructions", tools.Instructions})
-	for _, dir := range []string{"internal/tools", "internal/checks", "internal/daemon"} {
+	// The demo's narration too: a Japanese newcomer reads it (issue 21 §5).
+	for _, dir := range []string{"internal/tools", "internal/checks", "internal/daemon", "internal/demo", "cmd/watchdog"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, f := range files {
 			if strings.HasSuffix(f, "_test.go") {
@@ -165,6 +166,8 @@ func TestAgentTextsAgree(t *testing.T) {
 		{"このidを使", "the agent never reuses an ID: the tools name files"},
 		{"急いで", "tool texts are calm about the clock"},
 		{"時間がありません", "tool texts are calm about the clock"},
+		{"how long until each", "nothing is counted while the agent waits: say when each threshold is crossed while it works"},
+		{"しきい値を超えるまでの時間", "nothing is counted while the agent waits: say when each threshold is crossed while it works"},
 	}
 	pauseAll := regexp.MustCompile(`(?i)(every|all)( other)?( watchdog)? checks? (are |is )?(\w+ )?paus|paus\w* (every|all)( watchdog)? checks?`)
 	pauseList := regexp.MustCompile(`(?i)\bstrict\b.*(\bpaus|一時停止)`)
