@@ -25,7 +25,7 @@ var ja = lang.Catalogue{
 		"次の活動ログを create_activity_log に activity_type 内省 を付けて書いてください。",
 	"Your strict deep work %s reached its deadline %s and has been marked expired: inactivity counts again from the deadline, and introspection and stale_id apply again. " +
 		"In this order: 1. record what you did with create_activity_log now; 2. make the log after it an introspection (why the planned time was too short); " +
-		"3. only if the work goes on, declare again with start_deep_work, with more margin or in flexible mode.": "strict な深い作業 %s は期限 %s に達し、期限切れになりました。inactivity は期限から数え直され、introspection と stale_id も再び動いています。" +
+		"3. only if the work goes on, declare again with start_deep_work, with more margin or in flexible mode.": "strict な深い作業 %s は期限%sに達し、期限切れになりました。inactivity は期限から数え直され、introspection と stale_id も再び動いています。" +
 		"次の順にしてください：1. したことを今 create_activity_log で記録します。2. その次のログを内省にします（予定時間が足りなかった理由）。" +
 		"3. 作業が続くときだけ、余裕を持たせるか flexible にして、start_deep_work でもう一度宣言します。",
 	"A deep-work declaration could not be read and was renamed .invalid.txt, so it pauses nothing: %s. " +

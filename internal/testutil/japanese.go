@@ -26,6 +26,9 @@ var (
 	// spacedDuration is a Japanese duration set off from the Japanese
 	// around it by a space, as a %s between spaces leaves it: 「1分 以内」.
 	spacedDuration = regexp.MustCompile(`[^\x00-\x7f] \d+(?:時間|分|秒)|\d+(?:時間|分|秒) [^\x00-\x7f\s]`)
+	// spacedClock is a clock time set off by spaces (「期限 15:49:16 に」),
+	// where the one local form is written close (「15:49:16まで」).
+	spacedClock = regexp.MustCompile(`[^\x00-\x7f] \d\d:\d\d:\d\d|\d\d:\d\d:\d\d [^\x00-\x7f\s]`)
 )
 
 // EnglishIn lists what in a Japanese text s is not Japanese: runs of ASCII
@@ -42,6 +45,9 @@ func EnglishIn(s string, allowed ...string) []string {
 	}
 	for _, m := range spacedDuration.FindAllString(t, -1) {
 		out = append(out, "a duration set off by a space "+m)
+	}
+	for _, m := range spacedClock.FindAllString(t, -1) {
+		out = append(out, "a clock time set off by a space "+m)
 	}
 	for _, a := range allowed {
 		t = strings.ReplaceAll(t, a, " ")

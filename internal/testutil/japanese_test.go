@@ -21,7 +21,8 @@ func TestEnglishIn(t *testing.T) {
 		{"gemini.google.search (lock until 16:27:06)", "English lock until"},
 		{"最初のパルス（1分 以内）を待って", "a duration set off by a space 1分 以"},
 		{"証明がないまま 5分 と 10分", "a duration set off by a space"},
-		{"期限 15:49:16 に達し、`inactivity` の警告（5分）", ""},
+		{"期限15:49:16に達し、`inactivity` の警告（5分）", ""},
+		{"期限 15:49:16 に達し", "a clock time set off by a space"},
 	} {
 		got := strings.Join(EnglishIn(tc.s), "; ")
 		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {

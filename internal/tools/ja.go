@@ -110,7 +110,7 @@ var ja = lang.Catalogue{
 	"Since latest introspection: %s.\n":                      "最新の内省から：%s。\n",
 	"no introspection log yet":                               "まだ内省のログはありません",
 	"Deep work in force: %s, %q (%s), for %s":                "有効な深い作業：%s、「%s」（%s）、経過%s",
-	", %s left until %s":                                     "、期限 %[2]s まで残り%[1]s",
+	", %s left until %s":                                     "、期限%[2]sまで残り%[1]s",
 	"Since latest activity log: %s.\n":                       "最新の活動ログから：%s。\n",
 	"Since latest activity log: %s (%s).\n":                  "最新の活動ログから：%s（%s）。\n",
 	"No deep work in force.\n":                               "有効な深い作業はありません。\n",

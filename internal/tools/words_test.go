@@ -49,7 +49,7 @@ func TestElapsedTextJapanese(t *testing.T) {
 			{Check: "introspection", Level: "error", ThresholdSeconds: 1800},
 		}}
 	ja := r.Text(lang.Japanese)
-	for _, w := range []string{"「潮汐表の確認」", "経過1時間", "期限 13:01:54 まで残り1分54秒", "`inactivity` の警告（8秒）、`inactivity` のエラー（16秒）、`introspection` の注意喚起（15分）。"} {
+	for _, w := range []string{"「潮汐表の確認」", "経過1時間", "期限13:01:54まで残り1分54秒", "`inactivity` の警告（8秒）、`inactivity` のエラー（16秒）、`introspection` の注意喚起（15分）。"} {
 		if !strings.Contains(ja, w) {
 			t.Errorf("Japanese reply lacks %q:\n%s", w, ja)
 		}
