@@ -66,7 +66,7 @@ func (r *ThemeInfo) write(b *strings.Builder, l lang.Lang, indent string) {
 	if name == "" {
 		name = tr(l, "(no start record)")
 	}
-	fmt.Fprintf(b, tr(l, "%s%s: %s, %s; %d activity log(s)"), indent, r.Folder, name, state, r.LogCount)
+	fmt.Fprintf(b, tr(l, "%s%s: %s, %s; activity logs: %d"), indent, r.Folder, name, state, r.LogCount)
 	if r.LatestLog != "" {
 		fmt.Fprintf(b, tr(l, ", latest %s"), r.LatestLog)
 	}

@@ -66,7 +66,7 @@ func (r *LogResult) Text(l lang.Lang) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, tr(l, "Activity log written: %s (heartbeat ID %s, type %s).\n"), r.Path, r.HeartbeatID, workspace.ActivityType(r.ActivityType).Name(l))
 	fmt.Fprintf(&b, tr(l, "Time since previous activity log: %s. Time since latest checkpoint: %s.\n"),
-		humanSec(l, r.SincePreviousLogSeconds, tr(l, "none before")), humanSec(l, r.SincePreviousCheckpointSeconds, tr(l, "none yet")))
+		humanSec(l, r.SincePreviousLogSeconds, tr(l, "none (this is the first log)")), humanSec(l, r.SincePreviousCheckpointSeconds, tr(l, "none yet")))
 	for _, c := range r.CompletedDeepWork {
 		fmt.Fprintf(&b, tr(l, "Deep work completed: %s (%s, %s): %s.\n"), c.File, orUnknown(l, c.Mode), humanize.DurationIn(l, time.Duration(c.DurationSeconds)*time.Second), orUnknown(l, c.Activity))
 	}

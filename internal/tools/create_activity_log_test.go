@@ -46,6 +46,10 @@ func TestCreateActivityLogWrites(t *testing.T) {
 	if res.SincePreviousLogSeconds != nil || res.Stage != "" {
 		t.Errorf("first log reports a previous cycle: %+v", res)
 	}
+	// Said as the Japanese says it, in words a reader takes at once.
+	if text := res.Text(lang.English); !strings.Contains(text, "Time since previous activity log: none (this is the first log).") {
+		t.Errorf("first log's reply:\n%s", text)
+	}
 }
 
 func TestCreateActivityLogBadCalls(t *testing.T) {

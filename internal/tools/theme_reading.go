@@ -55,7 +55,7 @@ func (r *LatestLogsResult) Text(l lang.Lang) string {
 		return tr(l, "This theme has no activity log yet.")
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, tr(l, "The newest %d of %d activity log(s), newest first:\n"), len(r.Logs), r.Total)
+	fmt.Fprintf(&b, tr(l, "Activity logs, newest first (%d of %d):\n"), len(r.Logs), r.Total)
 	for _, e := range r.Logs {
 		fmt.Fprintf(&b, "\n%s:\n---\n%s\n---\n", e.Path, e.Content)
 	}

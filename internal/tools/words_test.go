@@ -111,3 +111,15 @@ func TestFileErrorsReadInTheAgentsLanguage(t *testing.T) {
 		}
 	}
 }
+
+// English counts read as English: no "log(s)" or "item(s)" in a reply.
+func TestEnglishRepliesCountWithoutParentheses(t *testing.T) {
+	for _, text := range []string{
+		(&ThemeStatus{ThemeInfo: ThemeInfo{Folder: "artifacts/20250101000000_research", LogCount: 1}}).Text(lang.English),
+		(&LatestLogsResult{Total: 3, Logs: []LogEntry{{Path: "a.md", Content: "x"}}}).Text(lang.English),
+	} {
+		if strings.Contains(text, "(s)") {
+			t.Errorf("%q", text)
+		}
+	}
+}
