@@ -51,7 +51,7 @@ func (e *eval) inactivity() Finding {
 		// Recovery starts: point to its steps, not to the warning's
 		// "keep going with a checkpoint".
 		f.Notice = e.notice("No activity log or checkpoint for %s. The watchdog treats you as stuck and starts recovery: follow the recovery notice "+
-			"(stop what you were doing, re-read GEMINI.md and ai-docs/heartbeat-notices.md, then write an activity log with activity_type recovery).", humanize.Span(el))
+			"(stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery).", humanize.Span(el))
 		return f
 	}
 	f.Notice = e.notice("No activity log or checkpoint for %s. If you are still working, write a checkpoint with a short note of what you are doing. "+

@@ -17,8 +17,8 @@ var ja = lang.Catalogue{
 	"Make your next activity log an introspection (create_activity_log with activity_type introspection).":                                                                                            "次の活動ログを内省にしてください（create_activity_log に activity_type 内省 を付けます）。",
 	"Introspect now, in this cycle: look back on your recent activity and record it with create_activity_log with activity_type introspection.":                                                       "今、このサイクルで内省してください。最近の活動を振り返り、create_activity_log に activity_type 内省 を付けて記録します。",
 	"No activity log or checkpoint for %s. The watchdog treats you as stuck and starts recovery: follow the recovery notice " +
-		"(stop what you were doing, re-read GEMINI.md and ai-docs/heartbeat-notices.md, then write an activity log with activity_type recovery).": "%sのあいだ活動ログもチェックポイントもありません。watchdog はあなたが行き詰まっているとみなし、回復を始めます。回復通知に従ってください" +
-		"（していたことをやめ、GEMINI.md と ai-docs/heartbeat-notices.md を読み直してから、activity_type 回復 の活動ログを書きます）。",
+		"(stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery).": "%sのあいだ活動ログもチェックポイントもありません。watchdog はあなたが行き詰まっているとみなし、回復を始めます。回復通知に従ってください" +
+		"（していたことをやめ、GEMINI.md と ai-docs/ を読み直してから、activity_type 回復 の活動ログを書きます）。",
 	" of working time": "作業時間で",
 	"Your deep work %s ended with %s, and the log after it (%s) was not an introspection. After deep work, reflect first: " +
 		"write your next activity log with create_activity_log with activity_type introspection.": "深い作業 %s は %s で終わりましたが、その次のログ（%s）が内省ではありませんでした。深い作業の後は、まず振り返ります：" +

@@ -1,14 +1,19 @@
 package daemon
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/testutil"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 func TestJapaneseCatalogue(t *testing.T) { testutil.CheckCatalogue(t, ja, ".") }
@@ -51,5 +56,25 @@ func TestRecoveryNoticeLanguage(t *testing.T) {
 			t.Errorf("recoverable check %s has no Japanese reason", c)
 		}
 		testutil.CheckJapanese(t, "recovery notice for "+c, got)
+	}
+}
+
+// The inactivity error and the recovery notice reach the agent together:
+// in either language they name the same documents to re-read.
+func TestInactivityErrorAgreesWithTheRecoveryNotice(t *testing.T) {
+	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	old := workspace.Proof{Path: "artifacts/20261122090000_x/histories/20261122094900.md", ID: "20261122094900", ModTime: now.Add(-11 * time.Minute), Type: workspace.Creation}
+	snap := scan.Snapshot{LastLog: &old, RecentLogs: []workspace.Proof{old}}
+	docs := regexp.MustCompile(`GEMINI\.md|ai-docs/[\w./-]*`)
+	for _, l := range []lang.Lang{lang.English, lang.Japanese} {
+		res, _ := checks.Evaluate(now, snap, checks.Config{Language: l}, checks.State{})
+		f, _ := res.Finding(checks.Inactivity)
+		if f.Level != checks.Error {
+			t.Fatalf("%s: inactivity after 11m = %v, want error", l, f.Level)
+		}
+		rec := recoveryNotice(state.Recovery{Active: true, Attempt: 1, Check: checks.Inactivity, Reason: f.Message}, 3, l)
+		if a, b := docs.FindAllString(f.Notice, -1), docs.FindAllString(rec, -1); !slices.Equal(a, b) {
+			t.Errorf("%s: the inactivity error names %q to re-read, the recovery notice %q:\n%s\n%s", l, a, b, f.Notice, rec)
+		}
 	}
 }
