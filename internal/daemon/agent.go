@@ -68,17 +68,20 @@ type agent struct {
 	counters   state.Counters
 	pulse      state.PulseChamber
 	lastProof  time.Time
-	work       workClock             // working versus waiting
-	baseline   time.Time             // nothing older is held against the agent: the start, or the end of a pause
-	paused     *pause.Pause          // the pause in force, read each pulse
-	pauseErr   string                // the pause file's last read error, said once
-	legacySeen bool                  // the workspace's old stats/pause.json was reported
-	last       state.State           // the state the last pulse wrote
-	noted      [2]string             // proofs last copied into the latest-proof index
-	held       map[string]heldNotice // event notices not yet carried, by check
-	hooks      *hook.Tail            // the client's hooks' spool; read by the pulse alone
-	hookErr    string                // its last read error, logged once
-	activity   hook.Activity         // what the hooks said so far
+	work       workClock    // working versus waiting
+	baseline   time.Time    // nothing older is held against the agent: the start, or the end of a pause
+	paused     *pause.Pause // the pause in force, read each pulse
+	pauseErr   string       // the pause file's last read error, said once
+	legacySeen bool         // the workspace's old stats/pause.json was reported
+	last       state.State  // the state the last pulse wrote
+	// writing orders the state file's writers (the pulse, and a delivery
+	// noting the work), so an older state never lands over a newer one.
+	writing  sync.Mutex
+	noted    [2]string             // proofs last copied into the latest-proof index
+	held     map[string]heldNotice // event notices not yet carried, by check
+	hooks    *hook.Tail            // the client's hooks' spool; read by the pulse alone
+	hookErr  string                // its last read error, logged once
+	activity hook.Activity         // what the hooks said so far
 	// serviceAlerted: a service failure was alerted and no run succeeded since.
 	serviceAlerted bool
 

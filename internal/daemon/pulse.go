@@ -283,14 +283,17 @@ func (a *agent) recover(b *beat) {
 // persist writes the state file, logs the pulse line and reports the pulse.
 func (a *agent) persist(b *beat) {
 	st := a.stateNow()
+	a.writing.Lock()
 	a.mu.Lock()
+	st.Work = a.workState() // a delivery may have noted work since stateNow
 	a.last = st
 	a.mu.Unlock()
-	if err := a.day.Mode(b.now, day.ModeOf(st)); err != nil {
-		b.log.Debug().Err(err).Msg("day strip")
-	}
 	if err := state.Write(a.ws, st); err != nil {
 		a.log.Error().Err(err).Msg("write state")
+	}
+	a.writing.Unlock()
+	if err := a.day.Mode(b.now, day.ModeOf(st)); err != nil {
+		b.log.Debug().Err(err).Msg("day strip")
 	}
 	ev := b.log.Info().Str("worst", b.res.Worst().String()).Dur("took", b.took)
 	if p := b.snap.NewestProof(); p != nil {

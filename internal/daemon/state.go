@@ -67,6 +67,28 @@ func (a *agent) stateNow() state.State {
 	return s
 }
 
+// noteWork writes the last pulse's state again with the work as it is now,
+// when a delivery starts or ends it: mcp-heart reads working or waiting
+// from the file, and a pulse can be a minute away. The pulse's time stays,
+// since the notices are that pulse's. Before the first pulse there is
+// nothing to amend.
+func (a *agent) noteWork() {
+	a.writing.Lock()
+	defer a.writing.Unlock()
+	a.mu.Lock()
+	if a.last.Version == 0 {
+		a.mu.Unlock()
+		return
+	}
+	st := a.last
+	st.Work = a.workState()
+	a.last = st
+	a.mu.Unlock()
+	if err := state.Write(a.ws, st); err != nil {
+		a.log.Error().Err(err).Msg("write state")
+	}
+}
+
 func (a *agent) writeState() {
 	if err := state.Write(a.ws, a.stateNow()); err != nil {
 		a.log.Error().Err(err).Msg("write state")

@@ -121,6 +121,7 @@ func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
 		a.mu.Lock()
 		a.work.delivered(now) // the run is the work
 		a.mu.Unlock()
+		a.noteWork()
 	}
 	a.log.Debug().Str("source", source).Str("heartbeat_id", string(id)).Msg("delivering wakeup")
 	res, err := a.deliver.Deliver(ctx, text)
@@ -149,6 +150,7 @@ func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
 		a.carried(carried)
 	}
 	a.mu.Unlock()
+	a.noteWork()
 	// A run the watchdog ended is not the delivery's failure, nor is a
 	// service that asked for a rest or refused the agent; a probe must
 	// still be recorded, or the breaker would wait for it for ever.

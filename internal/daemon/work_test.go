@@ -171,3 +171,38 @@ func TestShortRunsBetweenPulsesAreWork(t *testing.T) {
 		}
 	})
 }
+
+// Issue 21 A.2: mcp-heart reads working or waiting from the state file, so
+// the file says working as soon as a wakeup is delivered, not a pulse
+// later: with the default one-minute pulse the agent's first tool calls
+// were told "waiting: nothing is due" while it handled the heartbeat. The
+// end of the run is written at once too.
+func TestStateSaysWorkingFromTheDelivery(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Pulse.Interval = config.Duration(time.Minute)
+		cfg.Thresholds.InactivityWarning = config.Duration(5 * time.Minute)
+		cfg.Thresholds.InactivityError = config.Duration(10 * time.Minute)
+		cfg.Schedule.Every = config.Duration(2 * time.Minute)
+		var calls atomic.Int32
+		h := startFake(t, cfg, execAgent(20*time.Second, &calls))
+		time.Sleep(2*time.Minute + 5*time.Second) // the first wakeup is at 2m, its run lasts 20s
+		synctest.Wait()
+		if calls.Load() != 1 {
+			t.Fatalf("wakeups = %d, want 1", calls.Load())
+		}
+		st := h.state()
+		if w := st.Work; w.Mode != state.WorkWorking || w.Since == nil {
+			t.Fatalf("state file 5s into the run = %+v, want working since the wakeup", w)
+		}
+		if st.PulseAt.After(time.Now().Add(-5 * time.Second)) {
+			t.Errorf("pulse_at = %s: the write at delivery must keep the pulse's time (the notices' age)", st.PulseAt)
+		}
+		time.Sleep(20 * time.Second) // the run has ended, the next pulse is still 35s away
+		synctest.Wait()
+		if w := h.state().Work; w.Mode != state.WorkWaiting {
+			t.Fatalf("state file after the run = %+v, want waiting", w)
+		}
+		h.stop()
+	})
+}

@@ -64,12 +64,18 @@ func (t *Tools) standing(now time.Time, latest workspace.Latest) standing {
 	if w.Working && st.Client == nil && st.Delivery != config.DeliveryExec && latest.Log != nil && latest.Log.ModTime.After(w.Since) {
 		w.Working = false
 	}
-	sincePulse := max(now.Sub(st.PulseAt), 0)
+	// Working time the pulse has not counted: from the pulse, or from a
+	// newer introspection, or from a wakeup delivered after the pulse
+	// (the watchdog notes it in the file at once, keeping the pulse's time).
+	from := st.PulseAt
 	if in := latest.Introspection; in != nil && (st.LastIntro == nil || in.ModTime.After(st.LastIntro.ModTime)) {
-		w.Worked, sincePulse = 0, max(now.Sub(in.ModTime), 0)
+		w.Worked, from = 0, in.ModTime
 	}
 	if w.Working {
-		w.Worked += sincePulse
+		if w.Since.After(from) {
+			from = w.Since
+		}
+		w.Worked += max(now.Sub(from), 0)
 	}
 	var c hook.Activity
 	if cl := st.Client; cl != nil {

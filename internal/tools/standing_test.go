@@ -269,3 +269,21 @@ func TestNoticesOfThisSecondAreJustNow(t *testing.T) {
 		}
 	}
 }
+
+// The watchdog notes a delivered wakeup in its state file at once, keeping
+// its last pulse's time: working time since then counts from the wakeup,
+// not from the pulse before it.
+func TestWorkingTimeCountsFromALaterWakeup(t *testing.T) {
+	e := newEnv(t)
+	since := e.now().Add(-10 * time.Second)
+	e.writeStateWith(t, state.State{PulseAt: e.now().Add(-50 * time.Second), Delivery: "exec", Work: state.Work{Mode: state.WorkWorking, Since: &since}})
+	r, err := e.tl.GetHeartbeatElapsedTime(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	th := thresholdOf(t, r, "introspection", "error")
+	want := int64((e.tl.Thresholds.Introspection.D() - 10*time.Second) / time.Second)
+	if th.RemainingSeconds == nil || *th.RemainingSeconds != want {
+		t.Errorf("introspection error in %+v, want %d s of working time left (10s worked since the wakeup)", th, want)
+	}
+}
