@@ -161,7 +161,7 @@ func since(now time.Time, p *workspace.Proof) *int64 {
 	if p == nil {
 		return nil
 	}
-	s := int64(now.Sub(p.ModTime).Round(time.Second) / time.Second)
+	s := int64(max(now.Sub(p.ModTime), 0).Round(time.Second) / time.Second)
 	return &s
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -121,5 +122,14 @@ func TestEnglishRepliesCountWithoutParentheses(t *testing.T) {
 		if strings.Contains(text, "(s)") {
 			t.Errorf("%q", text)
 		}
+	}
+}
+
+// A proof whose time is ahead of the clock (a file system's clock a little
+// ahead of mcp-heart's) is "0s ago", never a negative time.
+func TestSinceNeverNegative(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	if s := since(now, &workspace.Proof{ModTime: now.Add(3 * time.Second)}); s == nil || *s != 0 {
+		t.Errorf("since a proof 3s ahead = %v, want 0", s)
 	}
 }
