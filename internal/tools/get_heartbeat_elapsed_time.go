@@ -52,7 +52,7 @@ type ElapsedResult struct {
 	SinceLastIntrospectionSecs *int64            `json:"since_last_introspection_seconds,omitempty" jsonschema:"seconds since the latest introspection log"`
 	DeepWork                   *DeepWorkStatus   `json:"deep_work,omitempty" jsonschema:"the deep work in force, if any"`
 	Work                       string            `json:"work" jsonschema:"working (a wakeup is unanswered), waiting (nothing is due), always (no schedule: always working), waiting_for_you, or unknown (no watchdog is running, or no proof yet)"`
-	StretchStart               string            `json:"stretch_start,omitempty" jsonschema:"RFC 3339 start of the stretch inactivity counts from (the newest proof, tool call or unanswered wakeup)"`
+	StretchStart               string            `json:"stretch_start,omitempty" jsonschema:"RFC 3339 start of the stretch inactivity counts from (the newest proof, tool call or unanswered wakeup); absent while waiting and during strict deep work"`
 	NotJudged                  string            `json:"not_judged,omitempty" jsonschema:"why mcp-heart cannot say which thresholds are crossed"`
 	Thresholds                 []ThresholdStatus `json:"thresholds" jsonschema:"each watchdog threshold and the time until it is crossed"`
 	Stage                      string            `json:"stage" jsonschema:"empty, notice (this cycle, from your latest log or the wakeup if later, has run past the inactivity warning) or split (past the error: split recommended)"`
@@ -96,7 +96,9 @@ func (r *ElapsedResult) Text(l lang.Lang) string {
 	case workUnknown:
 		fmt.Fprintf(&b, tr(l, "The watchdog's checks cannot be judged now: %s.\n"), tr(l, r.NotJudged))
 	default:
-		if start, err := time.Parse(time.RFC3339, r.StretchStart); err == nil {
+		if d := r.DeepWork; d != nil && d.RemainingSeconds != nil {
+			fmt.Fprintf(&b, tr(l, "Inactivity is paused by strict deep work until %s.\n"), clockIn(d.Deadline))
+		} else if start, err := time.Parse(time.RFC3339, r.StretchStart); err == nil {
 			fmt.Fprintf(&b, tr(l, "Inactivity counts from %s.\n"), clockOf(start))
 		}
 	}
@@ -190,7 +192,7 @@ func (t *Tools) GetHeartbeatElapsedTime(a Args) (*ElapsedResult, error) {
 
 	sd := t.standing(now, latest)
 	res.Work, res.NotJudged = sd.work(), sd.why
-	if sd.counting() {
+	if sd.counting() && !strict { // strict pauses inactivity: it counts again from the deadline
 		res.StretchStart = sd.stretch.From.In(t.WS.Loc).Format(time.RFC3339)
 	}
 	th := t.Thresholds

@@ -9,6 +9,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/state"
+	"github.com/ai-heart/ai-heart/internal/testutil"
 )
 
 // threshold finds one row of the reply's table.
@@ -285,5 +286,31 @@ func TestWorkingTimeCountsFromALaterWakeup(t *testing.T) {
 	want := int64((e.tl.Thresholds.Introspection.D() - 10*time.Second) / time.Second)
 	if th.RemainingSeconds == nil || *th.RemainingSeconds != want {
 		t.Errorf("introspection error in %+v, want %d s of working time left (10s worked since the wakeup)", th, want)
+	}
+}
+
+// Strict deep work pauses inactivity: the status does not say it counts
+// (it starts again from the deadline).
+func TestElapsedDuringStrictSaysInactivityIsPaused(t *testing.T) {
+	for _, l := range []lang.Lang{lang.English, lang.Japanese} {
+		e := newEnv(t)
+		e.tl.Lang = l
+		since := e.now().Add(-3 * time.Minute)
+		e.writeStateWith(t, state.State{PulseAt: e.now(), Delivery: "exec", Work: state.Work{Mode: state.WorkWorking, Since: &since}})
+		if _, err := e.tl.StartDeepWork(args(t, `{"mode":"strict","activity_description":"潮汐表と図を照らし合わせる","planned_duration_minutes":20}`)); err != nil {
+			t.Fatal(err)
+		}
+		r, err := e.tl.GetHeartbeatElapsedTime(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := r.Text(l)
+		paused := map[lang.Lang]string{lang.English: "Inactivity is paused by strict deep work until 03:24:15.", lang.Japanese: "strict な深い作業のため、無活動の時間は03:24:15まで数えません。"}[l]
+		if r.StretchStart != "" || !strings.Contains(text, paused) || strings.Contains(text, "Inactivity counts from") || strings.Contains(text, "から数えています") {
+			t.Errorf("%s: stretch_start %q, text:\n%s", l, r.StretchStart, text)
+		}
+		if l == lang.Japanese {
+			testutil.CheckJapanese(t, "status during strict", text)
+		}
 	}
 }
