@@ -204,7 +204,9 @@ func (t *Tools) GetHeartbeatElapsedTime(a Args) (*ElapsedResult, error) {
 		sd.introspection("warning", warning, anyDeep),
 		sd.introspection("error", limit, anyDeep),
 	)
-	res.Stage, res.StageNote = t.stageNote(sd.cycle(now, latest.Log), res.DeepWork != nil)
+	if !sd.recovering() {
+		res.Stage, res.StageNote = t.stageNote(sd.cycle(now, latest.Log), res.DeepWork != nil)
+	}
 	done := sd.answeredSincePulse(latest)
 	for _, th := range res.Thresholds {
 		if th.Check == checks.Inactivity && th.Crossed {

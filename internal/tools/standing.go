@@ -125,6 +125,20 @@ func (s standing) cycle(now time.Time, lastLog *workspace.Proof) *int64 {
 	return &v
 }
 
+// recovering reports whether the watchdog's recovery notice stands: its
+// steps come first, so no reply adds advice on the cycle's length.
+func (s standing) recovering() bool {
+	if !s.live {
+		return false
+	}
+	for _, n := range s.st.Notices {
+		if noticeCheck(n) == recoveryCheck {
+			return true
+		}
+	}
+	return false
+}
+
 // counting reports whether inactivity is being counted now.
 func (s standing) counting() bool {
 	return s.judged && !s.stretch.Waiting && !s.stretch.Asking

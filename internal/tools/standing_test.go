@@ -314,3 +314,27 @@ func TestElapsedDuringStrictSaysInactivityIsPaused(t *testing.T) {
 		}
 	}
 }
+
+// While the recovery notice stands ("stop what you were doing"), a reply
+// does not also advise on the cycle's length ("at a natural break ...",
+// "declare deep work"): one story, the recovery's.
+func TestNoCycleAdviceDuringRecovery(t *testing.T) {
+	const recovery = "[error] recovery: RECOVERY (attempt 1 of 3): the watchdog detected a problem."
+	e := newEnv(t)
+	since := e.now().Add(-12 * time.Minute)
+	e.writeStateWith(t, state.State{PulseAt: e.now(), Delivery: "exec", Work: state.Work{Mode: state.WorkWorking, Since: &since}, Notices: []string{recovery}})
+	r, err := e.tl.GetHeartbeatElapsedTime(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Stage != "" || strings.Contains(r.Text(lang.English), "This cycle has run") {
+		t.Errorf("status during recovery: stage %q:\n%s", r.Stage, r.Text(lang.English))
+	}
+	cp, err := e.tl.Checkpoint(args(t, `{"current_activity":"reading the rules again"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := cp.Text(lang.English); strings.Contains(text, "This cycle has run") || !strings.Contains(text, "RECOVERY") {
+		t.Errorf("checkpoint during recovery:\n%s", text)
+	}
+}
