@@ -54,6 +54,10 @@ func TestStartDeepWork(t *testing.T) {
 			if at := "until " + e.now().Add(tc.deadline).Format("15:04:05") + " ("; tc.deadline > 0 && !strings.Contains(res.Rules, at) {
 				t.Errorf("rules do not say %q: %s", at, res.Rules)
 			}
+			// Its length as every other English duration reads (1m4s), not "1 min".
+			if strings.Contains(res.Rules, " min)") {
+				t.Errorf("rules say the length in a second style: %s", res.Rules)
+			}
 			if !strings.Contains(res.Rules, string(tc.mode)) && !strings.Contains(strings.ToLower(res.Rules), string(tc.mode)) {
 				t.Errorf("rules do not explain %s: %s", tc.mode, res.Rules)
 			}
