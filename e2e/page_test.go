@@ -129,7 +129,9 @@ func TestE2EStatusPageInChromium(t *testing.T) {
 	}
 	// What the agent is on: a log written now names its theme and its
 	// first line on the card, and opens whole as text.
-	theme := filepath.Join(ws.Root, "artifacts", "20261125090000_tides", "histories")
+	started := time.Now() // a time of another day would carry its date
+	themeID, since := started.Format("200601021504")+"00", started.Format("15:04")
+	theme := filepath.Join(ws.Root, "artifacts", themeID+"_tides", "histories")
 	if err := os.MkdirAll(theme, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -140,9 +142,26 @@ func TestE2EStatusPageInChromium(t *testing.T) {
 	waitUntil(t, "the theme and the log's line on the card", 10*time.Second, func() bool {
 		return evalIn[string](t, ctx, `(document.querySelector('[data-agent="luna"] dd[data-fact="last log"]') || {}).textContent || ""`) == "thinking — Two bulges, one under the Moon <b>and</b> one opposite. open"
 	})
-	if th := evalIn[string](t, ctx, `document.querySelector('[data-agent="luna"] dd[data-fact="theme"]').textContent`); th != "tides (since 09:00)" {
+	if th := evalIn[string](t, ctx, `document.querySelector('[data-agent="luna"] dd[data-fact="theme"]').textContent`); th != "tides (since "+since+")" {
 		t.Fatalf("theme %q", th)
 	}
+	// The theme records say it better: its name while started, and that it
+	// ended once it has (the log's folder alone would still say tides).
+	records := filepath.Join(ws.Root, "artifacts", "theme_histories")
+	themeFact := func() string {
+		return evalIn[string](t, ctx, `(document.querySelector('[data-agent="luna"] dd[data-fact="theme"]') || {}).textContent || ""`)
+	}
+	if err := os.MkdirAll(records, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(records, themeID+"_start_tides.md"), []byte("# Theme start: Why two tides a day?\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the theme's name", 10*time.Second, func() bool { return themeFact() == "Why two tides a day? (since "+since+")" })
+	if err := os.WriteFile(filepath.Join(records, time.Now().Format("20060102150405")+"_end_tides.md"), []byte("# Theme end: "+themeID+"_tides\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the theme's end", 10*time.Second, func() bool { return themeFact() == "none (tides ended)" })
 	href := evalIn[string](t, ctx, `document.querySelector('[data-agent="luna"] dd[data-fact="last log"] a').href`)
 	resp, err := http.Get(href)
 	if err != nil {

@@ -124,6 +124,7 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, date stri
 	row := func(k, v string) { fmt.Fprintf(w, "  %-18s %s\n", k+":", v) }
 	row("watchdog", run)
 	row("heartbeat ID", string(st.HeartbeatID))
+	row("theme", themeRow(st.Theme))
 	row("last proof", proof(now, st.LastProof))
 	row("last introspection", proof(now, st.LastIntro))
 	row("work", workRow(now, st.Work))
@@ -284,4 +285,18 @@ func clientRow(now time.Time, c *state.Client) string {
 		v += "; the model's service failed: " + c.Failure
 	}
 	return v
+}
+
+// themeRow is the theme in status's words: its name and folder, or that it
+// ended.
+func themeRow(t *state.Theme) string {
+	switch {
+	case t == nil:
+		return "none yet"
+	case t.Ended:
+		return "none (" + t.Dir + " ended)"
+	case t.Name != "" && t.Name != t.Dir:
+		return t.Name + " (artifacts/" + string(t.StartID) + "_" + t.Dir + ")"
+	}
+	return "artifacts/" + string(t.StartID) + "_" + t.Dir
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/day"
+	"github.com/ai-heart/ai-heart/internal/state"
 )
 
 // The strip says where it starts: yesterday's half hour after now's, or
@@ -21,5 +22,20 @@ func TestStripSpan(t *testing.T) {
 	}
 	if got := stripLabel(""); got != "last 24h" {
 		t.Errorf("label %q", got)
+	}
+}
+
+func TestThemeRow(t *testing.T) {
+	for _, c := range []struct {
+		th   *state.Theme
+		want string
+	}{
+		{nil, "none yet"},
+		{&state.Theme{StartID: "20261125090000", Dir: "tides", Name: "Why two tides?"}, "Why two tides? (artifacts/20261125090000_tides)"},
+		{&state.Theme{Dir: "tides", Ended: true}, "none (tides ended)"},
+	} {
+		if got := themeRow(c.th); got != c.want {
+			t.Errorf("themeRow(%+v) = %q, want %q", c.th, got, c.want)
+		}
 	}
 }

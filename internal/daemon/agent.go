@@ -36,21 +36,23 @@ const (
 
 // agent supervises one agent: its workspace, chambers and wakeup gate.
 type agent struct {
-	name    string
-	cfg     config.AgentConfig
-	tz      string
-	loc     *time.Location
-	ws      *workspace.Workspace
-	clock   clock.Clock
-	log     zerolog.Logger
-	alerts  *alert.Sink
-	deliver delivery.Deliverer
-	gate    *gate // every wakeup goes through it
-	ledger  *cost.Ledger
-	plan    *schedule.Plan
-	scanner *scan.Scanner
-	started time.Time // when the watchdog started
-	onPulse func(PulseEvent)
+	// themeName caches the start record's name (themeState).
+	themeName struct{ record, name string }
+	name      string
+	cfg       config.AgentConfig
+	tz        string
+	loc       *time.Location
+	ws        *workspace.Workspace
+	clock     clock.Clock
+	log       zerolog.Logger
+	alerts    *alert.Sink
+	deliver   delivery.Deliverer
+	gate      *gate // every wakeup goes through it
+	ledger    *cost.Ledger
+	plan      *schedule.Plan
+	scanner   *scan.Scanner
+	started   time.Time // when the watchdog started
+	onPulse   func(PulseEvent)
 
 	pulseMu sync.Mutex    // one pulse at a time (the loop, or a test's direct call)
 	pulsed  chan struct{} // closed (and replaced) as each pulse ends; under mu

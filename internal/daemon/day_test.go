@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -79,5 +80,37 @@ func TestDayMarksTheWatchdogsAbsence(t *testing.T) {
 		if len(modes) < 3 || modes[0] != "0s stopped" || !strings.HasPrefix(modes[1], "1h0m") || !strings.HasSuffix(modes[len(modes)-1], " stopped") {
 			t.Errorf("modes since the last pulse before the crash: %v; want stopped from it, the agent's mode from the start an hour later, stopped at the end", modes)
 		}
+	})
+}
+
+// The state names the theme from the newest theme record: its name while
+// started, ended once the end record is newer.
+func TestStateNamesTheTheme(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		ws, _ := workspace.New(cfg.Workspace, nil)
+		dir := ws.Path(workspace.ThemeHistoriesDir)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		write := func(name, body string) {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		write("20261125163711_start_tides.md", "# Theme start: Why two tides a day?\n\n## Theme\n- name: Why two tides a day?\n")
+		h := startFake(t, cfg, (&recorder{method: config.DeliveryTmux}).factory)
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if th := h.state().Theme; th == nil || th.Name != "Why two tides a day?" || th.Dir != "tides" || th.StartID != "20261125163711" || th.Ended {
+			t.Fatalf("theme while started: %+v", th)
+		}
+		write("20261125164457_end_tides.md", "# Theme end: 20261125163711_tides\n") // as end_theme names it
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if th := h.state().Theme; th == nil || !th.Ended || th.Dir != "tides" {
+			t.Fatalf("theme after its end: %+v", th)
+		}
+		h.stop()
 	})
 }

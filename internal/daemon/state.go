@@ -22,6 +22,7 @@ func (a *agent) stateNow() state.State {
 		Notices: append([]string{}, a.notices()...),
 		Work:    a.workState(),
 		Client:  a.clientState(now),
+		Theme:   a.themeState(),
 	}
 	sum := a.ledger.Summary(now)
 	b := a.ledger.Budget(now, a.cfg.Budget)

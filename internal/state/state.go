@@ -62,6 +62,9 @@ type State struct {
 	// Client is what the agent's client said through its hooks; absent
 	// where no hook has spoken since the watchdog started.
 	Client *Client `json:"client,omitempty"`
+	// Theme is the theme the newest theme record names; absent before the
+	// first start_theme.
+	Theme *Theme `json:"theme,omitempty"`
 }
 
 // Client modes, from the hooks: in a turn, waiting for the next prompt, or
@@ -122,6 +125,16 @@ type Work struct {
 type CheckState struct {
 	Level   string `json:"level"`
 	Message string `json:"message"`
+}
+
+// Theme is the agent's theme as its newest record says: started (Name
+// from the start record's heading) or Ended.
+type Theme struct {
+	StartID workspace.ID `json:"start_id,omitempty"`
+	Dir     string       `json:"dir"` // the folder part after the start ID
+	Name    string       `json:"name,omitempty"`
+	Ended   bool         `json:"ended,omitempty"`
+	Record  string       `json:"record"` // the record's workspace-relative path
 }
 
 // DeepWork is an active declaration as the state shows it.

@@ -29,10 +29,16 @@ function logLine(text) {
 // the log when the state names a new one.
 function nowFacts(dl, a, rec, name, fact, ja) {
   const log = a.last_log;
-  const th = log && themeOf(log.path);
-  if (th) {
-    const since = th.id.slice(8, 10) + ":" + th.id.slice(10, 12);
-    fact(dl, a, "theme", ja ? th.name + "（" + since + " から）" : th.name + " (since " + since + ")");
+  const t = a.theme; // the watchdog's word, from the theme records
+  if (t && t.ended) {
+    fact(dl, a, "theme", ja ? "なし（" + t.dir + " は終了）" : "none (" + t.dir + " ended)");
+  } else {
+    // A fleet view's pulse carries no theme: the newest log's folder says it.
+    const th = t ? { id: t.start_id || "", name: t.name || t.dir } : log && themeOf(log.path);
+    if (th) {
+      const since = /^\d{14}$/.test(th.id) ? clock(new Date(+th.id.slice(0, 4), +th.id.slice(4, 6) - 1, +th.id.slice(6, 8), +th.id.slice(8, 10), +th.id.slice(10, 12)), a) : "";
+      fact(dl, a, "theme", since ? (ja ? th.name + "（" + since + " から）" : th.name + " (since " + since + ")") : th.name);
+    }
   }
   if (!log) return;
   if (rec.logPath !== log.path) {
