@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -192,18 +191,12 @@ func TestE2EScreenshotsOfADay(t *testing.T) {
 	if got := evalIn[string](t, ctx, `document.querySelector('[data-agent] .history li[data-check="waiting_for_you"]').textContent`); !strings.HasPrefix(got, "17:20:00 waiting_for_you warning") {
 		t.Errorf("the history's line %q, want it to start with 17:20:00", got)
 	}
-	dir := os.Getenv("SCREENSHOT_DIR")
-	if dir == "" {
-		dir = t.TempDir()
-	}
 	evalIn[bool](t, ctx, `(document.querySelector('[data-agent] .history').open = true, true)`)
 	card, err := chromedp.Run(c, chromedp.Screenshot(`[data-agent]`, chromedp.NodeVisible))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "status-day.png"), card, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testutil.SaveScreenshot(t, "status-day.png", card)
 
 	// The terminal's picture: the same output in a monospace block, on a
 	// blank page (the status page's script would redraw its own).
@@ -229,9 +222,7 @@ func TestE2EScreenshotsOfADay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "status-terminal.png"), term, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testutil.SaveScreenshot(t, "status-terminal.png", term)
 	for _, p := range problems() {
 		t.Errorf("browser: %s", p)
 	}

@@ -3,8 +3,6 @@ package e2e
 import (
 	"context"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -18,6 +16,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/cost"
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/state"
+	"github.com/ai-heart/ai-heart/internal/testutil"
 	"github.com/ai-heart/ai-heart/internal/web"
 )
 
@@ -151,13 +150,7 @@ func TestE2EStatusPageClientAndCost(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dir := os.Getenv("SCREENSHOT_DIR")
-		if dir == "" {
-			dir = t.TempDir()
-		}
-		if err := os.WriteFile(filepath.Join(dir, "status-page-client.png"), shot, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testutil.SaveScreenshot(t, "status-page-client.png", shot)
 	}
 
 	{ // Japanese: every agent speaks it, so the page does too

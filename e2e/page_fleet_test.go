@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -20,6 +18,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/state"
+	"github.com/ai-heart/ai-heart/internal/testutil"
 	"github.com/ai-heart/ai-heart/internal/web"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -246,13 +245,7 @@ func testFleetPage(t *testing.T, n int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dir := os.Getenv("SCREENSHOT_DIR")
-		if dir == "" {
-			dir = t.TempDir()
-		}
-		if err := os.WriteFile(filepath.Join(dir, "status-page-fleet.png"), shot, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testutil.SaveScreenshot(t, "status-page-fleet.png", shot)
 	}
 	// Sorted by last activity, a new proof moves its tile first.
 	sortBy("activity")

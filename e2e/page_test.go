@@ -18,6 +18,8 @@ import (
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/ai-heart/ai-heart/internal/testutil"
 )
 
 // browser starts Debian's chromium headless with a fresh profile, or skips.
@@ -247,13 +249,7 @@ func TestE2EStatusPageInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := os.Getenv("SCREENSHOT_DIR")
-	if dir == "" {
-		dir = t.TempDir()
-	}
-	if err := os.WriteFile(filepath.Join(dir, "status-page.png"), shot, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testutil.SaveScreenshot(t, "status-page.png", shot)
 
 	// Stop the daemon: the stream ends and the card fades.
 	cmd.Signal(syscall.SIGTERM)

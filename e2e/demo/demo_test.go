@@ -225,11 +225,5 @@ func screenshot(t *testing.T, url string, ready func() bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := os.Getenv("SCREENSHOT_DIR")
-	if dir == "" {
-		dir = t.TempDir()
-	}
-	if err := os.WriteFile(filepath.Join(dir, "demo-page.png"), shot, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testutil.SaveScreenshot(t, "demo-page.png", shot)
 }

@@ -83,7 +83,11 @@ func CheckCatalogue(t testing.TB, c lang.Catalogue, dir string) {
 
 // sampleArgs are arguments for the verbs of the English format en: a
 // number for %d, a string otherwise.
-func sampleArgs(en string) []any {
+func sampleArgs(en string) []any { return verbArgs(en, "x", 'x') }
+
+// verbArgs are arguments for the verbs of the English format en: 7 for a
+// number, c for a character, str for anything else.
+func verbArgs(en, str string, c rune) []any {
 	var args []any
 	for _, v := range verbRe.FindAllString(en, -1) {
 		switch {
@@ -91,9 +95,9 @@ func sampleArgs(en string) []any {
 		case strings.HasSuffix(v, "d"), strings.HasSuffix(v, "X"):
 			args = append(args, 7)
 		case strings.HasSuffix(v, "c"):
-			args = append(args, 'x')
+			args = append(args, c)
 		default:
-			args = append(args, "x")
+			args = append(args, str)
 		}
 	}
 	return args

@@ -88,17 +88,5 @@ func CheckCatalogueJapanese(t testing.TB, c lang.Catalogue) {
 // realArgs are values for the verbs of the English format en as the code
 // passes them: a workspace path for strings, a count for numbers.
 func realArgs(en string) []any {
-	var args []any
-	for _, v := range verbRe.FindAllString(en, -1) {
-		switch {
-		case v == "%%":
-		case strings.HasSuffix(v, "d"), strings.HasSuffix(v, "X"):
-			args = append(args, 7)
-		case strings.HasSuffix(v, "c"):
-			args = append(args, ':')
-		default:
-			args = append(args, "stats/checkpoints/20250601120000.txt")
-		}
-	}
-	return args
+	return verbArgs(en, "stats/checkpoints/20250601120000.txt", ':')
 }
