@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"testing"
-	"time"
 )
 
 // codexMCPNamespace is the namespace Codex 0.169 gives mcp-heart's tools in
@@ -62,18 +61,7 @@ func codexStandIn(t testing.TB, s *script) string {
 				step, prompt = 0, it.Content[0].Text // a new turn
 			}
 		}
-		s.mu.Lock()
-		slow := step == 0 && s.runs == 0 && s.SlowFirstTurn > 0
-		if step == 0 {
-			s.runs++
-			s.prompts = append(s.prompts, prompt)
-		} else {
-			s.results = append(s.results, last)
-		}
-		s.mu.Unlock()
-		if slow {
-			time.Sleep(s.SlowFirstTurn)
-		}
+		s.heard(step, prompt, last)
 
 		item := map[string]any{"type": "message", "id": "msg_final", "role": "assistant", "status": "completed",
 			"content": []any{map[string]any{"type": "output_text", "text": s.Final, "annotations": []any{}}}}

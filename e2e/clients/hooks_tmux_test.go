@@ -34,11 +34,23 @@ func (w *world) geminiInTmux(s *script) (sock string, pane func() string) {
 	url := geminiStandIn(w.t, s)
 	w.writeJSON(".gemini/settings.json", map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}})
 	w.writeJSON(".gemini/trustedFolders.json", map[string]any{w.ws: "TRUST_FOLDER"})
+	sock, pane = w.startInTmux(gemini, "GEMINI_API_KEY=standin", "GOOGLE_GEMINI_BASE_URL="+url)
+	w.waitFor("Gemini CLI's input box", 60*time.Second, func() bool { return strings.Contains(pane(), "Type your message") })
+	return sock, pane
+}
+
+// startInTmux runs program in the workspace in a tmux session of its own
+// (a 160x50 pane, the world's HOME, no colour, env added), returns its
+// socket and a reader of its pane, and kills the server when the test ends
+// (the clients ignore the hang-up), showing the pane if the test failed.
+func (w *world) startInTmux(program string, env ...string) (sock string, pane func() string) {
 	sock = filepath.Join(w.t.TempDir(), "tmux.sock")
 	args := []string{"-f", "/dev/null", "-S", sock, "new-session", "-d", "-s", "agent", "-x", "160", "-y", "50", "-c", w.ws,
-		"-e", "HOME=" + w.home, "-e", "GEMINI_API_KEY=standin", "-e", "GOOGLE_GEMINI_BASE_URL=" + url, "-e", "NO_COLOR=1",
-		"-e", "CI=false", gemini} // with CI set, the TUI draws nothing
-	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
+		"-e", "HOME=" + w.home, "-e", "NO_COLOR=1", "-e", "CI=false"} // with CI set, Gemini CLI's TUI draws nothing
+	for _, e := range env {
+		args = append(args, "-e", e)
+	}
+	if out, err := exec.Command("tmux", append(args, program)...).CombinedOutput(); err != nil {
 		w.t.Fatalf("tmux: %v\n%s", err, out)
 	}
 	pane = func() string {
@@ -49,9 +61,8 @@ func (w *world) geminiInTmux(s *script) (sock string, pane func() string) {
 		if w.t.Failed() {
 			w.t.Logf("the pane:\n%s\nhook events: %v", pane(), w.hookEvents())
 		}
-		testutil.KillTmux(sock, 5*time.Second) // Gemini CLI ignores the hang-up
+		testutil.KillTmux(sock, 5*time.Second)
 	})
-	w.waitFor("Gemini CLI's input box", 60*time.Second, func() bool { return strings.Contains(pane(), "Type your message") })
 	return sock, pane
 }
 
@@ -304,23 +315,8 @@ func (w *world) claudeInTmux(s *script) (sock string, pane func() string) {
 		"customApiKeyResponses": map[string]any{"approved": []string{"standin"}},
 		"projects": map[string]any{w.ws: map[string]any{"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true,
 			"enabledMcpjsonServers": []string{"mcp-heart"}}}})
-	sock = filepath.Join(w.t.TempDir(), "tmux.sock")
-	args := []string{"-f", "/dev/null", "-S", sock, "new-session", "-d", "-s", "agent", "-x", "160", "-y", "50", "-c", w.ws,
-		"-e", "HOME=" + w.home, "-e", "ANTHROPIC_API_KEY=standin", "-e", "ANTHROPIC_BASE_URL=" + url, "-e", "NO_COLOR=1",
-		"-e", "DISABLE_TELEMETRY=1", "-e", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "-e", "CI=false", claude}
-	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
-		w.t.Fatalf("tmux: %v\n%s", err, out)
-	}
-	pane = func() string {
-		out, _ := exec.Command("tmux", "-S", sock, "capture-pane", "-p", "-t", "agent").Output()
-		return string(out)
-	}
-	w.t.Cleanup(func() {
-		if w.t.Failed() {
-			w.t.Logf("the pane:\n%s\nhook events: %v", pane(), w.hookEvents())
-		}
-		testutil.KillTmux(sock, 5*time.Second)
-	})
+	sock, pane = w.startInTmux(claude, "ANTHROPIC_API_KEY=standin", "ANTHROPIC_BASE_URL="+url,
+		"DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
 	// Claude Code 2.1.197 sometimes asks about the project's mcp-heart even
 	// so (trusted, and enabledMcpjsonServers in both places): a race in its
 	// start. Answer as its user would, with the first choice, "Use this MCP

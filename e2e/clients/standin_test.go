@@ -116,18 +116,7 @@ func geminiStandIn(t testing.TB, s *script) string {
 				}
 			}
 		}
-		s.mu.Lock()
-		slow := step == 0 && s.runs == 0 && s.SlowFirstTurn > 0
-		if step == 0 {
-			s.runs++
-			s.prompts = append(s.prompts, prompt)
-		} else {
-			s.results = append(s.results, last)
-		}
-		s.mu.Unlock()
-		if slow {
-			time.Sleep(s.SlowFirstTurn)
-		}
+		s.heard(step, prompt, last)
 		var part any = map[string]any{"text": s.Final}
 		if step < len(s.Calls) {
 			c := s.Calls[step]
@@ -256,4 +245,22 @@ func (s *script) failures() []time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]time.Time(nil), s.failed...)
+}
+
+// heard notes a request: step 0 starts a run (its prompt, for PerTurn),
+// a later step brings the last tool's result. The first run's first answer
+// waits SlowFirstTurn.
+func (s *script) heard(step int, prompt, last string) {
+	s.mu.Lock()
+	slow := step == 0 && s.runs == 0 && s.SlowFirstTurn > 0
+	if step == 0 {
+		s.runs++
+		s.prompts = append(s.prompts, prompt)
+	} else {
+		s.results = append(s.results, last)
+	}
+	s.mu.Unlock()
+	if slow {
+		time.Sleep(s.SlowFirstTurn)
+	}
 }

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/ai-heart/ai-heart/internal/testutil"
 )
 
 // Gemini CLI as the old system's users run it: interactive, in a real tmux
@@ -17,7 +15,7 @@ import (
 // the first turn is slow, the heartbeats that fall due are coalesced, never
 // typed on top of it; and the agent stays healthy.
 func TestGeminiCLIInTmux(t *testing.T) {
-	gemini := client(t, "gemini")
+	client(t, "gemini") // skip early when it is not installed
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
@@ -31,30 +29,7 @@ func TestGeminiCLIInTmux(t *testing.T) {
 		{Tool: "create_activity_log", Args: map[string]any{"activity_type": "thinking", "activity_content": []string{"one small step"},
 			"theme_start_id": "20250101000000", "theme_directory_part": "tides"}},
 	}}
-	url := geminiStandIn(t, s)
-	w.writeJSON(".gemini/settings.json", map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}})
-	w.writeJSON(".gemini/trustedFolders.json", map[string]any{w.ws: "TRUST_FOLDER"})
-
-	sock := filepath.Join(t.TempDir(), "tmux.sock")
-	args := []string{"-f", "/dev/null", "-S", sock, "new-session", "-d", "-s", "agent", "-x", "160", "-y", "50", "-c", w.ws,
-		"-e", "HOME=" + w.home, "-e", "GEMINI_API_KEY=standin", "-e", "GOOGLE_GEMINI_BASE_URL=" + url, "-e", "NO_COLOR=1",
-		// An interactive user's terminal is not CI: with CI set (as .ci/run
-		// does), Gemini CLI's TUI draws nothing until it exits.
-		"-e", "CI=false", gemini}
-	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
-		t.Fatalf("tmux: %v\n%s", err, out)
-	}
-	pane := func() string {
-		out, _ := exec.Command("tmux", "-S", sock, "capture-pane", "-p", "-t", "agent").Output()
-		return string(out)
-	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("the pane:\n%s", pane())
-		}
-		testutil.KillTmux(sock, 5*time.Second) // Gemini CLI ignores the hang-up
-	})
-	w.waitFor("Gemini CLI's input box", 60*time.Second, func() bool { return strings.Contains(pane(), "Type your message") })
+	sock, _ := w.geminiInTmux(s)
 
 	w.runTmux(sock, 5*time.Second)
 	w.waitFor("three heartbeats answered in the pane", 150*time.Second, func() bool {
