@@ -140,11 +140,9 @@ type fleetSource struct {
 // like a watchdog's own page: the last 24 hours, or a local day.
 func (s *fleetSource) Day(agent, date string) (web.DayView, error) {
 	now := time.Now()
-	v := web.DayView{Agent: agent, Span: web.SpanDay, Date: date, SlotMinutes: int(pageSlot / time.Minute)}
-	from, _ := time.ParseInLocation(time.DateOnly, date, time.Local) // the page checked its form
-	if date == "" {
-		v.Span, v.Date = web.SpanLast24h, now.Format(time.DateOnly)
-		from = day.LastFrom(time.Local, pageSlots, pageSlot, now)
+	v, from, err := pageDay(agent, date, time.Local, now)
+	if err != nil {
+		return v, err
 	}
 	marks, prior, ok := s.days.Span(agent, from, from.Add(pageSlots*pageSlot))
 	if !ok {

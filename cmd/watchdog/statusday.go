@@ -21,11 +21,11 @@ const (
 // dayStrip cuts the local day date, from its midnight, into the strip's
 // slots; "" is the last 24 hours, ending with the slot holding now.
 func dayStrip(ws *workspace.Workspace, loc *time.Location, date string, now time.Time) ([]day.Slot, error) {
-	if date == "" {
-		_, slots, err := day.Last(ws, loc, stripSlots, stripWidth, now)
-		return slots, err
+	from, err := day.Start(loc, date, stripSlots, stripWidth, now)
+	if err != nil {
+		return nil, err
 	}
-	_, slots, err := day.Load(ws, loc, date, stripSlots, stripWidth, now)
+	_, slots, err := day.Load(ws, loc, from, stripSlots, stripWidth, now)
 	return slots, err
 }
 

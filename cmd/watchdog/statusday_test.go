@@ -13,7 +13,8 @@ import (
 func TestStripSpan(t *testing.T) {
 	loc := time.FixedZone("JST", 9*3600)
 	now := time.Date(2026, 11, 25, 16, 10, 0, 0, loc)
-	slots := day.Strip(nil, "", day.LastFrom(loc, stripSlots, stripWidth, now), stripSlots, stripWidth, now)
+	from, _ := day.Start(loc, "", stripSlots, stripWidth, now)
+	slots := day.Strip(nil, "", from, stripSlots, stripWidth, now)
 	if got := stripSpan(slots, "", now); got != "from 16:30 yesterday to now, a character per 30 min" {
 		t.Errorf("last 24h: %q", got)
 	}

@@ -157,13 +157,11 @@ func (w *window) Day(agent, date string) (web.DayView, error) {
 	if err != nil {
 		return web.DayView{}, err
 	}
-	v := web.DayView{Agent: agent, Span: web.SpanDay, Date: date, SlotMinutes: int(pageSlot / time.Minute)}
-	if date == "" {
-		v.Span, v.Date = web.SpanLast24h, now.In(loc).Format(time.DateOnly)
-		v.Marks, v.Slots, err = day.Last(ws, loc, pageSlots, pageSlot, now)
-	} else {
-		v.Marks, v.Slots, err = day.Load(ws, loc, date, pageSlots, pageSlot, now)
+	v, from, err := pageDay(agent, date, loc, now)
+	if err != nil {
+		return v, err
 	}
+	v.Marks, v.Slots, err = day.Load(ws, loc, from, pageSlots, pageSlot, now)
 	return v, err
 }
 
@@ -172,6 +170,18 @@ const (
 	pageSlots = 96
 	pageSlot  = 15 * time.Minute
 )
+
+// pageDay is the page's day view of agent without its marks and slots, and
+// where its strip starts: the last 24 hours for date "", else that local
+// day.
+func pageDay(agent, date string, loc *time.Location, now time.Time) (web.DayView, time.Time, error) {
+	v := web.DayView{Agent: agent, Span: web.SpanDay, Date: date, SlotMinutes: int(pageSlot / time.Minute)}
+	if date == "" {
+		v.Span, v.Date = web.SpanLast24h, now.In(loc).Format(time.DateOnly)
+	}
+	from, err := day.Start(loc, date, pageSlots, pageSlot, now)
+	return v, from, err
+}
 
 // maxLogShown bounds an activity log the page shows.
 const maxLogShown = 256 << 10

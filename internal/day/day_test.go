@@ -101,10 +101,11 @@ func TestLast(t *testing.T) {
 		}
 	}
 	now := at(25, 9, 10)
-	if from := LastFrom(tokyo, 96, 15*time.Minute, now); !from.Equal(at(24, 9, 15)) {
-		t.Fatalf("LastFrom = %s, want 2026-11-24 09:15", from)
+	from, err := Start(tokyo, "", 96, 15*time.Minute, now)
+	if err != nil || !from.Equal(at(24, 9, 15)) {
+		t.Fatalf("Start = %s, %v, want 2026-11-24 09:15", from, err)
 	}
-	marks, slots, err := Last(ws, tokyo, 96, 15*time.Minute, now)
+	marks, slots, err := Load(ws, tokyo, from, 96, 15*time.Minute, now)
 	if err != nil {
 		t.Fatal(err)
 	}

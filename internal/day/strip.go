@@ -146,32 +146,27 @@ func modeRune(mode string) rune {
 // Legend explains Text's characters.
 const Legend = "█ working  · waiting  ▒ waiting for you  ‖ paused  ~ outside active hours  ! error  ? warning  (blank: no watchdog, or to come)"
 
-// Load reads the local day date ("2006-01-02", in loc) and cuts it into n
-// slots of width from its midnight; the mode in force at midnight is the
-// last one of the day before.
-func Load(ws *workspace.Workspace, loc *time.Location, date string, n int, width time.Duration, now time.Time) ([]Mark, []Slot, error) {
-	midnight, err := time.ParseInLocation(time.DateOnly, date, loc)
-	if err != nil {
-		return nil, nil, fmt.Errorf("day %q: want YYYY-MM-DD", date)
+// Start is where a strip of n slots of width starts: the midnight of the
+// local day date ("2006-01-02", in loc), or for date "" the slot n-1 before
+// the one holding now (the last 24 hours, for 96 quarter hours; slots
+// aligned on local midnight).
+func Start(loc *time.Location, date string, n int, width time.Duration, now time.Time) (time.Time, error) {
+	if date != "" {
+		midnight, err := time.ParseInLocation(time.DateOnly, date, loc)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("day %q: want YYYY-MM-DD", date)
+		}
+		return midnight, nil
 	}
-	return load(ws, loc, midnight, n, width, now)
-}
-
-// Last cuts the n slots of width that end with the one holding now (the
-// last 24 hours, for 96 quarter hours), slots aligned on local midnight.
-func Last(ws *workspace.Workspace, loc *time.Location, n int, width time.Duration, now time.Time) ([]Mark, []Slot, error) {
-	return load(ws, loc, LastFrom(loc, n, width, now), n, width, now)
-}
-
-// LastFrom is where Last's slots start.
-func LastFrom(loc *time.Location, n int, width time.Duration, now time.Time) time.Time {
 	l := now.In(loc)
 	midnight := time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, loc)
 	end := midnight.Add((now.Sub(midnight)/width + 1) * width)
-	return end.Add(-time.Duration(n) * width)
+	return end.Add(-time.Duration(n) * width), nil
 }
 
-func load(ws *workspace.Workspace, loc *time.Location, from time.Time, n int, width time.Duration, now time.Time) ([]Mark, []Slot, error) {
+// Load reads the marks of the n slots of width from from and cuts them
+// into the strip; the mode in force at from is the last one before it.
+func Load(ws *workspace.Workspace, loc *time.Location, from time.Time, n int, width time.Duration, now time.Time) ([]Mark, []Slot, error) {
 	marks, prior, err := Span(ws, loc, from, from.Add(time.Duration(n)*width))
 	if err != nil {
 		return nil, nil, err
