@@ -127,9 +127,7 @@ func (r *Recorder) Add(m Mark) error {
 }
 
 func (r *Recorder) append(m Mark) error {
-	if len(m.Message) > 300 {
-		m.Message = m.Message[:300] + "…"
-	}
+	m.Message = workspace.Clip(m.Message, 300)
 	b, err := json.Marshal(m)
 	if err != nil {
 		return err

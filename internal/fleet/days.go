@@ -4,9 +4,10 @@ import (
 	"slices"
 	"sync"
 	"time"
-	"unicode/utf8"
 
+	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/day"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // Bounds on the days a view keeps, per agent: what any peer on the broker
@@ -87,10 +88,10 @@ func (d *Days) Heard(m Member, now time.Time) {
 // Alert records an alert when it arrived (now): its own time is the
 // agent's clock, which the view cannot check.
 func (d *Days) Alert(a Alert, now time.Time) {
-	if _, ok := alertLevels[a.Level]; !ok {
+	if _, err := checks.ParseLevel(a.Level); err != nil {
 		return
 	}
-	m := day.Mark{Time: now, Kind: day.KindAlert, Level: a.Level, Check: cut(a.Check, maxAlertCheck), Message: cut(a.Message, maxAlertMessage)}
+	m := day.Mark{Time: now, Kind: day.KindAlert, Level: a.Level, Check: workspace.Clip(a.Check, maxAlertCheck), Message: workspace.Clip(a.Message, maxAlertMessage)}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	h := d.agent(a.Agent, now)
@@ -102,8 +103,6 @@ func (d *Days) Alert(a Alert, now time.Time) {
 		h.last = now
 	}
 }
-
-var alertLevels = map[string]bool{"ok": true, "info": true, "warning": true, "error": true}
 
 // agent finds or makes agent's record, forgetting the days older than
 // day.Keep, and the quietest agent when the book is full. d.mu is held.
@@ -125,11 +124,13 @@ func (d *Days) agent(name string, now time.Time) *heard {
 	}
 	// Keep the last mode before the oldest day: it is in force at its
 	// midnight.
-	if i := firstFrom(h.modes, func(m modeAt) bool { return m.t >= oldest }); i > 1 {
+	// Most calls find nothing old: look further only when there is.
+	if len(h.modes) > 1 && h.modes[1].t < oldest {
+		i := firstFrom(h.modes, func(m modeAt) bool { return m.t >= oldest })
 		h.modes = slices.Delete(h.modes, 0, i-1)
 	}
-	if i := firstFrom(h.alerts, func(m day.Mark) bool { return m.Time.UnixNano() >= oldest }); i > 0 {
-		h.alerts = slices.Delete(h.alerts, 0, i)
+	if len(h.alerts) > 0 && h.alerts[0].Time.UnixNano() < oldest {
+		h.alerts = slices.Delete(h.alerts, 0, firstFrom(h.alerts, func(m day.Mark) bool { return m.Time.UnixNano() >= oldest }))
 	}
 	return h
 }
@@ -174,16 +175,4 @@ func (d *Days) Span(agent string, from, to time.Time) (marks []day.Mark, prior s
 	}
 	slices.SortStableFunc(marks, func(a, b day.Mark) int { return a.Time.Compare(b.Time) })
 	return marks, prior, true
-}
-
-// cut keeps at most n bytes of s, whole characters.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	s = s[:n]
-	for !utf8.ValidString(s) {
-		s = s[:len(s)-1]
-	}
-	return s + "…"
 }

@@ -100,7 +100,7 @@ func FromState(st state.State, host, watchdog string, seq uint64) Pulse {
 	}
 	if st.Pause != nil {
 		pp := *st.Pause
-		pp.Reason, pp.By = cut(pp.Reason, maxActivity), cut(pp.By, maxActivity)
+		pp.Reason, pp.By = workspace.Clip(pp.Reason, maxActivity), workspace.Clip(pp.By, maxActivity)
 		p.Pause = &pp
 	}
 	worst := checks.OK
@@ -134,7 +134,7 @@ func trimDeepWork(dw []state.DeepWork) []state.DeepWork {
 	}
 	out := slices.Clone(dw[:min(len(dw), maxDeepWork)])
 	for i := range out {
-		out[i].Activity = cut(out[i].Activity, maxActivity)
+		out[i].Activity = workspace.Clip(out[i].Activity, maxActivity)
 	}
 	return out
 }

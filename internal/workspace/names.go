@@ -100,3 +100,17 @@ func OneLine(s string) string {
 	}, s)
 	return strings.TrimSpace(s)
 }
+
+// Clip keeps at most n bytes of s, whole characters, and marks a cut
+// with "…": agent-written text kept in a bounded place (the day's marks, a
+// fleet pulse).
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n]
+	for !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s + "…"
+}
