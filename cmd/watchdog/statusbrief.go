@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -67,17 +66,14 @@ func briefState(st state.State, live bool) string {
 
 // notOKChecks lists the checks not ok, "all ok" when none.
 func notOKChecks(st state.State) string {
-	var bad []string
+	levels := make(map[string]string, len(st.Checks))
 	for name, c := range st.Checks {
-		if c.Level != "ok" {
-			bad = append(bad, name+"="+c.Level)
-		}
+		levels[name] = c.Level
 	}
-	if len(bad) == 0 {
-		return "all ok"
+	if bad := notOK(levels); bad != "" {
+		return bad
 	}
-	sort.Strings(bad)
-	return strings.Join(bad, ", ")
+	return "all ok"
 }
 
 // briefCost is today's runs and what they used.
