@@ -11,8 +11,13 @@ function clock(t, a) {
   const hm = p(d.getHours()) + ":" + p(d.getMinutes());
   // Another day's time says its date: a prompt waiting since yesterday
   // must not read as today's.
-  const day = d.toDateString() === new Date().toDateString() ? "" : ja(a) ? (d.getMonth() + 1) + "月" + d.getDate() + "日 " : d.getFullYear() + "-" + p(d.getMonth() + 1) + "-" + p(d.getDate()) + " ";
+  const day = d.toDateString() === new Date().toDateString() ? "" : ja(a) ? (d.getMonth() + 1) + "月" + d.getDate() + "日 " : isoDate(d) + " ";
   return day + (ja(a) ? hm + ":" + p(d.getSeconds()) : hm);
+}
+
+// isoDate is a local date as the day files name it, "2026-11-25".
+function isoDate(d) {
+  return d.getFullYear() + "-" + String(d.getMonth() + 1).padStart(2, "0") + "-" + String(d.getDate()).padStart(2, "0");
 }
 
 // askWhat names what a waiting agent asks about; in English the hook's own

@@ -30,8 +30,7 @@ function slotTitle(s, minutes, ja, today) {
   const t = new Date(s.start);
   const end = new Date(t.getTime() + minutes * 60000);
   const hm = (d) => d.toTimeString().slice(0, 5);
-  const iso = t.getFullYear() + "-" + String(t.getMonth() + 1).padStart(2, "0") + "-" + String(t.getDate()).padStart(2, "0");
-  const day = today && iso < today ? stripWord("yesterday", ja) + " " : "";
+  const day = today && isoDate(t) < today ? stripWord("yesterday", ja) + " " : "";
   const parts = [day + hm(t) + "-" + hm(end) + " " + (s.mode ? stripWord(s.mode, ja) : "–")];
   if (s.wakeups) {
     const by = Object.entries(s.sources || {}).sort().map(([src, n]) => n > 1 ? src + " ×" + n : src).join(", ");
@@ -120,7 +119,7 @@ async function loadStrip(el, name, ja) {
     const step = (days) => {
       const d = new Date((nav.dataset.date || nav.dataset.today) + "T12:00:00");
       d.setDate(d.getDate() + days);
-      const iso = d.getFullYear() + "-" + String(d.getMonth() + 1).padStart(2, "0") + "-" + String(d.getDate()).padStart(2, "0");
+      const iso = isoDate(d);
       nav.dataset.date = iso >= nav.dataset.today ? "" : iso;
       loadStrip(el, name, ja);
     };
