@@ -36,23 +36,21 @@ const (
 
 // agent supervises one agent: its workspace, chambers and wakeup gate.
 type agent struct {
-	// themeName caches the start record's name (themeState).
-	themeName struct{ record, name string }
-	name      string
-	cfg       config.AgentConfig
-	tz        string
-	loc       *time.Location
-	ws        *workspace.Workspace
-	clock     clock.Clock
-	log       zerolog.Logger
-	alerts    *alert.Sink
-	deliver   delivery.Deliverer
-	gate      *gate // every wakeup goes through it
-	ledger    *cost.Ledger
-	plan      *schedule.Plan
-	scanner   *scan.Scanner
-	started   time.Time // when the watchdog started
-	onPulse   func(PulseEvent)
+	name    string
+	cfg     config.AgentConfig
+	tz      string
+	loc     *time.Location
+	ws      *workspace.Workspace
+	clock   clock.Clock
+	log     zerolog.Logger
+	alerts  *alert.Sink
+	deliver delivery.Deliverer
+	gate    *gate // every wakeup goes through it
+	ledger  *cost.Ledger
+	plan    *schedule.Plan
+	scanner *scan.Scanner
+	started time.Time // when the watchdog started
+	onPulse func(PulseEvent)
 
 	pulseMu sync.Mutex    // one pulse at a time (the loop, or a test's direct call)
 	pulsed  chan struct{} // closed (and replaced) as each pulse ends; under mu
@@ -86,6 +84,8 @@ type agent struct {
 	activity hook.Activity         // what the hooks said so far
 	// serviceAlerted: a service failure was alerted and no run succeeded since.
 	serviceAlerted bool
+	// themeName caches the start record's name (themeState).
+	themeName struct{ record, name string }
 
 	bg    sync.WaitGroup // work beside the pulse (a turn's usage); waited for at the end
 	fleet *fleetBudget   // fleet_budget, shared by the config's agents; nil when off
