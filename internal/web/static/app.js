@@ -25,7 +25,7 @@ const JA = {
   "introspection": "内省", "deep work": "深い作業", "none": "なし", "left": "残り",
   "next wakeup": "次の起動", "stopped (recovery gave up)": "停止（回復を断念）", "in flight": "応答待ち",
   "wakeup": "起動", "since": "開始", "daily cap": "1日の上限", "of": "/", "no limit": "上限なし",
-  "breaker": "ブレーカー", "until": "まで", "until resumed": "再開まで", "none while paused": "一時停止中はなし", "held until active hours": "活動時間まで待機", "active hours": "活動時間",
+  "breaker": "ブレーカー", "until resumed": "再開まで", "none while paused": "一時停止中はなし", "held until active hours": "活動時間まで待機", "active hours": "活動時間",
   "outside: schedule and idle wakeups wait": "時間外：予定とアイドルの起動は待機中",
   "Resume": "再開", "Pause": "一時停止", "recent alerts": "最近の警報",
   "requested; shows within one pulse": "を要求しました。1パルス以内に反映されます",
