@@ -42,7 +42,10 @@ func TestHeartStyleAgentWaitsHealthily(t *testing.T) {
 		if w := h.state().Work; w.Mode != state.WorkWaiting {
 			t.Fatalf("work between wakeups = %+v, want waiting", w)
 		}
-		time.Sleep(46 * time.Second)
+		// Stop between wakeups (the fifth, at 50s, ends at 51s; the next is
+		// at 60s): stopping at 51s raced the fifth run's end, which a stop
+		// turns into an ended run, working and unanswered.
+		time.Sleep(50 * time.Second)
 		synctest.Wait()
 		h.stop()
 		if n := calls.Load(); n != 5 {
