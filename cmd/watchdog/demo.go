@@ -107,7 +107,7 @@ func newDemo(dir string, l lang.Lang, stdout io.Writer) (*demoRun, error) {
 	if !mh.Found {
 		return nil, errors.New("mcp-heart not found next to watchdog or on PATH: run `make build` first")
 	}
-	if _, err := setup.Init(abs, setup.Options{MCPHeart: mh.Path, Language: l}); err != nil {
+	if _, err := setup.Init(abs, setup.Options{MCPHeart: mh.Path, Language: l, WorkspaceOnly: true}); err != nil {
 		return nil, err
 	}
 	ws, err := workspace.New(abs, nil)

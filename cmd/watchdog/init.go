@@ -27,11 +27,13 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return nil
 	})
 	langFlag := fl.String("lang", string(lang.Default), "language of GEMINI.md and ai-docs/: en or ja (set the same `language` in the config)")
+	agentHome := fl.String("agent-home", "", "home folder of the user the agent runs as: init grants mcp-heart's tools there, in the clients' user settings (default: your home)")
 	userUnit := fl.Bool("systemd-user", false, "also write a systemd user unit (systemctl --user) and its config for this workspace, under $XDG_CONFIG_HOME (default ~/.config)")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: watchdog init [--client NAME]... [--mcp-heart PATH] [--heart-hook PATH] [--lang en|ja] [--systemd-user] DIR")
+		fmt.Fprintln(stderr, "usage: watchdog init [--client NAME]... [--mcp-heart PATH] [--heart-hook PATH] [--agent-home DIR] [--lang en|ja] [--systemd-user] DIR")
 		fmt.Fprintln(stderr, "Lays out the workspace DIR (GEMINI.md, ai-docs/, folders), never overwriting a file, and registers")
-		fmt.Fprintln(stderr, "mcp-heart and the heart-hook hooks in each client's files, merged into those that exist.")
+		fmt.Fprintln(stderr, "mcp-heart and the heart-hook hooks in each client's files, merged into those that exist;")
+		fmt.Fprintln(stderr, "in the agent's home it grants mcp-heart's tools (Claude Code) or trusts DIR (Gemini CLI, Codex).")
 		fl.PrintDefaults()
 	}
 	rest, code := parseInterspersed(fl, args)
@@ -57,7 +59,7 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "watchdog init: %s is a file, not a folder\n", dir)
 		return 2
 	}
-	res, err := setup.Init(dir, setup.Options{MCPHeart: *mcpHeart, HeartHook: *heartHook, Clients: clients, Language: l})
+	res, err := setup.Init(dir, setup.Options{MCPHeart: *mcpHeart, HeartHook: *heartHook, Clients: clients, Language: l, AgentHome: *agentHome})
 	if res.Dir != "" {
 		fmt.Fprintf(stdout, "watchdog init: workspace %s\n", res.Dir)
 	}
@@ -68,6 +70,10 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "  kept     %s (exists; left as it is)\n", k)
 	}
 	for _, w := range res.Wrote {
+		if w.Kept != "" {
+			fmt.Fprintf(stdout, "  kept     %s (%s)\n", w.Path, w.Kept)
+			continue
+		}
 		if w.Changed {
 			fmt.Fprintf(stdout, "  wrote    %s\n", w.Path)
 		} else {
@@ -80,12 +86,12 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	reportMCPHeart(res.MCPHeart, dir, stdout, stderr)
 	reportHeartHook(res.HeartHook, dir, stdout, stderr)
-	fmt.Fprintln(stdout)
-	fmt.Fprint(stdout, setup.NextSteps(res))
-	if *userUnit {
-		return initUserUnit(dir, l, stdout, stderr)
+	if !*userUnit {
+		fmt.Fprintln(stdout)
+		fmt.Fprint(stdout, setup.NextSteps(res, ""))
+		return 0
 	}
-	return 0
+	return initUserUnit(res, stdout, stderr)
 }
 
 // reportMCPHeart says where mcp-heart was found, or warns that it was not.
@@ -120,9 +126,10 @@ func reportHeartHook(b setup.Binary, dir string, stdout, stderr io.Writer) {
 		"  blocks the agent. Install heart-hook and rerun: watchdog init --heart-hook /path/to/heart-hook %s\n", where, dir)
 }
 
-// initUserUnit writes the user unit and its config for dir, then says how
-// to start it.
-func initUserUnit(dir string, l lang.Lang, stdout, stderr io.Writer) int {
+// initUserUnit writes the user unit and its config for the workspace of
+// res, then gives the next steps naming that config and says how to start
+// the unit.
+func initUserUnit(res setup.Result, stdout, stderr io.Writer) int {
 	home, err := os.UserConfigDir()
 	if err != nil {
 		fmt.Fprintf(stderr, "watchdog init --systemd-user: %v\n", err)
@@ -136,7 +143,7 @@ func initUserUnit(dir string, l lang.Lang, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "watchdog init --systemd-user: find the watchdog binary: %v\n", err)
 		return 1
 	}
-	us, err := setup.WriteUserService(home, self, dir, string(l))
+	us, err := setup.WriteUserService(home, self, res)
 	for _, c := range us.Created {
 		fmt.Fprintf(stdout, "  created  %s\n", c)
 	}
@@ -147,7 +154,9 @@ func initUserUnit(dir string, l lang.Lang, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "watchdog init --systemd-user: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "\nThe watchdog as a user service (it runs %s):\n"+
+	fmt.Fprintln(stdout)
+	fmt.Fprint(stdout, setup.NextSteps(res, us.Config))
+	fmt.Fprintf(stdout, "The watchdog as a user service (it runs %s):\n"+
 		"  systemctl --user daemon-reload\n"+
 		"  systemctl --user enable --now %s\n"+
 		"  journalctl --user -u %s -f\n"+

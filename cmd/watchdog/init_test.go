@@ -31,6 +31,7 @@ func TestRunInitUsage(t *testing.T) {
 		{"unknown client", []string{"--client", "claude", "x"}, 2},
 		{"empty client", []string{"--client", "", "x"}, 2},
 		{"client without value", []string{"x", "--client"}, 2},
+		{"agent home not a folder", []string{"--agent-home", file, filepath.Join(t.TempDir(), "w")}, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -56,7 +57,8 @@ func TestRunInit(t *testing.T) {
 	if code := runInit(context.Background(), []string{dir, "--mcp-heart", bin, "--heart-hook", hook}, &out, &errb); code != 0 {
 		t.Fatalf("runInit() = %d; stderr:\n%s", code, errb.String())
 	}
-	for _, want := range []string{"created  GEMINI.md", "wrote    .gemini/settings.json", "TRUST_FOLDER", "claude_desktop_config.json", "mcp-heart: " + bin, "heart-hook: " + hook} {
+	trusted := filepath.Join(os.Getenv("HOME"), ".gemini", "trustedFolders.json")
+	for _, want := range []string{"created  GEMINI.md", "wrote    .gemini/settings.json", "wrote    " + trusted + "\n", "claude_desktop_config.json", "mcp-heart: " + bin, "heart-hook: " + hook} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
@@ -84,14 +86,16 @@ func TestRunInitClients(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "ai-works")
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(t.TempDir(), "config"))
 	var out, errb bytes.Buffer
-	args := []string{"--client", "claude-code", dir, "--client", "codex", "--client", "claude-desktop", "--mcp-heart", os.Args[0], "--heart-hook", os.Args[0]}
+	home := t.TempDir()
+	args := []string{"--client", "claude-code", dir, "--client", "codex", "--client", "claude-desktop", "--mcp-heart", os.Args[0], "--heart-hook", os.Args[0], "--agent-home", home}
 	if code := runInit(context.Background(), args, &out, &errb); code != 0 {
 		t.Fatalf("runInit(%q) = %d; stderr:\n%s", args, code, errb.String())
 	}
 	desktop := filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "Claude", "claude_desktop_config.json")
 	for _, want := range []string{
 		"wrote    .mcp.json\n", "wrote    .claude/settings.json\n", "wrote    .codex/config.toml\n", "wrote    .codex/hooks.json\n",
-		"wrote    " + desktop + "\n", "Claude Code: headless", "Codex: it reads .codex/", "Claude Desktop: restart it",
+		"wrote    " + desktop + "\n", "Claude Code: init allowed mcp-heart's tools", "Codex: init trusted the folder", "Claude Desktop: restart it",
+		"wrote    CLAUDE.md\n", "wrote    AGENTS.md\n", "wrote    " + filepath.Join(home, ".claude", "settings.json") + "\n",
 	} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())

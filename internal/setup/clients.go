@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	aiheart "github.com/ai-heart/ai-heart"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -41,6 +42,9 @@ type Wiring struct {
 	// UserConfigDir is os.UserConfigDir(): Claude Desktop, which has no
 	// project scope, keeps its config in UserConfigDir/Claude.
 	UserConfigDir string
+	// Home is the agent's home folder, where the clients keep what only the
+	// user can grant (see agenthome.go); "" writes nothing there.
+	Home string
 }
 
 // Wrote is one client file Wire merged into.
@@ -51,6 +55,9 @@ type Wrote struct {
 	// Changed is false when the file already held every entry, byte for
 	// byte, and was not rewritten.
 	Changed bool
+	// Kept, when not "", says why a file init would have made was left as
+	// it is, and what the operator should do instead.
+	Kept string
 }
 
 // client is one entry of the clients table: the files it owns entries in
@@ -63,10 +70,15 @@ type client struct {
 
 // edit is a merge into one file: merge gets the file's bytes (nil when it
 // does not exist) and returns the new ones, or an error when it cannot
-// merge without losing something.
+// merge without losing something. An edit with link instead makes path a
+// symbolic link to link (relative to its folder).
 type edit struct {
 	path  string
 	merge func(old []byte) ([]byte, error)
+	link  string
+	// home, when set, is the agent's home the file lies in: what init
+	// writes there belongs to that home's owner.
+	home string
 }
 
 // clients is the table, in the order `init` wires and lists them.
@@ -119,6 +131,10 @@ func Wire(w Wiring, names []string) ([]Wrote, []string, error) {
 		}
 		c := clients[i]
 		for _, e := range c.files(w) {
+			if e.link != "" {
+				wrote = append(wrote, linkTo(e, w.show(e.path)))
+				continue
+			}
 			changed, err := apply(e)
 			if err != nil {
 				return wrote, notes, fmt.Errorf("%s: %s: %w", name, w.show(e.path), err)
@@ -167,6 +183,11 @@ func apply(e edit) (bool, error) {
 	}
 	if err := workspace.AtomicWriteFile(path, data, perm); err != nil {
 		return false, err
+	}
+	if e.home != "" {
+		if err := giveToOwnerOf(e.home, path); err != nil {
+			return true, err
+		}
 	}
 	return true, nil
 }
@@ -303,4 +324,27 @@ func mergeHookGroups(root *object, events []hookEvent, handler func(event string
 		hooks.set(ev.name, out)
 	}
 	return nil
+}
+
+// instructionsLink makes name (CLAUDE.md, AGENTS.md: the file a client
+// reads its instructions from) a link to GEMINI.md, so every client reads
+// the one copy of the agent's rules, in the workspace's language.
+func instructionsLink(w Wiring, name string) edit {
+	return edit{path: w.in(name), link: aiheart.AgentRules}
+}
+
+// linkTo makes the link of e unless something is already at its path: a
+// link to the same file is already wired; anything else is the operator's
+// and stays, with a word on how to make it lead to the rules.
+func linkTo(e edit, shown string) Wrote {
+	if target, err := os.Readlink(e.path); err == nil && target == e.link {
+		return Wrote{Path: shown}
+	}
+	if _, err := os.Lstat(e.path); err == nil {
+		return Wrote{Path: shown, Kept: fmt.Sprintf("exists; left as it is: make it lead to %s (a link, or for Claude Code a line @%s)", e.link, e.link)}
+	}
+	if err := os.Symlink(e.link, e.path); err != nil {
+		return Wrote{Path: shown, Kept: fmt.Sprintf("could not link it to %s (%v): copy or link it by hand", e.link, err)}
+	}
+	return Wrote{Path: shown, Changed: true}
 }

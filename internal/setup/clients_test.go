@@ -21,6 +21,10 @@ func testWiring(t *testing.T) Wiring {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// The rules CLAUDE.md and AGENTS.md lead to, as Init lays them out.
+	if err := os.WriteFile(filepath.Join(dir, "GEMINI.md"), []byte("# the rules\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	return Wiring{
 		Dir:           dir,
 		MCPHeart:      "/opt/ai heart/mcp-heart",
@@ -75,6 +79,10 @@ func groups(events []string, matchers map[string]string, h func(event string) st
 
 // expectedFiles is what each client writes in a fresh workspace: path
 // (relative to w.Dir, or absolute) -> JSON, or the exact text for .toml.
+// instructionsFile is the file each client reads its instructions from,
+// a link to GEMINI.md (Gemini CLI reads GEMINI.md itself).
+var instructionsFile = map[string]string{ClientClaudeCode: "CLAUDE.md", ClientCodex: "AGENTS.md"}
+
 func expectedFiles(w Wiring, client string) map[string]string {
 	server := `{"command": ` + q(w.MCPHeart) + `, "args": ["--workspace", ` + q(w.Dir) + `]}`
 	cmd := func(c string) string {
@@ -153,7 +161,16 @@ func TestWireFresh(t *testing.T) {
 				if !f.Changed {
 					t.Errorf("Wire(%s) reports %s unchanged in a fresh workspace", client, f.Path)
 				}
+				if target, err := os.Readlink(w.abs(f.Path)); err == nil {
+					if target != "GEMINI.md" || f.Path != instructionsFile[client] {
+						t.Errorf("Wire(%s) linked %s to %s", client, f.Path, target)
+					}
+					continue
+				}
 				got = append(got, f.Path)
+			}
+			if name := instructionsFile[client]; name != "" && !slices.ContainsFunc(wrote, func(f Wrote) bool { return f.Path == name }) {
+				t.Errorf("Wire(%s) wrote no %s", client, name)
 			}
 			for p := range files {
 				want = append(want, p)
@@ -454,6 +471,9 @@ func TestWireWithoutHeartHook(t *testing.T) {
 			}
 			var got []string
 			for _, f := range wrote {
+				if f.Path == instructionsFile[client] {
+					continue
+				}
 				got = append(got, f.Path)
 				b, err := os.ReadFile(w.abs(f.Path))
 				if err != nil {

@@ -1,7 +1,6 @@
 package setup
 
 import (
-	"fmt"
 	"path/filepath"
 )
 
@@ -19,7 +18,7 @@ const SettingsFile = ".gemini/settings.json"
 var geminiClient = client{
 	name: ClientGemini,
 	files: func(w Wiring) []edit {
-		return []edit{jsonEdit(w.in(SettingsFile), func(root *object) error {
+		return withHome(w, func(home string) edit { return geminiTrust(home, w.Dir) }, jsonEdit(w.in(SettingsFile), func(root *object) error {
 			if err := setMCPServer(root, w, kv{"trust", true}); err != nil || !w.hooks() {
 				return err
 			}
@@ -32,22 +31,25 @@ var geminiClient = client{
 				return objectOf(kv{"name", HeartHookName}, kv{"type", "command"},
 					kv{"command", w.hookCommand(ClientGemini)}, kv{"timeout", hookTimeout * 1000})
 			})
-		})}
+		}))
 	},
 }
 
 // claudeCodeClient: Claude Code 2.1 reads project MCP servers from .mcp.json
-// and hooks from .claude/settings.json (timeout in seconds). Headless
-// `claude -p` uses both as they are; interactively a server in .mcp.json
-// waits for approval, and 2.1.197 honours enabledMcpjsonServers in the
-// project's .claude/settings.json once the folder is trusted (checked with
-// `claude mcp list`: "Pending approval" without it or without the trust,
+// and hooks from .claude/settings.json (timeout in seconds), and its
+// instructions from CLAUDE.md. Headless `claude -p` uses both as they are,
+// but asks permission for each mcp-heart tool: the user-level allow rule
+// (agenthome.go) grants it. Interactively a server in .mcp.json waits for
+// approval, and 2.1.197 honours enabledMcpjsonServers in the project's
+// .claude/settings.json once the folder is trusted (checked with `claude
+// mcp list`: "Pending approval" without it or without the trust,
 // "Connected" with both). The matcher is "*" for the events that match a
 // tool name; the others match everything without one.
 var claudeCodeClient = client{
 	name: ClientClaudeCode,
 	files: func(w Wiring) []edit {
-		return []edit{
+		return withHome(w, claudeUserPermission,
+			instructionsLink(w, "CLAUDE.md"),
 			jsonEdit(w.in(".mcp.json"), func(root *object) error { return setMCPServer(root, w) }),
 			jsonEdit(w.in(".claude/settings.json"), func(root *object) error {
 				enabled, err := root.array("enabledMcpjsonServers")
@@ -70,13 +72,7 @@ var claudeCodeClient = client{
 					return objectOf(kv{"type", "command"}, kv{"command", w.hookCommand(ClientClaudeCode)}, kv{"timeout", hookTimeout})
 				})
 			}),
-		}
-	},
-	note: func(w Wiring) string {
-		return fmt.Sprintf("Claude Code: headless `claude -p` in %s uses mcp-heart and the hooks as they are.\n"+
-			"Interactive Claude Code wants the folder trusted (run `claude` there once and accept):\n"+
-			".claude/settings.json approves mcp-heart (enabledMcpjsonServers) only in a trusted folder;\n"+
-			"then `claude mcp list` shows it Connected instead of Pending approval.", w.Dir)
+		)
 	},
 }
 
@@ -154,4 +150,15 @@ func containsString(a []any, s string) bool {
 		}
 	}
 	return false
+}
+
+// withHome is the edits of a client, then its edit in the agent's home
+// when there is one.
+func withHome(w Wiring, inHome func(home string) edit, edits ...edit) []edit {
+	if w.Home != "" {
+		e := inHome(w.Home)
+		e.home = w.Home
+		edits = append(edits, e)
+	}
+	return edits
 }

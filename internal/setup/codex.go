@@ -25,11 +25,14 @@ import (
 var codexClient = client{
 	name: ClientCodex,
 	files: func(w Wiring) []edit {
+		trust := func(home string) edit { return codexTrust(home, w.Dir) }
 		config := edit{path: w.in(".codex/config.toml"), merge: func(old []byte) ([]byte, error) { return mergeCodexConfig(old, w) }}
+		agents := instructionsLink(w, "AGENTS.md")
 		if !w.hooks() {
-			return []edit{config}
+			return withHome(w, trust, agents, config)
 		}
-		return []edit{
+		return withHome(w, trust,
+			agents,
 			config,
 			jsonEdit(w.in(".codex/hooks.json"), func(root *object) error {
 				events := []hookEvent{
@@ -44,12 +47,7 @@ var codexClient = client{
 					return objectOf(kv{"type", "command"}, kv{"command", w.hookCommand(ClientCodex)}, kv{"timeout", timeout})
 				})
 			}),
-		}
-	},
-	note: func(w Wiring) string {
-		return fmt.Sprintf("Codex: it reads .codex/ only in a trusted project: answer its trust prompt in %s,\n"+
-			"or add to ~/.codex/config.toml:  [projects.%q] trust_level = \"trusted\"\n"+
-			"Codex then runs new hooks only once you trust them: open `codex` there and review them in /hooks.", w.Dir, w.Dir)
+		)
 	},
 }
 

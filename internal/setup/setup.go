@@ -11,8 +11,6 @@
 package setup
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -58,6 +56,12 @@ type Options struct {
 	LookPath   func(string) (string, error)
 	// Language is the language of GEMINI.md and ai-docs/; "" is English.
 	Language lang.Lang
+	// AgentHome is the home folder of the user the agent runs as, where
+	// the clients keep what only that user grants (agenthome.go); "" means
+	// the home of whoever runs init.
+	AgentHome string
+	// WorkspaceOnly writes nothing outside the workspace (the demo).
+	WorkspaceOnly bool
 }
 
 // Result says what Init did.
@@ -84,6 +88,9 @@ type Result struct {
 	// Language is the language the docs were written in; the config shown
 	// in the next steps sets it.
 	Language lang.Lang
+	// Home is the agent's home, where the clients' user settings were
+	// written ("" with WorkspaceOnly).
+	Home string
 }
 
 // MCPHeart is the Binary that mcp-heart is.
@@ -174,9 +181,33 @@ func Init(dir string, opt Options) (Result, error) {
 			return res, fmt.Errorf("find Claude Desktop's config folder: %w", err)
 		}
 	}
-	res.Clients = names
+	if !opt.WorkspaceOnly {
+		if w.Home, err = agentHome(opt.AgentHome); err != nil {
+			return res, err
+		}
+	}
+	res.Clients, res.Home = names, w.Home
 	res.Wrote, res.Notes, err = Wire(w, names)
 	return res, err
+}
+
+// agentHome is the agent's home folder, absolute: given, else the user's.
+func agentHome(given string) (string, error) {
+	if given == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("find the home folder for the clients' user settings (give --agent-home): %w", err)
+		}
+		given = h
+	}
+	abs, err := filepath.Abs(given)
+	if err != nil {
+		return "", err
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("agent home %s is not a folder", abs)
+	}
+	return abs, nil
 }
 
 // file is one template file: its path in the assets and in the workspace.
@@ -266,56 +297,6 @@ func findBinary(base, flag, explicit string, executable func() (string, error), 
 		return Binary{Path: p, Via: "PATH", Found: true}
 	}
 	return Binary{Path: base}
-}
-
-// NextSteps is the text shown after init: what each wired client still
-// needs (trusting the folder in Gemini CLI, which disables MCP servers in
-// untrusted folders; the notes of the others), the Claude Desktop config
-// when it was not wired here, and running the watchdog.
-func NextSteps(res Result) string {
-	var b bytes.Buffer
-	dirJSON, _ := json.Marshal(res.Dir)
-	n := 0
-	step := func() int { n++; return n }
-	fmt.Fprintf(&b, "Next steps\n\n")
-	if len(res.Clients) == 0 || slices.Contains(res.Clients, ClientGemini) {
-		trust, _ := json.MarshalIndent(map[string]string{res.Dir: "TRUST_FOLDER"}, "", "  ")
-		fmt.Fprintf(&b, "%d. Gemini CLI: trust the folder. Gemini CLI disables MCP servers (mcp-heart too)\n", step())
-		fmt.Fprintf(&b, "   and project hooks in untrusted folders. Either start `gemini` in %s and choose\n", res.Dir)
-		fmt.Fprintf(&b, "   \"Trust folder\", or add this entry to ~/.gemini/trustedFolders.json (merge it\n")
-		fmt.Fprintf(&b, "   with the entries already there):\n\n%s\n\n", indent(string(trust), "     "))
-		fmt.Fprintf(&b, "   Then check: cd %s && gemini mcp list   (expect mcp-heart: Connected)\n", res.Dir)
-		fmt.Fprintf(&b, "   .gemini/settings.json registers mcp-heart with \"trust\": true, so headless\n")
-		fmt.Fprintf(&b, "   `gemini -p` runs its tools without asking.\n\n")
-	}
-	for _, note := range res.Notes {
-		fmt.Fprintf(&b, "%d. %s\n\n", step(), strings.ReplaceAll(note, "\n", "\n   "))
-	}
-	if !slices.Contains(res.Clients, ClientClaudeDesktop) {
-		type server struct {
-			Command string   `json:"command"`
-			Args    []string `json:"args"`
-		}
-		claude, _ := json.MarshalIndent(map[string]any{
-			"mcpServers": map[string]server{
-				ServerName: {Command: res.MCPHeart.Path, Args: []string{"--workspace", res.Dir}},
-			},
-		}, "", "  ")
-		fmt.Fprintf(&b, "%d. Other clients: watchdog init --client NAME %s wires them too\n", step(), res.Dir)
-		fmt.Fprintf(&b, "   (NAME: %s; the flag repeats).\n", strings.Join(ClientNames(), ", "))
-		fmt.Fprintf(&b, "   Claude Desktop on another machine: add mcp-heart to its claude_desktop_config.json\n")
-		fmt.Fprintf(&b, "   (macOS: ~/Library/Application Support/Claude/, Windows: %%APPDATA%%\\Claude\\),\n")
-		fmt.Fprintf(&b, "   merged into any \"mcpServers\" already there, then restart Claude Desktop.\n")
-		fmt.Fprintf(&b, "   Use the paths of the machine Claude Desktop runs on:\n\n%s\n\n", indent(string(claude), "     "))
-	}
-	fmt.Fprintf(&b, "%d. Run the watchdog on the workspace. Write a config file, e.g. watchdog.yaml:\n\n", step())
-	fmt.Fprintf(&b, "     workspace: %s\n", dirJSON)
-	if res.Language != lang.Default {
-		fmt.Fprintf(&b, "     language: %s   # what the agent reads: tool texts, notices (the docs above are in it)\n", res.Language)
-	}
-	fmt.Fprintf(&b, "     agent: {delivery: tmux, tmux_target: agent}   # or inbox (default), or exec\n\n")
-	fmt.Fprintf(&b, "   then: watchdog run -c watchdog.yaml    (one scan: watchdog check -c watchdog.yaml)\n")
-	return b.String()
 }
 
 // indent prefixes every line of s.

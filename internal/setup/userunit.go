@@ -56,20 +56,17 @@ func quoteArg(s string) string {
 	return s
 }
 
-// WriteUserService writes the user unit and, for workspace dir, a config
-// under configHome ($XDG_CONFIG_HOME, else ~/.config). Like Init it never
-// overwrites: an existing file is kept as it is.
-func WriteUserService(configHome, watchdog, dir, language string) (UserService, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return UserService{}, err
-	}
+// WriteUserService writes the user unit and, for the workspace of res, a
+// config under configHome ($XDG_CONFIG_HOME, else ~/.config): the one the
+// next steps show. Like Init it never overwrites: an existing file is kept
+// as it is.
+func WriteUserService(configHome, watchdog string, res Result) (UserService, error) {
 	us := UserService{
 		Unit:   filepath.Join(configHome, "systemd", "user", UserUnitName),
 		Config: filepath.Join(configHome, "ai-heart", "watchdog.yaml"),
 	}
-	cfg := fmt.Sprintf("# ai-heart watchdog, run by the user unit %s.\n# Every other key is at its default: see README, \"Configuration\".\nworkspace: %s\nlanguage: %s\n",
-		UserUnitName, strconv.Quote(abs), language)
+	cfg := fmt.Sprintf("# ai-heart watchdog, run by the user unit %s.\n# Every other key is at its default: see docs/configuration.md.\n%s",
+		UserUnitName, WatchdogConfig(res))
 	for _, f := range []struct{ path, content string }{{us.Config, cfg}, {us.Unit, UserUnit(watchdog, us.Config)}} {
 		created, err := writeNew(f.path, f.content)
 		if err != nil {

@@ -20,7 +20,8 @@ func TestWriteUserService(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "my works")
-	us, err := WriteUserService(home, self, dir, "ja")
+	res := Result{Dir: dir, Language: "ja", Clients: []string{ClientClaudeCode}}
+	us, err := WriteUserService(home, self, res)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,6 +34,9 @@ func TestWriteUserService(t *testing.T) {
 	}
 	if c.Workspace != dir || c.Language != "ja" {
 		t.Errorf("config workspace %q language %q, want %q and ja", c.Workspace, c.Language, dir)
+	}
+	if c.Agent.Delivery != config.DeliveryExec || c.Agent.Output != config.OutputStreamJSON || c.Agent.Command[0] != "claude" {
+		t.Errorf("config agent %+v, want headless Claude Code read as stream-json", c.Agent)
 	}
 	unit, err := os.ReadFile(us.Unit)
 	if err != nil {
@@ -48,7 +52,7 @@ func TestWriteUserService(t *testing.T) {
 		}
 	}
 	os.WriteFile(us.Config, []byte("workspace: /elsewhere\n"), 0o644)
-	again, err := WriteUserService(home, self, dir, "ja")
+	again, err := WriteUserService(home, self, res)
 	if err != nil || len(again.Kept) != 2 || len(again.Created) != 0 {
 		t.Fatalf("second run: %+v, %v; want both kept", again, err)
 	}

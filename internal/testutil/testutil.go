@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,10 +69,34 @@ func RunWithBinaries(m *testing.M, dir *string, pkgs ...string) int {
 
 // IsolateState points the default state_dir (the pause files) of this test
 // binary and every process it starts at a folder under dir, so no test
-// reads or writes the machine's ~/.local/state, or another run's.
+// reads or writes the machine's ~/.local/state, or another run's. HOME goes
+// there too, so what `watchdog init` writes in the agent's home (the
+// clients' user settings) lands in dir/home, never in the machine's; the
+// Go toolchain keeps its caches where they were.
 func IsolateState(dir string) error {
 	state := filepath.Join(dir, "state")
-	if err := os.MkdirAll(state, 0o700); err != nil {
+	home := filepath.Join(dir, "home")
+	for _, d := range []string{state, home} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return err
+		}
+	}
+	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
+	if err != nil {
+		return fmt.Errorf("go env: %w", err)
+	}
+	vals := strings.Split(strings.TrimSpace(string(out)), "\n")
+	for i, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		if i < len(vals) && vals[i] != "" {
+			if err := os.Setenv(k, vals[i]); err != nil {
+				return err
+			}
+		}
+	}
+	if err := os.Setenv("HOME", home); err != nil {
+		return err
+	}
+	if err := os.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config")); err != nil {
 		return err
 	}
 	return os.Setenv("XDG_STATE_HOME", state)

@@ -1,0 +1,154 @@
+package setup
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
+)
+
+// headless is how the watchdog wakes a client that has a headless mode:
+// its argv ("{prompt}" is the heartbeat) printing the events the watchdog
+// reads tokens, cost and tool calls from (output: stream-json), and
+// whether the client prices its own runs.
+type headless struct {
+	name    string
+	command []string
+	priced  bool
+	// price is an example prices entry for a client that reports none.
+	price string
+}
+
+var headlessClients = map[string]headless{
+	ClientClaudeCode: {"Claude Code", []string{"claude", "-p", "{prompt}", "--output-format", "stream-json", "--verbose"}, true, ""},
+	ClientGemini: {"Gemini CLI", []string{"gemini", "-p", "{prompt}", "--output-format", "stream-json"}, false,
+		"gemini-2.5-pro: {input: 1.25, output: 10, cached: 0.31}"},
+	ClientCodex: {"Codex", []string{"codex", "exec", "--json", "{prompt}"}, false,
+		"gpt-5.1-codex: {input: 1.25, output: 10, cached: 0.125}"},
+}
+
+// mainClient is the first wired client the watchdog can wake headless,
+// "" when none can (Claude Desktop, agy: the agent reads its inbox).
+func mainClient(clients []string) string {
+	for _, c := range clients {
+		if _, ok := headlessClients[c]; ok {
+			return c
+		}
+	}
+	return ""
+}
+
+// WatchdogConfig is a watchdog config for the workspace of res that wakes
+// its main client headless: a wakeup every 10 minutes, at most 48 a day,
+// a daily budget, the status page on loopback. Without a headless client
+// the agent is woken through its inbox.
+func WatchdogConfig(res Result) string {
+	var b strings.Builder
+	dir, _ := json.Marshal(res.Dir)
+	fmt.Fprintf(&b, "workspace: %s\n", dir)
+	if res.Language != "" && res.Language != lang.Default {
+		fmt.Fprintf(&b, "language: %s   # what the agent reads: tool texts, notices\n", res.Language)
+	}
+	h, ok := headlessClients[mainClient(res.Clients)]
+	if !ok {
+		b.WriteString("agent: {delivery: inbox}   # the heartbeats wait in the workspace's inbox\n")
+	} else {
+		argv, _ := json.Marshal(h.command)
+		fmt.Fprintf(&b, "agent:\n  delivery: exec   # headless %s, one run a wakeup\n", h.name)
+		fmt.Fprintf(&b, "  command: %s\n", argv)
+		b.WriteString("  output: stream-json   # tokens, cost and tool calls read from the client's own events\n")
+		b.WriteString("  timeout: 30m\n")
+	}
+	b.WriteString("schedule: {every: 10m}   # a wakeup every 10 minutes\n")
+	b.WriteString("daily_cap: 48            # at most 48 wakeups a day, every source\n")
+	switch {
+	case ok && h.priced:
+		b.WriteString("budget: {daily_usd: 5}   # no wakeup once today's runs cost $5 (the client prices them)\n")
+	case ok:
+		b.WriteString("budget: {daily_tokens: 2000000}   # no wakeup once today's runs used 2M tokens\n")
+		fmt.Fprintf(&b, "# %s reports no price: for dollars, price its model (USD per million tokens;\n", h.name)
+		b.WriteString("# example figures: use your provider's, and the model name `watchdog status` shows)\n")
+		fmt.Fprintf(&b, "# prices:\n#   %s\n", h.price)
+	}
+	b.WriteString("http: {listen: \"127.0.0.1:9477\"}   # the status page and /metrics\n")
+	return b.String()
+}
+
+// NextSteps is the text shown after init: what each wired client still
+// needs, then the watchdog's config. configFile is the config init wrote
+// (--systemd-user), "" when the operator is to save it.
+func NextSteps(res Result, configFile string) string {
+	var b bytes.Buffer
+	n := 0
+	step := func(format string, a ...any) {
+		n++
+		text := fmt.Sprintf(format, a...)
+		lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+		for i, l := range lines[1:] {
+			if l != "" {
+				lines[i+1] = "   " + l
+			}
+		}
+		fmt.Fprintf(&b, "%d. %s\n\n", n, strings.Join(lines, "\n"))
+	}
+	fmt.Fprintf(&b, "Next steps\n\n")
+	home := func(rel string) string { return filepath.Join(res.Home, filepath.FromSlash(rel)) }
+	for _, c := range res.Clients {
+		switch c {
+		case ClientGemini:
+			step("Gemini CLI: init trusted the folder in %s (Gemini CLI disables\n"+
+				"MCP servers and hooks in untrusted folders), and .gemini/settings.json registers\n"+
+				"mcp-heart with \"trust\": true, so `gemini -p` runs its tools without asking.\n"+
+				"Check: cd %s && gemini mcp list   (expect mcp-heart: Connected)", home(".gemini/trustedFolders.json"), res.Dir)
+		case ClientClaudeCode:
+			step("Claude Code: init allowed mcp-heart's tools, and nothing else (the rule\n"+
+				"%s), in %s: `claude -p` runs them with no prompt.\n"+
+				"(Claude Code ignores that rule in the project's own settings until the folder is trusted.)\n"+
+				"Interactive Claude Code: start `claude` in %s once and accept the trust dialog;\n"+
+				"then `claude mcp list` shows mcp-heart Connected. CLAUDE.md leads it to GEMINI.md.", claudeAllowRule, home(".claude/settings.json"), res.Dir)
+		case ClientCodex:
+			step("Codex: init trusted the folder in %s (Codex ignores a project's\n"+
+				".codex/ until then). AGENTS.md leads it to GEMINI.md. Codex runs new hooks only once\n"+
+				"you review them: open `codex` in %s once and trust them in /hooks (mcp-heart\n"+
+				"works before that; the hooks stay silent).", home(".codex/config.toml"), res.Dir)
+		}
+	}
+	for _, note := range res.Notes {
+		step("%s", note)
+	}
+	if !slices.Contains(res.Clients, ClientClaudeDesktop) {
+		type server struct {
+			Command string   `json:"command"`
+			Args    []string `json:"args"`
+		}
+		claude, _ := json.MarshalIndent(map[string]any{
+			"mcpServers": map[string]server{
+				ServerName: {Command: res.MCPHeart.Path, Args: []string{"--workspace", res.Dir}},
+			},
+		}, "", "  ")
+		step("Other clients: watchdog init --client NAME %s wires them too\n"+
+			"(NAME: %s; the flag repeats).\n"+
+			"Claude Desktop on another machine: add mcp-heart to its claude_desktop_config.json\n"+
+			"(macOS: ~/Library/Application Support/Claude/, Windows: %%APPDATA%%\\Claude\\),\n"+
+			"merged into any \"mcpServers\" already there, then restart Claude Desktop.\n"+
+			"Use the paths of the machine Claude Desktop runs on:\n\n%s", res.Dir, strings.Join(ClientNames(), ", "), indent(string(claude), "  "))
+	}
+	cfg := indent(strings.TrimRight(WatchdogConfig(res), "\n"), "  ")
+	if configFile != "" {
+		step("The watchdog's config is %s; as init writes it:\n\n%s\n\n"+
+			"Change it there; the unit below runs the watchdog with it.", configFile, cfg)
+	} else {
+		step("Run the watchdog on the workspace. Save this as watchdog.yaml:\n\n%s\n\n"+
+			"then: watchdog run -c watchdog.yaml    (one scan: watchdog check -c watchdog.yaml)\n"+
+			"The page: http://127.0.0.1:9477/", cfg)
+	}
+	if mainClient(res.Clients) == ClientClaudeCode {
+		step("Interactive instead of headless: start the agent in tmux (tmux new -s agent claude,\n" +
+			"in the workspace) and set  agent: {delivery: tmux, tmux_target: agent}  in the config.")
+	}
+	return b.String()
+}
