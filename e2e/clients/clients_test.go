@@ -51,11 +51,19 @@ type world struct {
 	thresholds, breaker, notify string
 	// cfg is the config start wrote.
 	cfg string
+	// codexHooks: Codex runs the hooks init wired (see codexExecModel).
+	codexHooks bool
 }
 
-// newWorld lays out a workspace for Gemini CLI without hooks, as the old
-// system's users have it.
-func newWorld(t testing.TB) *world { return newWorldWith(t, "--heart-hook", "/nonexistent/heart-hook") }
+// newWorld lays out a workspace for clients (Gemini CLI when none) without
+// hooks, as the old system's users have it.
+func newWorld(t testing.TB, clients ...string) *world {
+	args := []string{"--heart-hook", "/nonexistent/heart-hook"}
+	for _, c := range clients {
+		args = append(args, "--client", c)
+	}
+	return newWorldWith(t, args...)
+}
 
 // newHookedWorld lays out a workspace wired for clients by `watchdog init
 // --client`, their hooks running the real heart-hook.
@@ -72,14 +80,18 @@ func newWorldWith(t testing.TB, initArgs ...string) *world {
 	w := &world{t: t, ws: filepath.Join(root, "ai-works"), home: filepath.Join(root, "home"), alerts: filepath.Join(root, "alerts.jsonl"),
 		thresholds: "{inactivity_warning: 60s, inactivity_error: 120s, introspection: 30m}",
 		breaker:    "{failures: 2, cooldown: 1h, max_cooldown: 2h}"}
-	args := append([]string{"init", "--mcp-heart", filepath.Join(binDir, "mcp-heart")}, initArgs...)
-	if out, err := exec.Command(filepath.Join(binDir, "watchdog"), append(args, w.ws)...).CombinedOutput(); err != nil {
-		t.Fatalf("watchdog init: %v\n%s", err, out)
-	}
 	if err := os.MkdirAll(w.home, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	w.env = append(os.Environ(), "HOME="+w.home, "DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "NO_COLOR=1", "CI=true")
+	// The agent's user runs init, as README says: what it grants in the
+	// home (the clients' user settings) is all the clients get.
+	args := append([]string{"init", "--mcp-heart", filepath.Join(binDir, "mcp-heart")}, initArgs...)
+	cmd := exec.Command(filepath.Join(binDir, "watchdog"), append(args, w.ws)...)
+	cmd.Env = w.env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("watchdog init: %v\n%s", err, out)
+	}
 	return w
 }
 
@@ -197,12 +209,26 @@ func (w *world) healthy(s *script) {
 	if !strings.Contains(seen, "stats/checkpoints/") || !strings.Contains(seen, "heartbeat") {
 		w.t.Fatalf("the model never saw the tools' replies: %s", tail(seen, 2000))
 	}
+	if refused := refusal(seen); refused != "" {
+		w.t.Fatalf("the client refused or held an mcp-heart call: %s", refused)
+	}
 	if files, _ := filepath.Glob(filepath.Join(w.ws, "stats", "wakeups", "*.jsonl")); len(files) != 0 {
 		w.t.Fatalf("a ghost run left a transcript: %v", files)
 	}
 	if b, _ := os.ReadFile(w.alerts); strings.Contains(string(b), `"check":"inactivity"`) {
 		w.t.Fatalf("inactivity alert for an agent that answered: %s", b)
 	}
+}
+
+// refusal finds, in the tool results a model saw, a client's word that it
+// did not run a call for want of permission ("" when none did).
+func refusal(results string) string {
+	for _, phrase := range []string{"haven't granted", "requested permissions", "permission denied", "not allowed", "requires approval"} {
+		if i := strings.Index(strings.ToLower(results), phrase); i >= 0 {
+			return results[max(0, i-200):min(len(results), i+200)]
+		}
+	}
+	return ""
 }
 
 var idleScript = func() *script {
@@ -213,28 +239,36 @@ var idleScript = func() *script {
 }
 
 // geminiExec wakes Gemini CLI (`gemini -p` and flags) by exec every 20 s,
-// its model a stand-in playing s; settings go to the agent's config.
+// its model a stand-in playing s; settings go to the agent's config. The
+// user signed in with an API key, as anyone who ran Gemini CLI has; the
+// folder's trust and mcp-heart are init's.
 func (w *world) geminiExec(s *script, flags []string, settings ...string) {
 	gemini := client(w.t, "gemini")
+	w.wiredFor("gemini", ".gemini/settings.json")
 	url := geminiStandIn(w.t, s)
 	w.writeJSON(".gemini/settings.json", map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}})
-	w.writeJSON(".gemini/trustedFolders.json", map[string]any{w.ws: "TRUST_FOLDER"})
 	w.env = append(w.env, "GEMINI_API_KEY=standin", "GOOGLE_GEMINI_BASE_URL="+url)
 	w.run(append([]string{gemini, "-p", "{prompt}"}, flags...), 20*time.Second, settings...)
 }
 
 // claudeExec wakes Claude Code (`claude -p` and flags) by exec every 20 s,
-// its model a stand-in playing s, with mcp-heart added by `claude mcp add`.
+// its model a stand-in playing s, in a workspace wired by init: mcp-heart
+// from .mcp.json, its tools allowed by init's rule and nothing else.
 func (w *world) claudeExec(s *script, flags []string, settings ...string) {
 	claude := client(w.t, "claude")
+	w.wiredFor("claude-code", ".mcp.json")
 	url := claudeStandIn(w.t, s)
 	w.env = append(w.env, "ANTHROPIC_API_KEY=standin", "ANTHROPIC_BASE_URL="+url)
-	add := exec.Command(claude, "mcp", "add", "--scope", "user", "mcp-heart", "--", filepath.Join(binDir, "mcp-heart"), "--workspace", w.ws)
-	add.Env, add.Dir = w.env, w.ws
-	if out, err := add.CombinedOutput(); err != nil {
-		w.t.Fatalf("claude mcp add: %v\n%s", err, out)
+	w.run(append([]string{claude, "-p", "{prompt}"}, flags...), 20*time.Second, settings...)
+}
+
+// wiredFor fails the test unless init wired the workspace for client
+// (its file rel is there): the clients get what init writes, nothing else.
+func (w *world) wiredFor(client, rel string) {
+	w.t.Helper()
+	if _, err := os.Stat(filepath.Join(w.ws, rel)); err != nil {
+		w.t.Fatalf("the workspace is not wired for %s (no %s): lay it out with init --client %s", client, rel, client)
 	}
-	w.run(append([]string{claude, "-p", "{prompt}", "--allowedTools=mcp__mcp-heart"}, flags...), 20*time.Second, settings...)
 }
 
 func TestGeminiCLIExec(t *testing.T) {
@@ -246,7 +280,7 @@ func TestGeminiCLIExec(t *testing.T) {
 
 func TestClaudeCodeExec(t *testing.T) {
 	t.Parallel() // waits on its schedule; the timing tests run alone
-	w, s := newWorld(t), idleScript()
+	w, s := newWorld(t, "claude-code"), idleScript()
 	w.claudeExec(s, nil)
 	w.healthy(s)
 }
@@ -291,7 +325,7 @@ func TestGeminiCLIToolCap(t *testing.T) {
 
 func TestClaudeCodeToolCap(t *testing.T) {
 	t.Parallel() // waits on its schedule; the timing tests run alone
-	w, s := newWorld(t), runaway()
+	w, s := newWorld(t, "claude-code"), runaway()
 	w.claudeExec(s, []string{"--output-format", "stream-json", "--verbose"}, "output: stream-json", "max_tool_calls: 3")
 	w.capped(s)
 }

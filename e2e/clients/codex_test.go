@@ -22,13 +22,11 @@ import (
 const codexModel = "gpt-5.1-codex"
 
 // codexExec wakes Codex (`codex exec` and flags) by exec every 20 s, its
-// model a stand-in playing s; settings go to the agent's config. The
-// user-level config (CODEX_HOME in the world's HOME) names the stand-in as
-// the model provider, over plain HTTP (OPENAI_BASE_URL alone is not
-// enough: 0.169 first tries a WebSocket to it and gives up), and trusts the
-// workspace, without which Codex ignores its .codex/.
-// --dangerously-bypass-hook-trust stands in for the review of new hooks
-// that a person does once in the TUI's /hooks.
+// model a stand-in playing s; settings go to the agent's config. The user's
+// config (CODEX_HOME in the world's HOME) names the stand-in as the model
+// provider, over plain HTTP (OPENAI_BASE_URL alone is not enough: 0.169
+// first tries a WebSocket to it and gives up), as a signed-in user's names
+// theirs; the workspace's trust in it is init's.
 func (w *world) codexExec(s *script, flags []string, settings ...string) {
 	w.codexExecModel(s, codexModel, flags, settings...)
 }
@@ -36,15 +34,18 @@ func (w *world) codexExec(s *script, flags []string, settings ...string) {
 // codexExecModel is codexExec with model as the model ("": Codex's default).
 func (w *world) codexExecModel(s *script, model string, flags []string, settings ...string) {
 	codex := client(w.t, "codex")
+	w.wiredFor("codex", ".codex/config.toml")
 	url := codexStandIn(w.t, s)
 	codexHome := filepath.Join(w.home, ".codex")
-	if err := os.MkdirAll(codexHome, 0o755); err != nil {
-		w.t.Fatal(err)
+	trusted, err := os.ReadFile(filepath.Join(codexHome, "config.toml"))
+	if err != nil || !strings.Contains(string(trusted), w.ws) {
+		w.t.Fatalf("init did not trust the workspace in %s/config.toml (%v):\n%s", codexHome, err, trusted)
 	}
 	cfg := ""
 	if model != "" {
 		cfg = fmt.Sprintf("model = %q\n", model)
 	}
+	// Top-level keys go before init's [projects."…"] table.
 	cfg += fmt.Sprintf(`model_provider = "standin"
 
 [model_providers.standin]
@@ -54,15 +55,19 @@ env_key = "OPENAI_API_KEY"
 wire_api = "responses"
 supports_websockets = false
 
-[projects.%q]
-trust_level = "trusted"
-`, url+"/v1", w.ws)
+`, url+"/v1") + string(trusted)
 	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(cfg), 0o600); err != nil {
 		w.t.Fatal(err)
 	}
 	w.env = append(w.env, "CODEX_HOME="+codexHome, "OPENAI_API_KEY=standin")
-	argv := append([]string{codex, "exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust"}, flags...)
-	w.run(append(argv, "{prompt}"), 20*time.Second, settings...)
+	argv := []string{codex, "exec", "--skip-git-repo-check"}
+	if w.codexHooks {
+		// Stands in for the one review of new hooks that README asks of
+		// the operator in the TUI's /hooks (a trust Codex keys to a hash of
+		// its own making).
+		argv = append(argv, "--dangerously-bypass-hook-trust")
+	}
+	w.run(append(append(argv, flags...), "{prompt}"), 20*time.Second, settings...)
 }
 
 func TestCodexExec(t *testing.T) {
@@ -79,6 +84,7 @@ func TestCodexExec(t *testing.T) {
 func TestCodexCodeModeExec(t *testing.T) {
 	t.Parallel() // waits on its schedule; the timing tests run alone
 	w, s := newHookedWorld(t, "codex"), idleScript()
+	w.codexHooks = true
 	s.Calls = append(s.Calls, call{Builtin: "exec_command", Args: map[string]any{"cmd": "echo nested"}})
 	w.codexExecModel(s, "", nil)
 	w.healthy(s)
@@ -97,6 +103,7 @@ func TestCodexCodeModeExec(t *testing.T) {
 // hooks (tool_name "Bash") keep the agent alive.
 func TestCodexHooksProveLife(t *testing.T) {
 	w := newHookedWorld(t, "codex")
+	w.codexHooks = true
 	w.thresholds = fastThresholds
 	s := codexShell(shellTurn("exec_command", 12, false))
 	w.codexExec(s, nil)
@@ -109,6 +116,7 @@ func TestCodexHooksProveLife(t *testing.T) {
 func TestCodexHooksSeeALoop(t *testing.T) {
 	t.Parallel() // waits on its schedule; the timing tests run alone
 	w := newHookedWorld(t, "codex")
+	w.codexHooks = true
 	s := codexShell(shellTurn("exec_command", 30, true))
 	w.codexExec(s, nil)
 	w.looping()

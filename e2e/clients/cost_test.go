@@ -60,7 +60,7 @@ func TestGeminiCLICost(t *testing.T) {
 
 func TestClaudeCodeCost(t *testing.T) {
 	t.Parallel() // waits on its schedule; the timing tests run alone
-	w, s := newWorld(t), idleScript()
+	w, s := newWorld(t, "claude-code"), idleScript()
 	w.claudeExec(s, []string{"--output-format", "stream-json", "--verbose"}, "output: stream-json")
 	c := w.costed()
 	// Claude Code prices its runs itself (total_cost_usd): taken at its word.

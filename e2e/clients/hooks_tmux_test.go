@@ -32,8 +32,8 @@ func (w *world) geminiInTmux(s *script) (sock string, pane func() string) {
 		w.t.Skip("tmux is not installed")
 	}
 	url := geminiStandIn(w.t, s)
+	w.wiredFor("gemini", ".gemini/settings.json")
 	w.writeJSON(".gemini/settings.json", map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}})
-	w.writeJSON(".gemini/trustedFolders.json", map[string]any{w.ws: "TRUST_FOLDER"})
 	sock, pane = w.startInTmux(gemini, "GEMINI_API_KEY=standin", "GOOGLE_GEMINI_BASE_URL="+url)
 	w.waitFor("Gemini CLI's input box", 60*time.Second, func() bool { return strings.Contains(pane(), "Type your message") })
 	return sock, pane
@@ -155,6 +155,41 @@ func TestClaudeCodeInTmuxHooksAnswerTurns(t *testing.T) {
 	}
 	if logs, _ := filepath.Glob(filepath.Join(w.ws, "artifacts", "*", "histories", "*.md")); len(logs) != 0 {
 		t.Fatalf("activity logs %v: the turns were meant to be answered by the hooks alone", logs)
+	}
+	t.Logf("hook events %v; counters %v", w.hookEvents(), w.counters())
+}
+
+// Interactive Claude Code in tmux, as a new user sets it up: init's files,
+// the folder trusted once in its dialog. Each heartbeat's turn calls
+// mcp-heart (a checkpoint), and no call stops at a permission prompt: an
+// unattended agent would stall there.
+func TestClaudeCodeInTmuxCallsMCPHeart(t *testing.T) {
+	w := newHookedWorld(t, "claude-code")
+	s := &script{PerTurn: true, Final: "Checked in.", Calls: []call{
+		{Tool: "checkpoint", Args: map[string]any{"current_activity": "scripted work in progress"}},
+	}}
+	sock, pane := w.claudeInTmux(s)
+	w.runTmux(sock, 5*time.Second)
+	w.waitFor("two heartbeats answered with a checkpoint", 120*time.Second, func() bool {
+		if p := pane(); strings.Contains(p, "Do you want to proceed?") {
+			t.Fatalf("Claude Code asks before running an mcp-heart tool:\n%s", p)
+		}
+		n := 0
+		for _, r := range s.seen() {
+			if strings.Contains(r, "stats/checkpoints/") {
+				n++
+			}
+		}
+		return n >= 2
+	})
+	if r := refusal(strings.Join(s.seen(), "\n")); r != "" {
+		t.Fatalf("the client refused an mcp-heart call: %s", r)
+	}
+	if w.hasAlert("waiting_for_you", "warning") {
+		t.Fatalf("the agent waited for a person: %s", w.alertsText())
+	}
+	if heartbeats(t, s) < 2 {
+		t.Fatalf("the model saw fewer than two heartbeats: %q", s.prompts)
 	}
 	t.Logf("hook events %v; counters %v", w.hookEvents(), w.counters())
 }
@@ -301,34 +336,46 @@ func (w *world) asks() []string {
 }
 
 // claudeInTmux starts interactive Claude Code, its model a stand-in playing
-// s, in the tmux session "agent" of a private server, with the first-run
-// dialogs (theme, the API key, the folder's trust) answered in its config
-// as a user who ran it once has them, and waits for its input box.
+// s, in the tmux session "agent" of a private server, in a workspace wired
+// by init, and waits for its input box. Its config has what a user who ran
+// it before has (the theme, the API key's approval); the folder's trust is
+// given as README says, by accepting the dialog once.
 func (w *world) claudeInTmux(s *script) (sock string, pane func() string) {
 	w.t.Helper()
 	claude := client(w.t, "claude")
 	if _, err := exec.LookPath("tmux"); err != nil {
 		w.t.Skip("tmux is not installed")
 	}
+	w.wiredFor("claude-code", ".mcp.json")
 	url := claudeStandIn(w.t, s)
 	w.writeJSON(".claude.json", map[string]any{"hasCompletedOnboarding": true, "theme": "dark",
-		"customApiKeyResponses": map[string]any{"approved": []string{"standin"}},
-		"projects": map[string]any{w.ws: map[string]any{"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true,
-			"enabledMcpjsonServers": []string{"mcp-heart"}}}})
+		"customApiKeyResponses": map[string]any{"approved": []string{"standin"}}})
 	sock, pane = w.startInTmux(claude, "ANTHROPIC_API_KEY=standin", "ANTHROPIC_BASE_URL="+url,
 		"DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
 	// Claude Code 2.1.197 sometimes asks about the project's mcp-heart even
-	// so (trusted, and enabledMcpjsonServers in both places): a race in its
-	// start. Answer as its user would, with the first choice, "Use this MCP
-	// server".
+	// once the folder is trusted (enabledMcpjsonServers is in the project's
+	// settings): a race in its start. Answer as its user would, with the
+	// first choice, "Use this MCP server".
+	trusted := false
 	w.waitFor("Claude Code's input box", 60*time.Second, func() bool {
 		p := pane()
-		if strings.Contains(p, "New MCP server found") {
+		switch {
+		case strings.Contains(p, "Yes, I trust this folder"):
+			if !trusted {
+				w.t.Log("Claude Code asked to trust the folder; answered: yes")
+				trusted = true
+			}
+			exec.Command("tmux", "-S", sock, "send-keys", "-t", "agent", "Enter").Run()
+			return false
+		case strings.Contains(p, "New MCP server found"):
 			w.t.Log("Claude Code asked about mcp-heart; answered: use it")
 			exec.Command("tmux", "-S", sock, "send-keys", "-t", "agent", "Enter").Run()
 			return false
 		}
 		return strings.Contains(p, "for shortcuts")
 	})
+	if !trusted {
+		w.t.Fatal("Claude Code never asked to trust the workspace: the test no longer starts where a new user does")
+	}
 	return sock, pane
 }

@@ -57,6 +57,9 @@ func (w *world) oldToolsWorked(s *script) {
 		return g >= 1 && len(s.seen()) >= len(s.Calls)
 	})
 	seen := strings.Join(s.seen(), "\n")
+	if r := refusal(seen); r != "" {
+		w.t.Fatalf("the client refused or held an mcp-heart call: %s", r)
+	}
 	for _, want := range []string{"Waves", "20250101000000_start_tides.md", "notes.md", "the Moon", "contexts/", "a patient oceanographer", "cite the tide tables", "gemini.google.search"} {
 		if !strings.Contains(seen, want) {
 			w.t.Errorf("the model never saw %q in the tools' replies", want)
@@ -86,7 +89,7 @@ func TestOldToolsThroughGeminiCLI(t *testing.T) {
 
 func TestOldToolsThroughClaudeCode(t *testing.T) {
 	t.Parallel() // waits on its schedule; the timing tests run alone
-	w, s := newWorld(t), oldToolsScript()
+	w, s := newWorld(t, "claude-code"), oldToolsScript()
 	w.oldWorkspace()
 	w.claudeExec(s, nil)
 	w.oldToolsWorked(s)

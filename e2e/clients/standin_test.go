@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -139,6 +140,10 @@ func geminiStandIn(t testing.TB, s *script) string {
 	}))
 }
 
+// toolUseID numbers the stand-ins' tool calls: Claude Code keys a
+// conversation's calls by id, so one id twice would merge two turns.
+var toolUseID atomic.Int64
+
 // claudeStandIn answers Claude Code's streaming Messages API, following s.
 func claudeStandIn(t testing.TB, s *script) string {
 	return serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -152,26 +157,45 @@ func claudeStandIn(t testing.TB, s *script) string {
 			Stream   bool `json:"stream"`
 			Tools    []any
 			Messages []struct {
+				Role    string          `json:"role"`
 				Content json.RawMessage `json:"content"`
 			} `json:"messages"`
 		}
 		json.Unmarshal(body, &req)
-		step := 0
-		var last string
+		step, turns := 0, 0
+		var last, prompt string
 		for _, m := range req.Messages {
 			var blocks []struct {
 				Type    string          `json:"type"`
+				Text    string          `json:"text"`
 				Content json.RawMessage `json:"content"`
 			}
 			if json.Unmarshal(m.Content, &blocks) != nil {
+				var text string
+				if s.PerTurn && m.Role == "user" && json.Unmarshal(m.Content, &text) == nil && strings.HasPrefix(text, "Heartbeat: ") {
+					turns++
+					prompt = text
+				}
 				continue
 			}
 			for _, b := range blocks {
-				if b.Type == "tool_result" {
+				switch {
+				case b.Type == "tool_result":
 					step++
 					last = string(b.Content)
+				case s.PerTurn && m.Role == "user" && b.Type == "text" && strings.HasPrefix(b.Text, "Heartbeat: "):
+					turns++
+					prompt = b.Text
 				}
 			}
+		}
+		// Claude Code merges a new turn's prompt (a heartbeat the watchdog
+		// typed) into the user message holding the last turn's tool
+		// results, and that turn's final text into the next assistant
+		// message, so turns are counted, not found: each earlier turn made
+		// every call of the script.
+		if s.PerTurn && turns > 0 {
+			step = max(0, step-(turns-1)*len(s.Calls))
 		}
 		// Side requests (titles, summaries) come without the MCP tools.
 		main := strings.Contains(string(body), "mcp__mcp-heart__") || len(req.Tools) > 0
@@ -179,13 +203,7 @@ func claudeStandIn(t testing.TB, s *script) string {
 			return
 		}
 		if main {
-			s.mu.Lock()
-			if step == 0 {
-				s.runs++
-			} else {
-				s.results = append(s.results, last)
-			}
-			s.mu.Unlock()
+			s.heard(step, prompt, last)
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
 		ev := func(name string, v any) {
@@ -203,7 +221,7 @@ func claudeStandIn(t testing.TB, s *script) string {
 			}
 			in, _ := json.Marshal(args)
 			ev("content_block_start", map[string]any{"type": "content_block_start", "index": 0,
-				"content_block": map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%d", step), "name": c.name("mcp__mcp-heart__"), "input": map[string]any{}}})
+				"content_block": map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%d", toolUseID.Add(1)), "name": c.name("mcp__mcp-heart__"), "input": map[string]any{}}})
 			ev("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]any{"type": "input_json_delta", "partial_json": string(in)}})
 			stop = "tool_use"
 		} else {

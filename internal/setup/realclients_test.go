@@ -48,9 +48,9 @@ func clientBin(t *testing.T, name string) string {
 }
 
 // realWorkspace lays out a workspace with the real mcp-heart and a
-// recording heart-hook, wired for client, and returns it with the hook's
-// log.
-func realWorkspace(t *testing.T, client string) (dir, hookLog string) {
+// recording heart-hook, wired for client with the agent's home at home, and
+// returns it with the hook's log.
+func realWorkspace(t *testing.T, client, home string) (dir, hookLog string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds mcp-heart and runs a real client")
@@ -70,7 +70,7 @@ func realWorkspace(t *testing.T, client string) (dir, hookLog string) {
 		t.Fatal(err)
 	}
 	dir = filepath.Join(root, "ai-works")
-	if _, err := Init(dir, Options{MCPHeart: mcpHeart, HeartHook: hook, Clients: []string{client}}); err != nil {
+	if _, err := Init(dir, Options{MCPHeart: mcpHeart, HeartHook: hook, Clients: []string{client}, AgentHome: home}); err != nil {
 		t.Fatalf("Init(%s) = %v", client, err)
 	}
 	return dir, hookLog
@@ -165,8 +165,8 @@ func standIn(t *testing.T, isMain func(*http.Request, []byte) bool, answer func(
 // trusted, then "Connected" (approved by enabledMcpjsonServers).
 func TestRealClaudeCode(t *testing.T) {
 	claude := clientBin(t, "claude")
-	dir, hookLog := realWorkspace(t, ClientClaudeCode)
 	home := t.TempDir()
+	dir, hookLog := realWorkspace(t, ClientClaudeCode, home)
 	// A heartbeat ID makes the first tool call succeed (PostToolUse); the
 	// second lacks a required argument and fails (PostToolUseFailure).
 	id := filepath.Join(dir, "stats", "current_heartbeat_id.txt")
@@ -179,9 +179,14 @@ func TestRealClaudeCode(t *testing.T) {
 		t.Errorf("claude mcp list in an untrusted folder does not show mcp-heart pending:\n%s", out)
 	}
 
+	var lastBody, firstRequest atomic.Value
 	url := standIn(t, func(r *http.Request, body []byte) bool {
+		lastBody.Store(body)
 		return strings.HasPrefix(r.URL.Path, "/v1/messages") && !strings.Contains(r.URL.Path, "count_tokens") && strings.Contains(string(body), "mcp__mcp-heart__")
 	}, func(w http.ResponseWriter, n int) {
+		if n == 0 {
+			firstRequest.Store(string(lastBody.Load().([]byte)))
+		}
 		w.Header().Set("Content-Type", "text/event-stream")
 		ev := func(name string, v any) {
 			b, _ := json.Marshal(v)
@@ -207,7 +212,17 @@ func TestRealClaudeCode(t *testing.T) {
 		fmt.Fprint(w, `{"input_tokens":10}`)
 	})
 	env = append(env, "ANTHROPIC_BASE_URL="+url, "ANTHROPIC_API_KEY=stand-in")
-	runClient(t, dir, env, claude, "-p", "hello", "--allowedTools=mcp__mcp-heart")
+	// As README runs it: no flag but the output's, no setting but init's.
+	out := runClient(t, dir, env, claude, "-p", "hello", "--output-format", "stream-json", "--verbose")
+	if !strings.Contains(out, `"permission_denials":[]`) {
+		t.Errorf("Claude Code refused an mcp-heart call in a workspace init wired:\n%s", out)
+	}
+	// CLAUDE.md leads to GEMINI.md: its rules reach the model.
+	rules, _ := os.ReadFile(filepath.Join(dir, "GEMINI.md"))
+	heading, _, _ := strings.Cut(string(rules), "\n")
+	if first, _ := firstRequest.Load().(string); heading == "" || !strings.Contains(first, heading) || !strings.Contains(first, "CLAUDE.md") {
+		t.Errorf("the model's first request does not carry GEMINI.md's rules (%q) through CLAUDE.md", heading)
+	}
 
 	got := checkEvents(t, readHookLog(t, hookLog), ClientClaudeCode, dir,
 		"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop", "SessionEnd")
@@ -215,6 +230,7 @@ func TestRealClaudeCode(t *testing.T) {
 		t.Errorf("PreToolUse tool_name = %v, want the mcp-heart tool", name)
 	}
 
+	// The trust a person gives once in the interactive dialog.
 	trust, _ := json.Marshal(map[string]any{"projects": map[string]any{dir: map[string]any{"hasTrustDialogAccepted": true}}})
 	if err := os.WriteFile(filepath.Join(home, ".claude.json"), trust, 0o600); err != nil {
 		t.Fatal(err)
@@ -246,11 +262,11 @@ func TestRealClaudeCode(t *testing.T) {
 // hooks there through a turn with a tool call.
 func TestRealGemini(t *testing.T) {
 	gemini := clientBin(t, "gemini")
-	dir, hookLog := realWorkspace(t, ClientGemini)
 	home := t.TempDir()
+	dir, hookLog := realWorkspace(t, ClientGemini, home)
+	// The user's sign-in; the folder's trust is init's.
 	for name, v := range map[string]any{
-		"trustedFolders.json": map[string]any{dir: "TRUST_FOLDER"},
-		"settings.json":       map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}},
+		"settings.json": map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}},
 	} {
 		b, _ := json.Marshal(v)
 		if err := os.MkdirAll(filepath.Join(home, ".gemini"), 0o755); err != nil {
@@ -303,15 +319,9 @@ func TestRealGemini(t *testing.T) {
 // event has arrived.
 func TestRealCodex(t *testing.T) {
 	codex := clientBin(t, "codex")
-	dir, hookLog := realWorkspace(t, ClientCodex)
-	codexHome := filepath.Join(t.TempDir(), ".codex")
-	if err := os.MkdirAll(codexHome, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	trust := fmt.Sprintf("[projects.%q]\ntrust_level = \"trusted\"\n", dir)
-	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), []byte(trust), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	home := t.TempDir()
+	dir, hookLog := realWorkspace(t, ClientCodex, home)
+	codexHome := filepath.Join(home, ".codex") // init trusted the project there
 	env := []string{"HOME=" + filepath.Dir(codexHome), "CODEX_HOME=" + codexHome, "NO_COLOR=1"}
 	out := runClient(t, dir, env, codex, "mcp", "list")
 	lines := strings.Split(out, "\n")
