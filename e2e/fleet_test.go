@@ -247,7 +247,7 @@ func pulseTimes(ws *workspace.Workspace, stop <-chan struct{}) <-chan []time.Tim
 
 // The broker stops and comes back: the pulse goes on without a gap, and the
 // state is published again at once (the restarted broker kept nothing).
-// AIHEART_MQTT_OUTAGE=30s with AIHEART_MQTT_PULSE=1s gives the README's
+// AIHEART_MQTT_OUTAGE=30s with AIHEART_MQTT_PULSE=1s gives docs/measured.md's
 // figures; the default is a 2 s outage at 200 ms pulses.
 func TestE2EBrokerOutageNoPulseGap(t *testing.T) {
 	outage, pulse := envDuration(t, "AIHEART_MQTT_OUTAGE", 2*time.Second), envDuration(t, "AIHEART_MQTT_PULSE", 200*time.Millisecond)

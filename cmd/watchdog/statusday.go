@@ -68,7 +68,7 @@ func checkDay(date string, loc *time.Location, now time.Time) error {
 }
 
 // statusJSON is one agent in `watchdog status --json`: a stable shape for
-// scripts (README documents it).
+// scripts (docs/watchdog.md documents it).
 type statusJSON struct {
 	Agent     string `json:"agent"`
 	Workspace string `json:"workspace"`

@@ -9,7 +9,7 @@ import (
 )
 
 // BenchmarkGhostModeDay measures what a day of the paper's example
-// configuration (README: 48 wakeups a day, 80 % of them idle) costs with
+// configuration (docs/cost.md: 48 wakeups a day, 80 % of them idle) costs with
 // ghost mode against without it, with the real Gemini CLI (`gemini -p`,
 // stream-json) woken by the real watchdog, its model a stand-in that
 // reports usage from the size of each request (prompt: bytes / 4) as a real

@@ -18,7 +18,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/testutil"
 )
 
-// aclFor is the README's ACL: each watchdog writes only its own agents'
+// aclFor is the ACL of docs/fleet.md: each watchdog writes only its own agents'
 // topics and its own presence topic (its client ID is its user name); the
 // fleet view only reads.
 func aclFor(host string) string {

@@ -103,7 +103,7 @@ func BenchmarkDaysHeard(b *testing.B) {
 
 // BenchmarkDaysFull measures the days at their bounds: 1,000 agents, each
 // with MaxDayModes changes of mode and MaxDayAlerts alerts of the longest
-// message kept (README's worst case). Run: go test ./internal/fleet -run '^$' -bench DaysFull -benchtime 1x.
+// message kept (the worst case docs/fleet.md states). Run: go test ./internal/fleet -run '^$' -bench DaysFull -benchtime 1x.
 func BenchmarkDaysFull(b *testing.B) {
 	for b.Loop() {
 		var before, after runtime.MemStats

@@ -25,7 +25,7 @@
 //   - A View trusts topics, not payloads: a member is its topic, and a state
 //     or alert whose agent is not its topic's is refused. Only a broker ACL
 //     letting each watchdog write just its own agents' and presence topics
-//     keeps one peer from speaking for another (README, "Security"). What a
+//     keeps one peer from speaking for another (docs/security.md). What a
 //     View keeps is bounded: MaxPayload per message (also asked of the
 //     broker as the MQTT 5 maximum packet size), DefaultMaxMembers agents,
 //     and members silent for EvictAfter are forgotten.

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// SaveScreenshot writes a test's picture as name in $SCREENSHOT_DIR (README's
+// SaveScreenshot writes a test's picture as name in $SCREENSHOT_DIR (the docs'
 // pictures are retaken so: SCREENSHOT_DIR=$PWD/docs), else in a temporary
 // folder.
 func SaveScreenshot(t testing.TB, name string, png []byte) {
