@@ -190,7 +190,7 @@ func TestNextStepsPerClient(t *testing.T) {
 	}{
 		{ClientClaudeCode, []string{"mcp__mcp-heart", ".claude/settings.json", "trust dialog", "tmux_target: agent"}, "claude"},
 		{ClientGemini, []string{"trustedFolders.json", "gemini mcp list", "# prices:"}, "gemini"},
-		{ClientCodex, []string{".codex/config.toml", "/hooks", "# prices:"}, "codex"},
+		{ClientCodex, []string{".codex/config.toml", "/hooks", "names no model"}, "codex"},
 		{ClientClaudeDesktop, []string{"Claude Desktop: restart it"}, ""},
 	} {
 		t.Run(tc.client, func(t *testing.T) {

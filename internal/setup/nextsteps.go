@@ -27,8 +27,8 @@ var headlessClients = map[string]headless{
 	ClientClaudeCode: {"Claude Code", []string{"claude", "-p", "{prompt}", "--output-format", "stream-json", "--verbose"}, true, ""},
 	ClientGemini: {"Gemini CLI", []string{"gemini", "-p", "{prompt}", "--output-format", "stream-json"}, false,
 		"gemini-2.5-pro: {input: 1.25, output: 10, cached: 0.31}"},
-	ClientCodex: {"Codex", []string{"codex", "exec", "--json", "{prompt}"}, false,
-		"gpt-5.1-codex: {input: 1.25, output: 10, cached: 0.125}"},
+	// Codex's events name no model: prices cannot apply, tokens can.
+	ClientCodex: {"Codex", []string{"codex", "exec", "--skip-git-repo-check", "--json", "{prompt}"}, false, ""},
 }
 
 // mainClient is the first wired client the watchdog can wake headless,
@@ -43,7 +43,7 @@ func mainClient(clients []string) string {
 }
 
 // WatchdogConfig is a watchdog config for the workspace of res that wakes
-// its main client headless: a wakeup every 10 minutes, at most 48 a day,
+// its main client headless: a wakeup every 30 minutes, at most 48 a day,
 // a daily budget, the status page on loopback. Without a headless client
 // the agent is woken through its inbox.
 func WatchdogConfig(res Result) string {
@@ -61,15 +61,18 @@ func WatchdogConfig(res Result) string {
 		fmt.Fprintf(&b, "agent:\n  delivery: exec   # headless %s, one run a wakeup\n", h.name)
 		fmt.Fprintf(&b, "  command: %s\n", argv)
 		b.WriteString("  output: stream-json   # tokens, cost and tool calls read from the client's own events\n")
-		b.WriteString("  timeout: 30m\n")
+		b.WriteString("  timeout: 600s\n")
 	}
-	b.WriteString("schedule: {every: 10m}   # a wakeup every 10 minutes\n")
+	b.WriteString("schedule: {every: 30m}   # a wakeup every 30 minutes\n")
 	b.WriteString("daily_cap: 48            # at most 48 wakeups a day, every source\n")
 	switch {
 	case ok && h.priced:
 		b.WriteString("budget: {daily_usd: 5}   # no wakeup once today's runs cost $5 (the client prices them)\n")
+	case ok && h.price == "":
+		b.WriteString("budget: {daily_tokens: 3000000}   # no wakeup once today's runs used 3M tokens\n")
+		fmt.Fprintf(&b, "# %s names no model in its events, so no price applies: the tokens are counted.\n", h.name)
 	case ok:
-		b.WriteString("budget: {daily_tokens: 2000000}   # no wakeup once today's runs used 2M tokens\n")
+		b.WriteString("budget: {daily_tokens: 3000000}   # no wakeup once today's runs used 3M tokens\n")
 		fmt.Fprintf(&b, "# %s reports no price: for dollars, price its model (USD per million tokens;\n", h.name)
 		b.WriteString("# example figures: use your provider's, and the model name `watchdog status` shows)\n")
 		fmt.Fprintf(&b, "# prices:\n#   %s\n", h.price)
