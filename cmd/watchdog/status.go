@@ -170,15 +170,13 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, date stri
 	if sc.NextWakeup != nil {
 		next = fmt.Sprintf("%s (%s, in %s)", sc.NextWakeup.Local().Format("15:04:05"), sc.NextSource, left(now, *sc.NextWakeup))
 	}
+	blocked := state.Blocking(st, now, ws.Loc)
 	switch {
-	case sc.Stopped:
-		next = "stopped (recovery gave up)"
 	case !live:
 		next = "none: no watchdog runs"
-	case st.Pause != nil:
-		next = "none while paused"
-	case sc.OutsideActiveHours:
-		next = "held: outside active hours, schedule and idle wakeups wait"
+	case blocked != nil:
+		next = "none: " + blockedWord(*blocked, now)
+		row("BLOCKED", blocked.Reason)
 	}
 	row("next wakeup", next)
 	if sc.InFlight && sc.InFlightSince != nil {
@@ -212,6 +210,19 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, date stri
 	c := st.Counters
 	row("counts", fmt.Sprintf("pulses %d, wakeups %d, delivered %d, failed %d, taken over %d, ghosts %d, dropped %d, dropped by the budget %d, tool capped %d, token capped %d, skipped %d, held by the service %d, skipped after gave_up %d, coalesced %d, outside active hours %d",
 		c.Pulses, c.Wakeups, c.Delivered, c.DeliveryFailures, c.TakenOver, c.Ghosts, c.Dropped, c.DroppedBudget, c.ToolCapped, c.TokenCapped, c.Skipped, c.HeldService, c.GaveUp, c.Coalesced, c.OutsideActiveHours))
+}
+
+// blockedWord is why no wakeup comes in a word, with when it lifts by
+// itself: "budget spent until 00:00".
+func blockedWord(b state.Blocked, now time.Time) string {
+	w := b.Word()
+	if b.Until != nil {
+		w += " until " + b.Until.Local().Format("15:04")
+		if b.Until.Sub(now) >= 24*time.Hour {
+			w = b.Word() + " until " + b.Until.Local().Format("2006-01-02 15:04")
+		}
+	}
+	return w
 }
 
 func proof(now time.Time, p *workspace.Proof) string {

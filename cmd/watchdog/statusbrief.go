@@ -36,7 +36,7 @@ func (b *briefTable) row(name string, ws *workspace.Workspace, st state.State, e
 		fmt.Fprintf(b.tw, "%s\tNEVER RAN\t|%s|\t-\t-\n", name, strip)
 		return
 	}
-	fmt.Fprintf(b.tw, "%s\t%s\t|%s|\t%s\t%s\n", name, briefState(st, live), strip, notOKChecks(st), briefCost(st))
+	fmt.Fprintf(b.tw, "%s\t%s\t|%s|\t%s\t%s\n", name, briefState(st, live, b.now, ws.Loc), strip, notOKChecks(st), briefCost(st))
 }
 
 // Flush writes the table and the strip's legend.
@@ -47,7 +47,10 @@ func (b *briefTable) Flush(w io.Writer) {
 
 // briefState is the agent's state in a word, in capitals when it needs a
 // person: not running, waiting for you, gave up.
-func briefState(st state.State, live bool) string {
+// A blocked agent says why no wakeup comes (budget spent until 00:00),
+// never "waiting" for one that would be dropped.
+func briefState(st state.State, live bool, now time.Time, loc *time.Location) string {
+	blocked := state.Blocking(st, now, loc)
 	switch mode := day.ModeOf(st); {
 	case !live:
 		return "NOT RUNNING"
@@ -55,10 +58,10 @@ func briefState(st state.State, live bool) string {
 		return "GAVE UP"
 	case mode == day.WaitingForYou:
 		return "WAITING FOR YOU"
-	case mode == day.Paused && st.Pause != nil && !st.Pause.Until.IsZero():
-		return "paused until " + st.Pause.Until.Local().Format("15:04")
-	case mode == day.Outside:
+	case blocked != nil && blocked.Why == state.BlockedHours:
 		return "outside hours"
+	case blocked != nil:
+		return blockedWord(*blocked, now)
 	default:
 		return mode
 	}

@@ -76,6 +76,10 @@ type statusJSON struct {
 	// possible); Why says why not.
 	Running bool   `json:"running"`
 	Why     string `json:"why,omitempty"`
+	// Blocked is why no wakeup can reach the agent now (as of the
+	// command, not the last pulse); state's next_wakeup is absent while it
+	// lasts.
+	Blocked *state.Blocked `json:"blocked,omitempty"`
 	// State is the state file as the last pulse wrote it (absent when the
 	// watchdog never ran there).
 	State *state.State `json:"state,omitempty"`
@@ -106,6 +110,12 @@ func agentJSON(name string, ws *workspace.Workspace, st state.State, err error, 
 	}
 	j.State = &st
 	j.Running, j.Why = st.Live(ws, now)
+	if j.Running {
+		j.Blocked = state.Blocking(st, now, ws.Loc)
+	}
+	if sc := &st.Chambers.Schedule; j.Blocked != nil {
+		sc.Blocked, sc.NextWakeup, sc.NextSource = j.Blocked, nil, ""
+	}
 	strip := func(date string) *stripJSON {
 		slots, err := dayStrip(ws, ws.Loc, date, now)
 		if err != nil || len(slots) == 0 {

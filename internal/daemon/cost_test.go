@@ -210,6 +210,11 @@ func TestBudgetStopsTheNextWakeup(t *testing.T) {
 	if by := st.Counters.BySource["schedule"]; by[state.OutcomeDroppedBudget] != st.Counters.DroppedBudget || st.Counters.Dropped != 0 {
 		t.Fatalf("counters %+v", st.Counters)
 	}
+	// The state says why no wakeup comes, and announces none that would
+	// be dropped.
+	if sc := st.Chambers.Schedule; sc.Blocked == nil || sc.Blocked.Why != state.BlockedBudget || sc.Blocked.Until == nil || sc.NextWakeup != nil {
+		t.Fatalf("schedule chamber %+v (blocked %+v), want blocked by the budget until midnight and no next wakeup", sc, sc.Blocked)
+	}
 	if n := alertsWith(t, h.alerts, "budget", "50% of today's budget used: 340 of 500 tokens"); n != 1 {
 		t.Fatalf("%d warn_at alerts, want 1: %v", n, alertsOf(t, h.alerts))
 	}

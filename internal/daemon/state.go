@@ -26,6 +26,11 @@ func (a *agent) stateNow() state.State {
 	}
 	sum := a.ledger.Summary(now)
 	b := a.ledger.Budget(now, a.cfg.Budget)
+	if a.fleet != nil && !b.Spent {
+		if f := a.fleet.use(now); a.fleet.b.On() && f.Spent {
+			b.Spent, b.Reason = true, f.Reason // the fleet's budget drops this agent's wakeups too
+		}
+	}
 	sum.Budget = &b
 	s.Cost = &sum
 	if a.paused != nil {
@@ -64,6 +69,15 @@ func (a *agent) stateNow() state.State {
 	if after := a.cfg.Idle.After.D(); after > 0 && !idle {
 		t := a.lastActivity().Add(after)
 		s.Chambers.Idle.WakeAt = &t
+	}
+	if t := a.gate.held(); t.After(now) {
+		sc.HeldUntil = &t
+	}
+	// A wakeup the gate would drop is not announced: the page and status
+	// say why none comes instead.
+	if sc.Blocked = state.Blocking(s, now, a.loc); sc.Blocked != nil {
+		sc.NextWakeup, sc.NextSource = nil, ""
+		s.Chambers.Idle.WakeAt = nil
 	}
 	return s
 }

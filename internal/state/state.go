@@ -176,6 +176,12 @@ type ScheduleChamber struct {
 	// OutsideActiveHours is true while schedule.active_hours keeps the
 	// schedule and idle chambers silent.
 	OutsideActiveHours bool `json:"outside_active_hours"`
+	// HeldUntil is when the model service's hold ends (rate limit,
+	// overload): wakeups wait until then.
+	HeldUntil *time.Time `json:"held_until,omitempty"`
+	// Blocked is why no wakeup can reach the agent (Blocking at the
+	// pulse); NextWakeup is absent while it lasts.
+	Blocked *Blocked `json:"blocked,omitempty"`
 }
 
 // IdleChamber shows the idle chamber.

@@ -38,7 +38,24 @@ const JA = {
   "Needs you: the agent waits for your answer in its terminal": "対応が必要です：エージェントが端末であなたの応答を待っています",
   "needs you": "要対応", "error": "エラー", "budget spent": "予算切れ", "all": "すべて", "search by name": "名前で検索",
   "sort": "並べ替え", "state": "状態", "name": "名前", "last activity": "最新の活動", "close": "閉じる",
+  "blocked": "起動なし", "gave up": "回復を断念", "daily cap reached": "1日の上限に到達", "breaker open": "ブレーカー作動中",
+  "held by the service": "サービス側で待機中", "until": "まで",
 };
+// BLOCKED names, in a word, why no wakeup can reach the agent (the
+// state's chambers.schedule.blocked.why).
+const BLOCKED = {
+  paused: "paused", gave_up: "gave up", budget_spent: "budget spent", daily_cap: "daily cap reached",
+  breaker_open: "breaker open", held_service: "held by the service", outside_active_hours: "outside active hours",
+};
+// blockedWord is that word, with when it lifts by itself: a time within a
+// day needs no date ("budget spent until 00:00", as status says it).
+function blockedWord(b, a) {
+  const w = tr(a, BLOCKED[b.why] || b.why);
+  if (!b.until) return w;
+  const soon = new Date(b.until).getTime() - Date.now() < 86400e3;
+  const t = soon ? clockTime(b.until).slice(0, ja(a) ? 8 : 5) : clock(b.until, a);
+  return ja(a) ? w + "（" + t + tr(a, "until") + "）" : w + " until " + t;
+}
 // tr is s in the agent's language; for the page itself, in the language
 // every agent shares.
 const tr = (a, s) => (a && a.language === "ja" && JA[s]) || s;
@@ -151,10 +168,15 @@ function draw(name) {
   const stale = lost || silent(rec);
   const paused = !!a.pause;
   const breakerOpen = a.circuit_breaker && a.circuit_breaker.state && a.circuit_breaker.state !== "closed";
+  const sc = (a.chambers && a.chambers.schedule) || {};
+  // blocked: no wakeup can reach the agent (paused, gave up, budget or cap
+  // spent, breaker open, held by the service, outside active hours).
+  const blocked = sc.blocked;
   const w = worst(a);
   el.className = "card " + w;
+  el.classList.toggle("blocked", !!blocked);
   if (stale) el.classList.add("stale");
-  else if (paused || breakerOpen) el.classList.add("still");
+  else if (paused || breakerOpen || blocked) el.classList.add("still");
   else if (a.chambers && a.chambers.schedule && a.chambers.schedule.in_flight) el.classList.add("flight");
   else if (w === "ok" || w === "info") el.classList.add("healthy");
   // A client waiting for a person is the one state that needs the
@@ -164,11 +186,12 @@ function draw(name) {
   const needs = $(".needs-you", el);
   needs.hidden = !asking;
   needs.textContent = asking ? tr(a, "Needs you: the agent waits for your answer in its terminal") : "";
-  const sc = (a.chambers && a.chambers.schedule) || {};
   // The badge says what the fleet's tile says first (an error before the
-  // work mode), so a tile and its card never disagree.
-  let badge = offline ? "offline" : stale ? "no pulse" : asking ? "waiting for you" : w === "error" ? "error" : paused ? "paused" : sc.outside_active_hours ? "outside active hours" : (a.work && a.work.mode) || w;
-  $(".badge", el).textContent = tr(a, badge);
+  // work mode), so a tile and its card never disagree; a blocked agent is
+  // never "waiting" for a wakeup that would be dropped.
+  const badge = offline ? tr(a, "offline") : stale ? tr(a, "no pulse") : asking ? tr(a, "waiting for you") : w === "error" ? tr(a, "error")
+    : blocked ? blockedWord(blocked, a) : paused ? tr(a, "paused") : sc.outside_active_hours ? tr(a, "outside active hours") : tr(a, (a.work && a.work.mode) || w);
+  $(".badge", el).textContent = badge;
   $(".alerts summary", el).textContent = tr(a, "recent alerts");
   if (!$(".daynav", el).dataset.date) $(".history summary", el).textContent = stripWord("alerts_24h", ja(a)); // else the day browsed names them
 
@@ -188,8 +211,9 @@ function draw(name) {
   fact(dl, a, "deep work", dw.length ? dw.join(", ") : none);
   // The next wakeup only where one can come: not while paused, outside
   // active hours or with no watchdog pulsing.
-  fact(dl, a, "next wakeup", sc.stopped ? tr(a, "stopped (recovery gave up)") : stale ? "–" : paused ? tr(a, "none while paused")
+  fact(dl, a, "next wakeup", stale ? "–" : blocked ? none + " · " + blockedWord(blocked, a) : sc.stopped ? tr(a, "stopped (recovery gave up)") : paused ? tr(a, "none while paused")
     : sc.outside_active_hours ? tr(a, "held until active hours") : sc.next_wakeup ? until(sc.next_wakeup, a) + " · " + sc.next_source : none);
+  if (blocked && !stale) fact(dl, a, "blocked", blocked.reason);
   if (sc.in_flight) fact(dl, a, "in flight", (sc.in_flight_source || tr(a, "wakeup")) + " · " + ago(sc.in_flight_since, a));
   const cap = a.daily_cap || {};
   fact(dl, a, "daily cap", cap.limit ? cap.used + " " + tr(a, "of") + " " + cap.limit : (cap.used || 0) + " (" + tr(a, "no limit") + ")");
