@@ -53,6 +53,10 @@ func TestE2EBlockedByTheBudgetIsInSight(t *testing.T) {
 	if next != "none: budget spent until 00:00" || !strings.Contains(blocked, "daily budget spent (1200 of 1000 tokens used today)") {
 		t.Fatalf("status: next wakeup %q, blocked %q:\n%s", next, blocked, out)
 	}
+	// The model the config does not price is named, with the line to add.
+	if want := `price unknown for claude-opus-4-8[1m]: add prices: {"claude-opus-4-8[1m]": {input: …, output: …}} to the config`; !strings.Contains(string(out), want) {
+		t.Fatalf("status lacks %q:\n%s", want, out)
+	}
 
 	out, err = exec.Command(wd, "status", "-c", cfg, "--brief").CombinedOutput()
 	if err != nil {
@@ -106,6 +110,9 @@ func TestE2EBlockedByTheBudgetIsInSight(t *testing.T) {
 	nextFact := evalIn[string](t, ctx, `document.querySelector('[data-agent="vega"] dd[data-fact="next wakeup"]').textContent`)
 	why := evalIn[string](t, ctx, `(document.querySelector('[data-agent="vega"] dd[data-fact="blocked"]') || {}).textContent || ""`)
 	still := evalIn[bool](t, ctx, `(() => { const c = document.querySelector('[data-agent="vega"]').classList; return c.contains("blocked") && c.contains("still") && !c.contains("healthy"); })()`)
+	if p := evalIn[string](t, ctx, `(document.querySelector('[data-agent="vega"] dd[data-fact="prices"]') || {}).textContent || ""`); !strings.HasPrefix(p, `price unknown for claude-opus-4-8[1m]: add prices: {"claude-opus-4-8[1m]": {input: …, output: …}}`) {
+		t.Errorf("page's prices fact %q", p)
+	}
 	if badge != "budget spent until 00:00" || nextFact != "none · budget spent until 00:00" || !strings.Contains(why, "1200 of 1000 tokens") || !still {
 		t.Fatalf("page: badge %q, next wakeup %q, blocked %q, still %v", badge, nextFact, why, still)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ai-heart/ai-heart/internal/cost"
+	"github.com/ai-heart/ai-heart/internal/termsafe"
 )
 
 // costRows are the cost lines of `watchdog status`: today, yesterday and the
@@ -56,7 +57,24 @@ func costRows(row func(k, v string), c *cost.Summary) {
 		}
 		row("by source today", strings.Join(parts, "; "))
 	}
+	if len(c.UnpricedModels) > 0 {
+		row("prices", priceHint(c.UnpricedModels))
+	}
 	row("pulse", "$0 by construction: the pulse reads files and never calls a model")
+}
+
+// priceHint names the models no price covers and the config line that
+// prices them: the keys are the client's own model names, brackets and all.
+func priceHint(models []string) string {
+	names := make([]string, len(models))
+	entries := make([]string, len(models))
+	for i, m := range models {
+		q := strconv.Quote(termsafe.Line(m))
+		names[i] = termsafe.Line(m)
+		entries[i] = q + ": {input: …, output: …}"
+	}
+	return "price unknown for " + strings.Join(names, ", ") + ": add prices: {" + strings.Join(entries, ", ") +
+		"} to the config (USD per million tokens; cached: … and cache_write: … price cache reads and writes)"
 }
 
 // costWords are cellCost's words in one language.

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/cost"
 )
 
@@ -61,5 +62,35 @@ func TestBudgetRow(t *testing.T) {
 		if got := budgetRow(tc.b); got != tc.want {
 			t.Errorf("budgetRow(%+v) =\n%q, want\n%q", tc.b, got, tc.want)
 		}
+	}
+}
+
+// TestPriceHintIsTheConfigLine: "price unknown" names the model key and the
+// config line that prices it; that line, its "…" filled in, is a config the
+// loader takes, and it prices the model (brackets and all).
+func TestPriceHintIsTheConfigLine(t *testing.T) {
+	const model = "claude-opus-4-8[1m]"
+	var b strings.Builder
+	costRows(func(k, v string) { b.WriteString(k + ": " + v + "\n") }, &cost.Summary{UnpricedModels: []string{model, "gemini-3-pro"}})
+	out := b.String()
+	want := `prices: price unknown for claude-opus-4-8[1m], gemini-3-pro: add prices: {"claude-opus-4-8[1m]": {input: …, output: …}, "gemini-3-pro": {input: …, output: …}} to the config`
+	if !strings.Contains(out, want) {
+		t.Fatalf("status lacks %q:\n%s", want, out)
+	}
+	_, line, _ := strings.Cut(out, "add ")
+	line, _, _ = strings.Cut(line, " to the config")
+	cfg, err := config.Parse([]byte(strings.ReplaceAll(line, "…", "3") + "\n"))
+	if err != nil {
+		t.Fatalf("the hinted line %q does not load: %v", line, err)
+	}
+	u := &cost.Usage{Tokens: cost.Tokens{Input: 1e6}, Models: map[string]cost.Tokens{model: {Input: 1e6}}}
+	if usd, known := cost.Price(u, cfg.Prices); !known || usd != 3 {
+		t.Fatalf("priced by the hinted line: $%v known %v, want $3", usd, known)
+	}
+	// A model name from the agent's client cannot steer the terminal.
+	b.Reset()
+	costRows(func(k, v string) { b.WriteString(k + ": " + v + "\n") }, &cost.Summary{UnpricedModels: []string{"m\x1b[2J"}})
+	if strings.Contains(b.String(), "\x1b") {
+		t.Fatalf("an escape reached the terminal: %q", b.String())
 	}
 }

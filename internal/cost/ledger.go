@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -96,6 +97,26 @@ type Day struct {
 	Warned bool `json:"warned,omitempty"`
 	// SpentAlerted is set once the "budget spent" alert went out that day.
 	SpentAlerted bool `json:"spent_alerted,omitempty"`
+	// UnpricedModels are the models of that day's runs no price covered,
+	// sorted, at most maxUnpriced: what to add to the config's prices.
+	UnpricedModels []string `json:"unpriced_models,omitempty"`
+}
+
+// maxUnpriced bounds the unpriced models a day keeps (the agent can write
+// the file; the names come from its client's output).
+const maxUnpriced = 8
+
+// noteUnpriced adds models to the day's unpriced ones.
+func (d *Day) noteUnpriced(models []string) {
+	for _, m := range models {
+		if len(d.UnpricedModels) >= maxUnpriced {
+			return
+		}
+		if !slices.Contains(d.UnpricedModels, m) {
+			d.UnpricedModels = append(d.UnpricedModels, m)
+			slices.Sort(d.UnpricedModels)
+		}
+	}
 }
 
 // book is the file's content.
@@ -161,6 +182,7 @@ func (l *Ledger) read() error {
 		if d.By == nil {
 			d.By = Split{}
 		}
+		d.UnpricedModels = d.UnpricedModels[:min(len(d.UnpricedModels), maxUnpriced)] // names the agent's client gave: shown, never trusted
 		if len(d.By) > maxSources {
 			return fmt.Errorf("read %s: day %s: %d sources: %w", File, day, len(d.By), ErrCorrupt)
 		}
@@ -199,6 +221,9 @@ type Run struct {
 	Usage *Usage `json:"usage"`
 	// USD is nil when the price is unknown.
 	USD *float64 `json:"cost_usd"`
+	// Unpriced names the models no price covers (the config's prices
+	// table is keyed by them).
+	Unpriced []string `json:"unpriced_models,omitempty"`
 }
 
 // Measure prices a run's usage (nil: unknown) with prices.
@@ -206,6 +231,8 @@ func Measure(u *Usage, prices map[string]config.Price) Run {
 	r := Run{Usage: u.Clone()}
 	if usd, ok := Price(u, prices); ok {
 		r.USD = &usd
+	} else {
+		r.Unpriced = Unpriced(u, prices)
 	}
 	return r
 }
@@ -228,7 +255,9 @@ func (l *Ledger) Record(now time.Time, source, outcome string, r Run) error {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.day(now).By.add(source, outcome, c)
+	d := l.day(now)
+	d.By.add(source, outcome, c)
+	d.noteUnpriced(r.Unpriced)
 	l.b.Totals[source] = l.b.Totals[source].Add(c)
 	return l.save(now)
 }
@@ -293,6 +322,9 @@ type Summary struct {
 	TodayCorrupt bool `json:"today_corrupt,omitempty"`
 	// Budget is the daily budget as of now (set by the daemon).
 	Budget *BudgetState `json:"budget,omitempty"`
+	// UnpricedModels are the last 7 days' models no price covered: the
+	// keys to add to the config's prices.
+	UnpricedModels []string `json:"unpriced_models,omitempty"`
 }
 
 // Summary sums the ledger as of now.
@@ -311,6 +343,16 @@ func (l *Ledger) Summary(now time.Time) Summary {
 	if d := l.b.Days[dayOf(now, l.loc)]; d != nil {
 		s.TodayCorrupt = d.Corrupt
 	}
+	for k, d := range l.b.Days {
+		if k >= s.Last7Days.From && k <= s.Last7Days.To {
+			for _, m := range d.UnpricedModels {
+				if !slices.Contains(s.UnpricedModels, m) && len(s.UnpricedModels) < maxUnpriced {
+					s.UnpricedModels = append(s.UnpricedModels, m)
+				}
+			}
+		}
+	}
+	slices.Sort(s.UnpricedModels)
 	return s
 }
 

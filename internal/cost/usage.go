@@ -120,3 +120,21 @@ func Price(u *Usage, prices map[string]config.Price) (usd float64, known bool) {
 	}
 	return usd / 1e6, true
 }
+
+// Unpriced names the models of a run whose tokens no price covers: not in
+// prices, or with cache writes and no cache_write price. A run its client
+// priced, or that used nothing, has none.
+func Unpriced(u *Usage, prices map[string]config.Price) []string {
+	if u == nil || u.ReportedUSD != nil {
+		return nil
+	}
+	var out []string
+	for m, t := range u.Models {
+		p, ok := prices[m]
+		if t.Total() > 0 && (!ok || (t.CacheWrite > 0 && p.CacheWrite == nil)) {
+			out = append(out, m)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

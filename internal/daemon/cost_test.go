@@ -126,6 +126,10 @@ func TestCostUnpricedAndTranscript(t *testing.T) {
 			if tc.usd != nil && (w.Unpriced != 0 || math.Abs(w.USD-*tc.usd*float64(w.Runs)) > 1e-12) {
 				t.Fatalf("worked: %+v, want $%v a run", w, *tc.usd)
 			}
+			// The model to price is named, for status's "price unknown for m2".
+			if got := fmt.Sprint(st.Cost.UnpricedModels); (tc.usd == nil && got != "[m2]") || (tc.usd != nil && got != "[]") {
+				t.Fatalf("unpriced models %s", got)
+			}
 			files, _ := filepath.Glob(filepath.Join(cfg.Workspace, "stats", "wakeups", "*.jsonl"))
 			if len(files) != 1 {
 				t.Fatalf("transcripts %v", files)
@@ -143,8 +147,8 @@ func TestCostUnpricedAndTranscript(t *testing.T) {
 				if e.Usage == nil || e.Usage.Tokens.Total() != perRun {
 					t.Fatalf("transcript usage %+v, want %d tokens", e.Usage, perRun)
 				}
-				if tc.usd == nil && string(raw["cost_usd"]) != "null" {
-					t.Fatalf("transcript cost_usd %s, want null (price unknown)", raw["cost_usd"])
+				if tc.usd == nil && (string(raw["cost_usd"]) != "null" || string(raw["unpriced_models"]) != `["m2"]`) {
+					t.Fatalf("transcript cost_usd %s, unpriced_models %s: want null (price unknown) for m2", raw["cost_usd"], raw["unpriced_models"])
 				}
 				if tc.usd != nil && (e.USD == nil || *e.USD != *tc.usd) {
 					t.Fatalf("transcript cost %v, want %v", e.USD, *tc.usd)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -125,7 +126,7 @@ func TestAppendKeepsOldLines(t *testing.T) {
 	}
 
 	read, err := Read(ws, rel)
-	if err != nil || len(read) != 4 || !read[1].Time.Equal(entries[0].Time) || read[2] != (Entry{Time: read[2].Time, Agent: "a", Source: "extra", Prompt: entries[1].Prompt, Reply: entries[1].Reply, DurationMS: 5, ExitCode: 2, Error: "exit status 2"}) {
+	if err != nil || len(read) != 4 || !read[1].Time.Equal(entries[0].Time) || !reflect.DeepEqual(read[2], Entry{Time: read[2].Time, Agent: "a", Source: "extra", Prompt: entries[1].Prompt, Reply: entries[1].Reply, DurationMS: 5, ExitCode: 2, Error: "exit status 2"}) {
 		t.Errorf("Read = %+v, %v", read, err)
 	}
 	dir, _ := os.ReadDir(ws.Path(workspace.WakeupsDir))

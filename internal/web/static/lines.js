@@ -137,6 +137,14 @@ function costLines(a) {
     out.push(["ghosts today", ja(a) ? "今日のゴースト" + runs(g.runs, a) + "：" + cellCost(g, a)
       : (g.runs === 1 ? "1 ghost" : thousands(g.runs) + " ghosts") + " today, " + cellCost(g, a)]);
   }
+  // The models no price covers, and the config line that prices them (as
+  // status's "prices" row says it).
+  const m = k.unpriced_models || [];
+  if (m.length) {
+    const entries = m.map((x) => JSON.stringify(x) + ": {input: …, output: …}").join(", ");
+    out.push(["prices", (ja(a) ? "価格不明のモデル：" + m.join("、") + "。設定に追加してください：" : "price unknown for " + m.join(", ") + ": add ")
+      + "prices: {" + entries + "}" + (ja(a) ? "（100万トークンあたりの USD）" : " to the config (USD per million tokens)")]);
+  }
   return out;
 }
 
