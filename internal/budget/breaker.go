@@ -239,3 +239,15 @@ func (b *Breaker) state(now time.Time) BreakerState {
 	}
 	return st
 }
+
+// Adopt takes over the state of old, the breaker of the same workspace
+// before a config reload: what it recorded since this one read the file
+// (a run that ended while the reload waited) is not lost.
+func (b *Breaker) Adopt(old *Breaker) {
+	old.mu.Lock()
+	st, saved := old.st, old.saved
+	old.mu.Unlock()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.st, b.saved = st, saved
+}

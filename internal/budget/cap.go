@@ -175,3 +175,15 @@ func writeJSON(ws *workspace.Workspace, rel string, v any) error {
 	}
 	return ws.WriteFile(rel, append(b, '\n'))
 }
+
+// Adopt takes over the count of old, the cap of the same workspace before
+// a config reload: the day's use goes on (an unlimited cap keeps its count
+// in memory only), under this cap's limit.
+func (c *DailyCap) Adopt(old *DailyCap) {
+	old.mu.Lock()
+	st, spent := old.st, old.spent
+	old.mu.Unlock()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.st, c.spent = st, spent && c.limit > 0
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -86,6 +87,12 @@ type agent struct {
 	serviceAlerted bool
 	// themeName caches the start record's name (themeState).
 	themeName struct{ record, name string }
+
+	// reloaded: this agent replaces one of the same workspace (a config
+	// reload), which never stopped; handover: this one is being replaced.
+	// Neither start nor stop is a "stopped" mark on the day strip then.
+	reloaded bool
+	handover atomic.Bool
 
 	bg    sync.WaitGroup // work beside the pulse (a turn's usage); waited for at the end
 	fleet *fleetBudget   // fleet_budget, shared by the config's agents; nil when off
@@ -179,7 +186,9 @@ func (a *agent) run(ctx context.Context, phase time.Duration, pulsed func(*agent
 	} else {
 		defer lock.Unlock()
 	}
-	a.markStart()
+	if !a.reloaded {
+		a.markStart()
+	}
 	var wg sync.WaitGroup
 	wg.Add(4)
 	go func() { defer wg.Done(); a.pulseLoop(ctx, phase, pulsed) }()
@@ -190,7 +199,9 @@ func (a *agent) run(ctx context.Context, phase time.Duration, pulsed func(*agent
 	a.gate.shutdown()
 	a.bg.Wait()
 	a.writeState()
-	a.markStop()
+	if !a.handover.Load() {
+		a.markStop()
+	}
 	a.scanner.Close()
 }
 

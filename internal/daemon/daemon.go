@@ -128,6 +128,11 @@ func (a *agent) adopt(old *agent) {
 	a.gate.adopt(old.gate)
 	if a.ws.Root == old.ws.Root {
 		a.ledger = old.ledger // one ledger per workspace: the old one is current
+		// The cap and the breaker were read when the new config was
+		// built; the old ones counted on while the reload waited.
+		a.gate.cap.Adopt(old.gate.cap)
+		a.gate.breaker.Adopt(old.gate.breaker)
+		a.reloaded = true // the watchdog never stopped here: no "stopped" mark
 	}
 }
 
@@ -221,8 +226,23 @@ func (d *Daemon) Run(ctx context.Context) error {
 					r.done <- fmt.Errorf("reload refused, old config kept: %w", err)
 					continue // the old agents keep running
 				}
+				// The runs in flight finish as they would have (the old
+				// agents pulse on meanwhile): a reload ends no run.
+				for _, o := range agents {
+					o.gate.drain(ctx)
+				}
+				for _, o := range agents {
+					o.handover.Store(ctx.Err() == nil)
+				}
 				stop()
 				wg.Wait()
+				if ctx.Err() != nil { // stopped while waiting: the old config stays to the end
+					r.done <- ctx.Err()
+					if notify != nil {
+						_ = notify.Stopping()
+					}
+					return nil
+				}
 				for _, a := range next {
 					for _, o := range agents {
 						if o.name == a.name {

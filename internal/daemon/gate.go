@@ -41,6 +41,9 @@ type gate struct {
 	lastWakeup time.Time  // when the last delivered wakeup began
 	idle       bool       // an idle wakeup was delivered and no proof came since
 	heldUntil  time.Time  // the model's service asked for a rest (rate limit, overload)
+	// drained, once set, admits no flight and is closed when the last
+	// running one has returned (a reload waits for it).
+	drained chan struct{}
 }
 
 // flight is one wakeup from admission to its answer.
@@ -69,8 +72,8 @@ func newGate(c clock.Clock, dc *budget.DailyCap, br *budget.Breaker) *gate {
 func (g *gate) open(source string, takeover bool, fly func(ctx context.Context) (hold bool)) (admitted, shutdown bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.ctx.Err() != nil {
-		return false, true
+	if g.ctx.Err() != nil || g.drained != nil {
+		return false, true // shut down, or handing over to a reloaded gate: the new one asks again
 	}
 	if g.cur != nil && !takeover {
 		return false, false
@@ -96,6 +99,9 @@ func (g *gate) open(source string, takeover bool, fly func(ctx context.Context) 
 		g.mu.Lock()
 		defer g.mu.Unlock()
 		g.running--
+		if g.running == 0 && g.drained != nil {
+			close(g.drained)
+		}
 		if g.cur != f {
 			return // taken over meanwhile
 		}
@@ -234,6 +240,26 @@ func (g *gate) held() time.Time {
 func (g *gate) capSpent(now time.Time) bool {
 	st := g.cap.State(now)
 	return st.Limit > 0 && st.Used >= st.Limit
+}
+
+// drain admits no more flights and waits until every running one has
+// returned (a run ends as it would have; a held tmux flight runs nothing
+// and is not waited for), or until ctx ends. A reload drains the old gate
+// before its agent stops, so the reload ends no run.
+func (g *gate) drain(ctx context.Context) {
+	g.mu.Lock()
+	if g.drained == nil {
+		g.drained = make(chan struct{})
+		if g.running == 0 {
+			close(g.drained)
+		}
+	}
+	done := g.drained
+	g.mu.Unlock()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
 }
 
 // shuttingDown reports whether the gate has shut down.

@@ -127,10 +127,16 @@ func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
 	res, err := a.deliver.Deliver(ctx, text)
 	end := a.clock.Now()
 	if err != nil && a.gate.shuttingDown() && errors.Is(err, context.Canceled) {
+		// The watchdog stops (a reload waits for the run instead): the run
+		// it ended is booked, counted and logged like any failed run, so
+		// the ledger, the counts and the log agree; the breaker does not
+		// hear of it, as it is not the agent's failure.
+		a.outcome(source, state.OutcomeFailed)
+		a.log.Info().Str("source", source).Str("heartbeat_id", string(id)).Msg("run ended: the watchdog stops")
 		if exec {
 			a.spend(source, cost.Failed, res.Usage) // what it used is spent all the same
 		}
-		return false // shutting down: not the agent's failure
+		return false
 	}
 	takenOver := err != nil && context.Cause(ctx) == errTakenOver
 	if takenOver {
