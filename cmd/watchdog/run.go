@@ -84,6 +84,10 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			win.metrics.AddPublisher(pub)
 		}
 	}
+	if err := withHealthcheck(ctx, cfg, &opts, log); err != nil {
+		log.Error().Err(err).Msg("cannot start the healthcheck pings")
+		return 1
+	}
 	d, err := daemon.New(cfg, opts)
 	if err != nil {
 		log.Error().Err(err).Msg("cannot start")

@@ -183,6 +183,8 @@ type Config struct {
 	Alerts      Alerts `yaml:"alerts"`
 	HTTP        HTTP   `yaml:"http"`
 	MQTT        MQTT   `yaml:"mqtt"`
+	// Healthcheck is the watchdog's own dead-man's switch (off by default).
+	Healthcheck Healthcheck `yaml:"healthcheck"`
 	// Prices are USD per million tokens by model, for clients that do not
 	// report a run's cost themselves.
 	Prices map[string]Price `yaml:"prices"`

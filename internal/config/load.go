@@ -174,6 +174,9 @@ func (c *Config) finish(base string) error {
 				c.Alerts.Notify[i].URLFile = absUnder(base, f)
 			}
 		}
+		if f := c.Healthcheck.URLFile; f != "" {
+			c.Healthcheck.URLFile = absUnder(base, f)
+		}
 	}
 	if err := c.FleetBudget.validate("fleet_"); err != nil {
 		return err
@@ -192,6 +195,9 @@ func (c *Config) finish(base string) error {
 		return err
 	}
 	if err := c.validateWindow(); err != nil {
+		return err
+	}
+	if err := c.validateHealthcheck(); err != nil {
 		return err
 	}
 	if err := c.validateMQTT(); err != nil {
