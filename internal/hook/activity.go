@@ -33,6 +33,10 @@ type Activity struct {
 	AskSince time.Time
 	AskWhat  string
 
+	// Refusals are the current (or last) turn's tool calls and those the
+	// client refused; a turn's start clears them.
+	Refusals Refusals
+
 	// Failure is the newest service failure's type (rate_limit, ...) and
 	// when it came; cleared by a turn that starts after it.
 	Failure   string
@@ -60,13 +64,16 @@ func (a *Activity) Apply(e Event) {
 		a.Asking = false // the person answered: the agent moves on
 	}
 	switch e.Kind {
-	case ToolDone, ToolFailed, TurnStart, TurnEnd, Failure, SessionEnd, SessionStart:
+	case ToolDone, ToolFailed, Refused, TurnStart, TurnEnd, Failure, SessionEnd, SessionStart:
 		a.Running = ""
 	}
 	switch e.Kind {
 	case TurnStart:
 		a.InTurn, a.TurnStart = true, e.Time
 		a.Failure = ""
+		a.Refusals = Refusals{}
+	case Refused:
+		a.Refusals.Refuse(e.Tool, e.Time)
 	case TurnEnd:
 		a.InTurn, a.TurnEnd = false, e.Time
 	case Failure:
@@ -79,6 +86,7 @@ func (a *Activity) Apply(e Event) {
 			a.InTurn, a.TurnStart = true, e.Time
 		}
 		a.LastTool, a.LastToolAt, a.Running = e.Tool, e.Time, e.Tool
+		a.Refusals.Calls++
 		a.calls = append(a.calls, e.Time)
 		if len(a.calls) > 512 {
 			a.calls = a.calls[len(a.calls)-256:]
@@ -136,4 +144,36 @@ func (a *Activity) Busy(now time.Time) int {
 		n++
 	}
 	return n
+}
+
+// MaxRefusedTools is how many distinct refused tools Refusals names; more
+// are counted, not named.
+const MaxRefusedTools = 8
+
+// Refusals are the tool calls a turn made and those the client refused.
+type Refusals struct {
+	// Tools names the refused tools, distinct, in the order first refused
+	// (at most MaxRefusedTools).
+	Tools []string
+	// Refused counts the refused calls, Calls every call begun.
+	Refused, Calls int
+	// At is the newest refusal's time.
+	At time.Time
+}
+
+// Refuse notes a refused call of tool at t.
+func (r *Refusals) Refuse(tool string, t time.Time) {
+	r.Refused++
+	if t.After(r.At) {
+		r.At = t
+	}
+	if tool == "" || len(r.Tools) >= MaxRefusedTools {
+		return
+	}
+	for _, n := range r.Tools {
+		if n == tool {
+			return
+		}
+	}
+	r.Tools = append(r.Tools, tool)
 }

@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -93,5 +94,36 @@ func TestActivityRunning(t *testing.T) {
 	a.Apply(Event{Time: t0, Kind: TurnEnd})
 	if a.Running != "" {
 		t.Fatal("a turn's end left a call running")
+	}
+}
+
+// Claude Code's PermissionDenied (its auto mode's classifier said no) is a
+// refused call: the turn's refusals name the tool, count every call, and
+// a new turn starts them afresh. A forged spool naming many tools keeps
+// MaxRefusedTools names and counts the rest.
+func TestActivityRefusals(t *testing.T) {
+	t0 := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
+	e, err := Parse(ClaudeCode, []byte(`{"session_id":"s","hook_event_name":"PermissionDenied","tool_name":"Bash","tool_input":{"command":"rm -rf /"},"tool_use_id":"toolu_1","reason":"auto mode"}`), t0)
+	if err != nil || e.Kind != Refused || e.Tool != "Bash" || e.Input != "" {
+		t.Fatalf("Parse(PermissionDenied) = %+v, %v: want a refused Bash call, its input not kept", e, err)
+	}
+	var a Activity
+	a.Apply(Event{Time: t0, Kind: TurnStart})
+	a.Apply(Event{Time: t0, Kind: Tool, Tool: "Bash"})
+	a.Apply(e)
+	a.Apply(Event{Time: t0, Kind: Tool, Tool: "Read"})
+	a.Apply(Event{Time: t0, Kind: ToolDone, Tool: "Read"})
+	if r := a.Refusals; r.Refused != 1 || r.Calls != 2 || len(r.Tools) != 1 || r.Tools[0] != "Bash" || !r.At.Equal(t0) || a.Running != "" {
+		t.Fatalf("refusals %+v, running %q: want Bash refused, 1 of 2 calls", r, a.Running)
+	}
+	for i := range 3 * MaxRefusedTools {
+		a.Apply(Event{Time: t0, Kind: Refused, Tool: fmt.Sprintf("forged_%d", i%(2*MaxRefusedTools))})
+	}
+	if r := a.Refusals; r.Refused != 1+3*MaxRefusedTools || len(r.Tools) != MaxRefusedTools {
+		t.Fatalf("refusals %d naming %d tools, want %d naming %d", r.Refused, len(r.Tools), 1+3*MaxRefusedTools, MaxRefusedTools)
+	}
+	a.Apply(Event{Time: t0.Add(time.Minute), Kind: TurnStart})
+	if r := a.Refusals; r.Refused != 0 || r.Calls != 0 || r.Tools != nil {
+		t.Fatalf("a new turn kept the last one's refusals: %+v", r)
 	}
 }

@@ -32,6 +32,7 @@ const (
 	Tool         Kind = "tool"          // a tool call begins (PreToolUse, BeforeTool)
 	ToolDone     Kind = "tool_done"     // it ended (PostToolUse, AfterTool)
 	ToolFailed   Kind = "tool_failed"   // it failed (PostToolUseFailure)
+	Refused      Kind = "refused"       // the client refused it (PermissionDenied: Claude Code's auto mode)
 	Ask          Kind = "ask"           // the agent waits for a person: a permission prompt, a question
 	Failure      Kind = "failure"       // the model's service ended the turn (StopFailure); Detail says why
 	SessionStart Kind = "session_start" // the client started
@@ -145,6 +146,8 @@ func kindOf(client, name string) Kind {
 		return ToolDone
 	case "PostToolUseFailure":
 		return ToolFailed
+	case "PermissionDenied":
+		return Refused
 	case "PermissionRequest":
 		return Ask
 	case "StopFailure":

@@ -105,8 +105,8 @@ func expectedFiles(w Wiring, client string) map[string]string {
 		return map[string]string{
 			".mcp.json": `{"mcpServers": {"mcp-heart": ` + server + `}}`,
 			".claude/settings.json": `{"enabledMcpjsonServers": ["mcp-heart"], "hooks": ` + groups(
-				[]string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop", "StopFailure", "PermissionRequest", "Notification", "PreCompact", "SessionEnd"},
-				map[string]string{"PreToolUse": "*", "PostToolUse": "*", "PostToolUseFailure": "*", "PermissionRequest": "*"},
+				[]string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop", "StopFailure", "PermissionRequest", "PermissionDenied", "Notification", "PreCompact", "SessionEnd"},
+				map[string]string{"PreToolUse": "*", "PostToolUse": "*", "PostToolUseFailure": "*", "PermissionRequest": "*", "PermissionDenied": "*"},
 				func(string) string { return handler("claude-code", 5) }) + `}`,
 		}
 	case ClientClaudeDesktop:

@@ -65,7 +65,7 @@ var claudeCodeClient = client{
 				events := []hookEvent{
 					{"SessionStart", ""}, {"UserPromptSubmit", ""},
 					{"PreToolUse", "*"}, {"PostToolUse", "*"}, {"PostToolUseFailure", "*"},
-					{"Stop", ""}, {"StopFailure", ""}, {"PermissionRequest", "*"},
+					{"Stop", ""}, {"StopFailure", ""}, {"PermissionRequest", "*"}, {"PermissionDenied", "*"},
 					{"Notification", ""}, {"PreCompact", ""}, {"SessionEnd", ""},
 				}
 				return mergeHookGroups(root, events, func(string) *object {
