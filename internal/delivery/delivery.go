@@ -35,6 +35,11 @@ type Result struct {
 	// stream-json output, as the client names it (rate_limit, overloaded,
 	// authentication_failed, billing_error, ...); "" if it did not.
 	ServiceError string
+	// Refused names the tools whose calls the client refused in an exec run
+	// with stream-json output (distinct, at most MaxRefusedTools), and
+	// RefusedCalls counts those calls; see ErrRefused.
+	Refused      []string
+	RefusedCalls int
 }
 
 // Deliverer wakes the agent with a prompt.

@@ -123,6 +123,7 @@ func (e *Exec) Deliver(ctx context.Context, prompt string) (Result, error) {
 		res.ToolCalls, _ = stream.toolCalls()
 		res.Usage = stream.usage()
 		res.ServiceError = stream.serviceFailure()
+		res.Refused, res.RefusedCalls = stream.refused()
 	}
 	switch context.Cause(capCtx) {
 	case ErrToolCap:
@@ -143,6 +144,9 @@ func (e *Exec) Deliver(ctx context.Context, prompt string) (Result, error) {
 	var exitErr *exec.ExitError
 	switch {
 	case err == nil, errors.Is(err, exec.ErrWaitDelay) && res.ExitCode == 0:
+		if res.ToolCalls > 0 && res.RefusedCalls >= res.ToolCalls {
+			return res, fmt.Errorf("run %s: %w: %d of %d (%s)", argv[0], ErrRefused, res.RefusedCalls, res.ToolCalls, strings.Join(res.Refused, ", "))
+		}
 		return res, nil
 	case errors.As(err, &exitErr):
 		return res, fmt.Errorf("run %s: exit code %d%s", argv[0], res.ExitCode, stderrNote(stderr))

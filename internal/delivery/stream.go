@@ -15,6 +15,10 @@ import (
 // ended: its result is discarded like a ghost's, and the breaker counts it.
 var ErrToolCap = errors.New("per-wakeup tool-call cap reached")
 
+// ErrRefused reports a run whose every tool call the client refused (not
+// allowed by its permission settings): it did nothing, so it is no answer.
+var ErrRefused = errors.New("the client refused every tool call")
+
 // ErrTokenCap reports that a run's usage went past budget.per_wakeup_tokens
 // and it was ended: discarded like a tool-capped run, and counted as capped.
 var ErrTokenCap = errors.New("per-wakeup token cap reached")
@@ -45,6 +49,7 @@ type streamReader struct {
 	final        *cost.Usage           // the result event's usage
 	tokenOver    bool
 	serviceError string // why the model's service failed the run ("" if it did not)
+	refusals     refusals
 }
 
 // runningMsg is one assistant message's usage as last seen.
@@ -82,16 +87,25 @@ type event struct {
 	// Gemini CLI's result: stats.
 	Stats *geminiStats `json:"stats"`
 	// Claude Code names a failed request's cause on the assistant event
-	// ("error":"rate_limit") and its HTTP status on the result.
-	Error          string `json:"error"`
-	IsError        bool   `json:"is_error"`
-	APIErrorStatus int    `json:"api_error_status"`
+	// ("error":"rate_limit") and its HTTP status on the result; Gemini
+	// CLI's tool_result carries an object ({"type":"policy_violation"}).
+	Error          json.RawMessage `json:"error"`
+	IsError        bool            `json:"is_error"`
+	APIErrorStatus int             `json:"api_error_status"`
 	// Codex's `exec --json`: items (tool calls, the agent's message) and
 	// the turn's end with its usage.
 	Item *struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	} `json:"item"`
+	// Claude Code's result lists the calls it refused; Gemini CLI's
+	// tool_use names a call and its tool_result says how it went.
+	PermissionDenials []struct {
+		ToolName string `json:"tool_name"`
+	} `json:"permission_denials"`
+	ToolName string `json:"tool_name"`
+	ToolID   string `json:"tool_id"`
+	Status   string `json:"status"`
 }
 
 func (s *streamReader) Write(p []byte) (int, error) {
@@ -135,9 +149,13 @@ func (s *streamReader) take(l []byte) {
 		}
 	case "tool_use":
 		s.call()
+		s.refusals.begin(ev.ToolID, ev.ToolName)
+	case "tool_result":
+		s.refusals.result(ev.ToolID, ev.Status, ev.Error)
 	case "assistant":
-		if ev.Error != "" {
-			s.serviceError = ev.Error
+		var why string
+		if json.Unmarshal(ev.Error, &why) == nil && why != "" {
+			s.serviceError = why
 		}
 		if ev.Message != nil && ev.Message.Usage != nil {
 			s.runningUsage(ev.Message.ID, ev.Message.Model, ev.Message.Usage.tokens())
@@ -177,6 +195,9 @@ func (s *streamReader) take(l []byte) {
 	case "result":
 		if ev.IsError && s.serviceError == "" {
 			s.serviceError = statusError(ev.APIErrorStatus)
+		}
+		for _, d := range ev.PermissionDenials {
+			s.refusals.refuse(d.ToolName)
 		}
 		var text string
 		if json.Unmarshal(ev.Result, &text) == nil && text != "" {
@@ -262,6 +283,13 @@ func (s *streamReader) toolCalls() (int, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.calls, s.over
+}
+
+// refused names the refused tools and counts the refused calls.
+func (s *streamReader) refused() ([]string, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.refusals.tools...), s.refusals.n
 }
 
 // serviceFailure says why the model's service failed the run: Claude Code's

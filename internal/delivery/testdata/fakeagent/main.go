@@ -53,6 +53,9 @@ func main() {
 		fmt.Print(wd)
 	case "reply":
 		fmt.Print(args[0])
+	case "cat": // a recorded stream, as the client printed it
+		b, _ := os.ReadFile(args[0])
+		os.Stdout.Write(b)
 	case "exit":
 		code, _ := strconv.Atoi(args[0])
 		fmt.Fprint(os.Stderr, args[1])
