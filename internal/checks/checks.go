@@ -30,13 +30,14 @@ const (
 	ToolRestriction    = "tool_restriction"
 	ToolLoop           = "tool_loop"
 	WaitingForYou      = "waiting_for_you"
+	ToolRefused        = "tool_refused"
 )
 
 // Names lists every check in the fixed order of Result.Findings.
 var Names = []string{
 	Inactivity, Introspection, AfterDeepWork, DeepWorkExpired, InvalidDeclaration,
 	FutureID, StaleID, LogLoop, ThemePattern, Feedback, ToolRestriction,
-	ToolLoop, WaitingForYou,
+	ToolLoop, WaitingForYou, ToolRefused,
 }
 
 // Recoverable reports whether an error from check starts recovery: the
@@ -71,6 +72,8 @@ type Config struct {
 	// Client is what the agent's client said through its hooks; the zero
 	// value is a client without hooks, judged by its files alone.
 	Client hook.Activity
+	// Refusals is what the client refused in the agent's last run or turn.
+	Refusals Refusals
 }
 
 // Work is where the agent stands between wakeups. The agent is working from
@@ -237,6 +240,7 @@ func Evaluate(now time.Time, snap scan.Snapshot, cfg Config, prev State) (Result
 		e.toolRestriction(),
 		e.toolLoop(),
 		e.waitingForYou(),
+		e.toolRefused(),
 	}}
 	r.Actions = e.actions
 	return r, next

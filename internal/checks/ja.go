@@ -50,8 +50,12 @@ var ja = lang.Catalogue{
 	"You have made the same %s call %d times in a row. Repeating it will not change its result: " +
 		"read the last result again and try a different approach, or write a checkpoint saying what blocks you and move to another activity.": "同じ %s の呼び出しを%d回続けています。繰り返しても結果は変わりません：" +
 		"最後の結果を読み直して別のやり方を試すか、何に行き詰まっているかをチェックポイントに書いて、ほかの活動に移ってください。",
+	"In your last run your client refused your calls to %s: they are not allowed here. " +
+		"Do not retry them: do the work with the tools you are allowed, or write in your activity log what you need them for, so the user can allow them.": "前回の実行で、クライアントが %s の呼び出しを拒否しました：ここでは使えないツールです。" +
+		"再試行せず、使えるツールで作業を進めるか、そのツールが何のために必要かを活動ログに書いて、ユーザーが許可できるようにしてください。",
 	"%s (%s until %s)": "%[1]s（%[3]sまで%[2]s中）",
 	"lock":             "ロック",
 	"cooldown":         "クールダウン",
 	", ":               "、",
+	"a tool":           "あるツール",
 }
