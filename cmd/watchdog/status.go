@@ -10,6 +10,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/day"
 	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/state"
@@ -156,6 +157,9 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, date stri
 		row("deep work", v)
 	}
 	row("checks", notOKChecks(st))
+	if c := st.Checks[checks.ToolRefused]; c.Level != "" && c.Level != "ok" {
+		row("refused calls", c.Message)
+	}
 	r := st.Recovery
 	switch {
 	case r.GaveUp:
@@ -208,8 +212,8 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, date stri
 	row("circuit breaker", br)
 	costRows(row, st.Cost)
 	c := st.Counters
-	row("counts", fmt.Sprintf("pulses %d, wakeups %d, delivered %d, failed %d, taken over %d, ghosts %d, dropped %d, dropped by the budget %d, tool capped %d, token capped %d, skipped %d, held by the service %d, skipped after gave_up %d, coalesced %d, outside active hours %d",
-		c.Pulses, c.Wakeups, c.Delivered, c.DeliveryFailures, c.TakenOver, c.Ghosts, c.Dropped, c.DroppedBudget, c.ToolCapped, c.TokenCapped, c.Skipped, c.HeldService, c.GaveUp, c.Coalesced, c.OutsideActiveHours))
+	row("counts", fmt.Sprintf("pulses %d, wakeups %d, delivered %d, failed %d, taken over %d, ghosts %d, dropped %d, dropped by the budget %d, tool capped %d, token capped %d, every call refused %d, skipped %d, held by the service %d, skipped after gave_up %d, coalesced %d, outside active hours %d",
+		c.Pulses, c.Wakeups, c.Delivered, c.DeliveryFailures, c.TakenOver, c.Ghosts, c.Dropped, c.DroppedBudget, c.ToolCapped, c.TokenCapped, c.ToolRefused, c.Skipped, c.HeldService, c.GaveUp, c.Coalesced, c.OutsideActiveHours))
 }
 
 // blockedWord is why no wakeup comes in a word, with when it lifts by

@@ -83,6 +83,7 @@ type agent struct {
 	hooks    *hook.Tail            // the client's hooks' spool; read by the pulse alone
 	hookErr  string                // its last read error, logged once
 	activity hook.Activity         // what the hooks said so far
+	refusals checks.Refusals       // what the client refused in the last exec run (stream-json)
 	// serviceAlerted: a service failure was alerted and no run succeeded since.
 	serviceAlerted bool
 	// themeName caches the start record's name (themeState).

@@ -77,6 +77,19 @@ func (a *agent) clientWork(w checks.Work) checks.Work {
 	return w
 }
 
+// refusalsNow is what the client refused last: the last exec run's, or the
+// hooks' (Claude Code's PermissionDenied) when they refused a call since.
+// The hooks do not say whether a turn's every call was refused (the turn
+// may go on), so they warn and never make it an error. Called with a.mu
+// held.
+func (a *agent) refusalsNow() checks.Refusals {
+	h := a.activity.Refusals
+	if h.Refused == 0 || h.At.Before(a.refusals.At) {
+		return a.refusals
+	}
+	return checks.Refusals{Seen: true, At: h.At, Tools: h.Tools, Refused: h.Refused}
+}
+
 // clientState is how the state file shows the hooks' view; nil where no
 // hook has spoken. Called with a.mu held.
 func (a *agent) clientState(now time.Time) *state.Client {

@@ -209,11 +209,12 @@ func (a *agent) evaluate(b *beat) {
 	work := a.clientWork(a.work.checks())
 	baseline := a.baseline
 	client := a.activity
+	refusals := a.refusalsNow()
 	a.mu.Unlock()
 	b.res, b.checkState = checks.Evaluate(b.now, b.snap, checks.Config{
 		Thresholds: a.cfg.Thresholds, Restrictions: a.cfg.Restrictions,
 		Baseline: baseline, Loc: a.loc, Work: work, Language: a.cfg.Language,
-		Client: client,
+		Client: client, Refusals: refusals,
 	}, prev)
 }
 

@@ -143,6 +143,9 @@ func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
 		err = fmt.Errorf("ended unanswered by a takeover: %w", err)
 	}
 	a.mu.Lock()
+	if exec && a.cfg.Agent.Output == config.OutputStreamJSON {
+		a.refusals = checks.Refusals{Seen: true, At: end, Tools: res.Refused, Refused: res.RefusedCalls, Calls: res.ToolCalls}
+	}
 	switch {
 	case err != nil:
 		// No answer: a failed, timed-out, capped or ended run leaves the
@@ -231,6 +234,14 @@ func (a *agent) account(source string, id workspace.ID, now time.Time, text stri
 		}
 		a.log.Warn().Err(err).Str("source", source).Bool("probe", probe).Msg("delivery failed")
 		return
+	case errors.Is(err, delivery.ErrRefused):
+		// The client refused every call: the run did nothing, so it is no
+		// answer. A failure for the breaker and the totals, its one fate
+		// tool_refused; its transcript says what the agent made of it.
+		a.count(func(c *state.Counters) { c.DeliveryFailures++ })
+		a.outcome(source, state.OutcomeToolRefused)
+		a.log.Warn().Err(err).Str("source", source).Bool("probe", probe).Msg("delivery failed")
+		entry.Error = err.Error()
 	case takenOver:
 		a.outcome(source, state.OutcomeTakenOver)
 		a.log.Info().Err(err).Str("source", source).Msg("run ended by a takeover")

@@ -200,6 +200,7 @@ type Counters struct {
 	Ghosts           int64 `json:"ghosts"`
 	ToolCapped       int64 `json:"tool_capped"`    // exec runs ended at agent.max_tool_calls
 	TokenCapped      int64 `json:"token_capped"`   // exec runs ended at budget.per_wakeup_tokens
+	ToolRefused      int64 `json:"tool_refused"`   // exec runs whose every tool call the client refused
 	DroppedBudget    int64 `json:"dropped_budget"` // wakeups dropped: the daily budget was spent
 	Dropped          int64 `json:"dropped"`        // over the daily cap
 	Skipped          int64 `json:"skipped"`        // circuit breaker open
@@ -225,6 +226,7 @@ const (
 	OutcomeFailed        = "failed"
 	OutcomeToolCapped    = "tool_capped"
 	OutcomeTokenCapped   = "token_capped"
+	OutcomeToolRefused   = "tool_refused"
 	OutcomeDroppedBudget = "dropped_budget"
 	OutcomeDroppedCap    = "dropped_cap"
 	OutcomeSkipped       = "skipped_breaker"
@@ -249,6 +251,8 @@ func (c *Counters) Wakeup(source, outcome string) {
 		c.ToolCapped++
 	case OutcomeTokenCapped:
 		c.TokenCapped++
+	case OutcomeToolRefused:
+		c.ToolRefused++
 	case OutcomeDroppedBudget:
 		c.DroppedBudget++
 	case OutcomeDroppedCap:
