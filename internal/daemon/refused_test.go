@@ -3,11 +3,14 @@ package daemon
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/hook"
 	"github.com/ai-heart/ai-heart/internal/testutil"
 )
 
@@ -76,4 +79,38 @@ func alertMessage(h *harness, check, level string) string {
 		}
 	}
 	return msg
+}
+
+// The hooks' refusals (Claude Code's PermissionDenied, sent in its auto
+// mode) count when they came after the last exec run's; they never say a
+// turn's every call was refused (the turn may go on), so they only warn.
+func TestRefusalsNowPrefersTheNewer(t *testing.T) {
+	t0 := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
+	run := checks.Refusals{Seen: true, At: t0, Refused: 0, Calls: 3}
+	denied := func(at time.Time) hook.Activity {
+		var a hook.Activity
+		a.Apply(hook.Event{Time: at, Kind: hook.TurnStart})
+		a.Apply(hook.Event{Time: at, Kind: hook.Tool, Tool: "Bash"})
+		a.Apply(hook.Event{Time: at, Kind: hook.Refused, Tool: "Bash"})
+		return a
+	}
+	for _, tc := range []struct {
+		name     string
+		run      checks.Refusals
+		activity hook.Activity
+		want     checks.Refusals
+	}{
+		{"nothing seen", checks.Refusals{}, hook.Activity{}, checks.Refusals{}},
+		{"the run alone", run, hook.Activity{}, run},
+		{"a hook refusal after the run", run, denied(t0.Add(time.Minute)), checks.Refusals{Seen: true, At: t0.Add(time.Minute), Tools: []string{"Bash"}, Refused: 1}},
+		{"a hook refusal before the run", run, denied(t0.Add(-time.Minute)), run},
+		{"hooks only", checks.Refusals{}, denied(t0), checks.Refusals{Seen: true, At: t0, Tools: []string{"Bash"}, Refused: 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := &agent{refusals: tc.run, activity: tc.activity}
+			if got := a.refusalsNow(); !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("refusalsNow = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
 }
