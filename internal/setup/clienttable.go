@@ -102,7 +102,10 @@ var claudeDesktopClient = client{
 // [handler] list; timeout a whole number of seconds), as mirrored at
 // gemini.meetcoding.cn/antigravity/hooks.html, and skillsaw's
 // antigravity-hooks-valid rule (measured against agy 1.1.25: unknown
-// handler keys are dropped, an invalid file loads no hook at all). MCP
+// handler keys are dropped, an invalid file loads no hook at all). The
+// event decides the entry's shape, so the file has two on purpose: a
+// matcher group under a flat event would read as a handler with no
+// command and never run. MCP
 // servers go in .agents/mcp_config.json under mcpServers, the shape of
 // Antigravity's raw MCP config. Only SessionStart, PreInvocation,
 // PostInvocation and Stop are said to fire in 1.1.x; the tool events are
