@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -57,8 +58,10 @@ func codexStandIn(t testing.TB, s *script) string {
 			case it.Type == "function_call_output" || it.Type == "custom_tool_call_output":
 				step++
 				last = string(it.Output)
-			case s.PerTurn && it.Type == "message" && it.Role == "user" && len(it.Content) > 0:
-				step, prompt = 0, it.Content[0].Text // a new turn
+			case s.PerTurn && it.Type == "message" && it.Role == "user" && len(it.Content) > 0 && strings.HasPrefix(it.Content[0].Text, "Heartbeat: "):
+				// A heartbeat the watchdog typed (Codex also sends its
+				// instructions and context as user messages).
+				step, prompt = 0, it.Content[0].Text
 			}
 		}
 		s.heard(step, prompt, last)
@@ -71,7 +74,8 @@ func codexStandIn(t testing.TB, s *script) string {
 			if c.Args == nil {
 				args = []byte("{}")
 			}
-			item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d", step), "call_id": fmt.Sprintf("call_%d", step),
+			n := toolUseID.Add(1) // one id per call across turns
+			item = map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d", n), "call_id": fmt.Sprintf("call_%d", n),
 				"name": c.Tool, "namespace": codexMCPNamespace, "arguments": string(args), "status": "completed"}
 			if c.Builtin != "" {
 				item["name"] = c.Builtin

@@ -3,12 +3,14 @@ package clients
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/cost"
+	"github.com/ai-heart/ai-heart/internal/testutil"
 )
 
 // Codex CLI 0.169 (`codex exec`), wired by `watchdog init --client codex`
@@ -33,10 +35,22 @@ func (w *world) codexExec(s *script, flags []string, settings ...string) {
 
 // codexExecModel is codexExec with model as the model ("": Codex's default).
 func (w *world) codexExecModel(s *script, model string, flags []string, settings ...string) {
-	codex := client(w.t, "codex")
+	codex, codexHome := w.codexSignIn(s, model)
+	if w.codexHooks {
+		w.trustCodexHooks(codex, codexHome)
+	}
+	argv := []string{codex, "exec", "--skip-git-repo-check"}
+	w.run(append(append(argv, flags...), "{prompt}"), 20*time.Second, settings...)
+}
+
+// codexSignIn points the user's Codex at a stand-in playing s, as a
+// signed-in user's names their provider, and returns the client and its
+// home.
+func (w *world) codexSignIn(s *script, model string) (codex, codexHome string) {
+	codex = client(w.t, "codex")
 	w.wiredFor("codex", ".codex/config.toml")
 	url := codexStandIn(w.t, s)
-	codexHome := filepath.Join(w.home, ".codex")
+	codexHome = filepath.Join(w.home, ".codex")
 	trusted, err := os.ReadFile(filepath.Join(codexHome, "config.toml"))
 	if err != nil || !strings.Contains(string(trusted), w.ws) {
 		w.t.Fatalf("init did not trust the workspace in %s/config.toml (%v):\n%s", codexHome, err, trusted)
@@ -60,14 +74,47 @@ supports_websockets = false
 		w.t.Fatal(err)
 	}
 	w.env = append(w.env, "CODEX_HOME="+codexHome, "OPENAI_API_KEY=standin")
-	argv := []string{codex, "exec", "--skip-git-repo-check"}
-	if w.codexHooks {
-		// Stands in for the one review of new hooks that README asks of
-		// the operator in the TUI's /hooks (a trust Codex keys to a hash of
-		// its own making).
-		argv = append(argv, "--dangerously-bypass-hook-trust")
+	return codex, codexHome
+}
+
+// codexHookCount is how many hooks init wires for Codex: one per event.
+const codexHookCount = 8
+
+// trustCodexHooks does what README asks of a person once: open codex in
+// the workspace and trust the hooks init wrote ("Hooks need review" →
+// "Trust all and continue"), which Codex records in the user's
+// config.toml. Then codex exec runs them.
+func (w *world) trustCodexHooks(codex, codexHome string) {
+	w.t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		w.t.Skip("tmux is not installed")
 	}
-	w.run(append(append(argv, flags...), "{prompt}"), 20*time.Second, settings...)
+	sock, pane := w.startInTmux(codex, "CODEX_HOME="+codexHome, "OPENAI_API_KEY=standin")
+	w.waitFor("Codex to record the hooks' trust", 60*time.Second, func() bool {
+		w.answerCodexHookReview(sock, pane)
+		b, _ := os.ReadFile(filepath.Join(codexHome, "config.toml"))
+		return strings.Count(string(b), "trusted_hash") >= codexHookCount
+	})
+	testutil.KillTmux(sock, 5*time.Second)
+}
+
+// answerCodexHookReview trusts every new hook when Codex shows its review
+// of them, as a person would: choose "Trust all and continue", then
+// confirm once the choice shows (a key sent while the dialog is still
+// drawing is lost, so it answers each time it looks).
+func (w *world) answerCodexHookReview(sock string, pane func() string) {
+	w.t.Helper()
+	p := pane()
+	if !strings.Contains(p, "Hooks need review") {
+		return
+	}
+	key := "2"
+	if strings.Contains(p, "› 2. Trust all") {
+		key = "Enter"
+	}
+	if out, err := exec.Command("tmux", "-S", sock, "send-keys", "-t", "agent", key).CombinedOutput(); err != nil {
+		w.t.Fatalf("tmux send-keys: %v\n%s", err, out)
+	}
 }
 
 func TestCodexExec(t *testing.T) {
@@ -149,4 +196,49 @@ func TestCodexCost(t *testing.T) {
 	if c.Unknown != 0 || c.Tokens != want || c.Unpriced != c.Runs {
 		t.Fatalf("ghosts today %+v, want %d runs of %+v each, unpriced", c, c.Runs, cost.Tokens{Input: 24, CacheRead: 6, Output: 15})
 	}
+}
+
+// Interactive Codex in tmux, as a new user sets it up: init's files, the
+// hooks trusted once in Codex's own review. Each heartbeat the watchdog
+// types is answered with a checkpoint through mcp-heart, and no call waits
+// for an approval.
+func TestCodexInTmuxCallsMCPHeart(t *testing.T) {
+	w := newHookedWorld(t, "codex")
+	s := &script{PerTurn: true, Final: "Checked in.", Calls: []call{
+		{Tool: "checkpoint", Args: map[string]any{"current_activity": "scripted work in progress"}},
+	}}
+	codex, codexHome := w.codexSignIn(s, codexModel)
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	sock, pane := w.startInTmux(codex, "CODEX_HOME="+codexHome, "OPENAI_API_KEY=standin")
+	w.waitFor("Codex's input box, its hooks trusted", 60*time.Second, func() bool {
+		w.answerCodexHookReview(sock, pane)
+		b, _ := os.ReadFile(filepath.Join(codexHome, "config.toml"))
+		p := pane()
+		return strings.Count(string(b), "trusted_hash") >= codexHookCount && !strings.Contains(p, "Hooks need review") && strings.Contains(p, "Ask Codex to do anything")
+	})
+	w.runTmux(sock, 5*time.Second)
+	w.waitFor("two heartbeats answered with a checkpoint", 120*time.Second, func() bool {
+		n := 0
+		for _, r := range s.seen() {
+			if strings.Contains(r, "stats/checkpoints/") {
+				n++
+			}
+		}
+		return n >= 2
+	})
+	if r := refusal(strings.Join(s.seen(), "\n")); r != "" {
+		t.Fatalf("the client refused an mcp-heart call: %s", r)
+	}
+	if w.hasAlert("waiting_for_you", "warning") {
+		t.Fatalf("the agent waited for a person: %s\n%s", w.alertsText(), pane())
+	}
+	if heartbeats(t, s) < 2 {
+		t.Fatalf("the model saw fewer than two heartbeats: %q", s.prompts)
+	}
+	if k := w.hookEvents(); k["tool"] < 2 || k["turn_end"] < 1 {
+		t.Fatalf("hook events %v: want the trusted hooks to report the calls and the turns", k)
+	}
+	t.Logf("hook events %v; counters %v", w.hookEvents(), w.counters())
 }

@@ -311,12 +311,11 @@ func TestRealGemini(t *testing.T) {
 }
 
 // TestRealCodex: Codex CLI lists the mcp-heart of the project's
-// .codex/config.toml once the project is trusted, and runs heart-hook on
-// the hooks of .codex/hooks.json. Codex runs a new hook only once the
-// operator trusted it in /hooks, a hash this test cannot make: it passes
-// --dangerously-bypass-hook-trust instead. With no model API reachable
-// Codex retries for minutes, so the run is ended once the turn's first
-// event has arrived.
+// .codex/config.toml, which init trusted, and runs heart-hook on the hooks
+// of .codex/hooks.json once a person trusted them in Codex's own review,
+// as README asks (done here in tmux). With no model API reachable Codex
+// retries for minutes, so the run is ended once the turn's first event has
+// arrived.
 func TestRealCodex(t *testing.T) {
 	codex := clientBin(t, "codex")
 	home := t.TempDir()
@@ -331,9 +330,21 @@ func TestRealCodex(t *testing.T) {
 		t.Errorf("codex mcp list does not show mcp-heart enabled:\n%s", out)
 	}
 
-	cmd := exec.Command(codex, "exec", "--dangerously-bypass-hook-trust", "--skip-git-repo-check", "hello")
+	// The user's sign-in: a provider (one that cannot be reached) before
+	// init's trust of the project.
+	trusted, err := os.ReadFile(filepath.Join(codexHome, "config.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	provider := "model = \"gpt-5.1-codex\"\nmodel_provider = \"standin\"\n\n[model_providers.standin]\nname = \"stand-in\"\n" +
+		"base_url = \"http://127.0.0.1:1/v1\"\nenv_key = \"OPENAI_API_KEY\"\nwire_api = \"responses\"\nsupports_websockets = false\n\n"
+	if err := os.WriteFile(filepath.Join(codexHome, "config.toml"), append([]byte(provider), trusted...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	trustCodexHooks(t, codex, dir, codexHome, append(env, "OPENAI_API_KEY=stand-in"))
+	cmd := exec.Command(codex, "exec", "--skip-git-repo-check", "hello")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), append(env, "OPENAI_API_KEY=stand-in", "OPENAI_BASE_URL=http://127.0.0.1:1/v1")...)
+	cmd.Env = append(os.Environ(), append(env, "OPENAI_API_KEY=stand-in")...)
 	p := testutil.Start(t, cmd)
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
@@ -352,4 +363,43 @@ func TestRealCodex(t *testing.T) {
 		}
 	}
 	checkEvents(t, readHookLog(t, hookLog), ClientCodex, dir, "SessionStart", "UserPromptSubmit")
+}
+
+// trustCodexHooks opens Codex in dir in a tmux pane and answers its review
+// of the new hooks with "Trust all and continue", as a person does once;
+// Codex records the trust in codexHome's config.toml.
+func trustCodexHooks(t *testing.T, codex, dir, codexHome string, env []string) {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed")
+	}
+	sock := filepath.Join(t.TempDir(), "tmux.sock")
+	args := []string{"-f", "/dev/null", "-S", sock, "new-session", "-d", "-s", "agent", "-x", "160", "-y", "50", "-c", dir}
+	for _, e := range env {
+		args = append(args, "-e", e)
+	}
+	if out, err := exec.Command("tmux", append(args, codex)...).CombinedOutput(); err != nil {
+		t.Fatalf("tmux: %v\n%s", err, out)
+	}
+	t.Cleanup(func() { testutil.KillTmux(sock, 5*time.Second) })
+	deadline := time.Now().Add(time.Minute)
+	for {
+		b, _ := os.ReadFile(filepath.Join(codexHome, "config.toml"))
+		if strings.Count(string(b), "trusted_hash") >= 8 {
+			break
+		}
+		pane, _ := exec.Command("tmux", "-S", sock, "capture-pane", "-p", "-t", "agent").Output()
+		if time.Now().After(deadline) {
+			t.Fatalf("Codex never recorded the hooks' trust; its pane:\n%s", pane)
+		}
+		if strings.Contains(string(pane), "Hooks need review") {
+			key := "2"
+			if strings.Contains(string(pane), "› 2. Trust all") {
+				key = "Enter"
+			}
+			exec.Command("tmux", "-S", sock, "send-keys", "-t", "agent", key).Run()
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	testutil.KillTmux(sock, 5*time.Second)
 }
