@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin
 PKGS    := ./...
 
-# The build's identity, stamped into both binaries (watchdog --version,
+# The build's identity, stamped into the three binaries (--version,
 # mcp-heart's MCP server info). VERSION is the release's; a tag overrides it.
 VERSION ?= $(shell git describe --tags --exact-match 2>/dev/null | sed 's/^v//' || true)
 ifeq ($(VERSION),)
@@ -19,7 +19,7 @@ LDFLAGS := -X $(VPKG).version=$(VERSION) -X $(VPKG).commit=$(COMMIT) -X $(VPKG).
 build:
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/mcp-heart ./cmd/mcp-heart
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/watchdog ./cmd/watchdog
-	$(GO) build -o $(BIN)/heart-hook ./cmd/heart-hook
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN)/heart-hook ./cmd/heart-hook
 
 # Everything under the race detector, then the fleet timing test without it
 # (timings under -race mean nothing; the test skips itself there), then

@@ -13,32 +13,31 @@ import (
 )
 
 // TestE2EVersion: a release build stamped with -ldflags, as make dist and
-// the Debian package build it, prints its version, commit and date, and
-// mcp-heart reports the same version in its MCP server info.
+// the Debian package build it, prints its version, commit and date on
+// stdout for each of the three binaries (a --version run serves nothing, so
+// mcp-heart's stdout is free), and mcp-heart reports the same version in
+// its MCP server info.
 func TestE2EVersion(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	const pkg = "github.com/ai-heart/ai-heart/internal/version"
 	ldflags := "-X " + pkg + ".version=9.8.7 -X " + pkg + ".commit=0123456789abcdef -X " + pkg + ".date=2026-11-24T10:00:00Z"
-	for _, cmd := range []string{"watchdog", "mcp-heart"} {
+	for _, cmd := range []string{"watchdog", "mcp-heart", "heart-hook"} {
 		if out, err := exec.Command("go", "build", "-ldflags", ldflags, "-o", filepath.Join(dir, cmd), "../cmd/"+cmd).CombinedOutput(); err != nil {
 			t.Fatalf("build %s: %v\n%s", cmd, err, out)
 		}
 	}
 	const want = "9.8.7 (commit 0123456789ab, built 2026-11-24T10:00:00Z)"
-	out, err := exec.Command(filepath.Join(dir, "watchdog"), "--version").Output()
-	if err != nil || strings.TrimSpace(string(out)) != "watchdog "+want {
-		t.Errorf("watchdog --version = %q, %v; want %q", out, err, "watchdog "+want)
-	}
-	// mcp-heart's stdout is JSON-RPC's alone: the version goes to stderr.
-	cmd := exec.Command(filepath.Join(dir, "mcp-heart"), "--version")
-	var stdout, stderr strings.Builder
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("mcp-heart --version: %v", err)
-	}
-	if stdout.Len() != 0 || strings.TrimSpace(stderr.String()) != "mcp-heart "+want {
-		t.Errorf("mcp-heart --version: stdout %q, stderr %q; want nothing and %q", stdout.String(), stderr.String(), "mcp-heart "+want)
+	for _, name := range []string{"watchdog", "mcp-heart", "heart-hook"} {
+		cmd := exec.Command(filepath.Join(dir, name), "--version")
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Errorf("%s --version: %v", name, err)
+		}
+		if strings.TrimSpace(stdout.String()) != name+" "+want || stderr.Len() != 0 {
+			t.Errorf("%s --version: stdout %q, stderr %q; want %q and nothing", name, stdout.String(), stderr.String(), name+" "+want)
+		}
 	}
 	c, err := client.NewStdioMCPClient(filepath.Join(dir, "mcp-heart"), nil, "--workspace", t.TempDir())
 	if err != nil {
@@ -56,5 +55,25 @@ func TestE2EVersion(t *testing.T) {
 	}
 	if res.ServerInfo.Version != "9.8.7" {
 		t.Errorf("serverInfo.version = %q, want 9.8.7", res.ServerInfo.Version)
+	}
+}
+
+// TestMakeBuildStamps: make build stamps each of the three binaries it
+// builds, heart-hook as much as the others.
+func TestMakeBuildStamps(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make")
+	}
+	t.Parallel()
+	bin := t.TempDir()
+	mk := exec.Command("make", "-s", "-C", "..", "build", "BIN="+bin, "VERSION=9.8.7", "COMMIT=0123456789abcdef", "DATE=2026-11-24T10:00:00Z")
+	if out, err := mk.CombinedOutput(); err != nil {
+		t.Fatalf("make build: %v\n%s", err, out)
+	}
+	for _, name := range []string{"watchdog", "mcp-heart", "heart-hook"} {
+		out, err := exec.Command(filepath.Join(bin, name), "--version").Output()
+		if want := name + " 9.8.7 (commit 0123456789ab, built 2026-11-24T10:00:00Z)"; err != nil || strings.TrimSpace(string(out)) != want {
+			t.Errorf("%s --version = %q, %v; want %q", name, out, err, want)
+		}
 	}
 }

@@ -3,6 +3,7 @@
 // workspace's spool (package hook) and gets out of the way.
 //
 //	heart-hook --client claude-code|gemini|agy|codex --workspace DIR [JSON]
+//	heart-hook --version
 //
 // The event is read from stdin (Claude Code, Gemini CLI, Antigravity CLI),
 // or from the last argument (Codex's notify). It runs on the agent's
@@ -21,6 +22,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/hook"
+	"github.com/ai-heart/ai-heart/internal/version"
 )
 
 // maxInput bounds what is read of the client's event: a tool's input and
@@ -28,6 +30,11 @@ import (
 const maxInput = 4 << 20
 
 func main() {
+	// The one run that writes on stdout: a person asked, no client did.
+	if len(os.Args) == 2 && (os.Args[1] == "--version" || os.Args[1] == "-version") {
+		fmt.Println("heart-hook", version.Get())
+		os.Exit(0)
+	}
 	if err := run(os.Args[1:], os.Stdin, time.Now()); err != nil {
 		fmt.Fprintln(os.Stderr, "heart-hook:", err)
 	}

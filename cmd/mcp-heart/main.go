@@ -50,8 +50,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 2
 	}
 	if *showVersion {
-		// stderr: stdout is JSON-RPC's alone, even here.
-		fmt.Fprintln(stderr, "mcp-heart", version.Get())
+		// No server runs: stdout is free, and a person or a script reads
+		// the version there, as from the other binaries.
+		fmt.Fprintln(stdout, "mcp-heart", version.Get())
 		return 0
 	}
 	logger := zerolog.New(stderr).With().Timestamp().Str("component", "mcp-heart").Logger()
