@@ -7,12 +7,14 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
 )
 
 // TestDefaultConfig: the installed /etc/ai-heart/watchdog.yaml loads, names
-// the package's workspace, and every commented default equals the code's.
+// the package's workspace, and every commented default (outside the exec
+// example) equals the code's.
 func TestDefaultConfig(t *testing.T) {
 	b, err := os.ReadFile("watchdog.yaml")
 	if err != nil {
@@ -28,7 +30,13 @@ func TestDefaultConfig(t *testing.T) {
 	// Uncommented, the commented defaults must load to the built-in values.
 	var lines []string
 	key := regexp.MustCompile(`^# ?([a-z_]+:|  [a-z_]+:)`)
-	for _, l := range strings.Split(string(b), "\n") {
+	var defaults []string // the exec block is an example, not a default
+	for _, para := range strings.Split(string(b), "\n\n") {
+		if !strings.Contains(para, "delivery: exec") {
+			defaults = append(defaults, para)
+		}
+	}
+	for _, l := range strings.Split(strings.Join(defaults, "\n"), "\n") {
 		if m := key.FindStringSubmatch(l); m != nil && !strings.Contains(l, "tmux_target") && !strings.Contains(l, "command:") && !strings.HasPrefix(l, "# http:") {
 			l = strings.TrimPrefix(strings.TrimPrefix(l, "#"), " ")
 			if strings.HasPrefix(m[1], "  ") {
@@ -46,5 +54,52 @@ func TestDefaultConfig(t *testing.T) {
 		all.DailyCap != d.DailyCap || all.Idle.After != d.Idle.After || all.Schedule.Every != d.Schedule.Every ||
 		all.Agent.Delivery != d.Agent.Delivery || all.Agent.Timeout != d.Agent.Timeout || all.Language != d.Language {
 		t.Errorf("the commented defaults differ from config.Defaults():\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// TestDefaultConfigExec: the packaged file's exec block, uncommented whole
+// as it says, calls a model whose tokens and cost are counted (the client's
+// stream-json, read as such) and cannot mean a model call every minute:
+// its schedule fits under a daily cap it sets. And the page is where the
+// docs put it, 9477 (9478 is the fleet view's).
+func TestDefaultConfigExec(t *testing.T) {
+	b, err := os.ReadFile("watchdog.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var block []string
+	keyLine := regexp.MustCompile(`^# ((?:  )?[a-z_]+:.*)$`)
+	for _, para := range strings.Split(string(b), "\n\n") {
+		if strings.Contains(para, "delivery: exec") {
+			for _, l := range strings.Split(para, "\n") {
+				if m := keyLine.FindStringSubmatch(l); m != nil {
+					block = append(block, m[1])
+				}
+			}
+		}
+	}
+	if len(block) == 0 {
+		t.Fatal("no exec block (a paragraph with delivery: exec)")
+	}
+	src := "workspace: /var/lib/ai-heart/ai-works\n" + strings.Join(block, "\n")
+	c, err := config.Parse([]byte(src))
+	if err != nil {
+		t.Fatalf("the exec block does not load: %v\n%s", err, src)
+	}
+	if c.Agent.Delivery != config.DeliveryExec || c.Agent.Output != config.OutputStreamJSON {
+		t.Errorf("exec block: delivery %q, output %q; want exec and stream-json\n%s", c.Agent.Delivery, c.Agent.Output, src)
+	}
+	if cmd := strings.Join(c.Agent.Command, " "); !strings.Contains(cmd, "--output-format stream-json") {
+		t.Errorf("exec block: command %q does not ask the client for stream-json", cmd)
+	}
+	perDay := 0
+	if every := c.Schedule.Every.D(); every > 0 {
+		perDay = int(24 * time.Hour / every)
+	}
+	if c.DailyCap <= 0 || c.DailyCap > 100 || perDay > c.DailyCap {
+		t.Errorf("exec block: daily_cap %d with a schedule of %d wakeups a day; want a cap of at most 100 the schedule fits under", c.DailyCap, perDay)
+	}
+	if !strings.Contains(string(b), `# http: {listen: "127.0.0.1:9477"}`) {
+		t.Errorf("the page's example is not on 9477, the status page's port (9478 is the fleet view's)")
 	}
 }
