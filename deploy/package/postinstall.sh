@@ -1,6 +1,9 @@
 #!/bin/sh
 # ai-heart postinst: the system user and its state folder. Nothing is
-# enabled or started: the operator does that after editing the config.
+# enabled or started: the operator does that after editing the config. On
+# an upgrade (dpkg passes "configure OLD-VERSION"; a first install passes
+# no version) a running watchdog is restarted onto the new binary, and a
+# stopped one stays stopped (try-restart).
 set -e
 if [ "$1" = "configure" ] || [ "$1" = "" ]; then
 	if ! getent passwd ai-heart >/dev/null; then
@@ -13,5 +16,8 @@ if [ "$1" = "configure" ] || [ "$1" = "" ]; then
 	install -d -o ai-heart -g ai-heart -m 0750 /var/lib/ai-heart
 	if [ -d /run/systemd/system ]; then
 		systemctl daemon-reload || true
+		if [ -n "$2" ]; then
+			systemctl try-restart ai-heart-watchdog.service || true
+		fi
 	fi
 fi
