@@ -81,8 +81,11 @@ e2e-clients:
 
 
 # Release archives (dist/*.tar.gz, *.zip, checksums.txt) by GoReleaser and
-# the Debian package (dist/ai-heart_VERSION_amd64.deb) by nFPM, each at a
-# pinned version, built from the Go module proxy into a cache folder.
+# the Debian package (dist/ai-heart_VERSION_amd64.deb; Debian spells an
+# untagged VERSION 0.1.0-dev as 0.1.0~dev) by nFPM, each at a pinned
+# version, built from the Go module proxy into a cache folder. Every entry
+# carries the commit's time: the same commit builds the same files
+# (.ci/dist-check).
 TOOLS      ?= $(HOME)/.cache/ai-heart/tools
 GORELEASER := github.com/goreleaser/goreleaser/v2@v2.15.1
 NFPM       := github.com/goreleaser/nfpm/v2/cmd/nfpm@v2.45.2
@@ -96,6 +99,6 @@ $(TOOLS)/nfpm:
 dist: $(TOOLS)/goreleaser $(TOOLS)/nfpm
 	VERSION=$(VERSION) COMMIT=$(COMMIT) DATE=$(DATE) DATE_UNIX=$$(git log -1 --format=%ct) $(TOOLS)/goreleaser release --snapshot --clean
 	VERSION=$(VERSION) ARCH=$(DEB_ARCH) WATCHDOG_DIR=dist/watchdog_linux_$(DEB_ARCH)_v1 MCPHEART_DIR=dist/mcp-heart_linux_$(DEB_ARCH)_v1 \
-		HOOK_DIR=dist/heart-hook_linux_$(DEB_ARCH)_v1 \
+		HOOK_DIR=dist/heart-hook_linux_$(DEB_ARCH)_v1 SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct) \
 		$(TOOLS)/nfpm package -f deploy/package/nfpm.yaml -p deb -t dist/
 	cd dist && sha256sum *.deb >> checksums.txt
