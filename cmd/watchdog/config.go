@@ -15,7 +15,7 @@ const defaultConfigFile = "watchdog.yaml"
 
 // configFlag adds -c to fs and returns a loader for it.
 func configFlag(fs *flag.FlagSet) func() (*config.Config, string, error) {
-	path := fs.String("c", "", "config file (YAML); default ./watchdog.yaml if present, else built-in defaults")
+	path := fs.String("c", "", "the config `FILE` (YAML); default ./watchdog.yaml if present, else built-in defaults")
 	return func() (*config.Config, string, error) {
 		p := *path
 		if p == "" {
@@ -31,6 +31,7 @@ func configFlag(fs *flag.FlagSet) func() (*config.Config, string, error) {
 // parseFlags parses args and reports usage errors as exit code 2.
 func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (int, bool) {
 	fs.SetOutput(stderr)
+	fs.Usage = helpFor(fs)
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0, false

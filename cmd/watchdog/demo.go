@@ -53,7 +53,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	keep := fs.Bool("keep", false, "keep running after the scripted day, until Ctrl-C")
-	langFlag := fs.String("lang", "en", "the agent's language: en or ja (docs, tool texts, notices and the agent's own logs)")
+	langFlag := fs.String("lang", "en", "the agent's `LANG`: en or ja (docs, tool texts, notices and its own logs)")
 	rest, code := parseInterspersed(fs, args)
 	if code >= 0 {
 		return code

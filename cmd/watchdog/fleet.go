@@ -28,10 +28,10 @@ const defaultFleetListen = "127.0.0.1:9478"
 func runFleet(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("fleet", flag.ContinueOnError)
 	load := configFlag(fs)
-	broker := fs.String("mqtt", "", "broker URL (tcp://, ssl://, ws://, wss://); default mqtt.broker of -c")
-	listen := fs.String("http", defaultFleetListen, "address of the page and /metrics")
-	format := fs.String("log-format", "auto", "stderr log format: auto, json, console")
-	level := fs.String("log-level", "info", "log level: debug, info, warn, error")
+	broker := fs.String("mqtt", "", "the broker's `URL` (tcp://, ssl://, ws://, wss://); default mqtt.broker of -c")
+	listen := fs.String("http", defaultFleetListen, "serve the page and /metrics on `ADDR`")
+	format := fs.String("log-format", "auto", "the stderr log's `FORMAT`: auto, json, console")
+	level := fs.String("log-level", "info", "the log `LEVEL`: debug, info, warn, error")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}

@@ -19,23 +19,16 @@ import (
 func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("init", flag.ContinueOnError)
 	fl.SetOutput(stderr)
-	mcpHeart := fl.String("mcp-heart", "", "path of the mcp-heart binary to register (default: next to watchdog, else on PATH)")
-	heartHook := fl.String("heart-hook", "", "path of the heart-hook binary the client hooks run (default: next to watchdog, else on PATH)")
+	mcpHeart := fl.String("mcp-heart", "", "the mcp-heart binary to register, at `PATH` (default: next to watchdog, else on $PATH)")
+	heartHook := fl.String("heart-hook", "", "the heart-hook binary the client's hooks run, at `PATH` (default: next to watchdog, else on $PATH)")
 	var clientNames []string
-	fl.Func("client", "client to wire, repeatable: "+strings.Join(setup.ClientNames(), ", ")+" (default gemini)", func(s string) error {
+	fl.Func("client", "the client to wire, by `NAME`, repeatable: "+strings.Join(setup.ClientNames(), ", ")+" (default gemini)", func(s string) error {
 		clientNames = append(clientNames, s)
 		return nil
 	})
-	langFlag := fl.String("lang", string(lang.Default), "language of GEMINI.md and ai-docs/: en or ja (set the same `language` in the config)")
-	agentHome := fl.String("agent-home", "", "home folder of the user the agent runs as: init grants mcp-heart's tools there, in the clients' user settings (default: your home)")
+	langFlag := fl.String("lang", string(lang.Default), "the `LANG` of GEMINI.md and ai-docs/: en or ja (set the same language: in the config)")
+	agentHome := fl.String("agent-home", "", "the home `DIR` of the user the agent runs as: init grants mcp-heart's tools there, in the clients' user settings (default: your home)")
 	userUnit := fl.Bool("systemd-user", false, "also write a systemd user unit (systemctl --user) and its config for this workspace, under $XDG_CONFIG_HOME (default ~/.config)")
-	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: watchdog init [--client NAME]... [--mcp-heart PATH] [--heart-hook PATH] [--agent-home DIR] [--lang en|ja] [--systemd-user] DIR")
-		fmt.Fprintln(stderr, "Lays out the workspace DIR (GEMINI.md, ai-docs/, folders), never overwriting a file, and registers")
-		fmt.Fprintln(stderr, "mcp-heart and the heart-hook hooks in each client's files, merged into those that exist;")
-		fmt.Fprintln(stderr, "in the agent's home it grants mcp-heart's tools (Claude Code) or trusts DIR (Gemini CLI, Codex).")
-		fl.PrintDefaults()
-	}
 	rest, code := parseInterspersed(fl, args)
 	if code >= 0 {
 		return code
@@ -168,6 +161,7 @@ func initUserUnit(res setup.Result, stdout, stderr io.Writer) int {
 // arguments (flag stops at the first non-flag). It returns the positional
 // arguments and -1, or an exit code: 0 for -h, 2 for a bad flag.
 func parseInterspersed(fl *flag.FlagSet, args []string) ([]string, int) {
+	fl.Usage = helpFor(fl)
 	var rest []string
 	for {
 		if err := fl.Parse(args); err != nil {

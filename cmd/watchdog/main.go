@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/ai-heart/ai-heart/internal/termsafe"
@@ -17,21 +18,29 @@ import (
 
 // command is one subcommand: it returns the process exit code.
 type command struct {
-	name, usage string
-	run         func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+	name string
+	run  func(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 var commands = []command{
-	{"init", "init DIR          lay out a workspace (never overwrites)", runInit},
-	{"run", "run [-c FILE]      the daemon", runRun},
-	{"check", "check [-c FILE]    one scan now; exit 0 ok, 1 warning, 2 error", runCheck},
-	{"status", "status [-c FILE] [--mqtt URL]  ID, last proof, deep work, chambers, cap, breaker; --mqtt: every agent on the broker", runStatus},
-	{"fleet", "fleet --mqtt URL [--http 127.0.0.1:9478] [-c FILE]  the page and /metrics for every agent on the broker", runFleet},
-	{"pause", "pause [-c FILE] [--agent NAME] [--for 2h | --until 2026-11-23T09:00] [--reason TEXT]  no wakeups until resumed", runPause},
-	{"resume", "resume [-c FILE] [--agent NAME]  end a pause", runResume},
-	{"migrate", "migrate [-c FILE] DIR  move stats/extended_processing to stats/deep_work", runMigrate},
-	{"demo", "demo [--keep] [DIR]  a scripted agent's day, narrated, with the status page (DIR: ./ai-heart-demo)", runDemo},
-	{"demo-agent", "", runDemoAgent}, // the demo's scripted agent, started by its exec delivery
+	{"init", runInit}, {"run", runRun}, {"check", runCheck}, {"status", runStatus}, {"fleet", runFleet},
+	{"pause", runPause}, {"resume", runResume}, {"migrate", runMigrate}, {"demo", runDemo},
+	{"demo-agent", runDemoAgent}, // the demo's scripted agent, started by its exec delivery
+}
+
+// about is each command's positional arguments and what it does, for its
+// -h and watchdog --help; the flags are read from its flag set (help.go).
+// A command without an entry is not listed.
+var about = map[string][2]string{
+	"init":    {"DIR", "lay out a workspace (never overwrites), wire mcp-heart and the hooks into each client's files, and in the agent's home grant mcp-heart's tools (Claude Code) or trust DIR (Gemini CLI, Codex)"},
+	"run":     {"", "the daemon"},
+	"check":   {"", "one scan now; exit 0 ok, 1 warning, 2 error"},
+	"status":  {"", "ID, last proof, deep work, chambers, cap, breaker, cost; --mqtt: every agent on the broker"},
+	"fleet":   {"", "the page and /metrics for every agent on the broker"},
+	"pause":   {"", "no wakeups until resumed"},
+	"resume":  {"", "end a pause"},
+	"migrate": {"DIR", "copy stats/extended_processing to stats/deep_work (never deletes or overwrites)"},
+	"demo":    {"[DIR]", "a scripted agent's day, narrated, with the status page (DIR: ./ai-heart-demo)"},
 }
 
 func main() {
@@ -45,11 +54,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "watchdog", version.Get())
 		return 0
 	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(stderr)
-		if len(args) == 0 {
-			return 2
-		}
+	if len(args) == 0 {
+		usage(ctx, stderr)
+		return 2
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(ctx, stdout)
 		return 0
 	}
 	for _, c := range commands {
@@ -63,15 +73,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	fmt.Fprintf(stderr, "watchdog: unknown command %q\n", args[0])
-	usage(stderr)
+	usage(ctx, stderr)
 	return 2
 }
 
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: watchdog COMMAND [ARGS]   (watchdog --version: the version, commit and build date)")
+// usage lists every command with its flags: each command's own -h,
+// printed by its flag set, so the list cannot drift from the code.
+func usage(ctx context.Context, w io.Writer) {
+	fmt.Fprintln(w, "usage: watchdog COMMAND [FLAGS] [ARGS]   (watchdog --version: the version, commit and build date)")
 	for _, c := range commands {
-		if c.usage != "" {
-			fmt.Fprintln(w, "  watchdog "+c.usage)
+		if _, ok := about[c.name]; !ok {
+			continue
 		}
+		var help strings.Builder
+		c.run(ctx, []string{"-h"}, io.Discard, &help)
+		fmt.Fprint(w, "  "+strings.TrimPrefix(help.String(), "usage: "))
 	}
 }

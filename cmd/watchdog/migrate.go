@@ -21,11 +21,6 @@ func runMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	fl := flag.NewFlagSet("migrate", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	load := configFlag(fl)
-	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: watchdog migrate [-c FILE] DIR")
-		fmt.Fprintln(stderr, "Moves DIR/stats/extended_processing to stats/deep_work; copies, never deletes or overwrites.")
-		fl.PrintDefaults()
-	}
 	rest, code := parseInterspersed(fl, args)
 	if code >= 0 {
 		return code

@@ -18,10 +18,10 @@ import (
 func runPause(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("pause", flag.ContinueOnError)
 	load := configFlag(fs)
-	name := fs.String("agent", "", "the agent to pause (default: every agent of the config)")
-	dur := fs.Duration("for", 0, "pause for this long, e.g. 2h")
-	untilS := fs.String("until", "", "pause until this time in the config's timezone, e.g. 2026-11-23T09:00")
-	reason := fs.String("reason", "", "why, shown in status and on the page")
+	name := fs.String("agent", "", "the `NAME` of the agent to pause (default: every agent of the config)")
+	dur := fs.Duration("for", 0, "pause for this `DURATION`, e.g. 2h")
+	untilS := fs.String("until", "", "pause until `TIME`, in the config's timezone, e.g. 2026-11-23T09:00")
+	reason := fs.String("reason", "", "why, in a `TEXT` shown in status and on the page")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}
@@ -65,7 +65,7 @@ func runPause(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 func runResume(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("resume", flag.ContinueOnError)
 	load := configFlag(fs)
-	name := fs.String("agent", "", "the agent to resume (default: every agent of the config)")
+	name := fs.String("agent", "", "the `NAME` of the agent to resume (default: every agent of the config)")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}

@@ -26,8 +26,8 @@ import (
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	load := configFlag(fs)
-	format := fs.String("log-format", "auto", "stderr log format: auto (console on a terminal, else JSON), json, console")
-	level := fs.String("log-level", "info", "log level: debug, info, warn, error")
+	format := fs.String("log-format", "auto", "the stderr log's `FORMAT`: auto (console on a terminal, else JSON), json, console")
+	level := fs.String("log-level", "info", "the log `LEVEL`: debug, info, warn, error")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
 	}

@@ -22,9 +22,9 @@ import (
 func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("status", flag.ContinueOnError)
 	load := configFlag(fs)
-	broker := fs.String("mqtt", "", "show every agent on this broker (tcp://host:1883) instead of this config's")
+	broker := fs.String("mqtt", "", "show every agent on the broker at `URL` (tcp://host:1883) instead of this config's")
 	asJSON := fs.Bool("json", false, "print every agent as JSON, for scripts (fields: docs/watchdog.md, docs/state-file.md)")
-	date := fs.String("day", "", "draw this day's strip (YYYY-MM-DD, one of the 7 kept) instead of the last 24 hours")
+	date := fs.String("day", "", "draw the strip of `DATE` (YYYY-MM-DD, one of the 7 days kept) instead of the last 24 hours")
 	brief := fs.Bool("brief", false, "one line per agent: its state, the strip, the checks not ok, today's cost")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
