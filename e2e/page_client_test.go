@@ -30,7 +30,7 @@ func (s states) Statuses() []state.State { return s }
 // The client and cost facts on the page, in a real Chromium, in English and
 // Japanese: a client in a turn, one waiting for its next prompt, one waiting
 // for a person (said in words on the badge and a line of its own), one with
-// no hooks, today's cost with the ghosts' share, and the fleet's total. A
+// no hook event yet, one with a single tool call, today's cost with the ghosts' share, and the fleet's total. A
 // tool name is the agent's text: it shows as text, never as markup.
 func TestE2EStatusPageClientAndCost(t *testing.T) {
 	if testing.Short() {
@@ -108,7 +108,7 @@ func TestE2EStatusPageClientAndCost(t *testing.T) {
 			agent("ann", lang.English, inTurn, spent, nil),
 			agent("bob", lang.English, evilClient, unpriced, waitingChecks),
 			agent("cara", lang.English, nil, nil, nil),
-			agent("dora", lang.English, waiting, nil, nil),
+			agent("dora", lang.English, &state.Client{Mode: state.ClientWaiting, LastEvent: now, LastTool: "Read", LastToolAt: &toolAt, ToolCalls: 1}, nil, nil),
 		}, "ann")
 
 		match("ann's client", fact("ann", "client"), `^in a turn since 14:02; 14 tool calls in 5m, last Bash \d+s ago; Bash repeated 12 times$`)
@@ -134,8 +134,8 @@ func TestE2EStatusPageClientAndCost(t *testing.T) {
 		match("bob's cost", fact("bob", "cost today"), `^2 runs: 500 tokens, price unknown$`)
 		match("bob's ghosts", fact("bob", "ghosts today"), `^0 ghosts today, 0 tokens, \$0$`)
 
-		match("cara's client", fact("cara", "client"), `^no hooks$`)
-		match("dora's client", fact("dora", "client"), `^waiting$`)
+		match("cara's client", fact("cara", "client"), `^no hook event yet$`)
+		match("dora's client", fact("dora", "client"), `^waiting; 1 tool call in 5m, last Read \d+s ago$`)
 		if evalIn[bool](t, ctx, `!!document.querySelector('[data-agent="cara"] dd[data-fact="cost today"]')`) {
 			t.Error("cara's card shows a cost her state does not hold")
 		}
@@ -159,6 +159,7 @@ func TestE2EStatusPageClientAndCost(t *testing.T) {
 			agent("hoshi", lang.Japanese, asking, nil, waitingChecks),
 			agent("kumo", lang.Japanese, waiting, nil, nil),
 			agent("tsuki", lang.Japanese, inTurn, spent, nil),
+			agent("sora", lang.Japanese, nil, nil, nil),
 		}, "tsuki")
 
 		match("tsuki's client", fact("tsuki", "client"), `^14:02:05 から作業中；5分間のツール呼び出し14回、最後は Bash（\d+秒前）；Bash を12回繰り返し$`)
@@ -171,13 +172,15 @@ func TestE2EStatusPageClientAndCost(t *testing.T) {
 			}
 		}
 
+		match("kumo's client", fact("kumo", "client"), `^待機中$`)
+		match("sora's client", fact("sora", "client"), `^フックのイベントはまだない$`)
 		match("hoshi's client", fact("hoshi", "client"), `^あなたの応答待ち（14:02:05 から、質問）$`)
 		if b := text(`[data-agent="hoshi"] .badge`); b != "あなたの応答待ち" {
 			t.Errorf("hoshi's badge %q", b)
 		}
 		match("kumo's client", fact("kumo", "client"), `^待機中$`)
 		match("hoshi's line", text(`[data-agent="hoshi"] .needs-you`), `^対応が必要です：`)
-		match("fleet total", text("#fleet"), `^今日のコスト（全3エージェント）：3回の実行：3,460トークン、\$0\.0042$`)
+		match("fleet total", text("#fleet"), `^今日のコスト（全4エージェント）：3回の実行：3,460トークン、\$0\.0042$`)
 	}
 
 	for _, p := range problems() {

@@ -128,7 +128,7 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, date stri
 	row("theme", themeRow(st.Theme))
 	row("last proof", proof(now, st.LastProof))
 	row("last introspection", proof(now, st.LastIntro))
-	row("work", workRow(now, st.Work))
+	row("work", workRow(now, st.Work, st.LastIntro))
 	row("client", clientRow(now, st.Client))
 	if slots, err := dayStrip(ws, ws.Loc, date, now); err == nil {
 		row(stripLabel(date), "|"+day.Text(slots)+"| "+stripSpan(slots, date, now))
@@ -247,9 +247,21 @@ func left(now, t time.Time) string {
 }
 
 // workRow says whether the agent is working on a wakeup or waiting for the
-// next one (waiting is healthy), and the working time introspection is owed on.
-func workRow(now time.Time, w state.Work) string {
-	worked := humanize.Duration(w.WorkedSinceIntrospection.D()) + " worked since the last introspection"
+// next one (waiting is healthy), and the working time introspection is owed
+// on, since the last introspection (intro) or, before the first, in all.
+func workRow(now time.Time, w state.Work, intro *workspace.Proof) string {
+	d := w.WorkedSinceIntrospection.D()
+	var worked string
+	switch {
+	case intro == nil && d > 0:
+		worked = humanize.Duration(d) + " worked, no introspection yet"
+	case intro == nil:
+		worked = "no introspection yet"
+	case d > 0:
+		worked = humanize.Duration(d) + " worked since the last introspection"
+	default:
+		worked = "no work since the last introspection"
+	}
 	switch w.Mode {
 	case state.WorkWorking:
 		since := "a wakeup"
@@ -267,7 +279,7 @@ func workRow(now time.Time, w state.Work) string {
 // how busy; waiting; or waiting for a person.
 func clientRow(now time.Time, c *state.Client) string {
 	if c == nil {
-		return "no hooks heard (wire them with `watchdog init --client`)"
+		return "no hook event yet (the client's hooks are wired by `watchdog init --client NAME`)"
 	}
 	var v string
 	switch c.Mode {
@@ -289,9 +301,9 @@ func clientRow(now time.Time, c *state.Client) string {
 	}
 	switch {
 	case c.LastToolAt != nil && c.Running:
-		v += fmt.Sprintf("; running %s for %s; %d tool calls in 5m", c.LastTool, ago(now, *c.LastToolAt), c.ToolCalls)
+		v += fmt.Sprintf("; running %s for %s; %s in 5m", c.LastTool, ago(now, *c.LastToolAt), countOf(int64(c.ToolCalls), "tool call"))
 	case c.LastToolAt != nil:
-		v += fmt.Sprintf("; %d tool calls in 5m, last %s %s ago", c.ToolCalls, c.LastTool, ago(now, *c.LastToolAt))
+		v += fmt.Sprintf("; %s in 5m, last %s %s ago", countOf(int64(c.ToolCalls), "tool call"), c.LastTool, ago(now, *c.LastToolAt))
 	}
 	if c.Repeats > 1 {
 		v += fmt.Sprintf("; %s repeated %d times", c.LoopTools, c.Repeats)

@@ -5,7 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/state"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 func TestClientRow(t *testing.T) {
@@ -16,7 +18,9 @@ func TestClientRow(t *testing.T) {
 		c    *state.Client
 		want []string
 	}{
-		{nil, []string{"no hooks heard", "watchdog init --client"}},
+		{nil, []string{"no hook event yet", "watchdog init --client"}},
+		{&state.Client{Mode: state.ClientInTurn, Since: &since, LastTool: "Bash", LastToolAt: &last, ToolCalls: 1}, []string{"; 1 tool call in 5m, last Bash 20s ago"}},
+		{&state.Client{Mode: state.ClientInTurn, Since: &since, LastTool: "Bash", LastToolAt: &last, ToolCalls: 1, Running: true}, []string{"running Bash for 20s; 1 tool call in 5m"}},
 		{&state.Client{Mode: state.ClientInTurn, Since: &since, LastTool: "Bash", LastToolAt: &last, ToolCalls: 14}, []string{"in a turn since 14:02", "14 tool calls in 5m, last Bash 20s ago"}},
 		{&state.Client{Mode: state.ClientWaitingForYou, Since: &since, Asking: "permission"}, []string{"WAITING FOR YOU since 14:02 (permission)"}},
 		{&state.Client{Mode: state.ClientInTurn, Since: &since, LastTool: "Bash", LastToolAt: &last, ToolCalls: 3, Running: true}, []string{"in a turn since 14:02", "running Bash for 20s; 3 tool calls in 5m"}},
@@ -27,6 +31,28 @@ func TestClientRow(t *testing.T) {
 			if !strings.Contains(got, w) {
 				t.Errorf("clientRow(%+v) = %q, want %q in it", tc.c, got, w)
 			}
+		}
+	}
+}
+
+// The work row says the working time introspection is owed on, and no
+// "0s worked since the last introspection" when nothing was worked or no
+// introspection was ever written.
+func TestWorkRow(t *testing.T) {
+	now := time.Date(2026, 11, 25, 14, 10, 0, 0, time.Local)
+	intro := &workspace.Proof{ModTime: now.Add(-time.Hour)}
+	for _, tc := range []struct {
+		w     state.Work
+		intro *workspace.Proof
+		want  string
+	}{
+		{state.Work{Mode: state.WorkWaiting, WorkedSinceIntrospection: config.Duration(12 * time.Minute)}, intro, "waiting for the next wakeup (healthy); 12m worked since the last introspection"},
+		{state.Work{Mode: state.WorkWaiting}, intro, "waiting for the next wakeup (healthy); no work since the last introspection"},
+		{state.Work{Mode: state.WorkWaiting}, nil, "waiting for the next wakeup (healthy); no introspection yet"},
+		{state.Work{Mode: state.WorkWaiting, WorkedSinceIntrospection: config.Duration(7 * time.Minute)}, nil, "waiting for the next wakeup (healthy); 7m worked, no introspection yet"},
+	} {
+		if got := workRow(now, tc.w, tc.intro); got != tc.want {
+			t.Errorf("workRow(%+v, intro %v) = %q, want %q", tc.w, tc.intro != nil, got, tc.want)
 		}
 	}
 }

@@ -19,7 +19,7 @@ func (e *eval) toolLoop() Finding {
 	c := e.cfg.Client
 	n := e.cfg.Thresholds.ToolLoop
 	if !c.Wired {
-		f.Message = "no hooks: tool calls not seen"
+		f.Message = "no hook event yet: tool calls not seen"
 		return f
 	}
 	if c.Repeats < n {
@@ -47,7 +47,7 @@ func (e *eval) waitingForYou() Finding {
 	f := Finding{Check: WaitingForYou}
 	c := e.cfg.Client
 	if !c.Asking {
-		f.Message = "no hooks: questions not seen"
+		f.Message = "no hook event yet: questions not seen"
 		if c.Wired {
 			f.Message = "not waiting for you"
 		}
@@ -81,5 +81,13 @@ func askWhat(c hook.Activity) string {
 func (e *eval) busy() string {
 	c := e.cfg.Client
 	ago, _ := e.since(c.LastToolAt)
-	return fmt.Sprintf("busy: %d tool calls in %s, last %s %s ago", c.Busy(e.now), humanize.Duration(hook.BusyWindow), c.LastTool, humanize.Duration(ago))
+	return fmt.Sprintf("busy: %s in %s, last %s %s ago", toolCalls(c.Busy(e.now)), humanize.Duration(hook.BusyWindow), c.LastTool, humanize.Duration(ago))
+}
+
+// toolCalls is "1 tool call", "14 tool calls".
+func toolCalls(n int) string {
+	if n == 1 {
+		return "1 tool call"
+	}
+	return fmt.Sprintf("%d tool calls", n)
 }

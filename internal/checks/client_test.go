@@ -111,3 +111,21 @@ func TestWaitingForYou(t *testing.T) {
 		t.Fatalf("still waiting after the tool ran: %+v", f)
 	}
 }
+
+// A freshly wired workspace has heard no hook event yet: its checks say so,
+// not that there are no hooks; and one tool call is one call.
+func TestBeforeTheFirstHookEvent(t *testing.T) {
+	snap := withLogs(scan.Snapshot{}, logAgo(time.Minute, "thinking"))
+	r, _ := Evaluate(now, snap, Config{}, State{})
+	for _, c := range []string{ToolLoop, WaitingForYou} {
+		f, _ := r.Finding(c)
+		if f.Level != OK || !strings.HasPrefix(f.Message, "no hook event yet") || strings.Contains(f.Message, "no hooks") {
+			t.Errorf("%s before any hook event = %v %q, want ok, \"no hook event yet…\"", c, f.Level, f.Message)
+		}
+	}
+	snap = withLogs(scan.Snapshot{}, logAgo(20*time.Minute, "thinking"))
+	r, _ = Evaluate(now, snap, Config{Client: activity(hook.Event{Time: now.Add(-time.Minute), Kind: hook.TurnStart}, toolAt(20*time.Second, "Bash", "x"))}, State{})
+	if f, _ := r.Finding(Inactivity); !strings.Contains(f.Message, "busy: 1 tool call in 5m,") {
+		t.Errorf("inactivity with one tool call = %q, want \"busy: 1 tool call in 5m, …\"", f.Message)
+	}
+}

@@ -32,7 +32,7 @@ const JA = {
   "offline": "オフライン", "host": "ホスト", "last seen": "最後の受信",
   "live": "接続中", "connecting…": "接続しています…", "connection to the watchdog lost; retrying": "watchdog との接続が切れました。再接続しています",
   "Bearer token for pause/resume": "一時停止・再開用の Bearer トークン", "token": "トークン",
-  "client": "クライアント", "no hooks": "フックなし", "waiting for you": "あなたの応答待ち",
+  "client": "クライアント", "no hook event yet": "フックのイベントはまだない", "waiting for you": "あなたの応答待ち",
   "cost today": "今日のコスト", "ghosts today": "今日のゴースト", "no runs booked": "実行の記録なし", "prices": "価格",
   "usage unknown": "使用量不明", "price unknown": "価格不明", "theme": "テーマ", "last log": "最新の活動ログ",
   "Needs you: the agent waits for your answer in its terminal": "対応が必要です：エージェントが端末であなたの応答を待っています",

@@ -30,12 +30,17 @@ function askWhat(asking, a) {
   return asking;
 }
 
+// calls is "1 tool call", "14 tool calls".
+function calls(n) {
+  return n === 1 ? "1 tool call" : n + " tool calls";
+}
+
 // clientLine says what the client's hooks show: in a turn since when and
 // how busy; waiting; or waiting for a person. Tool names and the rest are
 // the agent's words: the caller sets them as text, never as markup.
 function clientLine(a) {
   const c = a.client;
-  if (!c) return tr(a, "no hooks");
+  if (!c) return tr(a, "no hook event yet");
   const j = ja(a);
   let v;
   if (c.mode === "in_turn") {
@@ -54,10 +59,10 @@ function clientLine(a) {
   if (c.last_tool_at && c.running) {
     const s = span(Math.max(0, Math.round((Date.now() - new Date(c.last_tool_at).getTime()) / 1000)), a);
     v += j ? "；" + c.last_tool + " を実行中（" + s + "）；5分間のツール呼び出し" + n + "回"
-      : "; running " + c.last_tool + " for " + s + "; " + n + " tool calls in 5m";
+      : "; running " + c.last_tool + " for " + s + "; " + calls(n) + " in 5m";
   } else if (c.last_tool_at) {
     v += j ? "；5分間のツール呼び出し" + n + "回、最後は " + c.last_tool + "（" + ago(c.last_tool_at, a) + "）"
-      : "; " + n + " tool calls in 5m, last " + c.last_tool + " " + ago(c.last_tool_at, a);
+      : "; " + calls(n) + " in 5m, last " + c.last_tool + " " + ago(c.last_tool_at, a);
   }
   if (c.repeats > 1) v += j ? "；" + c.loop_tools + " を" + c.repeats + "回繰り返し" : "; " + c.loop_tools + " repeated " + c.repeats + " times";
   if (c.failure) v += j ? "；モデルのサービスでエラー：" + c.failure : "; the model's service failed: " + c.failure;
