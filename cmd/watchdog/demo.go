@@ -86,6 +86,8 @@ type demoRun struct {
 	say           *demo.Narrator
 	lang          lang.Lang
 
+	ctx context.Context // the demo's: done once the day is over or Ctrl-C
+
 	mu         sync.Mutex
 	last       state.State
 	wakeups    int
@@ -114,7 +116,11 @@ func newDemo(dir string, l lang.Lang, stdout io.Writer) (*demoRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A new day: the agent's memory and the narration start over.
+	// A new day: the agent's memory, the narration, the day's cost and cap
+	// start over, so a second demo here counts its own day.
+	if err := startOver(abs); err != nil {
+		return nil, err
+	}
 	for _, f := range []string{"stats/demo_agent.json", demoNarrationFile, demoReceivedFile} {
 		if err := os.Remove(ws.Path(f)); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
@@ -157,6 +163,7 @@ func refuseRealWorkspace(dir string) error {
 func (d *demoRun) run(ctx context.Context, keep bool) int {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	d.ctx = ctx
 	sink, _ := alert.NewSink(zerolog.Nop(), "")
 	sink.Subscribe(d.alerted)
 	win, err := newWindow(d.cfg, sink)
@@ -233,6 +240,9 @@ func (l narratingLog) Write(p []byte) (int, error) {
 		} else {
 			l.d.say.Say(time.Now(), demo.KindWakeup, fmt.Sprintf("#%d from %s, heartbeat %s", n, sourceNames[e.Source], e.HeartbeatID))
 		}
+	case l.d.ctx != nil && l.d.ctx.Err() != nil && strings.Contains(e.Error, context.Canceled.Error()):
+		// The demo ending (or Ctrl-C) stops the run in flight: that is
+		// the end of the day, not an error to narrate.
 	case e.Level == "warn" || e.Level == "error":
 		msg := e.Message
 		if e.Error != "" {
@@ -283,15 +293,15 @@ func (d *demoRun) summary() {
 		d.summaryJa(c, rec, cs)
 		return
 	}
-	d.say.Printf("\nSummary: %s (%d delivered, %s, %d coalesced while one was running), %s, %s, %d pulses.\n",
-		plural(c.Wakeups, "wakeup"), c.Delivered, plural(c.Ghosts, "ghost"), c.Coalesced, plural(c.Alerts, "alert"), plural(int64(rec), "recovery"), c.Pulses)
+	d.say.Printf("\n%s\n", summaryLine(lang.English, c, rec))
 	if cs != nil {
 		all, g := cs.Today.By.Sum(""), cs.Today.By.Sum(cost.Ghost)
 		d.say.Printf("The day's cost: %s: %s; %s of them ghosts: %s; the pulse $0. (The scripted agent calls no model: its tokens are its bytes / 4, priced at an example $3 / $15 per million.)\n",
 			countOf(all.Runs, "run"), cellCost(all), countOf(g.Runs, "run"), cellCost(g))
 	}
 	d.say.Printf("The demo workspace is %s: the agent's logs are under artifacts/, the watchdog's state in stats/.\n", d.dir)
-	d.say.Printf("To look after a real agent: `bin/watchdog init ai-works`, then `bin/watchdog run` (see README: Setting up a workspace).\n")
+	wd := watchdogCommand()
+	d.say.Printf("To look after a real agent: `%s init ai-works`, then `%s run` (see README: Setting up a workspace).\n", wd, wd)
 }
 
 func plural(n int64, one string) string {
@@ -338,9 +348,14 @@ func runDemoAgent(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	var n demo.Bytes
 	reply, err := demo.RunAgent(ctx, fs.Arg(0), demo.AgentOptions{Workspace: *dir, MCPHeart: *mh, Pause: *pause, StallMax: 40 * time.Second, Narrate: say, Bytes: &n, Lang: l, Received: got})
 	if err != nil {
-		if l == lang.Japanese && errors.Is(err, context.Canceled) {
-			say(demo.KindAgent, "実行は打ち切られました") // the stall's expected end
-		} else {
+		// A run the watchdog ended (recovery taking over the stall, or the
+		// demo's end) is canceled: the stall's expected end, not an error.
+		switch {
+		case errors.Is(err, context.Canceled) && l == lang.Japanese:
+			say(demo.KindAgent, "実行は打ち切られました")
+		case errors.Is(err, context.Canceled):
+			say(demo.KindAgent, "the run was ended by the watchdog")
+		default:
 			say(demo.KindAgent, "error: "+err.Error())
 		}
 		fmt.Fprintf(stderr, "demo-agent: %v\n", err)

@@ -40,15 +40,15 @@ func (d *demoRun) headerJa(addr string) {
 }
 
 func (d *demoRun) summaryJa(c state.Counters, rec int, cs *cost.Summary) {
-	d.say.Printf("\nまとめ：起動%d回（届けたもの%d回、ゴースト%d回、実行中に重なってまとめたもの%d回）、警報%d件、回復%d回、パルス%d回。\n",
-		c.Wakeups, c.Delivered, c.Ghosts, c.Coalesced, c.Alerts, rec, c.Pulses)
+	d.say.Printf("\n%s\n", summaryLine(lang.Japanese, c, rec))
 	if cs != nil {
 		all, g := cs.Today.By.Sum(""), cs.Today.By.Sum(cost.Ghost)
 		d.say.Printf("1日のコスト：実行%d回で%s。うちゴースト%d回で%s。パルスは$0。（台本のエージェントはモデルを呼ばないので、バイト数÷4をトークンとし、例として100万トークンあたり$3／$15で計算しています。）\n",
 			all.Runs, cellCostJa(all), g.Runs, cellCostJa(g))
 	}
 	d.say.Printf("デモのワークスペースは %s です。エージェントのログは artifacts/ に、watchdog の状態は stats/ にあります。\n", d.dir)
-	d.say.Printf("本物のエージェントを見守るには：`bin/watchdog init --lang ja ai-works`、次に `bin/watchdog run`（README の「Setting up a workspace」）。\n")
+	wd := watchdogCommand()
+	d.say.Printf("本物のエージェントを見守るには：`%s init --lang ja ai-works`、次に `%s run`（README の「Setting up a workspace」）。\n", wd, wd)
 }
 
 // cellCostJa is cellCost in Japanese.

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -29,12 +30,24 @@ func TestMain(m *testing.M) {
 
 // The whole scripted day: every part of the loop shows in the narration,
 // the page serves the same agent while it runs, the demo ends by itself
-// with a summary, and it never touches ./ai-works.
+// with a summary that adds up, and it never touches ./ai-works. The folder
+// holds an earlier demo's day, 500 runs in its cost ledger: this run
+// counts its own day only.
 func TestDemoPlaysTheWholeLoop(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the demo takes about two minutes")
 	}
 	cwd := t.TempDir()
+	earlier := filepath.Join(cwd, "ai-heart-demo", "stats")
+	if err := os.MkdirAll(earlier, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ledger := `{"days": {"` + time.Now().Format("2006-01-02") + `": {"by": {"schedule": {"worked": {"runs": 500, "usd": 9}}}}}, "totals": {"schedule": {"runs": 500, "usd": 9}}}`
+	for f, body := range map[string]string{"demo_agent.json": "{}", "cost.json": ledger} {
+		if err := os.WriteFile(filepath.Join(earlier, f), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	cmd := exec.Command(filepath.Join(binDir, "watchdog"), "demo")
 	cmd.Dir = cwd
 	// A pipe of the test's own, not StdoutPipe: Start reaps the demo in the
@@ -157,13 +170,40 @@ func TestDemoPlaysTheWholeLoop(t *testing.T) {
 	if n := len(line.FindAllString(text, -1)); n < 30 {
 		t.Fatalf("only %d timeline lines", n)
 	}
-	if !regexp.MustCompile(`Summary: \d+ wakeups \(\d+ delivered, [1-9]\d* ghosts?, .*[1-9]\d* alerts, 1 recovery`).MatchString(text) {
+	// The summary is a sum: "N wakeups: a delivered (g of them ghosts…),
+	// b taken over…; c more came due…".
+	sm := regexp.MustCompile(`Summary: (\d+) wakeups: (\d+) delivered \(([1-9]\d*) of them ghosts[^)]*\)((?:, \d+ [a-z ]+)*)[;.].*[1-9]\d* alerts, 1 recovery`).FindStringSubmatch(text)
+	if sm == nil {
 		t.Fatalf("summary: %s", text[strings.Index(text, "Summary"):])
 	}
+	sum := atoi(t, sm[2])
+	for _, n := range regexp.MustCompile(`, (\d+) `).FindAllStringSubmatch(sm[4], -1) {
+		sum += atoi(t, n[1])
+	}
+	if sum != atoi(t, sm[1]) {
+		t.Errorf("the summary's parts add up to %d, its whole is %s: %s", sum, sm[1], sm[0])
+	}
 	// The day's cost, from the ledger: the scripted runs report tokens,
-	// priced by the demo's prices; the ghosts apart.
-	if !regexp.MustCompile(`The day's cost: [1-9]\d* runs: [\d,]+ tokens, \$0\.\d+.*; [1-9]\d* runs? of them ghosts: [\d,]+ tokens, \$0\.\d+; the pulse \$0`).MatchString(text) {
+	// priced by the demo's prices; the ghosts apart; this run's only.
+	cm := regexp.MustCompile(`The day's cost: ([1-9]\d*) runs: [\d,]+ tokens, \$0\.\d+.*; [1-9]\d* runs? of them ghosts: [\d,]+ tokens, \$0\.\d+; the pulse \$0`).FindStringSubmatch(text)
+	if cm == nil {
 		t.Fatalf("no day's cost in the summary: %s", text[strings.Index(text, "Summary"):])
+	}
+	if runs := atoi(t, cm[1]); runs > atoi(t, sm[1]) {
+		t.Errorf("the day's cost counts %d runs for %s wakeups: an earlier demo's day is in it", runs, sm[1])
+	}
+	// A run the watchdog ends is said as such, never as an error; the
+	// closing suggestion names a watchdog that exists from here.
+	for _, bad := range []string{"context canceled", "bin/watchdog"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("the narration says %q", bad)
+		}
+	}
+	if l := regexp.MustCompile(`(?m)^.*  agent +error: .*$`).FindString(text); l != "" {
+		t.Errorf("the agent's run ended in an error: %s", l)
+	}
+	if !strings.Contains(text, "`"+filepath.Join(binDir, "watchdog")+" init ai-works`") {
+		t.Errorf("the closing suggestion does not name this watchdog, %s", filepath.Join(binDir, "watchdog"))
 	}
 
 	// The workspace is left to open; ./ai-works was never made.
@@ -226,4 +266,13 @@ func screenshot(t *testing.T, url string, ready func() bool) {
 		t.Fatal(err)
 	}
 	testutil.SaveScreenshot(t, "demo-page.png", shot)
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
