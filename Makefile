@@ -84,8 +84,9 @@ e2e-clients:
 # the Debian package (dist/ai-heart_VERSION_amd64.deb; Debian spells an
 # untagged VERSION 0.1.0-dev as 0.1.0~dev) by nFPM, each at a pinned
 # version, built from the Go module proxy into a cache folder. Every entry
-# carries the commit's time: the same commit builds the same files
-# (.ci/dist-check).
+# carries the commit's time, and the builds run one at a time (an archive
+# lists its binaries in the order their builds ended): the same commit
+# builds the same files (.ci/dist-check).
 TOOLS      ?= $(HOME)/.cache/ai-heart/tools
 GORELEASER := github.com/goreleaser/goreleaser/v2@v2.15.1
 NFPM       := github.com/goreleaser/nfpm/v2/cmd/nfpm@v2.45.2
@@ -97,7 +98,7 @@ $(TOOLS)/nfpm:
 	GOBIN=$(TOOLS) $(GO) install $(NFPM)
 
 dist: $(TOOLS)/goreleaser $(TOOLS)/nfpm
-	VERSION=$(VERSION) COMMIT=$(COMMIT) DATE=$(DATE) DATE_UNIX=$$(git log -1 --format=%ct) $(TOOLS)/goreleaser release --snapshot --clean
+	VERSION=$(VERSION) COMMIT=$(COMMIT) DATE=$(DATE) DATE_UNIX=$$(git log -1 --format=%ct) $(TOOLS)/goreleaser release --snapshot --clean --parallelism 1
 	VERSION=$(VERSION) ARCH=$(DEB_ARCH) WATCHDOG_DIR=dist/watchdog_linux_$(DEB_ARCH)_v1 MCPHEART_DIR=dist/mcp-heart_linux_$(DEB_ARCH)_v1 \
 		HOOK_DIR=dist/heart-hook_linux_$(DEB_ARCH)_v1 SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct) \
 		$(TOOLS)/nfpm package -f deploy/package/nfpm.yaml -p deb -t dist/
