@@ -103,3 +103,21 @@ func TestDefaultConfigExec(t *testing.T) {
 		t.Errorf("the page's example is not on 9477, the status page's port (9478 is the fleet view's)")
 	}
 }
+
+// TestDefaultConfigDocs: the docs the packaged config points to are ones
+// the package installs (docs/*.md, beside README).
+func TestDefaultConfigDocs(t *testing.T) {
+	b, err := os.ReadFile("watchdog.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs := regexp.MustCompile(`docs/[a-z-]+\.md`).FindAllString(string(b), -1)
+	if len(refs) == 0 {
+		t.Fatal("the packaged config points to no doc")
+	}
+	for _, r := range refs {
+		if _, err := os.Stat("../../" + r); err != nil {
+			t.Errorf("the packaged config points to %s: %v", r, err)
+		}
+	}
+}
