@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"testing"
 
@@ -9,16 +8,4 @@ import (
 )
 
 // TestMain keeps the pause files of these tests in a folder of their own.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "aiheart-test-state-")
-	if err == nil {
-		err = testutil.IsolateState(dir)
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(testutil.RunIsolated(m)) }

@@ -220,13 +220,7 @@ func TestCodexInTmuxCallsMCPHeart(t *testing.T) {
 	})
 	w.runTmux(sock, 5*time.Second)
 	w.waitFor("two heartbeats answered with a checkpoint", 120*time.Second, func() bool {
-		n := 0
-		for _, r := range s.seen() {
-			if strings.Contains(r, "stats/checkpoints/") {
-				n++
-			}
-		}
-		return n >= 2
+		return s.checkpointReplies() >= 2
 	})
 	if r := refusal(strings.Join(s.seen(), "\n")); r != "" {
 		t.Fatalf("the client refused an mcp-heart call: %s", r)

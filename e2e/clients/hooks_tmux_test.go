@@ -174,13 +174,7 @@ func TestClaudeCodeInTmuxCallsMCPHeart(t *testing.T) {
 		if p := pane(); strings.Contains(p, "Do you want to proceed?") {
 			t.Fatalf("Claude Code asks before running an mcp-heart tool:\n%s", p)
 		}
-		n := 0
-		for _, r := range s.seen() {
-			if strings.Contains(r, "stats/checkpoints/") {
-				n++
-			}
-		}
-		return n >= 2
+		return s.checkpointReplies() >= 2
 	})
 	if r := refusal(strings.Join(s.seen(), "\n")); r != "" {
 		t.Fatalf("the client refused an mcp-heart call: %s", r)

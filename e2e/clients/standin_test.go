@@ -58,6 +58,17 @@ type script struct {
 	prompts []string    // PerTurn: the user message of each turn
 }
 
+// checkpointReplies counts the checkpoint replies the model saw.
+func (s *script) checkpointReplies() int {
+	n := 0
+	for _, r := range s.seen() {
+		if strings.Contains(r, "stats/checkpoints/") {
+			n++
+		}
+	}
+	return n
+}
+
 func (s *script) seen() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()

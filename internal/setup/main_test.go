@@ -1,7 +1,6 @@
 package setup
 
 import (
-	"fmt"
 	"os"
 	"testing"
 
@@ -10,16 +9,4 @@ import (
 
 // TestMain gives these tests a home of their own: Init writes the clients'
 // user settings in the agent's home.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "aiheart-test-home-")
-	if err == nil {
-		err = testutil.IsolateState(dir)
-	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(testutil.RunIsolated(m)) }

@@ -67,6 +67,22 @@ func RunWithBinaries(m *testing.M, dir *string, pkgs ...string) int {
 	return m.Run()
 }
 
+// RunIsolated is a TestMain body: the tests run with their state_dir and
+// home in a temp folder of their own (IsolateState), removed afterwards.
+// It returns the exit code.
+func RunIsolated(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "aiheart-test-state-")
+	if err == nil {
+		err = IsolateState(dir)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	return m.Run()
+}
+
 // IsolateState points the default state_dir (the pause files) of this test
 // binary and every process it starts at a folder under dir, so no test
 // reads or writes the machine's ~/.local/state, or another run's. HOME goes
