@@ -89,6 +89,7 @@ func (w *world) trustCodexHooks(codex, codexHome string) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		w.t.Skip("tmux is not installed")
 	}
+	w.t.Cleanup(func() { testutil.StopCodexDaemon(codex, codexHome, w.env) })
 	sock, pane := w.startInTmux(codex, "CODEX_HOME="+codexHome, "OPENAI_API_KEY=standin")
 	w.waitFor("Codex to record the hooks' trust", 60*time.Second, func() bool {
 		w.answerCodexHookReview(sock, pane)
@@ -211,6 +212,7 @@ func TestCodexInTmuxCallsMCPHeart(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed")
 	}
+	t.Cleanup(func() { testutil.StopCodexDaemon(codex, codexHome, w.env) })
 	sock, pane := w.startInTmux(codex, "CODEX_HOME="+codexHome, "OPENAI_API_KEY=standin")
 	w.waitFor("Codex's input box, its hooks trusted", 60*time.Second, func() bool {
 		w.answerCodexHookReview(sock, pane)

@@ -381,6 +381,7 @@ func trustCodexHooks(t *testing.T, codex, dir, codexHome string, env []string) {
 	if out, err := exec.Command("tmux", append(args, codex)...).CombinedOutput(); err != nil {
 		t.Fatalf("tmux: %v\n%s", err, out)
 	}
+	t.Cleanup(func() { testutil.StopCodexDaemon(codex, codexHome, env) })
 	t.Cleanup(func() { testutil.KillTmux(sock, 5*time.Second) })
 	deadline := time.Now().Add(time.Minute)
 	for {

@@ -3,7 +3,9 @@
 package testutil
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -27,4 +29,26 @@ func KillTmux(socket string, grace time.Duration) {
 	}
 	endGroups(groups, grace)
 	_ = exec.Command("tmux", "-S", socket, "kill-server").Run()
+}
+
+// StopCodexDaemon stops the app-server daemon that interactive Codex
+// (0.169) starts in its own session beside itself, which outlives the pane:
+// `codex app-server daemon stop` with the environment the client ran in,
+// then a kill for what that leaves (its pid-update-loop), found as the
+// processes running from codexHome's packages. Register it before starting
+// Codex, so it runs after the pane is gone.
+func StopCodexDaemon(codex, codexHome string, env []string) {
+	cmd := exec.Command(codex, "app-server", "daemon", "stop")
+	cmd.Env = append(os.Environ(), env...)
+	_ = cmd.Run()
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err != nil || !strings.HasPrefix(string(b), filepath.Join(codexHome, "packages")+string(filepath.Separator)) {
+			continue
+		}
+		if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(p))); err == nil && pid > 1 {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
 }
