@@ -70,7 +70,7 @@ e2e-clients:
 	@mkdir -p $(CLIENTS)
 	@export AIHEART_TEST_RUN=make-e2e-clients-$$$$-$$(date +%s); rc=0; \
 	if npm install --prefix $(CLIENTS) --no-audit --no-fund $(CLIENT_PKGS) >$(CLIENTS)/npm.log 2>&1; then \
-		AIHEART_CLIENTS_DIR=$(CLIENTS) $(GO) test -count=1 -v -parallel 3 ./e2e/clients/ || rc=$$?; \
+		AIHEART_CLIENTS_DIR=$(CLIENTS) $(GO) test -count=1 -v -parallel 3 -timeout 30m ./e2e/clients/ || rc=$$?; \
 		AIHEART_CLIENTS_DIR=$(CLIENTS) $(GO) test -count=1 -v -run '^TestReal' ./internal/setup/ || rc=$$?; \
 	else \
 		echo "npm install failed (see $(CLIENTS)/npm.log): the real-client tests skip"; \
