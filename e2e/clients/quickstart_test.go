@@ -3,6 +3,7 @@ package clients
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -217,6 +218,26 @@ func TestQuickStartGeminiCLI(t *testing.T) {
 	}
 	env = append(env, "GEMINI_API_KEY=standin", "GOOGLE_GEMINI_BASE_URL="+geminiStandIn(t, s))
 	folder := followQuickStart(t, "Gemini CLI", env)
+	c := quickStartWorked(t, folder, s)
+	t.Logf("cost today %+v", c)
+}
+
+func TestQuickStartCodex(t *testing.T) {
+	codex := client(t, "codex")
+	s := idleScript()
+	home, env := userEnv(t, codex)
+	// Signed in: the user's config names their provider (here the stand-in,
+	// over plain HTTP); init appends the workspace's trust after it.
+	cfg := fmt.Sprintf("model = %q\nmodel_provider = \"standin\"\n\n[model_providers.standin]\nname = \"stand-in\"\nbase_url = %q\n"+
+		"env_key = \"OPENAI_API_KEY\"\nwire_api = \"responses\"\nsupports_websockets = false\n", codexModel, codexStandIn(t, s)+"/v1")
+	if err := os.MkdirAll(filepath.Join(home, ".codex"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".codex", "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env = append(env, "OPENAI_API_KEY=standin")
+	folder := followQuickStart(t, "Codex", env)
 	c := quickStartWorked(t, folder, s)
 	t.Logf("cost today %+v", c)
 }
