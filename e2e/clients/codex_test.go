@@ -146,7 +146,7 @@ func TestCodexCodeModeExec(t *testing.T) {
 	}
 }
 
-// A turn of twelve one-second exec_command calls (three times the
+// A turn of twelve three-second exec_command calls (three times the
 // inactivity error), no checkpoint: Codex's PreToolUse and PostToolUse
 // hooks (tool_name "Bash") keep the agent alive.
 func TestCodexHooksProveLife(t *testing.T) {
