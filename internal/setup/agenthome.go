@@ -1,7 +1,6 @@
 package setup
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -88,14 +87,7 @@ func codexTrust(home, dir string) edit {
 			return nil, err
 		}
 		table := fmt.Sprintf("[projects.%s]\ntrust_level = \"trusted\"\n", key)
-		out := append([]byte{}, old...)
-		if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
-			out = append(out, '\n')
-		}
-		if len(bytes.TrimSpace(out)) > 0 {
-			out = append(out, '\n')
-		}
-		out = append(out, table...)
+		out := appendTable(old, []byte(table))
 		var after map[string]any
 		want := deepCopy(before).(map[string]any)
 		projects, _ := want["projects"].(map[string]any)

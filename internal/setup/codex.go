@@ -85,20 +85,25 @@ func mergeCodexConfig(old []byte, w Wiring) ([]byte, error) {
 	if loc := mcpHeartTable.FindIndex(old); srv != nil && loc != nil {
 		out = replaceTableKeys(old, loc[1], kvs)
 	} else {
-		out = append([]byte{}, old...)
-		if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
-			out = append(out, '\n')
-		}
-		if len(bytes.TrimSpace(out)) > 0 {
-			out = append(out, '\n')
-		}
-		out = append(out, "[mcp_servers.mcp-heart]\n"...)
-		out = append(out, kvs...)
+		out = appendTable(old, append([]byte("[mcp_servers.mcp-heart]\n"), kvs...))
 	}
 	if err := checkCodexMerge(before, out, w.MCPHeart, wantArgs); err != nil {
 		return nil, fmt.Errorf("cannot add mcp-heart without changing other settings (%v): set [mcp_servers.mcp-heart] command = %q, args = [\"--workspace\", %q] by hand", err, w.MCPHeart, w.Dir)
 	}
 	return out, nil
+}
+
+// appendTable is a TOML document's text with table after it, a blank line
+// between them: the user's text stays byte for byte.
+func appendTable(doc, table []byte) []byte {
+	out := append([]byte{}, doc...)
+	if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n")) {
+		out = append(out, '\n')
+	}
+	if len(bytes.TrimSpace(out)) > 0 {
+		out = append(out, '\n')
+	}
+	return append(out, table...)
 }
 
 // replaceTableKeys rewrites the single-line command and args keys of the
