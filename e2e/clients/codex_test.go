@@ -90,32 +90,13 @@ func (w *world) trustCodexHooks(codex, codexHome string) {
 		w.t.Skip("tmux is not installed")
 	}
 	w.t.Cleanup(func() { testutil.StopCodexDaemon(codex, codexHome, w.env) })
-	sock, pane := w.startInTmux(codex, "CODEX_HOME="+codexHome, "OPENAI_API_KEY=standin")
+	sock, _ := w.startInTmux(codex, "CODEX_HOME="+codexHome, "OPENAI_API_KEY=standin")
 	w.waitFor("Codex to record the hooks' trust", 60*time.Second, func() bool {
-		w.answerCodexHookReview(sock, pane)
+		testutil.AnswerCodexHookReview(sock)
 		b, _ := os.ReadFile(filepath.Join(codexHome, "config.toml"))
 		return strings.Count(string(b), "trusted_hash") >= codexHookCount
 	})
 	testutil.KillTmux(sock, 5*time.Second)
-}
-
-// answerCodexHookReview trusts every new hook when Codex shows its review
-// of them, as a person would: choose "Trust all and continue", then
-// confirm once the choice shows (a key sent while the dialog is still
-// drawing is lost, so it answers each time it looks).
-func (w *world) answerCodexHookReview(sock string, pane func() string) {
-	w.t.Helper()
-	p := pane()
-	if !strings.Contains(p, "Hooks need review") {
-		return
-	}
-	key := "2"
-	if strings.Contains(p, "› 2. Trust all") {
-		key = "Enter"
-	}
-	if out, err := exec.Command("tmux", "-S", sock, "send-keys", "-t", "agent", key).CombinedOutput(); err != nil {
-		w.t.Fatalf("tmux send-keys: %v\n%s", err, out)
-	}
 }
 
 func TestCodexExec(t *testing.T) {
@@ -215,7 +196,7 @@ func TestCodexInTmuxCallsMCPHeart(t *testing.T) {
 	t.Cleanup(func() { testutil.StopCodexDaemon(codex, codexHome, w.env) })
 	sock, pane := w.startInTmux(codex, "CODEX_HOME="+codexHome, "OPENAI_API_KEY=standin")
 	w.waitFor("Codex's input box, its hooks trusted", 60*time.Second, func() bool {
-		w.answerCodexHookReview(sock, pane)
+		testutil.AnswerCodexHookReview(sock)
 		b, _ := os.ReadFile(filepath.Join(codexHome, "config.toml"))
 		p := pane()
 		return strings.Count(string(b), "trusted_hash") >= codexHookCount && !strings.Contains(p, "Hooks need review") && strings.Contains(p, "Ask Codex to do anything")

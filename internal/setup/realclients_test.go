@@ -389,17 +389,11 @@ func trustCodexHooks(t *testing.T, codex, dir, codexHome string, env []string) {
 		if strings.Count(string(b), "trusted_hash") >= 8 {
 			break
 		}
-		pane, _ := exec.Command("tmux", "-S", sock, "capture-pane", "-p", "-t", "agent").Output()
 		if time.Now().After(deadline) {
+			pane, _ := exec.Command("tmux", "-S", sock, "capture-pane", "-p", "-t", "agent").Output()
 			t.Fatalf("Codex never recorded the hooks' trust; its pane:\n%s", pane)
 		}
-		if strings.Contains(string(pane), "Hooks need review") {
-			key := "2"
-			if strings.Contains(string(pane), "› 2. Trust all") {
-				key = "Enter"
-			}
-			exec.Command("tmux", "-S", sock, "send-keys", "-t", "agent", key).Run()
-		}
+		testutil.AnswerCodexHookReview(sock)
 		time.Sleep(200 * time.Millisecond)
 	}
 	testutil.KillTmux(sock, 5*time.Second)

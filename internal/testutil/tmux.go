@@ -52,3 +52,20 @@ func StopCodexDaemon(codex, codexHome string, env []string) {
 		}
 	}
 }
+
+// AnswerCodexHookReview trusts every new hook when interactive Codex, in
+// the tmux session "agent" on socket, shows its review of them, as a person
+// does once: choose "Trust all and continue", then confirm once the choice
+// shows. A key sent while the dialog is still drawing is lost, so callers
+// answer each time they look, until Codex has recorded the trust.
+func AnswerCodexHookReview(socket string) {
+	pane, _ := exec.Command("tmux", "-S", socket, "capture-pane", "-p", "-t", "agent").Output()
+	if !strings.Contains(string(pane), "Hooks need review") {
+		return
+	}
+	key := "2"
+	if strings.Contains(string(pane), "› 2. Trust all") {
+		key = "Enter"
+	}
+	_ = exec.Command("tmux", "-S", socket, "send-keys", "-t", "agent", key).Run()
+}
