@@ -28,7 +28,7 @@ import (
 var binDir string
 
 func TestMain(m *testing.M) {
-	os.Exit(testutil.RunWithBinaries(m, &binDir, "github.com/ai-heart/ai-heart/cmd/watchdog", "github.com/ai-heart/ai-heart/cmd/mcp-heart"))
+	os.Exit(testutil.RunWithBinaries(m, &binDir, "github.com/ai-heart/ai-heart/cmd/watchdog", "github.com/ai-heart/ai-heart/cmd/mcp-heart", "github.com/ai-heart/ai-heart/cmd/heart-hook"))
 }
 
 // world is one workspace with a watchdog and an agent (mcp-heart client).

@@ -61,7 +61,8 @@ func runPause(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	})
 }
 
-// runResume is `watchdog resume`: it removes the pause file.
+// runResume is `watchdog resume`: it removes the pause file and ends a
+// recovery that gave up.
 func runResume(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("resume", flag.ContinueOnError)
 	load := configFlag(fs)
@@ -79,11 +80,11 @@ func runResume(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		if err != nil {
 			return "", err
 		}
-		if err := pause.Clear(file); err != nil {
+		if err := pause.Resume(file, time.Now()); err != nil {
 			return "", err
 		}
 		if p == nil {
-			return "was not paused", nil
+			return "was not paused; if recovery had given up, waking comes back within one pulse", nil
 		}
 		return "resumed; the watchdog picks it up within one pulse", nil
 	})

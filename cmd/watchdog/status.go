@@ -163,7 +163,13 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, date stri
 	r := st.Recovery
 	switch {
 	case r.GaveUp:
-		row("recovery", "GAVE UP: wakeups stopped ("+r.Reason+")")
+		v := "GAVE UP: wakeups stopped (" + r.Reason + ") until fixed or `watchdog resume`"
+		if r.ResumeBy != nil {
+			v += ", at the latest " + r.ResumeBy.Local().Format("15:04:05")
+		}
+		row("recovery", v)
+	case r.Active && r.Asking:
+		row("recovery", "waiting: the agent is asking a person; nothing is typed until it is answered ("+r.Reason+")")
 	case r.Active:
 		row("recovery", fmt.Sprintf("attempt %d, waited %d pulses: %s", r.Attempt, r.WaitedCycles, r.Reason))
 	default:

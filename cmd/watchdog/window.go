@@ -126,13 +126,13 @@ func (w *window) Pause(agent string, until time.Time, reason string) error {
 	return pause.Set(a.PauseFile(), pause.Pause{Since: time.Now(), Until: until, Reason: reason, By: "the page"})
 }
 
-// Resume removes the agent's pause file.
+// Resume removes the agent's pause file and ends a recovery that gave up.
 func (w *window) Resume(agent string) error {
 	a, err := w.agent(agent)
 	if err != nil {
 		return err
 	}
-	return pause.Clear(a.PauseFile())
+	return pause.Resume(a.PauseFile(), time.Now())
 }
 
 func (w *window) agent(name string) (config.AgentConfig, error) {

@@ -78,7 +78,11 @@ type CircuitBreaker struct {
 // Recovery configures recovery after an error.
 type Recovery struct {
 	MaxAttempts   int `yaml:"max_attempts"`    // failed recoveries before gave_up (3)
-	MaxWaitCycles int `yaml:"max_wait_cycles"` // pulses to wait for all-ok (5)
+	MaxWaitCycles int `yaml:"max_wait_cycles"` // pulses to wait between attempts (5)
+	// ResumeAfter ends a give-up by itself, so a stall the agent's next
+	// act alone could clear never keeps it asleep for ever (1h; 0: only
+	// `watchdog resume` or the checks going back to ok end it).
+	ResumeAfter Duration `yaml:"resume_after"`
 }
 
 // Delivery methods.
@@ -107,6 +111,10 @@ type Delivery struct {
 	// paper's seed_tool_cap): at call N+1 the run is ended and discarded,
 	// and the breaker counts a failure. Needs output: stream-json.
 	MaxToolCalls int `yaml:"max_tool_calls"`
+	// Client names the LLM client in the pane (claude-code, gemini, codex,
+	// agy), for the keys that interrupt it and whether it saves its own
+	// chat. Empty: the client its hooks name, else a single Escape.
+	Client string `yaml:"client"`
 }
 
 // Exec agent output formats.
@@ -218,7 +226,7 @@ func Defaults() Config {
 			Schedule:       Schedule{Every: Duration(60 * time.Second)},
 			Idle:           Idle{Prompt: DefaultIdlePromptLog},
 			CircuitBreaker: CircuitBreaker{Failures: 3, Cooldown: Duration(15 * time.Minute), MaxCooldown: Duration(2 * time.Hour)},
-			Recovery:       Recovery{MaxAttempts: 3, MaxWaitCycles: 5},
+			Recovery:       Recovery{MaxAttempts: 3, MaxWaitCycles: 5, ResumeAfter: Duration(time.Hour)},
 			Budget:         Budget{WarnAt: 0.8},
 			Restrictions:   Restrictions{Cooldown: Duration(10 * time.Minute), Lock: Duration(60 * time.Minute)},
 			Agent: Delivery{

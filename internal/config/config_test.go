@@ -34,7 +34,7 @@ func TestDefaults(t *testing.T) {
 			Idle:           Idle{After: 0, Prompt: DefaultIdlePromptLog},
 			DailyCap:       0,
 			CircuitBreaker: CircuitBreaker{Failures: 3, Cooldown: Duration(15 * time.Minute), MaxCooldown: Duration(2 * time.Hour)},
-			Recovery:       Recovery{MaxAttempts: 3, MaxWaitCycles: 5},
+			Recovery:       Recovery{MaxAttempts: 3, MaxWaitCycles: 5, ResumeAfter: Duration(time.Hour)},
 			Budget:         Budget{WarnAt: 0.8},
 			Restrictions:   Restrictions{Cooldown: Duration(10 * time.Minute), Lock: Duration(60 * time.Minute)},
 			Agent: Delivery{
@@ -131,7 +131,7 @@ func TestLoadFull(t *testing.T) {
 		Idle:           Idle{After: Duration(2 * time.Hour), Prompt: "Anything new?"},
 		DailyCap:       100,
 		CircuitBreaker: CircuitBreaker{Failures: 5, Cooldown: Duration(10 * time.Minute), MaxCooldown: Duration(time.Hour)},
-		Recovery:       Recovery{MaxAttempts: 2, MaxWaitCycles: 7},
+		Recovery:       Recovery{MaxAttempts: 2, MaxWaitCycles: 7, ResumeAfter: Duration(time.Hour)},
 		Restrictions:   Restrictions{Cooldown: Duration(5 * time.Minute), Lock: Duration(30 * time.Minute)},
 		Budget:         Budget{WarnAt: 0.8},
 		Agent: Delivery{

@@ -66,6 +66,10 @@ func (a *AgentConfig) validate(key string) error {
 		return bad("recovery.max_attempts", "must be at least 1")
 	case a.Recovery.MaxWaitCycles < 1:
 		return bad("recovery.max_wait_cycles", "must be at least 1")
+	case !knownClient(a.Agent.Client):
+		return bad("agent.client", "%q is not one of claude-code, gemini, codex, agy (or empty: the client the hooks name)", a.Agent.Client)
+	case a.Recovery.ResumeAfter < 0:
+		return bad("recovery.resume_after", "must be 0 (off) or positive")
 	case a.Restrictions.Cooldown <= 0 || a.Restrictions.Lock <= 0:
 		return bad("restrictions", "cooldown and lock must be positive")
 	case a.Agent.Timeout <= 0:
@@ -125,4 +129,14 @@ func (a *AgentConfig) validate(key string) error {
 		return bad("agent.max_tool_calls", "needs exec delivery with agent.output: stream-json: only the client's stream-json events (Gemini CLI and Claude Code: --output-format stream-json) show each tool call as it happens")
 	}
 	return nil
+}
+
+// knownClient reports whether name is a client the watchdog knows the keys
+// of (the names heart-hook's --client takes), or empty.
+func knownClient(name string) bool {
+	switch name {
+	case "", "claude-code", "gemini", "codex", "agy":
+		return true
+	}
+	return false
 }

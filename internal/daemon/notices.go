@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/recovery"
 	"github.com/ai-heart/ai-heart/internal/scan"
 )
 
@@ -60,6 +61,10 @@ func tagged(f checks.Finding) string {
 	return "[" + f.Level.String() + "] " + f.Check + ": " + f.Notice
 }
 
+// owedKey marks, among the notices a wakeup carried, the give-up the agent
+// was owed (no check has this name).
+const owedKey = "recovery:owed"
+
 // notices are the paragraphs every heartbeat carries: the recovery notice,
 // what each non-ok check tells the agent, and the held event notices. Call
 // with a.mu held.
@@ -72,7 +77,12 @@ func (a *agent) notices() []string {
 // delivery that succeeds can let them go. Call with a.mu held.
 func (a *agent) noticesCarried() ([]string, map[string]time.Time) {
 	var out []string
-	if a.rec.Active && !recoveryLogged(a.rec, a.snap.RecentLogs) {
+	carried := map[string]time.Time{}
+	if o := a.rec.Owed; o != nil {
+		out = append(out, "[warning] recovery: "+owedNotice(o, a.loc, a.cfg.Language))
+		carried[owedKey] = o.Ended
+	}
+	if a.rec.Active && a.rec.Attempt > 0 && !recoveryLogged(a.rec, a.snap.RecentLogs) {
 		// Tagged like the checks' notices, so the graded advice applies
 		// and a recovery log's reply can leave it out. Once the recovery
 		// log is written, the other notices say what is left.
@@ -85,7 +95,6 @@ func (a *agent) noticesCarried() ([]string, map[string]time.Time) {
 			current[f.Check] = true
 		}
 	}
-	carried := map[string]time.Time{}
 	for _, check := range checks.Names {
 		h, ok := a.held[check]
 		if !ok {
@@ -102,6 +111,9 @@ func (a *agent) noticesCarried() ([]string, map[string]time.Time) {
 // carried lets go of the held notices a delivered wakeup carried (unless
 // a newer one of the same check arrived meanwhile). Call with a.mu held.
 func (a *agent) carried(notices map[string]time.Time) {
+	if ended, ok := notices[owedKey]; ok {
+		a.rec = a.rec.Told(&recovery.GiveUp{Ended: ended})
+	}
 	for check, raised := range notices {
 		if h, ok := a.held[check]; ok && h.raised.Equal(raised) {
 			delete(a.held, check)

@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/day"
 	"github.com/ai-heart/ai-heart/internal/pause"
+	"github.com/ai-heart/ai-heart/internal/recovery"
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/termsafe"
@@ -90,7 +90,8 @@ type beat struct {
 	urgent                    []string // feedback items that lose their interrupt. prefix
 	changes                   []checks.Finding
 	rec                       state.Recovery
-	step                      step
+	step                      recovery.Effect
+	resumedAt                 time.Time // the operator's last resume
 	took                      time.Duration
 	paused                    bool
 }
@@ -103,6 +104,7 @@ type beat struct {
 // off, and says so once.
 func (a *agent) readPause(b *beat) {
 	a.noteLegacyPause(b)
+	b.resumedAt = pause.ResumedAt(a.cfg.PauseFile())
 	p, err := pause.Read(a.cfg.PauseFile())
 	why := ""
 	if err != nil {
@@ -125,7 +127,7 @@ func (a *agent) readPause(b *beat) {
 	a.paused, b.paused = p, p != nil
 	if b.paused {
 		a.baseline = b.now
-		a.rec = state.Recovery{}
+		a.rec = state.Recovery{Owed: a.rec.Owed} // what the agent is owed is told after the pause
 	}
 	a.mu.Unlock()
 	switch {
@@ -246,7 +248,7 @@ func (a *agent) record(b *beat) {
 	}
 	a.holdNotices(b.now, b.snap, b.res)
 	b.changes = a.levelChanges(b.res)
-	b.rec, b.step = nextRecovery(a.rec, b.res, a.cfg.Recovery, b.now)
+	b.rec, b.step = recovery.Step(a.rec, recovery.Input{Now: b.now, Findings: b.res.Findings, Asking: a.activity.Asking, ResumedAt: b.resumedAt}, a.recoveryConfig())
 	a.rec = b.rec
 	a.counters.Pulses++
 	a.pulse.Count++
@@ -383,37 +385,4 @@ func proofKey(p *workspace.Proof) string {
 		return ""
 	}
 	return p.Path + "@" + p.ModTime.String()
-}
-
-// recoveryStep carries out a recovery decision: interrupt, chat save and the
-// recovery notice; or the alerts that close or abandon recovery.
-func (a *agent) recoveryStep(now time.Time, id workspace.ID, stp step, rec state.Recovery) {
-	switch stp {
-	case stepAttempt:
-		msg := fmt.Sprintf("recovery attempt %d of %d: %s", rec.Attempt, a.cfg.Recovery.MaxAttempts, rec.Reason)
-		if a.budgetSpent(now) {
-			// Like the cap: recovery alerts and watches, but does not
-			// touch or invoke the agent until the budget resets.
-			a.outcome(srcRecovery, state.OutcomeDroppedBudget)
-			a.checkBudget(now)
-			a.emit(now, id, checks.Warning, "recovery", msg+"; the daily budget is spent, so the agent is not woken (recovery keeps watching)", 0)
-			return
-		}
-		if a.gate.capSpent(now) {
-			// The cap protects a budget: recovery alerts and watches, but
-			// does not touch or invoke the agent until the cap resets.
-			a.outcome(srcRecovery, state.OutcomeDroppedCap)
-			a.emit(now, id, checks.Warning, "recovery", msg+"; the daily cap is spent, so the agent is not woken (recovery keeps watching)", 0)
-			return
-		}
-		a.emit(now, id, checks.Warning, "recovery", msg, 0)
-		// Recovery takes over from a wakeup that got no answer: the run
-		// in flight is ended, then the agent interrupted and woken.
-		a.takeOver(srcRecovery, "")
-	case stepRecovered:
-		a.gate.release() // its wakeup is answered by the recovery itself
-		a.emit(now, id, checks.OK, "recovery", "all checks are ok again; recovery finished", 0)
-	case stepGaveUp:
-		a.emit(now, id, checks.Error, "gave_up", fmt.Sprintf("recovery failed %d times (%s); the watchdog stops waking the agent, pulse and status go on", a.cfg.Recovery.MaxAttempts, rec.Reason), 0)
-	}
 }

@@ -1,74 +1,19 @@
 package daemon
 
 import (
+	"context"
+	"fmt"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
-	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/delivery"
+	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/recovery"
 	"github.com/ai-heart/ai-heart/internal/state"
+	"github.com/ai-heart/ai-heart/internal/termsafe"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
-
-// step is what the pulse must do after a recovery decision.
-type step int
-
-const (
-	stepNone      step = iota
-	stepAttempt        // interrupt, save chat, send the recovery notice
-	stepRecovered      // all checks ok again: alert ok
-	stepGaveUp         // attempts exhausted: alert gave_up, stop waking
-)
-
-// healthy means no check is at warning or above: "all checks ok" for
-// recovery (infos such as pending feedback do not hold recovery open).
-func healthy(res checks.Result) bool { return res.Worst() < checks.Warning }
-
-// recoverableError returns the first error finding that starts recovery.
-func recoverableError(res checks.Result) (checks.Finding, bool) {
-	for _, f := range res.Findings {
-		if f.Level == checks.Error && checks.Recoverable(f.Check) {
-			return f, true
-		}
-	}
-	return checks.Finding{}, false
-}
-
-// nextRecovery decides the recovery step for one pulse. It is pure.
-func nextRecovery(r state.Recovery, res checks.Result, cfg config.Recovery, now time.Time) (state.Recovery, step) {
-	switch {
-	case r.GaveUp:
-		if healthy(res) {
-			return state.Recovery{}, stepRecovered
-		}
-		return r, stepNone
-	case !r.Active:
-		f, ok := recoverableError(res)
-		if !ok {
-			return r, stepNone
-		}
-		t := now
-		return state.Recovery{Active: true, Attempt: 1, Check: f.Check, Reason: f.Message, StartedAt: &t, AttemptAt: &t}, stepAttempt
-	case healthy(res):
-		return state.Recovery{}, stepRecovered
-	}
-	r.WaitedCycles++
-	if r.WaitedCycles < cfg.MaxWaitCycles {
-		return r, stepNone
-	}
-	if r.Attempt >= cfg.MaxAttempts {
-		r.Active, r.GaveUp = false, true
-		return r, stepGaveUp
-	}
-	r.Attempt++
-	r.WaitedCycles = 0
-	t := now
-	r.AttemptAt = &t
-	if f, ok := recoverableError(res); ok {
-		r.Check, r.Reason = f.Check, f.Message
-	}
-	return r, stepAttempt
-}
 
 // recoveryLogged reports whether a recovery log was written since the
 // current attempt began (logs newest first, as the scan keeps them): the
@@ -118,4 +63,129 @@ func recoveryReason(r state.Recovery, l lang.Lang) string {
 		return why
 	}
 	return "`" + r.Check + "` のチェックがエラーになりました"
+}
+
+// recoveryConfig is the recovery machine's configuration.
+func (a *agent) recoveryConfig() recovery.Config {
+	r := a.cfg.Recovery
+	return recovery.Config{MaxAttempts: r.MaxAttempts, MaxWaitCycles: r.MaxWaitCycles, ResumeAfter: r.ResumeAfter.D()}
+}
+
+// recoveryStep carries out a recovery decision: interrupt, chat save and the
+// recovery notice; or the alerts that say recovery waits, ended, gave up or
+// came back.
+func (a *agent) recoveryStep(now time.Time, id workspace.ID, eff recovery.Effect, rec state.Recovery) {
+	switch eff {
+	case recovery.Attempt:
+		msg := fmt.Sprintf("recovery attempt %d of %d: %s", rec.Attempt, a.cfg.Recovery.MaxAttempts, rec.Reason)
+		if a.budgetSpent(now) {
+			// Like the cap: recovery alerts and watches, but does not
+			// touch or invoke the agent until the budget resets.
+			a.outcome(srcRecovery, state.OutcomeDroppedBudget)
+			a.checkBudget(now)
+			a.emit(now, id, checks.Warning, "recovery", msg+"; the daily budget is spent, so the agent is not woken (recovery keeps watching)", 0)
+			return
+		}
+		if a.gate.capSpent(now) {
+			// The cap protects a budget: recovery alerts and watches, but
+			// does not touch or invoke the agent until the cap resets.
+			a.outcome(srcRecovery, state.OutcomeDroppedCap)
+			a.emit(now, id, checks.Warning, "recovery", msg+"; the daily cap is spent, so the agent is not woken (recovery keeps watching)", 0)
+			return
+		}
+		a.emit(now, id, checks.Warning, "recovery", msg, 0)
+		// Recovery takes over from a wakeup that got no answer: the run
+		// in flight is ended, then the agent interrupted and woken.
+		a.takeOver(srcRecovery, "")
+	case recovery.Waiting:
+		a.mu.Lock()
+		what := a.activity.AskWhat
+		a.mu.Unlock()
+		if what == "" {
+			what = "a question"
+		}
+		a.emit(now, id, checks.Warning, "recovery", fmt.Sprintf("recovery waits: %s, but the agent is asking a person (%s); nothing is typed into its pane until that is answered", rec.Reason, termsafe.Line(what)), 0)
+	case recovery.Recovered:
+		a.gate.release() // its wakeup is answered by the recovery itself
+		a.emit(now, id, checks.OK, "recovery", "no check that starts recovery is at error any more; recovery finished", 0)
+	case recovery.GaveUp:
+		ends := "the checks go back to ok or `watchdog resume`"
+		if d := a.cfg.Recovery.ResumeAfter.D(); d > 0 {
+			ends += fmt.Sprintf(", at the latest after %s (recovery.resume_after)", humanize.Duration(d))
+		}
+		a.emit(now, id, checks.Error, "gave_up", fmt.Sprintf("recovery failed %d times (%s); the watchdog stops waking the agent until %s; pulse and status go on", a.cfg.Recovery.MaxAttempts, rec.Reason, ends), 0)
+	case recovery.Back:
+		a.emit(now, id, checks.OK, "gave_up", "waking resumes: "+returnWhy(rec.Owed, a.cfg.Recovery.ResumeAfter.D())+"; the next wakeup tells the agent what happened", 0)
+	}
+}
+
+// returnWhy says in English how a give-up ended.
+func returnWhy(g *recovery.GiveUp, after time.Duration) string {
+	if g == nil {
+		return "recovery ended"
+	}
+	switch g.How {
+	case recovery.Resumed:
+		return "the operator resumed it"
+	case recovery.Timed:
+		return fmt.Sprintf("%s passed (recovery.resume_after)", humanize.Duration(after))
+	}
+	return "no check that starts recovery is at error any more"
+}
+
+// owedNotice tells the agent, on the first wakeup after a give-up ended,
+// what happened and what it owes, in language l.
+func owedNotice(g *recovery.GiveUp, loc *time.Location, l lang.Lang) string {
+	how := ja.T(l, "the checks went back to ok")
+	switch g.How {
+	case recovery.Resumed:
+		how = ja.T(l, "the operator resumed you")
+	case recovery.Timed:
+		how = ja.T(l, "the time set in recovery.resume_after passed")
+	}
+	return ja.F(l, "Recovery tried %d times (%s), then the watchdog stopped waking you at %s; waking came back at %s because %s. Before anything else, write an activity log with create_activity_log, activity_type \"recovery\": what happened and what you will do next.",
+		g.Attempts, checkName(g.Check), g.At.In(loc).Format("15:04:05"), g.Ended.In(loc).Format("15:04:05"), how)
+}
+
+// interruptFor stops what the agent is doing before a takeover's prompt,
+// with its client's own keys, and for recovery saves its chat where the
+// client needs asking. Nothing is typed while a person is being asked.
+func (a *agent) interruptFor(ctx context.Context, source string, id workspace.ID) {
+	in, ok := a.deliver.(delivery.Interrupter)
+	if !ok || (source != srcRecovery && source != srcFeedback) {
+		return
+	}
+	a.mu.Lock()
+	asking, client := a.activity.Asking, a.cfg.Agent.Client
+	if client == "" {
+		client = a.activity.Client
+	}
+	a.mu.Unlock()
+	if asking {
+		a.log.Info().Str("source", source).Msg("interrupt skipped: the agent is asking a person")
+		return
+	}
+	name := ""
+	if source == srcRecovery {
+		name = fmt.Sprintf("HEARTBEAT_%s_%s", workspace.NewID(a.started.In(a.loc)), id)
+	}
+	ictx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	typed, err := delivery.InterruptClient(ictx, in, client, name)
+	if err != nil {
+		a.log.Warn().Err(err).Str("source", source).Str("client", client).Msg("interrupt")
+		return
+	}
+	a.log.Debug().Str("source", source).Str("client", client).Str("typed", typed).Msg("interrupted")
+}
+
+// checkName is a check's name as the agent docs write it: `inactivity` in
+// English, 無活動（`inactivity`） in Japanese.
+type checkName string
+
+func (c checkName) In(l lang.Lang) string {
+	if g, ok := jaCheckGloss[string(c)]; ok && l == lang.Japanese {
+		return g + "（`" + string(c) + "`）"
+	}
+	return "`" + string(c) + "`"
 }

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
-	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/recovery"
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
@@ -20,46 +20,7 @@ func result(levels map[string]checks.Level) checks.Result {
 	return r
 }
 
-func TestRecoveryNext(t *testing.T) {
-	cfg := config.Recovery{MaxAttempts: 2, MaxWaitCycles: 3}
-	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	bad := result(map[string]checks.Level{"inactivity": checks.Error})
-	introErr := result(map[string]checks.Level{"introspection": checks.Error})
-	infoOnly := result(map[string]checks.Level{"feedback": checks.Info})
-	warn := result(map[string]checks.Level{"inactivity": checks.Warning})
-	tests := []struct {
-		name     string
-		in       state.Recovery
-		res      checks.Result
-		wantStep step
-		want     state.Recovery
-	}{
-		{"healthy stays idle", state.Recovery{}, infoOnly, stepNone, state.Recovery{}},
-		{"warning does not start recovery", state.Recovery{}, warn, stepNone, state.Recovery{}},
-		{"introspection error does not start recovery", state.Recovery{}, introErr, stepNone, state.Recovery{}},
-		{"recoverable error starts attempt 1", state.Recovery{}, bad, stepAttempt, state.Recovery{Active: true, Attempt: 1, Check: "inactivity", Reason: "inactivity says so"}},
-		{"waiting: one cycle under the limit", state.Recovery{Active: true, Attempt: 1, WaitedCycles: 1}, warn, stepNone, state.Recovery{Active: true, Attempt: 1, WaitedCycles: 2}},
-		{"wait limit reached: next attempt", state.Recovery{Active: true, Attempt: 1, WaitedCycles: 2}, bad, stepAttempt, state.Recovery{Active: true, Attempt: 2, Check: "inactivity", Reason: "inactivity says so"}},
-		{"last attempt exhausted: gave up", state.Recovery{Active: true, Attempt: 2, WaitedCycles: 2}, bad, stepGaveUp, state.Recovery{GaveUp: true, Attempt: 2, WaitedCycles: 3}},
-		{"infos count as healthy: recovered", state.Recovery{Active: true, Attempt: 1}, infoOnly, stepRecovered, state.Recovery{}},
-		{"gave up stays given up while unhealthy", state.Recovery{GaveUp: true, Attempt: 2}, bad, stepNone, state.Recovery{GaveUp: true, Attempt: 2}},
-		{"gave up ends when the agent is healthy again", state.Recovery{GaveUp: true, Attempt: 2}, infoOnly, stepRecovered, state.Recovery{}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got, s := nextRecovery(tc.in, tc.res, cfg, now)
-			got.StartedAt, got.AttemptAt = nil, nil
-			if s != tc.wantStep {
-				t.Fatalf("next(%+v) step = %v, want %v", tc.in, s, tc.wantStep)
-			}
-			if got != tc.want {
-				t.Fatalf("next(%+v) = %+v, want %+v", tc.in, got, tc.want)
-			}
-		})
-	}
-}
-
-// Issue 21, A.3 and A.7: once the agent has written the recovery log this
+// Once the agent has written the recovery log this
 // attempt asked for, the pulses after it stop telling it to write one (the
 // other checks' notices say what is left); a new attempt asks again.
 func TestRecoveryNoticeEndsWithTheRecoveryLog(t *testing.T) {
@@ -98,9 +59,9 @@ func TestRecoveryNoticeEndsWithTheRecoveryLog(t *testing.T) {
 		})
 	}
 	// The next attempt is a new request, whatever was written before it.
-	next, s := nextRecovery(state.Recovery{Active: true, Attempt: 1, WaitedCycles: 2, StartedAt: &attempt, AttemptAt: &attempt},
-		result(map[string]checks.Level{"inactivity": checks.Error}), config.Recovery{MaxAttempts: 3, MaxWaitCycles: 3}, attempt.Add(3*time.Minute))
-	if s != stepAttempt || next.AttemptAt == nil || !next.AttemptAt.Equal(attempt.Add(3*time.Minute)) {
+	next, s := recovery.Step(state.Recovery{Active: true, Attempt: 1, WaitedCycles: 2, StartedAt: &attempt, AttemptAt: &attempt},
+		recovery.Input{Now: attempt.Add(3 * time.Minute), Findings: result(map[string]checks.Level{"inactivity": checks.Error}).Findings}, recovery.Config{MaxAttempts: 3, MaxWaitCycles: 3})
+	if s != recovery.Attempt || next.AttemptAt == nil || !next.AttemptAt.Equal(attempt.Add(3*time.Minute)) {
 		t.Fatalf("attempt 2: step %v, attempt_at %v", s, next.AttemptAt)
 	}
 	a := &agent{cfg: cfg, rec: next, snap: scan.Snapshot{RecentLogs: []workspace.Proof{logAt(workspace.Recovery, attempt.Add(time.Second))}}}

@@ -175,27 +175,6 @@ func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
 	return err == nil && a.deliver.Method() == config.DeliveryTmux
 }
 
-// interruptFor stops what the agent is doing before a takeover's prompt
-// (tmux: Escape twice), and for recovery saves its chat first.
-func (a *agent) interruptFor(ctx context.Context, source string, id workspace.ID) {
-	in, ok := a.deliver.(delivery.Interrupter)
-	if !ok || (source != srcRecovery && source != srcFeedback) {
-		return
-	}
-	ictx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	if err := in.Interrupt(ictx); err != nil {
-		a.log.Warn().Err(err).Str("source", source).Msg("interrupt")
-	}
-	if source != srcRecovery {
-		return
-	}
-	name := fmt.Sprintf("HEARTBEAT_%s_%s", workspace.NewID(a.started.In(a.loc)), id)
-	if err := in.SaveChat(ictx, name); err != nil {
-		a.log.Warn().Err(err).Msg("recovery: save chat")
-	}
-}
-
 // recordDelivery tells the circuit breaker how the delivery went and alerts
 // when that opened or closed it.
 func (a *agent) recordDelivery(end time.Time, id workspace.ID, err error) {

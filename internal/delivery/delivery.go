@@ -56,6 +56,9 @@ type Deliverer interface {
 type Interrupter interface {
 	// Interrupt stops what the agent is doing (tmux: Escape twice).
 	Interrupt(ctx context.Context) error
+	// Cancel presses Escape once: what Claude Code and Codex read as
+	// "stop the turn" (a second Escape there opens a history menu).
+	Cancel(ctx context.Context) error
 	// SaveChat asks Gemini CLI to save its conversation under name
 	// ("/chat save NAME", then Enter).
 	SaveChat(ctx context.Context, name string) error

@@ -111,6 +111,16 @@ func (t *Tmux) Interrupt(ctx context.Context) error {
 	return nil
 }
 
+// Cancel sends Escape once.
+func (t *Tmux) Cancel(ctx context.Context) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.run(ctx, nil, "send-keys", "-t", t.Target, "Escape"); err != nil {
+		return fmt.Errorf("interrupt agent: %w", err)
+	}
+	return nil
+}
+
 // SaveChat types "/chat save NAME", pauses and sends Enter. name must be one
 // word of printable characters (Gemini CLI's chat tag).
 func (t *Tmux) SaveChat(ctx context.Context, name string) error {

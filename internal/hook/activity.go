@@ -9,6 +9,8 @@ import (
 type Activity struct {
 	// Wired: at least one event came since the watchdog started.
 	Wired bool
+	// Client is the client the newest event came from.
+	Client string
 	// Last is the newest event's time.
 	Last time.Time
 
@@ -56,7 +58,7 @@ const BusyWindow = 5 * time.Minute
 
 // Apply folds e into the activity.
 func (a *Activity) Apply(e Event) {
-	a.Wired = true
+	a.Wired, a.Client = true, e.Client
 	if e.Time.After(a.Last) {
 		a.Last = e.Time
 	}

@@ -97,3 +97,46 @@ func Clear(path string) error {
 	}
 	return nil
 }
+
+// resumedName is the operator's last resume, next to the pause file: it
+// also ends a recovery that gave up.
+const resumedName = "resumed.json"
+
+// Resume removes the pause and stamps the resume, so a daemon whose
+// recovery gave up wakes the agent again too.
+func Resume(path string, now time.Time) error {
+	if err := Clear(path); err != nil {
+		return err
+	}
+	b, err := json.Marshal(struct {
+		At time.Time `json:"at"`
+	}{now.UTC()})
+	if err != nil {
+		return fmt.Errorf("resume: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("resume: %w", err)
+	}
+	if err := workspace.AtomicWriteFile(filepath.Join(filepath.Dir(path), resumedName), append(b, '\n'), 0o600); err != nil {
+		return fmt.Errorf("resume: %w", err)
+	}
+	return nil
+}
+
+// ResumedAt is when the operator last resumed (zero: never, or unreadable).
+func ResumedAt(path string) time.Time {
+	if path == "" {
+		return time.Time{}
+	}
+	b, err := workspace.ReadAgentFile(filepath.Join(filepath.Dir(path), resumedName), maxFile)
+	if err != nil {
+		return time.Time{}
+	}
+	var r struct {
+		At time.Time `json:"at"`
+	}
+	if json.Unmarshal(b, &r) != nil {
+		return time.Time{}
+	}
+	return r.At
+}

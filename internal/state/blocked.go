@@ -74,7 +74,7 @@ func Blocking(s State, now time.Time, loc *time.Location) *Blocked {
 		if s.Recovery.Reason != "" {
 			why += " (" + s.Recovery.Reason + ")"
 		}
-		return &Blocked{Why: BlockedGaveUp, Reason: why + ": the agent is not woken until every check is ok again (a log or checkpoint by hand, or a restart)"}
+		return &Blocked{Why: BlockedGaveUp, Reason: why + ": the agent is not woken until no check that starts recovery is at error, `watchdog resume`, or the time set in recovery.resume_after", Until: s.Recovery.ResumeBy}
 	case s.Cost != nil && s.Cost.Budget != nil && s.Cost.Budget.Spent && s.Cost.Today.To == today:
 		return &Blocked{Why: BlockedBudget, Reason: "daily budget spent (" + s.Cost.Budget.Reason + "): no wakeups from any source until local midnight; recovery only alerts", Until: at(midnight)}
 	case s.DailyCap.Limit > 0 && s.DailyCap.Used >= s.DailyCap.Limit && s.DailyCap.Day == today:

@@ -16,6 +16,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/cost"
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/pause"
+	"github.com/ai-heart/ai-heart/internal/recovery"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -327,15 +328,4 @@ func Write(ws *workspace.Workspace, s State) error {
 }
 
 // Recovery is the recovery state of one agent (docs/design.md section 5, Recovery).
-type Recovery struct {
-	Active       bool       `json:"active"`
-	Attempt      int        `json:"attempt"`
-	WaitedCycles int        `json:"waited_cycles"`
-	GaveUp       bool       `json:"gave_up"`
-	Check        string     `json:"check,omitempty"`
-	Reason       string     `json:"reason,omitempty"`
-	StartedAt    *time.Time `json:"started_at,omitempty"`
-	// AttemptAt is when the current attempt began: a recovery log written
-	// after it answers that attempt's notice.
-	AttemptAt *time.Time `json:"attempt_at,omitempty"`
-}
+type Recovery = recovery.State
