@@ -62,15 +62,23 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for _, k := range res.Kept {
 		fmt.Fprintf(stdout, "  kept     %s (exists; left as it is)\n", k)
 	}
+	for _, l := range res.Followed {
+		fmt.Fprintf(stdout, "  followed the link %s (inside the workspace)\n", l)
+	}
 	for _, w := range res.Wrote {
-		if w.Kept != "" {
+		switch {
+		case w.Kept != "":
 			fmt.Fprintf(stdout, "  kept     %s (%s)\n", w.Path, w.Kept)
-			continue
-		}
-		if w.Changed {
+		case w.Changed:
 			fmt.Fprintf(stdout, "  wrote    %s\n", w.Path)
-		} else {
+		default:
 			fmt.Fprintf(stdout, "  kept     %s (already wired)\n", w.Path)
+		}
+		for _, l := range w.Via {
+			fmt.Fprintf(stdout, "           through the link %s\n", l)
+		}
+		for _, n := range w.Notes {
+			fmt.Fprintf(stdout, "           note: %s\n", n)
 		}
 	}
 	if err != nil {

@@ -25,7 +25,7 @@ const claudeAllowRule = "mcp__" + ServerName
 // not been trusted"), and headless `claude -p` never shows the trust
 // dialog, so the project's file cannot carry it: the user's file can.
 func claudeUserPermission(home string) edit {
-	return jsonEdit(filepath.Join(home, ".claude", "settings.json"), func(root *object) error {
+	return jsonEdit(filepath.Join(home, ".claude", "settings.json"), func(root *object, _ *notes) error {
 		perms, err := root.child("permissions")
 		if err != nil {
 			return err
@@ -47,7 +47,7 @@ func claudeUserPermission(home string) edit {
 // wrote for this folder with another value (DO_NOT_TRUST) is theirs to
 // change: init stops and says so rather than overrule it.
 func geminiTrust(home, dir string) edit {
-	return jsonEdit(filepath.Join(home, ".gemini", "trustedFolders.json"), func(root *object) error {
+	return jsonEdit(filepath.Join(home, ".gemini", "trustedFolders.json"), func(root *object, _ *notes) error {
 		const trusted = "TRUST_FOLDER"
 		if v, ok := root.get(dir); ok {
 			if v != trusted {
@@ -66,7 +66,7 @@ func geminiTrust(home, dir string) edit {
 // mergeCodexConfig it appends text, keeping the user's file as it is, and
 // checks the result reads as the old document plus that one key.
 func codexTrust(home, dir string) edit {
-	return edit{path: filepath.Join(home, ".codex", "config.toml"), merge: func(old []byte) ([]byte, error) {
+	return edit{path: filepath.Join(home, ".codex", "config.toml"), merge: func(old []byte, _ *notes) ([]byte, error) {
 		var before map[string]any
 		if err := toml.Unmarshal(old, &before); err != nil {
 			return nil, fmt.Errorf("not valid TOML (%v): fix or move it, then run init again", err)

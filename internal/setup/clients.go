@@ -1,6 +1,8 @@
 package setup
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -9,7 +11,6 @@ import (
 	"strings"
 
 	aiheart "github.com/ai-heart/ai-heart"
-	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // The clients `watchdog init --client` wires. Each registers mcp-heart and
@@ -58,6 +59,12 @@ type Wrote struct {
 	// Kept, when not "", says why a file init would have made was left as
 	// it is, and what the operator should do instead.
 	Kept string
+	// Via lists the symbolic links followed to reach the file, each "link
+	// → where it leads".
+	Via []string
+	// Notes say what init left as the user set it (an mcp-heart command
+	// or args of their own, Gemini's "trust": false) and how to change it.
+	Notes []string
 }
 
 // client is one entry of the clients table: the files it owns entries in
@@ -74,7 +81,7 @@ type client struct {
 // symbolic link to link (relative to its folder).
 type edit struct {
 	path  string
-	merge func(old []byte) ([]byte, error)
+	merge func(old []byte, n *notes) ([]byte, error)
 	link  string
 	// home, when set, is the agent's home the file lies in: what init
 	// writes there belongs to that home's owner.
@@ -135,11 +142,14 @@ func Wire(w Wiring, names []string) ([]Wrote, []string, error) {
 				wrote = append(wrote, linkTo(e, w.show(e.path)))
 				continue
 			}
-			changed, err := apply(e)
+			changed, via, said, err := apply(w, e)
+			if err != nil && len(via) > 0 {
+				err = fmt.Errorf("%w (reached through %s)", err, strings.Join(via, ", "))
+			}
 			if err != nil {
 				return wrote, notes, fmt.Errorf("%s: %s: %w", name, w.show(e.path), err)
 			}
-			wrote = append(wrote, Wrote{Path: w.show(e.path), Changed: changed})
+			wrote = append(wrote, Wrote{Path: w.show(e.path), Changed: changed, Via: via, Notes: said})
 		}
 		if c.note != nil {
 			if n := c.note(w); n != "" {
@@ -151,46 +161,44 @@ func Wire(w Wiring, names []string) ([]Wrote, []string, error) {
 }
 
 // apply runs one merge and writes the result atomically, keeping the
-// file's mode, when it differs from what is there. A symlinked file (a
-// settings file kept in a dotfiles repository) is written through the
-// link, which stays.
-func apply(e edit) (bool, error) {
-	path := e.path
-	if target, err := filepath.EvalSymlinks(path); err == nil {
-		path = target
-	}
-	old, err := os.ReadFile(path)
-	perm := os.FileMode(0o644)
-	switch {
-	case err == nil:
-		if fi, err := os.Stat(path); err == nil {
-			perm = fi.Mode().Perm()
-		}
-	case errors.Is(err, os.ErrNotExist):
-		old = nil
-	default:
-		return false, err
-	}
-	data, err := e.merge(old)
+// file's mode (less any write by others), when it differs from what is
+// there. Links are followed as place.go allows: a settings file kept in a
+// dotfiles repository is written through its link, which stays; a link
+// out of the workspace stops it.
+func apply(w Wiring, e edit) (changed bool, via, said []string, err error) {
+	z, rel, err := w.zoneOf(e.path, e.home)
 	if err != nil {
-		return false, err
+		return false, nil, nil, err
 	}
-	if old != nil && string(data) == string(old) {
-		return false, nil
+	shown := w.show(e.path)
+	pl, err := z.open(rel, false)
+	if err != nil {
+		return false, pl.via, nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return false, err
+	old, perm, err := pl.read(z, shown)
+	pl.close()
+	if err != nil {
+		return false, pl.via, nil, err
 	}
-	if err := workspace.AtomicWriteFile(path, data, perm); err != nil {
-		return false, err
+	if old == nil {
+		perm = 0o644
 	}
-	if e.home != "" {
-		if err := giveToOwnerOf(e.home, path); err != nil {
-			return true, err
-		}
+	var n notes
+	data, err := e.merge(old, &n)
+	if err != nil || (old != nil && string(data) == string(old)) {
+		return false, pl.via, n, err
 	}
-	return true, nil
+	if pl, err = z.open(rel, true); err != nil {
+		return false, pl.via, n, err
+	}
+	defer pl.close()
+	return true, pl.via, n, pl.write(data, perm)
 }
+
+// notes collect what a merge left as the user set it.
+type notes []string
+
+func (n *notes) add(format string, a ...any) { *n = append(*n, fmt.Sprintf(format, a...)) }
 
 // show is how a file is named to the operator: relative inside the
 // workspace, absolute outside.
@@ -205,13 +213,13 @@ func (w Wiring) show(p string) string {
 func (w Wiring) in(rel string) string { return filepath.Join(w.Dir, filepath.FromSlash(rel)) }
 
 // jsonEdit is an edit of a JSON file whose top level is an object.
-func jsonEdit(path string, change func(root *object) error) edit {
-	return edit{path: path, merge: func(old []byte) ([]byte, error) {
+func jsonEdit(path string, change func(root *object, n *notes) error) edit {
+	return edit{path: path, merge: func(old []byte, n *notes) ([]byte, error) {
 		root, err := parseObject(old)
 		if err != nil {
 			return nil, fmt.Errorf("not valid JSON (%v): fix or move it, then run init again", err)
 		}
-		if err := change(root); err != nil {
+		if err := change(root, n); err != nil {
 			return nil, err
 		}
 		return marshalIndent(root), nil
@@ -219,9 +227,11 @@ func jsonEdit(path string, change func(root *object) error) edit {
 }
 
 // setMCPServer registers mcp-heart under root.mcpServers, the shape every
-// JSON client shares. The command and args are init's; other keys of the
-// entry (an env the operator added) are kept. extra adds client keys.
-func setMCPServer(root *object, w Wiring, extra ...kv) error {
+// JSON client shares. The command and args are init's where the entry has
+// none or init's own (see ownCommand, ownArgs); what the user set there
+// instead is kept, with a note, and so are other keys (an env). extra adds
+// client keys; a false the user gave one of them is kept too.
+func setMCPServer(root *object, w Wiring, n *notes, extra ...kv) error {
 	servers, err := root.child("mcpServers")
 	if err != nil {
 		return err
@@ -230,12 +240,77 @@ func setMCPServer(root *object, w Wiring, extra ...kv) error {
 	if err != nil {
 		return fmt.Errorf("mcpServers: %w", err)
 	}
-	srv.set("command", w.MCPHeart)
-	srv.set("args", []any{"--workspace", w.Dir})
+	command, args := mcpHeartArgv(w, n, valueOf(srv, "command"), valueOf(srv, "args"))
+	srv.set("command", command)
+	srv.set("args", args)
 	for _, e := range extra {
+		if v, ok := srv.get(e.k); ok && v == false && e.v == true {
+			n.add("%q: false is kept as you set it: the client asks before each call of mcp-heart's tools "+
+				"(and a headless run refuses them); set it to true to let them run", e.k)
+			continue
+		}
 		srv.set(e.k, e.v)
 	}
 	return nil
+}
+
+// valueOf is the value under key, nil when missing.
+func valueOf(o *object, key string) any {
+	v, _ := o.get(key)
+	return v
+}
+
+// mcpHeartArgv is the command and args an mcp-heart entry gets: init's,
+// unless the entry holds ones the user set (old values decoded as JSON or
+// TOML: string and []any), which are kept and named in a note.
+func mcpHeartArgv(w Wiring, n *notes, oldCommand, oldArgs any) (any, any) {
+	var command, args any = w.MCPHeart, []any{"--workspace", w.Dir}
+	if !ownCommand(oldCommand) {
+		command = oldCommand
+		n.add("mcp-heart's command is %s, not init's %q: kept as you set it (to run init's, set it to %q)", jsonText(oldCommand), w.MCPHeart, w.MCPHeart)
+	}
+	if !ownArgs(oldArgs) {
+		args = oldArgs
+		n.add("mcp-heart's args are %s, not init's %s: kept as you set it (the workspace mcp-heart serves is the one --workspace names)",
+			jsonText(oldArgs), jsonText([]any{"--workspace", w.Dir}))
+	}
+	return command, args
+}
+
+// ownCommand: a command init may update in place is missing or an
+// mcp-heart binary (init's, maybe from an older install or the bare name).
+func ownCommand(v any) bool {
+	s, ok := v.(string)
+	if v == nil {
+		return true
+	}
+	base := strings.TrimSuffix(filepath.Base(s), ".exe")
+	return ok && base == ServerName
+}
+
+// ownArgs: args init may update in place are missing or exactly
+// ["--workspace", DIR] (a workspace that moved).
+func ownArgs(v any) bool {
+	a, ok := v.([]any)
+	if v == nil {
+		return true
+	}
+	if !ok || len(a) != 2 || a[0] != "--workspace" {
+		return false
+	}
+	_, ok = a[1].(string)
+	return ok
+}
+
+// jsonText is a value as JSON, for a note.
+func jsonText(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.TrimSpace(b.String())
 }
 
 // kv is one key and value, in order.

@@ -18,8 +18,8 @@ const SettingsFile = ".gemini/settings.json"
 var geminiClient = client{
 	name: ClientGemini,
 	files: func(w Wiring) []edit {
-		return withHome(w, func(home string) edit { return geminiTrust(home, w.Dir) }, jsonEdit(w.in(SettingsFile), func(root *object) error {
-			if err := setMCPServer(root, w, kv{"trust", true}); err != nil || !w.hooks() {
+		return withHome(w, func(home string) edit { return geminiTrust(home, w.Dir) }, jsonEdit(w.in(SettingsFile), func(root *object, n *notes) error {
+			if err := setMCPServer(root, w, n, kv{"trust", true}); err != nil || !w.hooks() {
 				return err
 			}
 			events := []hookEvent{
@@ -50,8 +50,8 @@ var claudeCodeClient = client{
 	files: func(w Wiring) []edit {
 		return withHome(w, claudeUserPermission,
 			instructionsLink(w, "CLAUDE.md"),
-			jsonEdit(w.in(".mcp.json"), func(root *object) error { return setMCPServer(root, w) }),
-			jsonEdit(w.in(".claude/settings.json"), func(root *object) error {
+			jsonEdit(w.in(".mcp.json"), func(root *object, n *notes) error { return setMCPServer(root, w, n) }),
+			jsonEdit(w.in(".claude/settings.json"), func(root *object, _ *notes) error {
 				enabled, err := root.array("enabledMcpjsonServers")
 				if err != nil {
 					return err
@@ -84,7 +84,7 @@ var claudeDesktopClient = client{
 	name: ClientClaudeDesktop,
 	files: func(w Wiring) []edit {
 		return []edit{jsonEdit(filepath.Join(w.UserConfigDir, "Claude", "claude_desktop_config.json"),
-			func(root *object) error { return setMCPServer(root, w) })}
+			func(root *object, n *notes) error { return setMCPServer(root, w, n) })}
 	},
 	note: func(Wiring) string {
 		return "Claude Desktop: restart it to load mcp-heart. It has no hooks, so nothing reports its turns;\n" +
@@ -113,13 +113,13 @@ var claudeDesktopClient = client{
 var agyClient = client{
 	name: ClientAgy,
 	files: func(w Wiring) []edit {
-		mcp := jsonEdit(w.in(".agents/mcp_config.json"), func(root *object) error { return setMCPServer(root, w) })
+		mcp := jsonEdit(w.in(".agents/mcp_config.json"), func(root *object, n *notes) error { return setMCPServer(root, w, n) })
 		if !w.hooks() {
 			return []edit{mcp}
 		}
 		return []edit{
 			mcp,
-			jsonEdit(w.in(".agents/hooks.json"), func(root *object) error {
+			jsonEdit(w.in(".agents/hooks.json"), func(root *object, _ *notes) error {
 				named, err := root.child(HeartHookName)
 				if err != nil {
 					return err

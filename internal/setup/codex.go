@@ -26,7 +26,7 @@ var codexClient = client{
 	name: ClientCodex,
 	files: func(w Wiring) []edit {
 		trust := func(home string) edit { return codexTrust(home, w.Dir) }
-		config := edit{path: w.in(".codex/config.toml"), merge: func(old []byte) ([]byte, error) { return mergeCodexConfig(old, w) }}
+		config := edit{path: w.in(".codex/config.toml"), merge: func(old []byte, n *notes) ([]byte, error) { return mergeCodexConfig(old, w, n) }}
 		agents := instructionsLink(w, "AGENTS.md")
 		if !w.hooks() {
 			return withHome(w, trust, agents, config)
@@ -34,7 +34,7 @@ var codexClient = client{
 		return withHome(w, trust,
 			agents,
 			config,
-			jsonEdit(w.in(".codex/hooks.json"), func(root *object) error {
+			jsonEdit(w.in(".codex/hooks.json"), func(root *object, _ *notes) error {
 				events := []hookEvent{
 					{"SessionStart", ""}, {"UserPromptSubmit", ""}, {"PreToolUse", ""}, {"PostToolUse", ""},
 					{"PermissionRequest", ""}, {"PreCompact", ""}, {"Stop", ""}, {"SessionEnd", ""},
@@ -58,10 +58,12 @@ var mcpHeartTable = regexp.MustCompile(`(?m)^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ 
 // mergeCodexConfig adds [mcp_servers.mcp-heart] to a Codex config.toml.
 // It edits the text rather than re-encoding the document, so the user's
 // comments, order and formatting stay: a missing table is appended; an
-// existing one has its command and args lines replaced. The result is
-// parsed back and must equal the old document with only those two keys
-// changed, else nothing is written and the error says what to set by hand.
-func mergeCodexConfig(old []byte, w Wiring) ([]byte, error) {
+// existing one has its command and args lines replaced where they are
+// init's own (a command or args the user set are kept, with a note, as in
+// the JSON files). The result is parsed back and must equal the old
+// document with only those keys changed, else nothing is written and the
+// error says what to set by hand.
+func mergeCodexConfig(old []byte, w Wiring, n *notes) ([]byte, error) {
 	var before map[string]any
 	if err := toml.Unmarshal(old, &before); err != nil {
 		return nil, fmt.Errorf("not valid TOML (%v): fix or move it, then run init again", err)
@@ -69,25 +71,39 @@ func mergeCodexConfig(old []byte, w Wiring) ([]byte, error) {
 	if before == nil {
 		before = map[string]any{}
 	}
-	wantArgs := []any{"--workspace", w.Dir}
 	srv, _ := dig(before, "mcp_servers", ServerName)
-	if srv != nil && srv["command"] == w.MCPHeart && reflect.DeepEqual(srv["args"], wantArgs) {
-		return old, nil
-	}
-	kvs, err := toml.Marshal(struct {
-		Command string   `toml:"command"`
-		Args    []string `toml:"args"`
-	}{w.MCPHeart, []string{"--workspace", w.Dir}})
-	if err != nil {
-		return nil, err
+	var command, args any = w.MCPHeart, []any{"--workspace", w.Dir}
+	if srv != nil {
+		command, args = mcpHeartArgv(w, n, srv["command"], srv["args"])
+		if reflect.DeepEqual(srv["command"], command) && reflect.DeepEqual(srv["args"], args) {
+			return old, nil
+		}
 	}
 	var out []byte
 	if loc := mcpHeartTable.FindIndex(old); srv != nil && loc != nil {
+		change := map[string]any{}
+		if !reflect.DeepEqual(srv["command"], command) {
+			change["command"] = command
+		}
+		if !reflect.DeepEqual(srv["args"], args) {
+			change["args"] = args
+		}
+		kvs, err := toml.Marshal(change)
+		if err != nil {
+			return nil, err
+		}
 		out = replaceTableKeys(old, loc[1], kvs)
 	} else {
+		kvs, err := toml.Marshal(struct {
+			Command string   `toml:"command"`
+			Args    []string `toml:"args"`
+		}{w.MCPHeart, []string{"--workspace", w.Dir}})
+		if err != nil {
+			return nil, err
+		}
 		out = appendTable(old, append([]byte("[mcp_servers.mcp-heart]\n"), kvs...))
 	}
-	if err := checkCodexMerge(before, out, w.MCPHeart, wantArgs); err != nil {
+	if err := checkCodexMerge(before, out, command, args); err != nil {
 		return nil, fmt.Errorf("cannot add mcp-heart without changing other settings (%v): set [mcp_servers.mcp-heart] command = %q, args = [\"--workspace\", %q] by hand", err, w.MCPHeart, w.Dir)
 	}
 	return out, nil
@@ -137,7 +153,7 @@ func replaceTableKeys(doc []byte, start int, kvs []byte) []byte {
 
 // checkCodexMerge parses the merged text and compares it with the old
 // document plus mcp-heart's command and args.
-func checkCodexMerge(before map[string]any, merged []byte, command string, args []any) error {
+func checkCodexMerge(before map[string]any, merged []byte, command, args any) error {
 	var after map[string]any
 	if err := toml.Unmarshal(merged, &after); err != nil {
 		return err

@@ -20,7 +20,7 @@ func TestMergeCodexConfig(t *testing.T) {
 		{"moved binary, comments and env kept",
 			"# top\n[mcp_servers.\"mcp-heart\"] # ours\n# why\ncommand = \"/old/mcp-heart\" # old\nenv = { A = \"1\" }\nargs = [\"--workspace\", \"/old\"]\n\n[mcp_servers.other]\ncommand = \"x\"\n",
 			"# top\n[mcp_servers.\"mcp-heart\"] # ours\n# why\ncommand = '/usr/bin/mcp-heart'\nenv = { A = \"1\" }\nargs = ['--workspace', '/home/ai/ai-works']\n\n[mcp_servers.other]\ncommand = \"x\"\n", ""},
-		{"table without args", "[mcp_servers.mcp-heart]\ncommand = \"/old\"\n",
+		{"table without args", "[mcp_servers.mcp-heart]\ncommand = \"/old/mcp-heart\"\n",
 			"[mcp_servers.mcp-heart]\nargs = ['--workspace', '/home/ai/ai-works']\ncommand = '/usr/bin/mcp-heart'\n", ""},
 		{"dotted keys elsewhere", "[mcp_servers]\nmcp-heart.command = \"/old\"\n", "", "by hand"},
 		{"multi-line args", "[mcp_servers.mcp-heart]\ncommand = \"/old\"\nargs = [\n  \"--workspace\",\n  \"/old\",\n]\n", "", "by hand"},
@@ -29,7 +29,7 @@ func TestMergeCodexConfig(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := mergeCodexConfig([]byte(tt.old), w)
+			got, err := mergeCodexConfig([]byte(tt.old), w, new(notes))
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("mergeCodexConfig(%q) = %q, %v; want an error with %q", tt.old, got, err, tt.wantErr)

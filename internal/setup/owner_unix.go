@@ -3,31 +3,39 @@
 package setup
 
 import (
+	"io/fs"
 	"os"
-	"path/filepath"
-	"strings"
 	"syscall"
 )
 
-// giveToOwnerOf hands path, and every folder between it and home, to the
-// owner of home when init runs as root for another user (--agent-home):
-// a client that cannot write its own ~/.claude or ~/.codex breaks.
-func giveToOwnerOf(home, path string) error {
+// oNonblock keeps a FIFO planted where a settings file should be from
+// blocking init's open.
+const oNonblock = syscall.O_NONBLOCK
+
+// otherOwner is the owner of home when init runs as root for another user
+// (--agent-home): what init writes there is checked against that user and
+// given to them (a client that cannot write its own ~/.claude or ~/.codex
+// breaks). nil when init runs as the home's owner, or as anyone not root.
+func otherOwner(home string) (*owner, error) {
 	if os.Geteuid() != 0 {
-		return nil
+		return nil, nil
 	}
 	fi, err := os.Stat(home)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok || st.Uid == 0 {
-		return nil
+		return nil, nil
 	}
-	for p := path; p != home && strings.HasPrefix(p, home+string(filepath.Separator)); p = filepath.Dir(p) {
-		if err := os.Lchown(p, int(st.Uid), int(st.Gid)); err != nil {
-			return err
-		}
+	return &owner{uid: int(st.Uid), gid: int(st.Gid)}, nil
+}
+
+// uidOf is the owner of a file.
+func uidOf(fi fs.FileInfo) (int, bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
 	}
-	return nil
+	return int(st.Uid), true
 }

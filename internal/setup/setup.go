@@ -91,6 +91,19 @@ type Result struct {
 	// Home is the agent's home, where the clients' user settings were
 	// written ("" with WorkspaceOnly).
 	Home string
+	// Followed lists the links inside the workspace that the template's
+	// folders and files were reached through, each "link → where it leads"
+	// (the client files say theirs in Wrote).
+	Followed []string
+}
+
+// follow notes links followed, once each.
+func (r *Result) follow(via []string) {
+	for _, v := range via {
+		if !slices.Contains(r.Followed, v) {
+			r.Followed = append(r.Followed, v)
+		}
+	}
 }
 
 // MCPHeart is the Binary that mcp-heart is.
@@ -142,11 +155,29 @@ func Init(dir string, opt Options) (Result, error) {
 	if err != nil {
 		return res, err
 	}
+	// Every name is resolved first: a link the agent planted that leads
+	// out of the workspace stops init, naming it (place.go); the writes
+	// then go through the workspace's root.
+	wz, _, err := Wiring{Dir: ws.Root}.zoneOf(ws.Root, "")
+	if err != nil {
+		return res, fmt.Errorf("open workspace: %w", err)
+	}
+	root, err := os.OpenRoot(wz.base)
+	if err != nil {
+		return res, fmt.Errorf("open workspace: %w", err)
+	}
+	defer root.Close()
 	for _, d := range append(dirs, workspace.Skeleton...) {
-		if fi, err := os.Stat(ws.Path(d)); err == nil && fi.IsDir() {
+		real, via, err := wz.resolve(d)
+		if err != nil {
+			return res, err
+		}
+		res.follow(via)
+		if fi, err := os.Stat(real); err == nil && fi.IsDir() {
 			continue
 		}
-		if err := os.MkdirAll(ws.Path(d), 0o755); err != nil {
+		rel, _ := filepath.Rel(wz.base, real)
+		if err := root.MkdirAll(filepath.ToSlash(rel), 0o755); err != nil {
 			return res, fmt.Errorf("create %s: %w", d, err)
 		}
 		res.Created = append(res.Created, d+"/")
@@ -156,6 +187,11 @@ func Init(dir string, opt Options) (Result, error) {
 		if err != nil {
 			return res, fmt.Errorf("read template %s: %w", f.src, err)
 		}
+		_, via, err := wz.resolve(f.dst)
+		if err != nil {
+			return res, err
+		}
+		res.follow(via)
 		err = ws.CreateNew(f.dst, data, time.Time{})
 		switch {
 		case errors.Is(err, os.ErrExist):
