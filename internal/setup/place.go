@@ -60,7 +60,7 @@ type zone struct {
 // zoneOf is the zone of an absolute path: the workspace, the agent's home
 // (e.home), else the folder it is in (Claude Desktop's user config).
 func (w Wiring) zoneOf(p, home string) (zone, string, error) {
-	base, z := filepath.Dir(p), zone{show: w.show}
+	base, z := filepath.Dir(p), zone{}
 	switch {
 	case within(w.Dir, p):
 		base, z.inside = w.Dir, true
@@ -81,6 +81,14 @@ func (w Wiring) zoneOf(p, home string) (zone, string, error) {
 	}
 	rel, _ := filepath.Rel(base, p)
 	z.base = real
+	// Names under the resolved base are shown as under the base as given
+	// (a workspace that is itself a link stays relative).
+	z.show = func(q string) string {
+		if r, err := filepath.Rel(real, q); err == nil && within(real, q) {
+			q = filepath.Join(base, r)
+		}
+		return w.show(q)
+	}
 	return z, rel, nil
 }
 
