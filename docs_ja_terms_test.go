@@ -6,7 +6,7 @@ import (
 )
 
 // jaAvoid are Japanese phrasings a native review found misleading or
-// translated-sounding (issue 21 §3), each with what to write instead; one
+// translated-sounding, each with what to write instead; one
 // rendering per term, as the shared ja-terms list says.
 var jaAvoid = map[string]string{
 	"を超えてない":                         "活動の証明がないまま5分を超えると（reads as \"if it has not exceeded\"）",

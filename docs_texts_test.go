@@ -61,7 +61,7 @@ func agentTexts(t *testing.T) []agentText {
 		}
 	}
 	out = append(out, agentText{"server instructions", tools.Instructions})
-	// The demo's narration too: a Japanese newcomer reads it (issue 21 §5).
+	// The demo's narration too: a Japanese newcomer reads it.
 	for _, dir := range []string{"internal/tools", "internal/checks", "internal/daemon", "internal/demo", "cmd/watchdog"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, f := range files {

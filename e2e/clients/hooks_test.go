@@ -13,7 +13,7 @@ import (
 
 // The clients' own hooks, wired by `watchdog init --client` and running the
 // real heart-hook, tell the watchdog of every turn and tool call at zero
-// tokens (issue 18).
+// tokens.
 
 // hookEvents reads the kinds of the events in the workspace's hook spool.
 func (w *world) hookEvents() map[string]int {

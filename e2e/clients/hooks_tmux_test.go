@@ -18,7 +18,7 @@ import (
 )
 
 // Interactive Gemini CLI in a tmux pane, its hooks wired by `watchdog init
-// --client gemini` (issue 18): the end of a turn comes from the AfterAgent
+// --client gemini`: the end of a turn comes from the AfterAgent
 // hook, not from an activity log, and a permission prompt is "waiting for
 // you", which notifies the operator.
 

@@ -14,7 +14,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/testutil"
 )
 
-// A scripted day in a ja workspace, as the agent meets it (issue 21 §5):
+// A scripted day in a ja workspace, as the agent meets it:
 // every text the demo agent received (each heartbeat prompt with its
 // notices, the recovery notice, each tool's reply) is Japanese: no English
 // sentence, no Go duration, no ASCII quotes.

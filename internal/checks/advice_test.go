@@ -10,7 +10,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
-// Issue 21, A.6 and A.7: the advice is graded by level as
+// The advice is graded by level as
 // heartbeat-notices.md grades it (info: plan; warning: the next log;
 // error: now), deep work is offered as a pause only below error, and the
 // inactivity error points to recovery instead of "keep going".
@@ -61,7 +61,7 @@ func TestNoticeAdviceIsGradedByLevel(t *testing.T) {
 	}
 }
 
-// Issue 21, A.5: after a strict deadline, one order is given, once: the
+// After a strict deadline, one order is given, once: the
 // expiry notice's. The introspection notice does not offer deep work
 // again until the log that records the expired work.
 func TestAfterStrictExpiryOneOrder(t *testing.T) {

@@ -39,7 +39,7 @@ func TestFeedback(t *testing.T) {
 				if !strings.Contains(f.Notice, strings.TrimPrefix(it.Name, "interrupt.")) || !strings.Contains(f.Notice, "processed.") {
 					t.Errorf("Evaluate(%s) notice %q does not name %s and say how to mark it processed", tc.name, f.Notice, it.Name)
 				}
-				// One procedure everywhere (issue 21, A.9): the tool hands
+				// One procedure everywhere, so the agent learns one: the tool hands
 				// the file over and marks it; nothing is renamed by hand.
 				if !strings.Contains(f.Notice, "check_and_process_item") || strings.Contains(f.Notice, "rename it") {
 					t.Errorf("Evaluate(%s) notice %q: want check_and_process_item, not a rename by hand", tc.name, f.Notice)

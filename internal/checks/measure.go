@@ -9,7 +9,7 @@ import (
 
 // Stretch is where the agent stands against inactivity: the watchdog's
 // pulse and mcp-heart's tools both measure it here, so a tool reply never
-// tells the agent a different story from the check (issue 21, A.2).
+// tells the agent a different story from the check.
 type Stretch struct {
 	// Waiting: every wakeup is answered; nothing is due until the next one.
 	Waiting bool

@@ -6,7 +6,8 @@ import (
 	"time"
 )
 
-// validateWindow checks the http and alerts.notify sections (issue 9).
+// validateWindow checks the http and alerts.notify sections: the status
+// page's listener and where notifications go.
 func (c *Config) validateWindow() error {
 	if l := c.HTTP.Listen; l != "" {
 		if _, _, err := net.SplitHostPort(l); err != nil {

@@ -9,7 +9,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/config"
 )
 
-// Issue 21, A.4: a scheduled wakeup on the pulse's tick carries that
+// A scheduled wakeup on the pulse's tick carries that
 // pulse's verdict, not the previous one's: the schedule's timer and the
 // pulse's ticker fire together, and the wakeup waits for the pulse before it
 // composes, so the prompt's ID and notices are the ones the state shows.

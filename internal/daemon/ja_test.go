@@ -37,7 +37,7 @@ func TestRecoveryNoticeLanguage(t *testing.T) {
 				t.Errorf("recoveryNotice(%s) = %q, lacks %q", tt.l, got, w)
 			}
 		}
-		// Under inbox nothing interrupts the agent (issue 21, A.7).
+		// Under inbox nothing interrupts the agent, so no notice may say so.
 		if strings.Contains(got, "interrupted") || strings.Contains(got, "中断しました") {
 			t.Errorf("recoveryNotice(%s) = %q: says the agent was interrupted", tt.l, got)
 		}

@@ -175,7 +175,7 @@ func TestShortRunsBetweenPulsesAreWork(t *testing.T) {
 	})
 }
 
-// Issue 21 A.2: mcp-heart reads working or waiting from the state file, so
+// mcp-heart reads working or waiting from the state file, so
 // the file says working as soon as a wakeup is delivered, not a pulse
 // later: with the default one-minute pulse the agent's first tool calls
 // were told "waiting: nothing is due" while it handled the heartbeat. The

@@ -161,7 +161,7 @@ func (t *Tools) CreateActivityLog(a Args) (*LogResult, error) {
 		res.Notes = append(res.Notes, t.trf("Warning: %s", osReason(err).in(t.Lang)))
 	}
 	// A log after a strict deadline says so, and what comes next in the
-	// expiry's order (issue 21, A.5).
+	// expiry's order, so the agent hears one order, not two.
 	if end, ok := strictEndedBefore(now, latest.Log, sd, completed); ok {
 		res.Notes = append(res.Notes, t.trf("This log comes after your strict deep work's deadline (%s). Make your next activity log an introspection: why was the planned time too short? Declare again only if the work goes on.", clockOf(end.In(t.WS.Loc))))
 	} else if len(completed) > 0 {

@@ -8,7 +8,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
-// Issue 21, A.10: a call with several bad parameters reads as one error:
+// A call with several bad parameters reads as one error:
 // each part with its own fix, then one closing sentence, never
 // "Fix: ... Fix: fix each one as it says".
 func TestSeveralBadParametersReadAsOneError(t *testing.T) {

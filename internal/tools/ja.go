@@ -405,7 +405,7 @@ var ja = lang.Catalogue{
 	"Perspective":      "視点",
 	"Constraints":      "制約",
 	"Expected outcome": "期待する成果",
-	// Where the agent stands (issue 21, A.2).
+	// Where the agent stands, as the checks judge it.
 	"Read-only status, as the watchdog's checks judge it: working or waiting, since when, each threshold (inactivity: %s and %s of working time without proof) with the time left until it and whether it is crossed, deep work in force and its time left, the time since your latest activity log, checkpoint and introspection, and the watchdog's current notices. Takes no parameters.": "読み取りのみの状況確認（watchdog のチェックと同じ判定）：作業中か待機中か、いつからか、各しきい値（inactivity：作業中に活動の証明がないまま%sと%s）までの残り時間と超えたかどうか、有効な深い作業と残り時間、最新の活動ログ・チェックポイント・内省からの時間、watchdog の現在の通知。パラメータはありません。",
 	"empty, notice (this cycle, from your latest log or the wakeup if later, has run past the inactivity warning) or split (past the error: split recommended)":                                                                                                                                                                                                                              "空、notice（このサイクル（最新のログから。起動の方が後ならその起動から）が無活動の警告の時間を超えた）、split（エラーの時間を超えた：分割を推奨）",
 	"inactivity while working: RFC 3339 time it is crossed unless you write a log or checkpoint first":                                                                                                                                                                                                                                                                                       "作業中の inactivity のみ：先に活動ログかチェックポイントを書かなければ超える時刻（RFC 3339）",
@@ -423,7 +423,7 @@ var ja = lang.Catalogue{
 	"inactivity %s at %s (in %s)":                                                                  "`inactivity` の%sは%s（あと%s）",
 	"introspection %s in %s of working time":                                                       "`introspection` の%sは作業時間であと%s",
 	"Next: ":                                                                                       "次：",
-	// Notices a call answered are left out (issue 21, A.3).
+	// Notices a call answered are left out: the agent has just acted on them.
 	"the running watchdog's notices (warnings, feedback, recovery) from its last pulse, less what this log answered (inactivity and deep_work_expired; an introspection log introspection; a recovery log the recovery): act on them": "動いている watchdog の直近のパルスでの通知（警告、フィードバック、回復）。このログが応えたもの（inactivity と deep_work_expired、内省のログなら introspection、回復のログなら回復通知）は除く。対応すること",
 	"the running watchdog's notices (warnings, feedback, recovery) from its last pulse, less what this checkpoint answered (inactivity): act on them":                                                                                 "動いている watchdog の直近のパルスでの通知（警告、フィードバック、回復）。このチェックポイントが応えたもの（inactivity）は除く。対応すること",
 	"The watchdog's notices from its pulse just now:\n":                  "たった今のパルスでの watchdog の通知：\n",

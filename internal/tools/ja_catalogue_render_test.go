@@ -7,5 +7,6 @@ import (
 )
 
 // Every Japanese text of the catalogue, rendered with real values, is
-// Japanese through and through (issue 21, section 5).
+// Japanese through and through: no English phrase, Go duration or ASCII
+// quote is left for a Japanese agent to read.
 func TestJapaneseCatalogueRendersJapanese(t *testing.T) { testutil.CheckCatalogueJapanese(t, ja) }

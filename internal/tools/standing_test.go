@@ -24,7 +24,7 @@ func thresholdOf(t *testing.T, r *ElapsedResult, check, level string) ThresholdS
 	return ThresholdStatus{}
 }
 
-// Issue 21, A.2: the tools tell what the checks judge. Waiting is not
+// The tools tell what the checks judge. Waiting is not
 // counted, working counts from the wakeup, and introspection is owed on
 // working time; nothing is measured from the last log alone.
 func TestElapsedReportsWhatTheChecksJudge(t *testing.T) {
@@ -93,7 +93,7 @@ func TestElapsedReportsWhatTheChecksJudge(t *testing.T) {
 	})
 }
 
-// Issue 21, section 4: a reply's summary agrees with the notices it
+// A reply's summary agrees with the notices it
 // carries, and where mcp-heart cannot judge, it says so.
 func TestElapsedSummaryAgreesWithTheNotices(t *testing.T) {
 	t.Run("no proof yet: counted from the watchdog's start, as the check does", func(t *testing.T) {
@@ -148,7 +148,7 @@ func TestCycleNotesWhileWaiting(t *testing.T) {
 	}
 }
 
-// Issue 21, A.3: a reply leaves out the notices its own call answered,
+// A reply leaves out the notices its own call answered,
 // and says how old the rest are.
 func TestRepliesLeaveOutWhatTheCallAnswered(t *testing.T) {
 	const (
@@ -218,7 +218,7 @@ func TestRepliesLeaveOutWhatTheCallAnswered(t *testing.T) {
 	}
 }
 
-// Issue 21, A.5: a log written after a strict deadline says so, once, with
+// A log written after a strict deadline says so, once, with
 // the expiry's order; whether the watchdog expired the declaration first
 // or the log completes it late.
 func TestLogAfterStrictDeadlineSaysSo(t *testing.T) {

@@ -149,7 +149,7 @@ func TestStartDeepWorkFolder(t *testing.T) {
 		before := e.snapshot()
 		_, err := e.tl.StartDeepWork(args(t, `{"mode":"flexible","activity_description":"another long task"}`))
 		wantInputError(t, err, "", string(testID)+".completed.txt", "already exists", "next heartbeat ID (it mints one every 1m")
-		// Nothing to keep working under (issue 21, A.8).
+		// Nothing to keep working under: the declaration has completed.
 		if strings.Contains(err.Error(), "keep working under it") {
 			t.Errorf("refusal after a completed declaration: %v", err)
 		}
@@ -192,7 +192,7 @@ func TestStartDeepWorkConfiguredMax(t *testing.T) {
 	}
 }
 
-// Issue 21 A.2: flexible deep work does not restart the inactivity count,
+// Flexible deep work does not restart the inactivity count,
 // so its reply says when the warning comes as the check counts it (from
 // the wakeup 3 minutes ago, not 5 minutes from now); with nothing to judge
 // it says what the count runs from.

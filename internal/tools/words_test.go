@@ -68,7 +68,7 @@ func TestElapsedTextJapanese(t *testing.T) {
 // agent can act on (a symlink out of the workspace, permissions, a full or
 // read-only disk, something missing) in its own words, anything else quoted
 // as the system wrote it, in backquotes, never loose English inside
-// Japanese (issue 21 §1).
+// Japanese.
 func TestFileErrorsReadInTheAgentsLanguage(t *testing.T) {
 	e := newEnv(t)
 	e.tl.Lang = lang.Japanese
