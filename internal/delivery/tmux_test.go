@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -65,23 +64,36 @@ func (s *tmuxServer) recorder(t *testing.T, session string, bracketed bool) stri
 	return out
 }
 
-// waitReceived waits until file holds want, then a little longer to catch
-// anything extra.
-func waitReceived(t *testing.T, file, want string) {
+// fence is typed after what a test sends: tmux writes a pane's keys in the
+// order it is given them, so once the fence has arrived everything sent
+// before it has too, and nothing more can come of it.
+const fence = "<ai-heart-test-fence>"
+
+// waitReceived types the fence into session and waits for it, then checks
+// that the agent received exactly want before it.
+func (s *tmuxServer) waitReceived(t *testing.T, session, file, want string) {
 	t.Helper()
-	var got []byte
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		got, _ = os.ReadFile(file)
-		if len(got) >= len(want) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	time.Sleep(150 * time.Millisecond)
-	got, _ = os.ReadFile(file)
+	s.tmux(t, "send-keys", "-t", session, "-l", "--", fence)
+	got := waitFile(t, file, func(b []byte) bool { return bytes.HasSuffix(b, []byte(fence)) })
+	got = bytes.TrimSuffix(got, []byte(fence))
 	if string(got) != want {
 		t.Errorf("agent received %q (%d bytes)\nwant %q (%d bytes)", abbrev(got), len(got), abbrev([]byte(want)), len(want))
+	}
+}
+
+// waitFile waits until file's content satisfies ok and returns it.
+func waitFile(t *testing.T, file string, ok func([]byte) bool) []byte {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		got, _ := os.ReadFile(file)
+		if ok(got) {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never got what the test waits for; it holds %q", file, abbrev(got))
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
@@ -137,7 +149,7 @@ func TestTmuxDeliver(t *testing.T) {
 			if res.Duration < d.EnterDelay {
 				t.Errorf("Deliver took %s, want at least the Enter delay %s", res.Duration, d.EnterDelay)
 			}
-			waitReceived(t, received, tt.want)
+			srv.waitReceived(t, session, received, tt.want)
 			if out, _ := exec.Command("tmux", "-S", srv.socket, "list-buffers").Output(); len(bytes.TrimSpace(out)) > 0 {
 				t.Errorf("paste buffers left behind: %s", out)
 			}
@@ -167,47 +179,35 @@ func TestTmuxInterruptAndSaveChat(t *testing.T) {
 			if err := tt.do(context.Background(), d); err != nil {
 				t.Fatal(err)
 			}
-			waitReceived(t, received, tt.want)
+			srv.waitReceived(t, session, received, tt.want)
 		})
 	}
 }
 
 // TestTmuxSerialized checks that an interrupt never lands between a prompt
-// and its Enter.
+// and its Enter: the interrupt is asked for once the prompt has reached the
+// agent and its Enter has not, and it must wait for the Enter.
 func TestTmuxSerialized(t *testing.T) {
 	srv := newTmuxServer(t)
 	received := srv.recorder(t, "ser", false)
 	d := NewTmux("ser", srv.socket)
-	d.EnterDelay = 200 * time.Millisecond
-	var wg sync.WaitGroup
-	errs := make(chan error, 2)
-	wg.Go(func() {
+	d.EnterDelay = time.Second // the test asks for the interrupt within it
+	delivered := make(chan error, 1)
+	go func() {
 		_, err := d.Deliver(context.Background(), "Heartbeat: 1")
-		errs <- err
-	})
-	wg.Go(func() {
-		time.Sleep(50 * time.Millisecond) // inside the Deliver's pause
-		errs <- d.Interrupt(context.Background())
-	})
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
+		delivered <- err
+	}()
+	got := waitFile(t, received, func(b []byte) bool { return strings.Contains(string(b), "Heartbeat: 1") })
+	if bytes.Contains(got, []byte("\r")) {
+		t.Fatalf("the Enter arrived before the test asked for the interrupt (%q): the machine is too slow for a 1s pause", got)
 	}
-	want := []string{"Heartbeat: 1\r\x1b\x1b", "\x1b\x1bHeartbeat: 1\r"}
-	deadline := time.Now().Add(5 * time.Second)
-	var got []byte
-	for time.Now().Before(deadline) {
-		if got, _ = os.ReadFile(received); len(got) >= len(want[0]) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
+	if err := d.Interrupt(context.Background()); err != nil {
+		t.Fatal(err)
 	}
-	if string(got) != want[0] && string(got) != want[1] {
-		t.Errorf("agent received %q, want one of %q", got, want)
+	if err := <-delivered; err != nil {
+		t.Fatal(err)
 	}
+	srv.waitReceived(t, "ser", received, "Heartbeat: 1\r\x1b\x1b")
 }
 
 func TestTmuxErrors(t *testing.T) {
