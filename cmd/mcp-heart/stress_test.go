@@ -1,16 +1,8 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
-	"sort"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -107,99 +99,4 @@ func TestEightServersOneWorkspace(t *testing.T) {
 	if l.Checkpoint == nil || l.Checkpoint.Message != entries[len(entries)-1].Message {
 		t.Errorf("index checkpoint = %+v, want the file's last line %q", l.Checkpoint, entries[len(entries)-1].Message)
 	}
-}
-
-var cpLine = regexp.MustCompile(`^\d\d:\d\d:\d\d k\d+$`)
-
-// A server killed with SIGKILL in the middle of writes leaves only whole
-// files: every log parses completely, every checkpoint line is whole, the
-// index is valid JSON, and nothing but dot-named temp files is stray.
-func TestKilledMidWrite(t *testing.T) {
-	for round := 0; round < 3; round++ {
-		t.Run(fmt.Sprintf("round%d", round), func(t *testing.T) {
-			ws := newWorkspace(t)
-			cmd := exec.Command(bin(), "--workspace", ws.Root)
-			in, err := cmd.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			go func() {
-				w := bufio.NewWriter(in)
-				fmt.Fprintln(w, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"kill","version":"1"}}}`)
-				for i := 1; i < 400; i++ {
-					if i%2 == 0 {
-						fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"checkpoint","arguments":{"current_activity":"k%d"}}}`+"\n", i, i)
-					} else {
-						fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"create_activity_log","arguments":{"activity_type":"creation","activity_content":["k%d"],"evaluation":"%s","theme_start_id":"%s","theme_directory_part":"%s"}}}`+"\n", i, i, strings.Repeat("e", 2000), themeID, themePart)
-					}
-				}
-				w.Flush()
-			}()
-			// Kill after a number of replies that varies by round.
-			sc := bufio.NewScanner(out)
-			sc.Buffer(nil, 1<<20)
-			for n := 0; n < 10+round*25 && sc.Scan(); n++ {
-			}
-			if err := cmd.Process.Kill(); err != nil {
-				t.Fatal(err)
-			}
-			cmd.Wait()
-			checkWhole(t, ws)
-		})
-	}
-}
-
-// checkWhole parses every file of the workspace that a tool may have written.
-func checkWhole(t *testing.T, ws *workspace.Workspace) {
-	t.Helper()
-	var files []string
-	filepath.WalkDir(ws.Root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".") {
-			return err
-		}
-		rel, _ := filepath.Rel(ws.Root, p)
-		files = append(files, filepath.ToSlash(rel))
-		return nil
-	})
-	sort.Strings(files)
-	logs := 0
-	for _, rel := range files {
-		b, err := os.ReadFile(ws.Path(rel))
-		if err != nil {
-			t.Fatal(err)
-		}
-		switch {
-		case rel == workspace.CurrentIDFile:
-		case rel == workspace.LatestFile:
-			var l workspace.Latest
-			if err := json.Unmarshal(b, &l); err != nil {
-				t.Errorf("index torn: %v\n%s", err, b)
-			}
-		case strings.HasPrefix(rel, themeHist+"/"):
-			lg := workspace.ParseActivityLog(b)
-			if lg.Type != workspace.Creation || len(lg.Content) != 1 || lg.Evaluation != strings.Repeat("e", 2000) {
-				t.Errorf("log %s torn (%d bytes)", rel, len(b))
-			}
-			logs++
-		case rel == "stats/checkpoints/"+curID+".txt":
-			for _, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
-				if !cpLine.MatchString(line) {
-					t.Errorf("checkpoint line torn: %q", line)
-				}
-			}
-			if len(b) == 0 || b[len(b)-1] != '\n' {
-				t.Errorf("checkpoint file does not end with a whole line")
-			}
-		default:
-			t.Errorf("stray file %s", rel)
-		}
-	}
-	t.Logf("%d whole logs after the kill", logs)
 }
