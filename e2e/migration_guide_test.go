@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"errors"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/testutil"
 )
 
 // TestMigrationGuide follows docs/migrating-from-ai-heartbeat.md on a copy
@@ -27,7 +27,7 @@ func TestMigrationGuide(t *testing.T) {
 		t.Fatalf("the guide has %d yaml blocks, want the one config", len(blocks))
 	}
 	dir := filepath.Join(t.TempDir(), "ai-works")
-	copyTree(t, "../internal/migrate/testdata/legacy", dir)
+	testutil.CopyTree(t, "../internal/migrate/testdata/legacy", dir)
 	run := func(args ...string) (string, int) {
 		out, err := exec.Command(filepath.Join(binDir, "watchdog"), args...).CombinedOutput()
 		var ee *exec.ExitError
@@ -70,26 +70,5 @@ func TestMigrationGuide(t *testing.T) {
 	out, code := run("check", "-c", cfg)
 	if code > 2 || !strings.Contains(out, "inactivity") {
 		t.Fatalf("watchdog check with the guide's config = %d\n%s", code, out)
-	}
-}
-
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }

@@ -3,37 +3,21 @@ package main
 import (
 	"bytes"
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/testutil"
 )
 
 // migrateFixture copies the legacy workspace fixture of internal/migrate
 // into a temp folder.
 func migrateFixture(t *testing.T) string {
 	t.Helper()
-	src := filepath.Join("..", "..", "internal", "migrate", "testdata", "legacy")
 	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	testutil.CopyTree(t, filepath.Join("..", "..", "internal", "migrate", "testdata", "legacy"), dst)
 	return dst
 }
 

@@ -1,13 +1,13 @@
 package migrate
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/testutil"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -20,82 +20,21 @@ var fixtureTime = time.Date(2025, 7, 20, 9, 45, 0, 0, time.UTC)
 func legacyWorkspace(t *testing.T) *workspace.Workspace {
 	t.Helper()
 	dst := t.TempDir()
-	src := filepath.Join("testdata", "legacy")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(target, b, 0o644); err != nil {
-			return err
-		}
+	for _, rel := range testutil.CopyTree(t, filepath.Join("testdata", "legacy"), dst) {
 		mt := fixtureTime
-		if id, ok := workspace.IDPrefix(d.Name()); ok {
+		if id, ok := workspace.IDPrefix(filepath.Base(rel)); ok {
 			it, _ := id.Time(time.UTC)
 			mt = it.Add(time.Minute)
 		}
-		return os.Chtimes(target, mt, mt)
-	})
-	if err != nil {
-		t.Fatal(err)
+		if err := os.Chtimes(filepath.Join(dst, rel), mt, mt); err != nil {
+			t.Fatal(err)
+		}
 	}
 	ws, err := workspace.New(dst, time.UTC)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return ws
-}
-
-// snapshot maps every file and folder of the workspace to content and mtime.
-func snapshot(t *testing.T, root string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		if d.IsDir() {
-			out[rel+"/"] = ""
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		fi, _ := d.Info()
-		out[rel] = string(b) + "@" + fi.ModTime().String()
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func diff(a, b map[string]string) []string {
-	var out []string
-	for k, v := range a {
-		if w, ok := b[k]; !ok {
-			out = append(out, "gone: "+k)
-		} else if w != v {
-			out = append(out, "changed: "+k)
-		}
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			out = append(out, "new: "+k)
-		}
-	}
-	return out
 }
 
 func read(t *testing.T, ws *workspace.Workspace, rel string) string {
@@ -192,7 +131,7 @@ func TestRunTwiceChangesNothing(t *testing.T) {
 	if _, err := Run(ws); err != nil {
 		t.Fatal(err)
 	}
-	before := snapshot(t, ws.Root)
+	before := testutil.Snapshot(t, ws.Root)
 	rep, err := Run(ws)
 	if err != nil {
 		t.Fatalf("second Run() = %v", err)
@@ -200,7 +139,7 @@ func TestRunTwiceChangesNothing(t *testing.T) {
 	if rep.Found || rep.Changed() || len(rep.Steps) != 0 {
 		t.Errorf("second Run() = found %v, steps %v; want nothing to do", rep.Found, rep.Steps)
 	}
-	if d := diff(before, snapshot(t, ws.Root)); len(d) > 0 {
+	if d := testutil.Diff(before, testutil.Snapshot(t, ws.Root)); len(d) > 0 {
 		t.Errorf("second Run() changed the workspace: %v", d)
 	}
 }
@@ -229,12 +168,12 @@ func TestRunConflict(t *testing.T) {
 	}
 
 	t.Run("rerun changes nothing", func(t *testing.T) {
-		before := snapshot(t, ws.Root)
+		before := testutil.Snapshot(t, ws.Root)
 		rep, err := Run(ws)
 		if err != nil || rep.Conflicts() != 1 || rep.Changed() {
 			t.Fatalf("rerun = %v, %d conflicts, changed %v; want 1 conflict, no change", err, rep.Conflicts(), rep.Changed())
 		}
-		if d := diff(before, snapshot(t, ws.Root)); len(d) > 0 {
+		if d := testutil.Diff(before, testutil.Snapshot(t, ws.Root)); len(d) > 0 {
 			t.Errorf("rerun changed the workspace: %v", d)
 		}
 	})
