@@ -28,7 +28,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "watchdog check: %v\n", err)
 		return 2
 	}
-	now := time.Now()
+	now := timeNow()
 	worst := checks.OK
 	for _, ac := range cfg.AgentConfigs() {
 		ws, err := workspace.New(ac.Workspace, cfg.Location())

@@ -11,10 +11,15 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/ai-heart/ai-heart/internal/termsafe"
 	"github.com/ai-heart/ai-heart/internal/version"
 )
+
+// timeNow is the time status and check judge by. Tests set it, so their
+// output can be compared byte for byte (golden_test.go); nothing else does.
+var timeNow = time.Now
 
 // command is one subcommand: it returns the process exit code.
 type command struct {

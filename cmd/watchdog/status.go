@@ -37,7 +37,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "watchdog status: %v\n", err)
 		return 2
 	}
-	now := time.Now()
+	now := timeNow()
 	if *date != "" {
 		if err := checkDay(*date, cfg.Location(), now); err != nil {
 			fmt.Fprintf(stderr, "watchdog status: %v\n", err)
