@@ -94,10 +94,17 @@ func TestSpoolRefusesOddFiles(t *testing.T) {
 			t.Fatal("blocked on a FIFO")
 		}
 	}
-	os.Remove(path)
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
 	outside := filepath.Join(t.TempDir(), "elsewhere")
-	os.WriteFile(outside, nil, 0o644)
-	os.Symlink(outside, path)
+	if err := os.WriteFile(outside, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Without the link the refusal below would pass with nothing refused.
+	if err := os.Symlink(outside, path); err != nil {
+		t.Fatal(err)
+	}
 	if err := Append(ws, Event{Time: now, Kind: Tool}); err == nil {
 		t.Error("Append followed a link out of the workspace")
 	}
