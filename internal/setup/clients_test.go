@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ai-heart/ai-heart/internal/testutil"
 )
 
 // testWiring is a workspace and user config folder in t.TempDir(), with
@@ -330,7 +332,7 @@ func snapshotFiles(t *testing.T, roots ...string) map[string]string {
 		if _, err := os.Stat(r); err != nil {
 			continue
 		}
-		for k, v := range snapshot(t, r) {
+		for k, v := range testutil.Snapshot(t, r) {
 			out[r+"|"+k] = v
 		}
 	}

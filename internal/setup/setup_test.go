@@ -13,6 +13,7 @@ import (
 
 	aiheart "github.com/ai-heart/ai-heart"
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/testutil"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -35,33 +36,6 @@ func fakeBinary(t *testing.T, name string) string {
 		t.Fatal(err)
 	}
 	return p
-}
-
-// snapshot maps every file under root to its content and mtime.
-func snapshot(t *testing.T, root string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		if d.IsDir() {
-			out[rel+"/"] = ""
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		fi, _ := d.Info()
-		out[rel] = string(b) + "@" + fi.ModTime().Format(time.RFC3339Nano)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 func TestInitLaysOutWorkspace(t *testing.T) {
@@ -126,7 +100,7 @@ func TestInitTwiceChangesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := snapshot(t, dir)
+	before := testutil.Snapshot(t, dir)
 	second, err := Init(dir, opt)
 	if err != nil {
 		t.Fatalf("second Init() = %v", err)
@@ -145,7 +119,7 @@ func TestInitTwiceChangesNothing(t *testing.T) {
 	if !slices.Equal(kept, files) {
 		t.Errorf("second Init kept %v, want every file of the first run %v", kept, files)
 	}
-	if after := snapshot(t, dir); !mapsEqual(before, after) {
+	if after := testutil.Snapshot(t, dir); !mapsEqual(before, after) {
 		t.Errorf("second Init changed the workspace")
 	}
 }
