@@ -227,7 +227,7 @@ func Defaults() Config {
 			Idle:           Idle{Prompt: DefaultIdlePromptLog},
 			CircuitBreaker: CircuitBreaker{Failures: 3, Cooldown: Duration(15 * time.Minute), MaxCooldown: Duration(2 * time.Hour)},
 			Recovery:       Recovery{MaxAttempts: 3, MaxWaitCycles: 5, ResumeAfter: Duration(time.Hour)},
-			Budget:         Budget{WarnAt: 0.8},
+			Budget:         Budget{WarnAt: 0.8, MaxReportTokens: DefaultMaxReportTokens, MaxReportUSD: DefaultMaxReportUSD},
 			Restrictions:   Restrictions{Cooldown: Duration(10 * time.Minute), Lock: Duration(60 * time.Minute)},
 			Agent: Delivery{
 				Delivery:   DeliveryInbox,

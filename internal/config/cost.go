@@ -30,7 +30,19 @@ type Budget struct {
 	WarnAt float64 `yaml:"warn_at"`
 	// PerWakeupTokens ends a stream-json run whose running usage passes it.
 	PerWakeupTokens int64 `yaml:"per_wakeup_tokens"`
+	// MaxReportTokens and MaxReportUSD bound what one run's report may
+	// say (tokens of every kind; the client's own price): a report above
+	// either, or with a negative figure, is implausible, an alert, and
+	// booked as unknown usage. They are no budget: far above any real run.
+	MaxReportTokens int64   `yaml:"max_report_tokens"`
+	MaxReportUSD    float64 `yaml:"max_report_usd"`
 }
+
+// Defaults of the report limits: a billion tokens, $10,000 for one run.
+const (
+	DefaultMaxReportTokens = 1_000_000_000
+	DefaultMaxReportUSD    = 10_000
+)
 
 // On reports whether a daily budget is set.
 func (b Budget) On() bool { return b.DailyTokens > 0 || b.DailyUSD > 0 }
@@ -69,6 +81,12 @@ func (b Budget) validate(key string) error {
 		return fmt.Errorf("%sbudget.warn_at: must be a share of the budget above 0 and at most 1 (0.8 = warn at 80%%), got %v", key, b.WarnAt)
 	case b.PerWakeupTokens < 0:
 		return fmt.Errorf("%sbudget.per_wakeup_tokens: must not be negative (0 = off)", key)
+	case key == "fleet_" && (b.MaxReportTokens != 0 || b.MaxReportUSD != 0):
+		return fmt.Errorf("fleet_budget.max_report_tokens and max_report_usd: a report is one agent's run: set them under budget")
+	case key != "fleet_" && b.MaxReportTokens <= 0:
+		return fmt.Errorf("%sbudget.max_report_tokens: must be positive (the most tokens one run's report may plausibly say; default %d)", key, DefaultMaxReportTokens)
+	case key != "fleet_" && !(b.MaxReportUSD > 0 && !math.IsInf(b.MaxReportUSD, 0)):
+		return fmt.Errorf("%sbudget.max_report_usd: must be a positive amount (the most one run's price may plausibly be; default %d)", key, DefaultMaxReportUSD)
 	}
 	return nil
 }

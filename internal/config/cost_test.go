@@ -25,7 +25,8 @@ agents:
 		if a.Prices["m1"].Output != 10 || a.Prices["m2"].CacheWrite == nil || *a.Prices["m2"].CacheWrite != 3.75 || a.Prices["m1"].CacheWrite != nil {
 			t.Errorf("agents[%d].Prices = %+v", i, a.Prices)
 		}
-		if a.Budget.DailyTokens != 1000000 || a.Budget.DailyUSD != 5 || a.Budget.WarnAt != 0.5 {
+		if a.Budget.DailyTokens != 1000000 || a.Budget.DailyUSD != 5 || a.Budget.WarnAt != 0.5 ||
+			a.Budget.MaxReportTokens != DefaultMaxReportTokens || a.Budget.MaxReportUSD != DefaultMaxReportUSD {
 			t.Errorf("agents[%d].Budget = %+v, want the top level's", i, a.Budget)
 		}
 	}
@@ -40,6 +41,9 @@ agents:
 		`budget: {warn_at: 0}`:                            "budget.warn_at: must be a share",
 		`budget: {per_wakeup_tokens: 10}`:                 "budget.per_wakeup_tokens: needs exec delivery with agent.output: stream-json",
 		"agents: [{workspace: a, budget: {warn_at: -1}}]": "agents[0].budget.warn_at",
+		`budget: {max_report_tokens: 0}`:                  "budget.max_report_tokens: must be positive",
+		`budget: {max_report_usd: -1}`:                    "budget.max_report_usd: must be a positive amount",
+		`fleet_budget: {max_report_tokens: 5}`:            "fleet_budget.max_report_tokens and max_report_usd: a report is one agent's run",
 	} {
 		if _, err := Parse([]byte(body)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Parse(%s) = %v, want an error with %q", body, err, want)

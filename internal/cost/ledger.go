@@ -53,9 +53,12 @@ type Cell struct {
 	Unpriced int64 `json:"unpriced,omitempty"`
 }
 
-// Add returns c plus d.
+// Add returns c plus d. Its sums stop at the largest count or amount
+// instead of wrapping: a ledger file may hold anything the agent wrote in it
+// that is not negative, and must never turn into a credit.
 func (c Cell) Add(d Cell) Cell {
-	return Cell{Runs: c.Runs + d.Runs, Unknown: c.Unknown + d.Unknown, Tokens: c.Tokens.Add(d.Tokens), USD: c.USD + d.USD, Unpriced: c.Unpriced + d.Unpriced}
+	return Cell{Runs: addCount(c.Runs, d.Runs), Unknown: addCount(c.Unknown, d.Unknown), Tokens: c.Tokens.Add(d.Tokens),
+		USD: addUSD(c.USD, d.USD), Unpriced: addCount(c.Unpriced, d.Unpriced)}
 }
 
 func (c Cell) bad() bool {
@@ -237,8 +240,8 @@ func Measure(u *Usage, prices map[string]config.Price) Run {
 	return r
 }
 
-// Record books one run of source with outcome at now: into its local day and
-// the totals, and persists the ledger. The run is booked even when the write
+// Record books one run of source with outcome at now (r as Vet made it):
+// into its local day and the totals, and persists the ledger. The run is booked even when the write
 // fails (the error says so).
 func (l *Ledger) Record(now time.Time, source, outcome string, r Run) error {
 	c := Cell{Runs: 1}
@@ -252,6 +255,9 @@ func (l *Ledger) Record(now time.Time, source, outcome string, r Run) error {
 		} else {
 			c.Unpriced = 1
 		}
+	}
+	if c.bad() { // what the ledger would refuse to load is never booked (Vet says why)
+		c = Cell{Runs: 1, Unknown: 1}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -7,6 +7,7 @@ package cost
 
 import (
 	"maps"
+	"math"
 	"sort"
 
 	"github.com/ai-heart/ai-heart/internal/config"
@@ -32,12 +33,38 @@ type Tokens struct {
 }
 
 // Total is every kind together: what budget.daily_tokens and
-// per_wakeup_tokens count.
-func (t Tokens) Total() int64 { return t.Input + t.Output + t.CacheRead + t.CacheWrite }
+// per_wakeup_tokens count. It adds as Add does.
+func (t Tokens) Total() int64 {
+	return addCount(addCount(t.Input, t.Output), addCount(t.CacheRead, t.CacheWrite))
+}
 
-// Add returns t plus u.
+// Add returns t plus u, kind by kind, as addCount adds.
 func (t Tokens) Add(u Tokens) Tokens {
-	return Tokens{t.Input + u.Input, t.Output + u.Output, t.CacheRead + u.CacheRead, t.CacheWrite + u.CacheWrite}
+	return Tokens{addCount(t.Input, u.Input), addCount(t.Output, u.Output), addCount(t.CacheRead, u.CacheRead), addCount(t.CacheWrite, u.CacheWrite)}
+}
+
+// addCount adds two counts that may come from the agent's side (a
+// transcript, a client's stream): a negative count is no count, and stays
+// negative through any sum (so a forged -5,000,000 cannot cancel a real
+// figure unseen, and Vet refuses the report it ends in); a sum past the
+// largest count stops there instead of wrapping to a negative one.
+func addCount(a, b int64) int64 {
+	switch {
+	case a < 0 || b < 0:
+		return min(a, b)
+	case a > math.MaxInt64-b:
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+// addUSD adds two non-negative amounts; a sum too large for a float64
+// stays at the largest one (an infinity could not be saved as JSON).
+func addUSD(a, b float64) float64 {
+	if s := a + b; !math.IsInf(s, 0) {
+		return s
+	}
+	return math.MaxFloat64
 }
 
 // Kind returns the count of one kind.

@@ -45,7 +45,6 @@ type streamReader struct {
 
 	model        string                // Claude Code's init event's model
 	running      map[string]runningMsg // Claude Code: usage per assistant message id
-	runningTotal int64                 // the sum of running
 	final        *cost.Usage           // the result event's usage
 	tokenOver    bool
 	serviceError string // why the model's service failed the run ("" if it did not)
@@ -224,9 +223,12 @@ func (s *streamReader) runningUsage(id, model string, t cost.Tokens) {
 	if id == "" {
 		id = fmt.Sprintf("#%d", s.events) // no id: each event is its own message
 	}
-	s.runningTotal += t.Total() - s.running[id].tokens.Total()
 	s.running[id] = runningMsg{model: model, tokens: t}
-	s.checkTokens(s.runningTotal)
+	var sum cost.Tokens // summed afresh: the counts are the client's, and a difference of them could wrap
+	for _, m := range s.running {
+		sum = sum.Add(m.tokens)
+	}
+	s.checkTokens(sum.Total())
 }
 
 func (s *streamReader) checkTokens(total int64) {

@@ -20,8 +20,15 @@ type claudeUsage struct {
 }
 
 // codexTokens is Codex's turn usage by kind.
+// A negative count stays negative (the ledger's vetting refuses it), and
+// more cached than input tokens makes a negative input: no subtraction here
+// can wrap or turn a forged figure into a plausible one.
 func (u claudeUsage) codexTokens() cost.Tokens {
-	return cost.Tokens{Input: u.InputTokens - u.CachedInputTokens, Output: u.OutputTokens, CacheRead: u.CachedInputTokens, CacheWrite: u.CacheWriteInputTokens}
+	in := u.InputTokens - u.CachedInputTokens
+	if u.InputTokens < 0 || u.CachedInputTokens < 0 {
+		in = min(u.InputTokens, u.CachedInputTokens)
+	}
+	return cost.Tokens{Input: in, Output: u.OutputTokens, CacheRead: u.CachedInputTokens, CacheWrite: u.CacheWriteInputTokens}
 }
 
 func (u claudeUsage) tokens() cost.Tokens {
@@ -51,8 +58,13 @@ type geminiTokens struct {
 
 // tokens maps Gemini's counts to kinds: output is everything generated
 // (total minus the prompt: candidates and thinking, both billed as output).
+// A negative count stays negative for the ledger's vetting to refuse.
 func (g geminiTokens) tokens() cost.Tokens {
-	return cost.Tokens{Input: g.Input, CacheRead: g.Cached, Output: max(0, g.TotalTokens-g.InputTokens)}
+	out := max(0, g.TotalTokens-g.InputTokens)
+	if g.TotalTokens < 0 || g.InputTokens < 0 {
+		out = min(g.TotalTokens, g.InputTokens)
+	}
+	return cost.Tokens{Input: g.Input, CacheRead: g.Cached, Output: out}
 }
 
 // geminiStats is the result event's "stats".
