@@ -39,6 +39,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// Alert lines carry the alert's own "time"; a timestamped logger would
 	// add a second "time" key to each of them.
 	log := base.With().Timestamp().Logger()
+	if err := undumpable(); err != nil { // before any secret is read, and before any agent runs
+		log.Warn().Err(err).Msg("cannot make the process non-dumpable: an agent of the same user can read its environment in /proc")
+	}
 	cfg, path, err := load()
 	if err != nil {
 		log.Error().Err(err).Msg("bad config")
@@ -88,6 +91,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		log.Error().Err(err).Msg("cannot start the healthcheck pings")
 		return 1
 	}
+	forgetSecretEnv(cfg) // the URLs are resolved: their secrets live in memory only
 	d, err := daemon.New(cfg, opts)
 	if err != nil {
 		log.Error().Err(err).Msg("cannot start")

@@ -3,6 +3,7 @@
 //
 //	args A...          print the remaining arguments as a JSON array
 //	env                print the environment as a JSON array
+//	parentenv          print what /proc/<parent>/environ gave (one variable a line), or why not
 //	pwd                print the working directory
 //	reply TEXT         print TEXT exactly
 //	exit CODE TEXT     print TEXT to stderr and exit with CODE
@@ -48,6 +49,13 @@ func main() {
 		json.NewEncoder(os.Stdout).Encode(args)
 	case "env":
 		json.NewEncoder(os.Stdout).Encode(os.Environ())
+	case "parentenv": // what a hostile agent tries: its watchdog's environment
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", os.Getppid()))
+		if err != nil {
+			fmt.Printf("parentenv: %v", err)
+			return
+		}
+		fmt.Printf("parentenv:\n%s", strings.ReplaceAll(string(b), "\x00", "\n"))
 	case "pwd":
 		wd, _ := os.Getwd()
 		fmt.Print(wd)
