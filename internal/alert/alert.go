@@ -35,6 +35,19 @@ type Sink struct {
 	path string
 	file *os.File
 	subs []func(Alert)
+	// fileFailing: the last write to the file failed (logged once per
+	// spell); onFileFailed hears of every failure.
+	fileFailing  bool
+	onFileFailed func(Alert, error)
+}
+
+// OnFileFailed sets f, called with each alert the alerts file could not
+// take and why (a full disk, say), after the sink's lock is released: f may
+// emit. It replaces any f set before.
+func (s *Sink) OnFileFailed(f func(Alert, error)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.onFileFailed = f
 }
 
 // Subscribe calls f with every alert after it is written (the page, the
@@ -64,18 +77,29 @@ func NewSink(log zerolog.Logger, path string) (*Sink, error) {
 }
 
 // Emit writes the alert to the log and the alerts file. A failing alerts
-// file is reported in the log, never fatal: the pulse must go on.
+// file is reported in the log once until it takes a line again, and to
+// OnFileFailed's f each time; never fatal: the pulse must go on.
 func (s *Sink) Emit(a Alert) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	event(s.log.Log(), a).Msg(a.Message)
+	var ferr error
 	if s.file != nil {
-		if err := write(s.file, a); err != nil {
-			s.log.Error().Err(err).Str("file", s.path).Msg("alerts file write failed")
+		ferr = write(s.file, a)
+		switch {
+		case ferr != nil && !s.fileFailing:
+			s.log.Error().Err(ferr).Str("file", s.path).Msg("alerts file write failed; further failures are not logged until it takes a line again")
+		case ferr == nil && s.fileFailing:
+			s.log.Info().Str("file", s.path).Msg("alerts file written again")
 		}
+		s.fileFailing = ferr != nil
 	}
 	for _, f := range s.subs {
 		f(a)
+	}
+	failed := s.onFileFailed
+	s.mu.Unlock()
+	if ferr != nil && failed != nil {
+		failed(a, ferr)
 	}
 }
 

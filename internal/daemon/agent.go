@@ -95,6 +95,8 @@ type agent struct {
 	reloaded bool
 	handover atomic.Bool
 
+	writes writeHealth // the watchdog's own writes failing (a full disk); under mu
+
 	bg    sync.WaitGroup // work beside the pulse (a turn's usage); waited for at the end
 	fleet *fleetBudget   // fleet_budget, shared by the config's agents; nil when off
 	day   *day.Recorder  // the day strip's marks (stats/day)
@@ -212,9 +214,8 @@ func (a *agent) outcome(source, outcome string) {
 	a.mu.Lock()
 	a.counters.Wakeup(source, outcome)
 	a.mu.Unlock()
-	if err := a.day.Add(day.Mark{Time: a.clock.Now(), Kind: day.KindWakeup, Source: source, Outcome: outcome}); err != nil {
-		a.log.Debug().Err(err).Msg("day strip")
-	}
+	now := a.clock.Now()
+	a.wrote(now, "day strip", a.day.Add(day.Mark{Time: now, Kind: day.KindWakeup, Source: source, Outcome: outcome}))
 }
 
 func (a *agent) count(f func(*state.Counters)) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -71,6 +72,7 @@ type Daemon struct {
 	mu     sync.Mutex
 	cfg    *config.Config
 	agents []*agent
+	named  atomic.Value // map[string]*agent: agents by name, read without mu (see alertsFileFailed)
 }
 
 type reloadReq struct {
@@ -93,6 +95,10 @@ func New(cfg *config.Config, o Options) (*Daemon, error) {
 		}
 	}
 	d.cfg, d.agents = cfg, agents
+	d.named.Store(byName(agents))
+	if o.Alerts != nil {
+		o.Alerts.OnFileFailed(d.alertsFileFailed)
+	}
 	return d, nil
 }
 
@@ -124,6 +130,7 @@ func (a *agent) adopt(old *agent) {
 	a.levels, a.checkState, a.rec = old.levels, old.checkState, old.rec
 	a.counters, a.lastProof = old.counters, old.lastProof
 	a.announced, a.pulse, a.held = old.announced, old.pulse, old.held
+	a.writes = old.writes
 	a.baseline, a.paused, a.last = old.baseline, old.paused, old.last
 	a.gate.adopt(old.gate)
 	if a.ws.Root == old.ws.Root {
@@ -252,6 +259,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 				}
 				d.mu.Lock()
 				d.cfg, d.agents = r.cfg, next
+				d.named.Store(byName(next))
 				d.mu.Unlock()
 				r.done <- nil
 				break wait

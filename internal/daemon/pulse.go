@@ -174,7 +174,7 @@ func (a *agent) mint(b *beat) {
 	b.log = a.log.With().Str("heartbeat_id", string(b.id)).Logger()
 	if err := a.ws.WriteCurrentID(b.id); err != nil {
 		b.err = err
-		b.log.Error().Err(err).Msg("write current heartbeat ID")
+		a.wrote(b.now, "heartbeat ID", err)
 	}
 }
 
@@ -291,13 +291,11 @@ func (a *agent) persist(b *beat) {
 	st.Work = a.workState() // a delivery may have noted work since stateNow
 	a.last = st
 	a.mu.Unlock()
-	if err := state.Write(a.ws, st); err != nil {
-		a.log.Error().Err(err).Msg("write state")
-	}
+	serr := state.Write(a.ws, st)
 	a.writing.Unlock()
-	if err := a.day.Mode(b.now, day.ModeOf(st)); err != nil {
-		b.log.Debug().Err(err).Msg("day strip")
-	}
+	a.wrote(b.now, "state file", serr)
+	a.wrote(b.now, "day strip", a.day.Mode(b.now, day.ModeOf(st)))
+	a.settleWrites(b.now)
 	ev := b.log.Info().Str("worst", b.res.Worst().String()).Dur("took", b.took)
 	if p := b.snap.NewestProof(); p != nil {
 		ev = ev.Str("last_proof", p.Path).Dur("proof_age", b.now.Sub(p.ModTime).Round(time.Second))
@@ -350,9 +348,7 @@ func (a *agent) emit(now time.Time, id workspace.ID, level checks.Level, check, 
 	if a.alerts != nil {
 		a.alerts.Emit(alert.Alert{Time: now, Level: level, Agent: a.name, Check: check, Message: msg, HeartbeatID: string(id), Elapsed: elapsed})
 	}
-	if err := a.day.Add(day.Mark{Time: now, Kind: day.KindAlert, Level: level.String(), Check: check, Message: msg}); err != nil {
-		a.log.Debug().Err(err).Msg("day strip")
-	}
+	a.wrote(now, "day strip", a.day.Add(day.Mark{Time: now, Kind: day.KindAlert, Level: level.String(), Check: check, Message: msg}))
 }
 
 // noteLatest copies proofs that other writers made (hand-written logs) into
@@ -374,7 +370,7 @@ func (a *agent) noteLatest(snap scan.Snapshot) {
 		}
 	})
 	if err != nil {
-		a.log.Warn().Err(err).Msg("update latest-proof index")
+		a.wrote(a.clock.Now(), "latest-proof index", err)
 		return
 	}
 	a.noted = key

@@ -26,9 +26,7 @@ func (a *agent) spend(source, outcome string, u *cost.Usage) cost.Run {
 	if err != nil {
 		a.emit(now, a.currentID(), checks.Warning, "usage", fmt.Sprintf("a %s run's usage cannot be true (%v): booked as unknown usage; the client's output or transcript may have been tampered with", source, err), 0)
 	}
-	if err := a.ledger.Record(now, source, outcome, r); err != nil {
-		a.log.Warn().Err(err).Msg("cost ledger")
-	}
+	a.wrote(now, "cost ledger", a.ledger.Record(now, source, outcome, r))
 	a.checkBudget(now)
 	if a.fleet != nil {
 		a.fleet.check(now)
@@ -46,9 +44,7 @@ func (a *agent) budgetSpent(now time.Time) bool {
 // spent finishes; the next wakeup does not start.
 func (a *agent) checkBudget(now time.Time) {
 	n, err := a.ledger.Check(now, a.cfg.Budget)
-	if err != nil {
-		a.log.Warn().Err(err).Msg("cost ledger")
-	}
+	a.wrote(now, "cost ledger", err)
 	st := n.State
 	if n.Warn && !n.Spent {
 		a.emit(now, a.currentID(), checks.Warning, "budget", fmt.Sprintf("%.0f%% of today's budget used: %s", st.WarnAt*100, budgetUse(st)), 0)

@@ -99,15 +99,11 @@ func (a *agent) noteWork() {
 	st.Work = a.workState()
 	a.last = st
 	a.mu.Unlock()
-	if err := state.Write(a.ws, st); err != nil {
-		a.log.Error().Err(err).Msg("write state")
-	}
+	a.wrote(a.clock.Now(), "state file", state.Write(a.ws, st))
 }
 
 func (a *agent) writeState() {
-	if err := state.Write(a.ws, a.stateNow()); err != nil {
-		a.log.Error().Err(err).Msg("write state")
-	}
+	a.wrote(a.clock.Now(), "state file", state.Write(a.ws, a.stateNow()))
 }
 
 // workState is working versus waiting as the checks judge it (a turn the

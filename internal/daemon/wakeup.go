@@ -179,9 +179,7 @@ func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
 // when that opened or closed it.
 func (a *agent) recordDelivery(end time.Time, id workspace.ID, err error) {
 	changed, rerr := a.gate.breaker.Record(end, err == nil)
-	if rerr != nil {
-		a.log.Warn().Err(rerr).Msg("circuit breaker state")
-	}
+	a.wrote(end, "circuit breaker state", rerr)
 	if !changed {
 		return
 	}
@@ -240,9 +238,7 @@ func (a *agent) account(source string, id workspace.ID, now time.Time, text stri
 		a.outcome(source, state.OutcomeGhost)
 		return // ghost mode: counted, no trace
 	}
-	if err := transcript.Append(a.ws, a.loc, entry); err != nil {
-		a.log.Warn().Err(err).Msg("wakeup transcript")
-	}
+	a.wrote(a.clock.Now(), "wakeup transcript", transcript.Append(a.ws, a.loc, entry))
 }
 
 // awaitPulse waits for the pulse due on at's very tick (the schedule and

@@ -104,6 +104,9 @@ var (
 	descTokens    = prometheus.NewDesc("watchdog_tokens_total",
 		"Tokens the agent's runs reported, by wakeup source and kind (input, output, cache_read, cache_write); kept across restarts in stats/cost.json. Runs that reported no usage are not in it.",
 		[]string{"agent", "source", "kind"}, nil)
+	descWriteFailures = prometheus.NewDesc("watchdog_write_failures_total",
+		"The watchdog's own writes that failed (heartbeat ID, state, ledger, day strip, transcripts, alerts file), since it started: a full disk, say.",
+		[]string{"agent"}, nil)
 	descBudgetSpent = prometheus.NewDesc("watchdog_budget_spent", "1 while the daily token and money budget is spent: no wakeups until local midnight.", []string{"agent"}, nil)
 	descCostUSD     = prometheus.NewDesc("watchdog_cost_usd_total",
 		"What the agent's runs cost in USD, by wakeup source (the client's own figure, else the config's prices); runs with no known price are not in it. Kept across restarts.",
@@ -118,7 +121,7 @@ type stateCollector struct {
 
 func (c *stateCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descPulses, descLevel, descWakeup, descBreaker, descCapUsed, descCapLimit,
-		descProofAge, descIntroAge, descDeepWork, descPaused, descLastPulse, descTokens, descCostUSD, descBudgetSpent} {
+		descProofAge, descIntroAge, descDeepWork, descPaused, descLastPulse, descTokens, descCostUSD, descBudgetSpent, descWriteFailures} {
 		ch <- d
 	}
 }
@@ -139,6 +142,7 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 		a := s.Agent
 		counter(descPulses, s.Counters.Pulses, a)
+		counter(descWriteFailures, s.Chambers.Pulse.WriteFailures, a)
 		gauge(descLastPulse, float64(s.PulseAt.UnixMilli())/1000, a)
 		for check, cs := range s.Checks {
 			gauge(descLevel, levels[cs.Level], a, check)

@@ -163,6 +163,19 @@ type PulseChamber struct {
 	// ScanFallback is why the scanner polls instead of following the
 	// workspace with inotify (the kernel's watch limit); "" while it follows.
 	ScanFallback string `json:"scan_fallback,omitempty"`
+	// WriteFailures counts the watchdog's writes that failed since it
+	// started (heartbeat ID, state, ledger, day strip, alerts file...).
+	WriteFailures int64 `json:"write_failures"`
+	// WritesFailing is the spell of failing writes in progress (a full
+	// disk, say); absent once a pulse's writes succeed again.
+	WritesFailing *WriteOutage `json:"writes_failing,omitempty"`
+}
+
+// WriteOutage is a spell of the watchdog's writes failing.
+type WriteOutage struct {
+	Since time.Time `json:"since"`
+	What  string    `json:"what"`  // the first write that failed
+	Error string    `json:"error"` // why
 }
 
 // ScheduleChamber shows the next wakeup and the one in flight.

@@ -200,17 +200,23 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"agents": out, "pausable": s.opts.Pauser != nil})
 }
 
-// healthz is 200 while every agent has pulsed within two intervals.
+// healthz is 200 while every agent has pulsed within two intervals and
+// the watchdog's writes succeed (a full disk is not healthy).
 func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	now := s.opts.Now()
-	var stale []string
+	var stale, failing []string
 	sts := s.src.Statuses()
 	for _, st := range sts {
 		if !st.Running(now) {
 			stale = append(stale, st.Agent)
 		}
+		if o := st.Chambers.Pulse.WritesFailing; o != nil {
+			failing = append(failing, fmt.Sprintf("%s (its %s, since %s: %s)", st.Agent, o.What, o.Since.Format(time.RFC3339), o.Error))
+		}
 	}
 	switch {
+	case len(failing) > 0:
+		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"ok": false, "reason": "the watchdog's writes fail: " + strings.Join(failing, "; ")})
 	case len(sts) == 0:
 		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"ok": false, "reason": "no agent has pulsed yet"})
 	case len(stale) > 0:
