@@ -91,7 +91,7 @@ func benchTools(b *testing.B, ws *workspace.Workspace) (*Tools, func()) {
 		}
 	}
 	rotate()
-	if _, err := tl.Checkpoint(Args{"current_activity": "warming the index"}); err != nil {
+	if _, err := call(tl, tl.Checkpoint, map[string]any{"current_activity": "warming the index"}); err != nil {
 		b.Fatal(err)
 	}
 	return tl, rotate
@@ -103,14 +103,14 @@ func BenchmarkTools(b *testing.B) {
 	for _, s := range benchSizes(b) {
 		ws := benchWorkspace(b, s)
 		theme := fmt.Sprintf("%s_theme%04d", workspace.NewID(benchBase), 0)
-		logArgs := Args{"activity_type": "creation", "activity_content": []any{"benchmark"},
+		logArgs := map[string]any{"activity_type": "creation", "activity_content": []any{"benchmark"},
 			"theme_start_id": string(workspace.NewID(benchBase)), "theme_directory_part": strings.TrimPrefix(theme, string(workspace.NewID(benchBase))+"_")}
 		b.Run(fmt.Sprintf("logs=%d/checkpoint", s.logs), func(b *testing.B) {
 			tl, _ := benchTools(b, ws)
-			a := Args{"current_activity": "benchmarking"}
+			a := map[string]any{"current_activity": "benchmarking"}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := tl.Checkpoint(a); err != nil {
+				if _, err := call(tl, tl.Checkpoint, a); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -124,7 +124,7 @@ func BenchmarkTools(b *testing.B) {
 					rotate()
 					b.StartTimer()
 				}
-				if _, err := tl.CreateActivityLog(logArgs); err != nil {
+				if _, err := call(tl, tl.CreateActivityLog, logArgs); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -133,7 +133,7 @@ func BenchmarkTools(b *testing.B) {
 			tl, _ := benchTools(b, ws)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := tl.GetHeartbeatElapsedTime(nil); err != nil {
+				if _, err := tl.GetHeartbeatElapsedTime(noInput{}); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -13,16 +13,22 @@ import (
 	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
-// pIncludeSubthemes is check_theme_status's switch for the sub-themes.
-const pIncludeSubthemes = "include_subthemes"
-
 type checkThemeStatusInput struct {
 	themeInput
 	parentInput
 	IncludeSubthemes bool `json:"include_subthemes,omitempty" jsonschema:"Whether to report the sub-themes too; true when left out."`
+
+	theme workspace.Theme
 }
 
-var statusTool = define[checkThemeStatusInput]("check_theme_status", "Check theme status", reads, (*Tools).CheckThemeStatus,
+func (in *checkThemeStatusInput) validate(c *checker) {
+	in.theme = c.theme(&in.themeInput, &in.parentInput)
+	if !c.boolean(&in.IncludeSubthemes, sayf("pass include_subthemes as a boolean, or leave it out (true)")) {
+		in.IncludeSubthemes = true
+	}
+}
+
+var statusTool = define("check_theme_status", "Check theme status", reads, (*Tools).CheckThemeStatus,
 	"Read-only: a theme's start record and name, whether it has ended, its activity log count and newest log, and its sub-themes (the same for each).")
 
 // ThemeInfo is one theme as check_theme_status reports it.
@@ -79,23 +85,9 @@ func (r *ThemeInfo) write(b *strings.Builder, l lang.Lang, indent string) {
 // CheckThemeStatus reports a theme: its start record and name, whether it
 // has ended, its log count and newest log, and its sub-themes. It lists the
 // theme's own folders and the theme records, never the whole history.
-func (t *Tools) CheckThemeStatus(a Args) (*ThemeStatus, error) {
-	if err := checkParams[checkThemeStatusInput](a); err != nil {
-		return nil, err
-	}
-	theme, err := a.themeArg()
-	if err != nil {
-		return nil, err
-	}
-	withSubs := true
-	if v, ok := a[pIncludeSubthemes]; ok && v != nil {
-		b, ok := v.(bool)
-		if !ok {
-			return nil, badField(pIncludeSubthemes, sayf("must be true or false"), sayf("pass include_subthemes as a boolean, or leave it out (true)"))
-		}
-		withSubs = b
-	}
-	if err := t.existingDir(theme.Dir(), pThemeStartID, sayf("%s%s", themeNotFoundFixHint, t.suggestTheme(theme))); err != nil {
+func (t *Tools) CheckThemeStatus(in checkThemeStatusInput) (*ThemeStatus, error) {
+	theme, withSubs := in.theme, in.IncludeSubthemes
+	if err := t.existingDir(theme.Dir(), themeIDParam, sayf("%s%s", themeNotFoundFixHint, t.suggestTheme(theme))); err != nil {
 		return nil, err
 	}
 	records, err := t.themeRecords()

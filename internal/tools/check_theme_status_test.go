@@ -25,7 +25,7 @@ func TestCheckThemeStatus(t *testing.T) {
 	e.write("artifacts/theme_histories/20250101120000_end_tides.md", "# Theme end\n- theme_start_id: 20240101000000\n", e.now())
 	before := e.snapshot()
 
-	res, err := e.tl.CheckThemeStatus(args(t, `{`+top+`}`))
+	res, err := call(e.tl, e.tl.CheckThemeStatus, args(t, `{`+top+`}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,13 +41,13 @@ func TestCheckThemeStatus(t *testing.T) {
 	}
 
 	e.write("artifacts/theme_histories/20250102000000_end_research.md", "# Theme end\n- theme_start_id: 20250101000000\n", e.now())
-	res, _ = e.tl.CheckThemeStatus(args(t, `{`+top+`,"include_subthemes":false}`))
+	res, _ = call(e.tl, e.tl.CheckThemeStatus, args(t, `{`+top+`,"include_subthemes":false}`))
 	if !res.Ended || res.EndRecord != "artifacts/theme_histories/20250102000000_end_research.md" || len(res.Subthemes) != 0 {
 		t.Fatalf("ended theme without subthemes = %+v", res)
 	}
 
-	_, err = e.tl.CheckThemeStatus(args(t, `{"theme_start_id":"20250101000000","theme_directory_part":"nothing"}`))
+	_, err = call(e.tl, e.tl.CheckThemeStatus, args(t, `{"theme_start_id":"20250101000000","theme_directory_part":"nothing"}`))
 	wantInputError(t, err, "theme_start_id", "does not exist")
-	_, err = e.tl.CheckThemeStatus(args(t, `{`+top+`,"include_subthemes":"yes"}`))
+	_, err = call(e.tl, e.tl.CheckThemeStatus, args(t, `{`+top+`,"include_subthemes":"yes"}`))
 	wantInputError(t, err, "include_subthemes", "true or false")
 }

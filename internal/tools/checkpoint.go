@@ -8,18 +8,20 @@ import (
 	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
-// pCurrentActivity is checkpoint's one parameter.
-const pCurrentActivity = "current_activity"
-
 // maxCheckpointLen bounds a checkpoint message: it is a one-line proof, not
 // a report (that is what activity logs are for).
 const maxCheckpointLen = 500
 
 type checkpointInput struct {
-	CurrentActivity string `json:"current_activity" minLength:"1" maxLength:"$maxCheckpointLen" args:"$maxCheckpointLen" jsonschema:"What you are working on right now, one short line (up to %d characters). Newlines are replaced by spaces."`
+	CurrentActivity string `json:"current_activity" jsonschema:"What you are working on right now, one short line (up to %d characters). Newlines are replaced by spaces."`
 }
 
-var checkpointTool = define[checkpointInput]("checkpoint", "Checkpoint", writes, (*Tools).Checkpoint,
+func (in *checkpointInput) validate(c *checker) {
+	c.oneLine(&in.CurrentActivity, 1, maxCheckpointLen, sayf("one short line (up to %d characters) saying what you are working on right now", maxCheckpointLen))
+	c.says(&in.CurrentActivity, maxCheckpointLen)
+}
+
+var checkpointTool = define("checkpoint", "Checkpoint", writes, (*Tools).Checkpoint,
 	"Record a one-line note that you are still consciously working on something long, cheaper than an activity log; it counts as proof of activity for the watchdog. "+
 		"Call it at natural breaks in your work; there is no need to watch the clock. It is progress, not the end of a cycle: an activity log still closes the cycle. "+
 		"The reply gives elapsed times and the watchdog's current notices, if any.")
@@ -59,14 +61,8 @@ func (r *CheckpointResult) Text(l lang.Lang) string {
 
 // Checkpoint appends "HH:MM:SS <current_activity>" to the current ID's
 // checkpoint file: a cheap proof that the agent is still consciously at work.
-func (t *Tools) Checkpoint(a Args) (*CheckpointResult, error) {
-	if err := checkParams[checkpointInput](a); err != nil {
-		return nil, err
-	}
-	msg, err := a.oneLine(pCurrentActivity, true, 1, maxCheckpointLen, sayf("one short line (up to %d characters) saying what you are working on right now", maxCheckpointLen))
-	if err != nil {
-		return nil, err
-	}
+func (t *Tools) Checkpoint(in checkpointInput) (*CheckpointResult, error) {
+	msg := in.CurrentActivity
 	id, err := t.currentID()
 	if err != nil {
 		return nil, err

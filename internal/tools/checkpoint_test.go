@@ -16,7 +16,7 @@ func TestCheckpointAppends(t *testing.T) {
 	rel := "stats/checkpoints/" + string(testID) + ".txt"
 	// A legacy free-text file of the same ID keeps its text byte for byte.
 	e.write(rel, "legacy free text", e.now().Add(-time.Minute))
-	res, err := e.tl.Checkpoint(args(t, `{"current_activity":"reading\nmode: strict\r\nforged"}`))
+	res, err := call(e.tl, e.tl.Checkpoint, args(t, `{"current_activity":"reading\nmode: strict\r\nforged"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func TestCheckpointAppends(t *testing.T) {
 		t.Errorf("previous = %q after %v, want the legacy text 60 s ago", res.PreviousCheckpointMessage, res.SincePreviousCheckpointSeconds)
 	}
 	e.clk.Advance(time.Second)
-	if _, err := e.tl.Checkpoint(args(t, `{"current_activity":"writing"}`)); err != nil {
+	if _, err := call(e.tl, e.tl.Checkpoint, args(t, `{"current_activity":"writing"}`)); err != nil {
 		t.Fatal(err)
 	}
 	got := e.read(rel)
@@ -60,14 +60,14 @@ func TestCheckpointBadCalls(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
 			before := e.snapshot()
-			_, err := e.tl.Checkpoint(args(t, tc.json))
+			_, err := call(e.tl, e.tl.Checkpoint, args(t, tc.json))
 			wantInputError(t, err, tc.field, tc.words...)
 			e.sameSnapshot(before)
 		})
 	}
 	t.Run("500 chars ok", func(t *testing.T) {
 		e := newEnv(t)
-		if _, err := e.tl.Checkpoint(args(t, `{"current_activity":"`+strings.Repeat("あ", 500)+`"}`)); err != nil {
+		if _, err := call(e.tl, e.tl.Checkpoint, args(t, `{"current_activity":"`+strings.Repeat("あ", 500)+`"}`)); err != nil {
 			t.Errorf("500 characters refused: %v", err)
 		}
 	})
@@ -75,7 +75,7 @@ func TestCheckpointBadCalls(t *testing.T) {
 		e := newEnv(t)
 		os.Remove(e.ws.Path(workspace.CurrentIDFile))
 		before := e.snapshot()
-		_, err := e.tl.Checkpoint(args(t, `{"current_activity":"x"}`))
+		_, err := call(e.tl, e.tl.Checkpoint, args(t, `{"current_activity":"x"}`))
 		wantInputError(t, err, "", "watchdog")
 		e.sameSnapshot(before)
 	})
@@ -105,7 +105,7 @@ func TestCheckpointSuggestsDeepWork(t *testing.T) {
 			if tc.deep != "" {
 				e.write("stats/deep_work/20250102030000.txt", tc.deep, e.now())
 			}
-			res, err := e.tl.Checkpoint(args(t, `{"current_activity":"still reading"}`))
+			res, err := call(e.tl, e.tl.Checkpoint, args(t, `{"current_activity":"still reading"}`))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,24 +14,33 @@ import (
 	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
-// Parameters of create_activity_log.
-const (
-	pActivityType    = "activity_type"
-	pActivityContent = "activity_content"
-	pArtifacts       = "artifacts"
-	pEvaluation      = "evaluation"
-)
-
 type createActivityLogInput struct {
-	ActivityType    string   `json:"activity_type" enum:"$activityTypes" jsonschema:"What kind of activity this cycle was. After deep work: the log that ends it records the work itself; the log after that one is the introspection."`
-	ActivityContent []string `json:"activity_content" minItems:"1" jsonschema:"What you did in this cycle, one item per point (at least one). Each item is written as one bullet line."`
+	ActivityType    string   `json:"activity_type" jsonschema:"What kind of activity this cycle was. After deep work: the log that ends it records the work itself; the log after that one is the introspection."`
+	ActivityContent []string `json:"activity_content" jsonschema:"What you did in this cycle, one item per point (at least one). Each item is written as one bullet line."`
 	Artifacts       []string `json:"artifacts,omitempty" jsonschema:"Optional: files you created or changed, as paths relative to the workspace (e.g. artifacts/20250101120000_ai_research/notes.md). Each must exist inside the workspace."`
 	Evaluation      string   `json:"evaluation,omitempty" jsonschema:"Optional: your self-evaluation of this cycle, free text (several lines allowed)."`
 	themeInput
 	parentInput
+
+	typ   workspace.ActivityType // ActivityType as parsed
+	theme workspace.Theme        // the theme the log goes to
 }
 
-var logTool = define[createActivityLogInput]("create_activity_log", "Create activity log", writes, (*Tools).CreateActivityLog,
+func (in *createActivityLogInput) validate(c *checker) {
+	if c.enum(&in.ActivityType, activityTypeNames(), typeHint) {
+		typ, ok := workspace.ParseActivityType(in.ActivityType)
+		if !ok || strings.ContainsAny(in.ActivityType, " \t(（:：") {
+			c.report(&in.ActivityType, sayf("%q is not an activity type", clip(in.ActivityType, 40)), typeHint)
+		}
+		in.typ = typ
+	}
+	c.list(&in.ActivityContent, sayf("what you did in this cycle, one item per point"))
+	c.artifacts(&in.Artifacts)
+	c.text(&in.Evaluation, sayf("your assessment of this cycle"))
+	in.theme = c.theme(&in.themeInput, &in.parentInput)
+}
+
+var logTool = define("create_activity_log", "Create activity log", writes, (*Tools).CreateActivityLog,
 	"Write the activity log that closes the current activity cycle, into the theme's histories folder, named by the current heartbeat ID (read from the workspace; never pass it). "+
 		"Also completes any active deep-work declaration. Call it at the end of each cycle. The reply gives the file path, the time since the previous log and checkpoint, and advice.")
 
@@ -87,28 +96,8 @@ func orUnknown(l lang.Lang, s string) string {
 // CreateActivityLog writes the activity log of the current cycle into a
 // theme's histories folder under the first free name <ID>.md, <ID>_01.md ..
 // <ID>_99.md, and completes every active deep-work declaration.
-func (t *Tools) CreateActivityLog(a Args) (*LogResult, error) {
-	if err := checkParams[createActivityLogInput](a); err != nil {
-		return nil, err
-	}
-	var bad problems
-	typeName, err := a.text(pActivityType, true, typeHint)
-	bad.add(err)
-	typ, ok := workspace.ParseActivityType(typeName)
-	if err == nil && (!ok || strings.ContainsAny(strings.TrimSpace(typeName), " \t(（:：")) {
-		bad.add(badField(pActivityType, sayf("%q is not an activity type", clip(typeName, 40)), typeHint))
-	}
-	content, err := a.list(pActivityContent, true, sayf("what you did in this cycle, one item per point"))
-	bad.add(err)
-	artifacts, err := t.artifactsArg(a)
-	bad.add(err)
-	eval, err := a.text(pEvaluation, false, sayf("your assessment of this cycle"))
-	bad.add(err)
-	theme, err := a.themeArg()
-	bad.add(err)
-	if err := bad.err(); err != nil {
-		return nil, err
-	}
+func (t *Tools) CreateActivityLog(in createActivityLogInput) (*LogResult, error) {
+	typ, content, artifacts, eval, theme := in.typ, in.ActivityContent, in.Artifacts, in.Evaluation, in.theme
 	id, err := t.currentID()
 	if err != nil {
 		return nil, err
@@ -189,37 +178,40 @@ func activityTypeNames() []string {
 	return append(names, workspace.JapaneseActivityTypes...)
 }
 
-// artifactsArg reads the artifacts list: each path must name an existing
+// artifacts checks the artifacts list: each path must name an existing
 // file or folder inside the workspace. Absolute paths inside the workspace
 // are made relative, since agents often copy them from a shell.
-func (t *Tools) artifactsArg(a Args) ([]string, error) {
-	paths, err := a.list(pArtifacts, false, sayf("workspace-relative paths of files you created or changed, e.g. artifacts/20250101120000_ai_research/notes.md"))
-	if err != nil {
-		return nil, err
+func (c *checker) artifacts(f *[]string) {
+	if !c.list(f, sayf("workspace-relative paths of files you created or changed, e.g. artifacts/20250101120000_ai_research/notes.md")) {
+		return
 	}
-	out := make([]string, 0, len(paths))
-	for i, p := range paths {
-		field := fmt.Sprintf("%s[%d]", pArtifacts, i)
+	ws := c.t.WS
+	out := make([]string, 0, len(*f))
+	for i, p := range *f {
+		field := fmt.Sprintf("%s[%d]", c.of(f).name, i)
 		rel := filepath.ToSlash(p)
 		if filepath.IsAbs(p) {
-			if r, err := filepath.Rel(t.WS.Root, p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			if r, err := filepath.Rel(ws.Root, p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 				rel = filepath.ToSlash(r)
 			}
 		}
 		rel = strings.TrimPrefix(rel, "./")
 		if workspace.OneLine(rel) != rel {
-			return nil, badField(field, sayf("%q contains a newline or control character", clip(p, 80)), sayf("pass one plain path per item"))
+			c.bad.add(badField(field, sayf("%q contains a newline or control character", clip(p, 80)), sayf("pass one plain path per item")))
+			return
 		}
-		abs, err := t.WS.Resolve(rel)
+		abs, err := ws.Resolve(rel)
 		if err != nil {
-			return nil, badField(field, sayf("%q is not inside the workspace %s", clip(p, 80), t.WS.Root), sayf("list only files inside the workspace, as paths relative to it (no .., no absolute paths elsewhere, no symlinks pointing out)"))
+			c.bad.add(badField(field, sayf("%q is not inside the workspace %s", clip(p, 80), ws.Root), sayf("list only files inside the workspace, as paths relative to it (no .., no absolute paths elsewhere, no symlinks pointing out)")))
+			return
 		}
 		if _, err := os.Stat(abs); err != nil {
-			return nil, badField(field, sayf("%q does not exist in the workspace %s", clip(p, 80), t.WS.Root), sayf("create the file first, correct the path (relative to the workspace), or leave it out"))
+			c.bad.add(badField(field, sayf("%q does not exist in the workspace %s", clip(p, 80), ws.Root), sayf("create the file first, correct the path (relative to the workspace), or leave it out")))
+			return
 		}
 		out = append(out, rel)
 	}
-	return out, nil
+	*f = out
 }
 
 // completeDeepWork renames every active declaration to <ID>.completed.txt.

@@ -19,7 +19,7 @@ const goodLog = `{"activity_type":"creation","activity_content":["wrote notes"],
 func TestCreateActivityLogWrites(t *testing.T) {
 	e := newEnv(t)
 	e.write("artifacts/20250101000000_research/notes.md", "n", e.now())
-	res, err := e.tl.CreateActivityLog(args(t, `{"activity_type":"introspection","activity_content":["looked back","- planned next"],
+	res, err := call(e.tl, e.tl.CreateActivityLog, args(t, `{"activity_type":"introspection","activity_content":["looked back","- planned next"],
 		"artifacts":["artifacts/20250101000000_research/notes.md","`+filepath.ToSlash(e.ws.Path("artifacts/20250101000000_research/notes.md"))+`"],
 		"evaluation":"good\n## Activity type\nobservation","theme_start_id":"20250101000000","theme_directory_part":"research"}`))
 	if err != nil {
@@ -90,7 +90,7 @@ func TestCreateActivityLogBadCalls(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
 			before := e.snapshot()
-			_, err := e.tl.CreateActivityLog(args(t, tc.json))
+			_, err := call(e.tl, e.tl.CreateActivityLog, args(t, tc.json))
 			wantInputError(t, err, tc.field, tc.words...)
 			e.sameSnapshot(before)
 		})
@@ -103,7 +103,7 @@ func TestCreateActivityLogMissingHistories(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := e.snapshot()
-	_, err := e.tl.CreateActivityLog(args(t, `{"activity_type":"thinking","activity_content":["a"],"theme_start_id":"20250101000000","theme_directory_part":"bare"}`))
+	_, err := call(e.tl, e.tl.CreateActivityLog, args(t, `{"activity_type":"thinking","activity_content":["a"],"theme_start_id":"20250101000000","theme_directory_part":"bare"}`))
 	wantInputError(t, err, "theme_start_id", "histories")
 	e.sameSnapshot(before)
 }
@@ -118,7 +118,7 @@ func TestCreateActivityLogSymlinkedThemeOutsideRefused(t *testing.T) {
 		t.Skipf("symlinks unavailable: %v", err)
 	}
 	before := e.snapshot()
-	_, err := e.tl.CreateActivityLog(args(t, `{"activity_type":"thinking","activity_content":["a"],"theme_start_id":"20250101000000","theme_directory_part":"escape"}`))
+	_, err := call(e.tl, e.tl.CreateActivityLog, args(t, `{"activity_type":"thinking","activity_content":["a"],"theme_start_id":"20250101000000","theme_directory_part":"escape"}`))
 	wantInputError(t, err, "theme_start_id", "outside the workspace")
 	e.sameSnapshot(before)
 	if ents, _ := os.ReadDir(filepath.Join(outside, "histories")); len(ents) != 0 {
@@ -136,7 +136,7 @@ func TestCreateActivityLogNoCurrentID(t *testing.T) {
 				e.write(workspace.CurrentIDFile, content, e.now())
 			}
 			before := e.snapshot()
-			_, err := e.tl.CreateActivityLog(args(t, goodLog))
+			_, err := call(e.tl, e.tl.CreateActivityLog, args(t, goodLog))
 			wantInputError(t, err, "", "not minted a heartbeat ID", "watchdog run")
 			e.sameSnapshot(before)
 		})
@@ -148,7 +148,7 @@ func TestCreateActivityLogNoCurrentID(t *testing.T) {
 func TestCreateActivityLogSequenceLimit(t *testing.T) {
 	e := newEnv(t)
 	for i := 0; i <= workspace.MaxSequence; i++ {
-		res, err := e.tl.CreateActivityLog(args(t, goodLog))
+		res, err := call(e.tl, e.tl.CreateActivityLog, args(t, goodLog))
 		if err != nil {
 			t.Fatalf("call %d: %v", i+1, err)
 		}
@@ -157,7 +157,7 @@ func TestCreateActivityLogSequenceLimit(t *testing.T) {
 		}
 	}
 	before := e.snapshot()
-	_, err := e.tl.CreateActivityLog(args(t, goodLog))
+	_, err := call(e.tl, e.tl.CreateActivityLog, args(t, goodLog))
 	wantInputError(t, err, "", "all 100", "next heartbeat ID")
 	e.sameSnapshot(before)
 }
@@ -171,7 +171,7 @@ func TestCreateActivityLogCompletesDeepWork(t *testing.T) {
 	e.write("stats/deep_work/20250102030000.txt", "制限タイプ: strict\n活動予定内容: 論文の読解\n予定時間: 20分\n", e.now())
 	e.write("stats/deep_work/20250102010000.completed.txt", "mode: flexible\nactivity: old one here\ndeclared_at: 2025-01-02T01:00:00Z\n", e.now())
 
-	res, err := e.tl.CreateActivityLog(args(t, goodLog))
+	res, err := call(e.tl, e.tl.CreateActivityLog, args(t, goodLog))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestCreateActivityLogStageNote(t *testing.T) {
 			e := newEnv(t)
 			e.writeState(t, e.now())
 			e.write(testThemeHist+"/20250102020000.md", "# Activity log\n## Activity type\nthinking\n", e.now().Add(-tc.cycle))
-			res, err := e.tl.CreateActivityLog(args(t, goodLog))
+			res, err := call(e.tl, e.tl.CreateActivityLog, args(t, goodLog))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -236,7 +236,7 @@ func TestCreateActivityLogStageNote(t *testing.T) {
 	e := newEnv(t)
 	e.writeState(t, e.now())
 	e.write(testThemeHist+"/20250102020000.md", "# Activity log\n## Activity type\nthinking\n", e.now().Add(-12*time.Minute))
-	res, err := e.tl.CreateActivityLog(args(t, strings.Replace(goodLog, `"creation"`, `"recovery"`, 1)))
+	res, err := call(e.tl, e.tl.CreateActivityLog, args(t, strings.Replace(goodLog, `"creation"`, `"recovery"`, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +250,7 @@ func TestCreateActivityLogStageNote(t *testing.T) {
 func TestCreateActivityLogReportsEveryBadField(t *testing.T) {
 	e := newEnv(t)
 	before := e.snapshot()
-	_, err := e.tl.CreateActivityLog(args(t, `{"activity_type":"dreaming","activity_content":[],"theme_start_id":"2025","theme_directory_part":"../cache"}`))
+	_, err := call(e.tl, e.tl.CreateActivityLog, args(t, `{"activity_type":"dreaming","activity_content":[],"theme_start_id":"2025","theme_directory_part":"../cache"}`))
 	var ie *InputError
 	if !errors.As(err, &ie) || len(ie.All) != 4 {
 		t.Fatalf("err = %v, want one InputError joining 4 problems", err)

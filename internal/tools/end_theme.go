@@ -15,11 +15,19 @@ import (
 type endThemeInput struct {
 	themeInput
 	Reason       string   `json:"reason" jsonschema:"Why the theme ends now, free text."`
-	Achievements []string `json:"achievements" minItems:"1" jsonschema:"What the theme achieved, one item per point (at least one)."`
+	Achievements []string `json:"achievements" jsonschema:"What the theme achieved, one item per point (at least one)."`
 	parentInput
+
+	theme workspace.Theme
 }
 
-var endThemeTool = define[endThemeInput]("end_theme", "End theme", writes, (*Tools).EndTheme,
+func (in *endThemeInput) validate(c *checker) {
+	in.theme = c.theme(&in.themeInput, &in.parentInput)
+	c.text(&in.Reason, sayf("why the theme ends now"))
+	c.list(&in.Achievements, sayf("what the theme achieved, one item per point"))
+}
+
+var endThemeTool = define("end_theme", "End theme", writes, (*Tools).EndTheme,
 	"End a theme: writes its end record artifacts/theme_histories/<current heartbeat ID>_end_<theme_directory_part>.md. The theme folder must exist; it is kept as it is.")
 
 // EndThemeResult is the reply of end_theme.
@@ -39,30 +47,18 @@ func (r *EndThemeResult) Text(l lang.Lang) string {
 // EndTheme writes the end record of an existing theme,
 // artifacts/theme_histories/<current ID>_end_<part>.md. The theme folder is
 // left as it is.
-func (t *Tools) EndTheme(a Args) (*EndThemeResult, error) {
-	if err := checkParams[endThemeInput](a); err != nil {
-		return nil, err
-	}
-	var bad problems
-	theme, err := a.themeArg()
-	bad.add(err)
-	reason, err := a.text(pReason, true, sayf("why the theme ends now"))
-	bad.add(err)
-	achievements, err := a.list(pAchievements, true, sayf("what the theme achieved, one item per point"))
-	bad.add(err)
-	if err := bad.err(); err != nil {
-		return nil, err
-	}
+func (t *Tools) EndTheme(in endThemeInput) (*EndThemeResult, error) {
+	theme, reason, achievements := in.theme, in.Reason, in.Achievements
 	id, err := t.currentID()
 	if err != nil {
 		return nil, err
 	}
 	if theme.Parent != nil {
-		if err := t.existingDir(theme.Parent.Dir(), pParentThemeStartID, sayf("check parent_theme_start_id and parent_theme_directory_part against the parent theme's folder, or leave both out for a top-level theme")); err != nil {
+		if err := t.existingDir(theme.Parent.Dir(), parentIDParam, sayf("check parent_theme_start_id and parent_theme_directory_part against the parent theme's folder, or leave both out for a top-level theme")); err != nil {
 			return nil, err
 		}
 	}
-	if err := t.existingDir(theme.Dir(), pThemeStartID, sayf("%s%s", themeNotFoundFixHint, t.suggestTheme(theme))); err != nil {
+	if err := t.existingDir(theme.Dir(), themeIDParam, sayf("%s%s", themeNotFoundFixHint, t.suggestTheme(theme))); err != nil {
 		return nil, err
 	}
 	record := workspace.ThemeHistoriesDir + "/" + string(id) + "_end_" + theme.Part + ".md"
@@ -74,7 +70,7 @@ func (t *Tools) EndTheme(a Args) (*EndThemeResult, error) {
 	}
 	if err := t.WS.CreateNew(record, []byte(b.String()), time.Time{}); err != nil {
 		if errors.Is(err, os.ErrExist) {
-			return nil, badField(pThemePart, sayf("an end record for %s already exists in this heartbeat (%s)", theme.Part, record), sayf("the theme has already been ended; nothing more to do"))
+			return nil, badField(themePartParam, sayf("an end record for %s already exists in this heartbeat (%s)", theme.Part, record), sayf("the theme has already been ended; nothing more to do"))
 		}
 		return nil, err
 	}

@@ -144,9 +144,9 @@ func (e *env) sameSnapshot(before map[string]string) {
 }
 
 // args decodes JSON the way the MCP transport does.
-func args(t *testing.T, s string) Args {
+func args(t *testing.T, s string) map[string]any {
 	t.Helper()
-	var a Args
+	var a map[string]any
 	if err := json.Unmarshal([]byte(s), &a); err != nil {
 		t.Fatalf("bad test JSON %s: %v", s, err)
 	}

@@ -13,7 +13,7 @@ import (
 // "Fix: ... Fix: fix each one as it says".
 func TestSeveralBadParametersReadAsOneError(t *testing.T) {
 	e := newEnv(t)
-	_, err := e.tl.ReportToolUsage(args(t, `{}`))
+	_, err := call(e.tl, e.tl.ReportToolUsage, args(t, `{}`))
 	var ie *InputError
 	if !errors.As(err, &ie) || len(ie.All) != 2 {
 		t.Fatalf("err = %v, want two bad parameters", err)

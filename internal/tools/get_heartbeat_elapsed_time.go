@@ -35,11 +35,12 @@ type ThresholdStatus struct {
 	Paused           bool   `json:"paused" jsonschema:"whether deep work pauses this check now"`
 }
 
-var elapsedTool = define[noInput]("get_heartbeat_elapsed_time", "Get heartbeat elapsed time", reads, (*Tools).GetHeartbeatElapsedTime,
+var elapsedTool = define("get_heartbeat_elapsed_time", "Get heartbeat elapsed time", reads, (*Tools).GetHeartbeatElapsedTime,
 	"Read-only status, as the watchdog's checks judge it: working or waiting, since when, each threshold (inactivity: %s and %s of working time without proof) "+
 		"with the time left until it and whether it is crossed, deep work in force and its time left, the time since your latest activity log, checkpoint and introspection, "+
 		"and the watchdog's current notices. Takes no parameters.",
-	"$inactivityWarning", "$inactivityError")
+	func(t *Tools) any { return humanize.Span(t.Thresholds.InactivityWarning.D()) },
+	func(t *Tools) any { return humanize.Span(t.Thresholds.InactivityError.D()) })
 
 // ElapsedResult is the reply of get_heartbeat_elapsed_time.
 type ElapsedResult struct {
@@ -141,10 +142,7 @@ func (r *ElapsedResult) Text(l lang.Lang) string {
 // agent stands against the watchdog: current ID, time since the latest log,
 // checkpoint and introspection, deep work, and the time left until each
 // threshold, plus the watchdog's pending notices.
-func (t *Tools) GetHeartbeatElapsedTime(a Args) (*ElapsedResult, error) {
-	if err := checkParams[noInput](a); err != nil {
-		return nil, err
-	}
+func (t *Tools) GetHeartbeatElapsedTime(noInput) (*ElapsedResult, error) {
 	id, err := t.currentID()
 	if err != nil {
 		return nil, err

@@ -30,7 +30,7 @@ func TestGetHeartbeatElapsedTime(t *testing.T) {
 	e.writeState(t, now, "Warning: no activity log for 6 minutes.\nWrite one.", "Feedback waiting in feedbackbox/.")
 	before := e.snapshot()
 
-	res, err := e.tl.GetHeartbeatElapsedTime(args(t, `{}`))
+	res, err := call(e.tl, e.tl.GetHeartbeatElapsedTime, args(t, `{}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ func TestGetHeartbeatElapsedTimeStages(t *testing.T) {
 			e := newEnv(t)
 			e.writeState(t, e.now())
 			e.write(testThemeHist+"/20250102020000.md", "## Activity type\ncreation\n", e.now().Add(-tc.age))
-			res, err := e.tl.GetHeartbeatElapsedTime(nil)
+			res, err := e.tl.GetHeartbeatElapsedTime(noInput{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -112,10 +112,10 @@ func TestGetHeartbeatElapsedTimeStages(t *testing.T) {
 
 func TestGetHeartbeatElapsedTimeBadCalls(t *testing.T) {
 	e := newEnv(t)
-	_, err := e.tl.GetHeartbeatElapsedTime(args(t, `{"heartbeat_id":"20250102030405"}`))
+	_, err := call(e.tl, e.tl.GetHeartbeatElapsedTime, args(t, `{"heartbeat_id":"20250102030405"}`))
 	wantInputError(t, err, "heartbeat_id", "no parameters")
 	os.Remove(e.ws.Path(workspace.CurrentIDFile))
-	_, err = e.tl.GetHeartbeatElapsedTime(nil)
+	_, err = e.tl.GetHeartbeatElapsedTime(noInput{})
 	wantInputError(t, err, "", "watchdog")
 }
 
@@ -190,7 +190,7 @@ func TestGetHeartbeatElapsedTimeNotices(t *testing.T) {
 			case tc.state:
 				e.writeState(t, e.now().Add(-tc.age), tc.notices...)
 			}
-			res, err := e.tl.GetHeartbeatElapsedTime(nil)
+			res, err := e.tl.GetHeartbeatElapsedTime(noInput{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -17,11 +17,11 @@ import (
 // notes from a person, and a runaway file must not flood the context.
 const maxItemBytes = 64 << 10
 
-var previewTool = define[noInput]("preview_next_theme", "Preview next theme", reads, (*Tools).PreviewNextTheme,
+var previewTool = define("preview_next_theme", "Preview next theme", reads, (*Tools).PreviewNextTheme,
 	"Read-only: the next theme idea in themebox/ (the first *.md by name that is not draft. or processed.) and its text, and how many more wait. "+
 		"Nothing changes; to take it, call start_theme with themebox_file. Takes no parameters.")
 
-var itemTool = define[noInput]("check_and_process_item", "Check and process feedback", writes, (*Tools).CheckAndProcessItem,
+var itemTool = define("check_and_process_item", "Check and process feedback", writes, (*Tools).CheckAndProcessItem,
 	"Take the first unprocessed feedback file in feedbackbox/: the reply gives its text, and the file is renamed processed.<name> so it is handed over once. "+
 		"Act on it, then record what you did in an activity log. Takes no parameters.")
 
@@ -110,10 +110,7 @@ func (t *Tools) readItem(rel string) (string, bool, error) {
 }
 
 // PreviewNextTheme shows the next themebox item without changing anything.
-func (t *Tools) PreviewNextTheme(a Args) (*InboxItemResult, error) {
-	if err := checkParams[noInput](a); err != nil {
-		return nil, err
-	}
+func (t *Tools) PreviewNextTheme(noInput) (*InboxItemResult, error) {
 	items, err := t.inboxItems(workspace.ThemeboxDir)
 	if err != nil {
 		return nil, err
@@ -132,10 +129,7 @@ func (t *Tools) PreviewNextTheme(a Args) (*InboxItemResult, error) {
 
 // CheckAndProcessItem returns the first feedbackbox item and renames it
 // processed.<name>, so it is handed over once.
-func (t *Tools) CheckAndProcessItem(a Args) (*InboxItemResult, error) {
-	if err := checkParams[noInput](a); err != nil {
-		return nil, err
-	}
+func (t *Tools) CheckAndProcessItem(noInput) (*InboxItemResult, error) {
 	items, err := t.inboxItems(workspace.FeedbackboxDir)
 	if err != nil {
 		return nil, err

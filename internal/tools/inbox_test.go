@@ -28,7 +28,7 @@ func TestPreviewNextTheme(t *testing.T) {
 				e.write(rel, c, e.now())
 			}
 			before := e.snapshot()
-			res, err := e.tl.PreviewNextTheme(nil)
+			res, err := e.tl.PreviewNextTheme(noInput{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -42,7 +42,7 @@ func TestPreviewNextTheme(t *testing.T) {
 		})
 	}
 	e := newEnv(t)
-	_, err := e.tl.PreviewNextTheme(args(t, `{"type":"themebox"}`))
+	_, err := call(e.tl, e.tl.PreviewNextTheme, args(t, `{"type":"themebox"}`))
 	wantInputError(t, err, "type", "no parameters")
 }
 
@@ -51,7 +51,7 @@ func TestCheckAndProcessItem(t *testing.T) {
 	e.write("feedbackbox/b_later.md", "Later.", e.now())
 	e.write("feedbackbox/a_first.md", "Please slow down.", e.now())
 	e.write("feedbackbox/draft.z.md", "not ready", e.now())
-	res, err := e.tl.CheckAndProcessItem(nil)
+	res, err := e.tl.CheckAndProcessItem(noInput{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,18 +61,18 @@ func TestCheckAndProcessItem(t *testing.T) {
 	if e.exists("feedbackbox/a_first.md") || e.read("feedbackbox/processed.a_first.md") != "Please slow down." {
 		t.Fatal("the item was not renamed processed.<name> with its content kept")
 	}
-	res, _ = e.tl.CheckAndProcessItem(nil)
+	res, _ = e.tl.CheckAndProcessItem(noInput{})
 	if res.File != "feedbackbox/b_later.md" || res.Remaining != 0 {
 		t.Fatalf("second call = %+v", res)
 	}
-	res, _ = e.tl.CheckAndProcessItem(nil)
+	res, _ = e.tl.CheckAndProcessItem(noInput{})
 	if res.Found || !e.exists("feedbackbox/draft.z.md") {
 		t.Fatalf("third call = %+v, want nothing left and the draft untouched", res)
 	}
 	// A processed.<name> that already exists is never overwritten.
 	e.write("feedbackbox/c.md", "new", e.now())
 	e.write("feedbackbox/processed.c.md", "old", e.now())
-	_, err = e.tl.CheckAndProcessItem(nil)
+	_, err = e.tl.CheckAndProcessItem(noInput{})
 	wantInputError(t, err, "", "already exists")
 	if e.read("feedbackbox/processed.c.md") != "old" || e.read("feedbackbox/c.md") != "new" {
 		t.Fatal("a clash lost a file")
@@ -81,7 +81,7 @@ func TestCheckAndProcessItem(t *testing.T) {
 
 func TestReportToolUsage(t *testing.T) {
 	e := newEnv(t)
-	res, err := e.tl.ReportToolUsage(args(t, `{"tool_id":"gemini.google.search","status":"quota_exceeded"}`))
+	res, err := call(e.tl, e.tl.ReportToolUsage, args(t, `{"tool_id":"gemini.google.search","status":"quota_exceeded"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func TestReportToolUsage(t *testing.T) {
 	if text := res.Text(lang.English); !strings.Contains(text, "lock until "+e.now().Add(60*time.Minute).Format("15:04:05")+" (") {
 		t.Errorf("English text: %q", text)
 	}
-	res, err = e.tl.ReportToolUsage(args(t, `{"tool_id":"gemini.google.search","status":"success"}`))
+	res, err = call(e.tl, e.tl.ReportToolUsage, args(t, `{"tool_id":"gemini.google.search","status":"success"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestReportToolUsage(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := e.snapshot()
-			_, err := e.tl.ReportToolUsage(args(t, tc.args))
+			_, err := call(e.tl, e.tl.ReportToolUsage, args(t, tc.args))
 			wantInputError(t, err, tc.field, tc.want...)
 			e.sameSnapshot(before)
 		})

@@ -32,7 +32,7 @@ func TestCreateActivityLogLanguages(t *testing.T) {
 		t.Run(string(tt.lang)+"/"+tt.typ, func(t *testing.T) {
 			e := newEnv(t)
 			e.tl.Lang = tt.lang
-			res, err := e.tl.CreateActivityLog(args(t, `{"activity_type":"`+tt.typ+`","activity_content":["a"],"theme_start_id":"20250101000000","theme_directory_part":"research"}`))
+			res, err := call(e.tl, e.tl.CreateActivityLog, args(t, `{"activity_type":"`+tt.typ+`","activity_content":["a"],"theme_start_id":"20250101000000","theme_directory_part":"research"}`))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,19 +59,19 @@ func TestRepliesFollowLanguage(t *testing.T) {
 			name string
 			run  func() (result, error)
 		}{
-			{"checkpoint", func() (result, error) { return e.tl.Checkpoint(args(t, `{"current_activity":"reading"}`)) }},
+			{"checkpoint", func() (result, error) { return call(e.tl, e.tl.Checkpoint, args(t, `{"current_activity":"reading"}`)) }},
 			{"start_deep_work", func() (result, error) {
-				return e.tl.StartDeepWork(args(t, `{"mode":"flexible","activity_description":"a long read of the sources"}`))
+				return call(e.tl, e.tl.StartDeepWork, args(t, `{"mode":"flexible","activity_description":"a long read of the sources"}`))
 			}},
-			{"elapsed", func() (result, error) { return e.tl.GetHeartbeatElapsedTime(args(t, `{}`)) }},
-			{"create_activity_log", func() (result, error) { return e.tl.CreateActivityLog(args(t, goodLog)) }},
-			{"preview_next_theme", func() (result, error) { return e.tl.PreviewNextTheme(args(t, `{}`)) }},
-			{"check_and_process_item", func() (result, error) { return e.tl.CheckAndProcessItem(args(t, `{}`)) }},
+			{"elapsed", func() (result, error) { return call(e.tl, e.tl.GetHeartbeatElapsedTime, args(t, `{}`)) }},
+			{"create_activity_log", func() (result, error) { return call(e.tl, e.tl.CreateActivityLog, args(t, goodLog)) }},
+			{"preview_next_theme", func() (result, error) { return call(e.tl, e.tl.PreviewNextTheme, args(t, `{}`)) }},
+			{"check_and_process_item", func() (result, error) { return call(e.tl, e.tl.CheckAndProcessItem, args(t, `{}`)) }},
 			{"check_theme_status", func() (result, error) {
-				return e.tl.CheckThemeStatus(args(t, `{"theme_start_id":"20250101000000","theme_directory_part":"research"}`))
+				return call(e.tl, e.tl.CheckThemeStatus, args(t, `{"theme_start_id":"20250101000000","theme_directory_part":"research"}`))
 			}},
 			{"end_theme", func() (result, error) {
-				return e.tl.EndTheme(args(t, `{"theme_start_id":"20250101000000","theme_directory_part":"research","reason":"done","achievements":["notes"]}`))
+				return call(e.tl, e.tl.EndTheme, args(t, `{"theme_start_id":"20250101000000","theme_directory_part":"research","reason":"done","achievements":["notes"]}`))
 			}},
 		}
 		for _, c := range calls {
@@ -114,23 +114,23 @@ func TestThemeRecordsLanguage(t *testing.T) {
 		t.Run(string(tt.l), func(t *testing.T) {
 			e := newEnv(t)
 			e.tl.Lang = tt.l
-			st, err := e.tl.StartTheme(args(t, `{"theme_name":"潮汐","theme_directory_part":"tides","reason":"なぜ一日に二回か"}`))
+			st, err := call(e.tl, e.tl.StartTheme, args(t, `{"theme_name":"潮汐","theme_directory_part":"tides","reason":"なぜ一日に二回か"}`))
 			if err != nil {
 				t.Fatal(err)
 			}
 			theme := `"theme_start_id":"` + st.ThemeStartID + `","theme_directory_part":"tides"`
-			ctx, err := e.tl.CreateThemeExpertContext(args(t, `{`+ctxArgs+`,`+theme+`}`))
+			ctx, err := call(e.tl, e.tl.CreateThemeExpertContext, args(t, `{`+ctxArgs+`,`+theme+`}`))
 			if err != nil {
 				t.Fatal(err)
 			}
-			status, err := e.tl.CheckThemeStatus(args(t, `{`+theme+`}`))
+			status, err := call(e.tl, e.tl.CheckThemeStatus, args(t, `{`+theme+`}`))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !strings.Contains(status.Text(tt.l), "潮汐") {
 				t.Errorf("check_theme_status does not name the theme:\n%s", status.Text(tt.l))
 			}
-			end, err := e.tl.EndTheme(args(t, `{`+theme+`,"reason":"答えが出た","achievements":["図"]}`))
+			end, err := call(e.tl, e.tl.EndTheme, args(t, `{`+theme+`,"reason":"答えが出た","achievements":["図"]}`))
 			if err != nil {
 				t.Fatal(err)
 			}

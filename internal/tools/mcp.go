@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"reflect"
 	"runtime/debug"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -47,32 +46,37 @@ func (h hint) option() mcp.ToolOption {
 // rendered in the agent's language when the server is built.
 type tool struct {
 	name, title, description string
-	args                     []string // $names of the description's format arguments
+	args                     []func(*Tools) any // the description's format arguments
 	hints                    hint
-	input                    reflect.Type
-	inputBase                func() map[string]any // mcp-go's schema of input
+	describe                 func(*Tools) *checker // the input's rules, for its schema
+	inputBase                func() map[string]any // mcp-go's schema of the input
 	output                   mcp.ToolOption
 	handler                  func(*Tools) server.ToolHandlerFunc
 }
 
 // define makes a tool whose parameters are In's fields and whose reply is
 // run's result.
-func define[In, Out any, R interface {
+func define[In any, PIn interface {
+	*In
+	input
+}, Out any, R interface {
 	*Out
 	result
-}](name, title string, h hint, run func(*Tools, Args) (R, error), description string, args ...string) tool {
+}](name, title string, h hint, run func(*Tools, In) (R, error), description string, args ...func(*Tools) any) tool {
 	return tool{
 		name: name, title: title, description: description, args: args, hints: h,
-		input: reflect.TypeFor[In](), inputBase: mcp.SchemaFor[In],
+		describe: describe[In, PIn], inputBase: mcp.SchemaFor[In],
 		output: mcp.WithOutputSchema[Out](),
 		handler: func(t *Tools) server.ToolHandlerFunc {
-			return handle(t, name, func(a Args) (R, error) { return run(t, a) })
+			return handle[In, PIn](t, name, func(in In) (R, error) { return run(t, in) })
 		},
 	}
 }
 
 // noInput is the input of a tool that takes no parameters.
 type noInput struct{}
+
+func (*noInput) validate(*checker) {}
 
 // registry is every tool mcp-heart serves.
 var registry = []tool{
@@ -83,23 +87,18 @@ var registry = []tool{
 // Definitions returns the tools with their schemas and annotations in the
 // agent's language, bound to t.
 func (t *Tools) Definitions() []server.ServerTool {
-	vars := t.schemaVars()
 	out := make([]server.ServerTool, 0, len(registry))
 	for _, d := range registry {
 		desc := t.tr(d.description)
 		if len(d.args) > 0 {
-			var args []any
-			for _, a := range d.args {
-				v, ok := vars[a]
-				if !ok {
-					panic("tools: " + d.name + "'s description names " + a + ", which schemaVars lacks")
-				}
-				args = append(args, v)
+			args := make([]any, len(d.args))
+			for i, a := range d.args {
+				args[i] = a(t)
 			}
 			desc = t.trf(d.description, args...)
 		}
 		mt := mcp.NewTool(d.name, mcp.WithToolTitle(t.tr(d.title)), d.hints.option(), d.output, mcp.WithDescription(desc))
-		mt.InputSchema = t.inputSchema(d.input, d.inputBase())
+		mt.InputSchema = t.inputSchema(d.describe(t), d.inputBase())
 		t.localizeOutput(&mt)
 		out = append(out, server.ServerTool{Tool: mt, Handler: d.handler(t)})
 	}
@@ -130,11 +129,14 @@ func (t *Tools) localizeOutput(tool *mcp.Tool) {
 	walk(tool.OutputSchema.Defs)
 }
 
-// handle adapts a domain method to an MCP handler: it passes the arguments,
-// turns an InputError into an isError result the agent can act on, any
+// handle adapts a domain method to an MCP handler: it decodes the arguments
+// into In and validates them, turns an InputError into an isError result the agent can act on, any
 // other failure into an isError result saying nothing may have been recorded,
 // and a panic into an isError result, so the server keeps serving.
-func handle[R result](t *Tools, name string, run func(Args) (R, error)) server.ToolHandlerFunc {
+func handle[In any, PIn interface {
+	*In
+	input
+}, R result](t *Tools, name string, run func(In) (R, error)) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, _ error) {
 		start := t.now()
 		log := t.Log.With().Str("tool", name).Logger()
@@ -148,7 +150,7 @@ func handle[R result](t *Tools, name string, run func(Args) (R, error)) server.T
 		if req.Params.Arguments != nil && !ok {
 			return mcp.NewToolResultError(t.tr("arguments: must be a JSON object of named parameters. Fix: pass the parameters listed in this tool's input schema by name.")), nil
 		}
-		out, err := run(Args(args))
+		out, err := call[In, PIn](t, run, args)
 		var ie *InputError
 		switch {
 		case errors.As(err, &ie):
@@ -161,6 +163,24 @@ func handle[R result](t *Tools, name string, run func(Args) (R, error)) server.T
 		log.Info().Str("heartbeat_id", out.heartbeatID()).Dur("took", t.now().Sub(start)).Msg("call")
 		return mcp.NewToolResultStructured(out, out.Text(t.Lang)), nil
 	}
+}
+
+// call decodes args into In, validates it and, when every parameter is
+// good, runs run on it.
+func call[In any, PIn interface {
+	*In
+	input
+}, R any](t *Tools, run func(In) (R, error), args map[string]any) (R, error) {
+	var zero R
+	in, c, err := decode[In](t, args)
+	if err != nil {
+		return zero, err
+	}
+	PIn(in).validate(c)
+	if err := c.err(); err != nil {
+		return zero, err
+	}
+	return run(*in)
 }
 
 // Instructions are the server's instructions: the only guide a client that

@@ -17,7 +17,7 @@ func TestHandle(t *testing.T) {
 	e := newEnv(t)
 	tests := []struct {
 		name    string
-		run     func(Args) (*CheckpointResult, error)
+		run     func(checkpointInput) (*CheckpointResult, error)
 		args    any
 		isError bool
 		want    string
@@ -25,14 +25,14 @@ func TestHandle(t *testing.T) {
 		{"ok", e.tl.Checkpoint, map[string]any{"current_activity": "x"}, false, "Checkpoint recorded"},
 		{"input error", e.tl.Checkpoint, map[string]any{}, true, "current_activity: required"},
 		{"arguments not an object", e.tl.Checkpoint, []any{"x"}, true, "JSON object"},
-		{"panic", func(Args) (*CheckpointResult, error) { panic("boom") }, nil, true, "internal error (`boom`)"},
-		{"io error", func(Args) (*CheckpointResult, error) { return nil, context.DeadlineExceeded }, nil, true, "failed: the system reported `context deadline exceeded`"},
+		{"panic", func(checkpointInput) (*CheckpointResult, error) { panic("boom") }, map[string]any{"current_activity": "x"}, true, "internal error (`boom`)"},
+		{"io error", func(checkpointInput) (*CheckpointResult, error) { return nil, context.DeadlineExceeded }, map[string]any{"current_activity": "x"}, true, "failed: the system reported `context deadline exceeded`"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			req := mcp.CallToolRequest{}
 			req.Params.Arguments = tc.args
-			res, err := handle(e.tl, "checkpoint", tc.run)(context.Background(), req)
+			res, err := handle[checkpointInput](e.tl, "checkpoint", tc.run)(context.Background(), req)
 			if err != nil {
 				t.Fatalf("handler returned a Go error %v; the agent would never see it", err)
 			}
@@ -54,7 +54,7 @@ func TestHandleLogsHeartbeatID(t *testing.T) {
 	e.tl.Log = zerolog.New(&buf)
 	req := mcp.CallToolRequest{}
 	req.Params.Arguments = map[string]any{"current_activity": "x"}
-	if _, err := handle(e.tl, "checkpoint", e.tl.Checkpoint)(context.Background(), req); err != nil {
+	if _, err := handle[checkpointInput](e.tl, "checkpoint", e.tl.Checkpoint)(context.Background(), req); err != nil {
 		t.Fatal(err)
 	}
 	if want := `"heartbeat_id":"` + string(testID) + `"`; !strings.Contains(buf.String(), want) {

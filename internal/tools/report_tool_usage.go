@@ -8,29 +8,40 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 
 	"github.com/ai-heart/ai-heart/internal/lang"
-)
-
-// Parameters of report_tool_usage.
-const (
-	pToolID = "tool_id"
-	pStatus = "status"
 )
 
 // toolIDRe is what a marker may be named: it becomes a file name.
 var toolIDRe = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}$`)
 
 type reportToolUsageInput struct {
-	ToolID string `json:"tool_id" pattern:"$toolID" jsonschema:"The tool's ID, e.g. gemini.google.search: letters, digits, _, . and -."`
-	Status string `json:"status" enum:"success|quota_exceeded" jsonschema:"success (it worked: cooldown) or quota_exceeded (its quota or rate limit hit: lock)."`
+	ToolID string `json:"tool_id" jsonschema:"The tool's ID, e.g. gemini.google.search: letters, digits, _, . and -."`
+	Status string `json:"status" jsonschema:"success (it worked: cooldown) or quota_exceeded (its quota or rate limit hit: lock)."`
 }
 
-var usageTool = define[reportToolUsageInput]("report_tool_usage", "Report tool usage", writes, (*Tools).ReportToolUsage,
+// The values of status, matched exactly.
+const (
+	usageSuccess       = "success"
+	usageQuotaExceeded = "quota_exceeded"
+)
+
+func (in *reportToolUsageInput) validate(c *checker) {
+	if c.pattern(&in.ToolID, toolIDRe, sayf("the tool's ID, e.g. gemini.google.search")) && !toolIDRe.MatchString(in.ToolID) {
+		c.report(&in.ToolID, sayf("%q is not a tool ID", clip(in.ToolID, 40)), sayf("use letters, digits, _, . and - only (up to 100), not starting with a dot, e.g. gemini.google.search"))
+	}
+	if c.enum(&in.Status, []string{usageSuccess, usageQuotaExceeded}, sayf("success or quota_exceeded")) && !oneOf(in.Status, []string{usageSuccess, usageQuotaExceeded}) {
+		c.report(&in.Status, sayf("%q is not a status", clip(in.Status, 40)), sayf("pass success (the tool worked: start its cooldown) or quota_exceeded (lock it)"))
+	}
+}
+
+var usageTool = define("report_tool_usage", "Report tool usage", writes, (*Tools).ReportToolUsage,
 	"After using a rate-limited tool (a web search, an image API), report it: success starts its cooldown (%s), "+
 		"quota_exceeded locks it (%s). The watchdog reminds you while the restriction lasts and lifts it by itself.",
-	"$cooldown", "$lock")
+	func(t *Tools) any { return humanize.Span(t.restrictions().Cooldown.D()) },
+	func(t *Tools) any { return humanize.Span(t.restrictions().Lock.D()) })
 
 // ToolUsageResult is the reply of report_tool_usage.
 type ToolUsageResult struct {
@@ -60,27 +71,11 @@ func (r *ToolUsageResult) Text(l lang.Lang) string {
 // its cooldown (stats/cooldown/<tool>), quota_exceeded locks it
 // (stats/lock/<tool>), for the configured durations. The watchdog's
 // tool_restriction check reads the markers and removes them when they end.
-func (t *Tools) ReportToolUsage(a Args) (*ToolUsageResult, error) {
-	if err := checkParams[reportToolUsageInput](a); err != nil {
-		return nil, err
-	}
-	var bad problems
-	id, err := a.text(pToolID, true, sayf("the tool's ID, e.g. gemini.google.search"))
-	bad.add(err)
-	if err == nil && !toolIDRe.MatchString(id) {
-		bad.add(badField(pToolID, sayf("%q is not a tool ID", clip(id, 40)), sayf("use letters, digits, _, . and - only (up to 100), not starting with a dot, e.g. gemini.google.search")))
-	}
-	status, err := a.text(pStatus, true, sayf("success or quota_exceeded"))
-	bad.add(err)
-	if err == nil && status != "success" && status != "quota_exceeded" {
-		bad.add(badField(pStatus, sayf("%q is not a status", clip(status, 40)), sayf("pass success (the tool worked: start its cooldown) or quota_exceeded (lock it)")))
-	}
-	if err := bad.err(); err != nil {
-		return nil, err
-	}
+func (t *Tools) ReportToolUsage(in reportToolUsageInput) (*ToolUsageResult, error) {
+	id, status := in.ToolID, in.Status
 	r := t.restrictions()
 	dir, d := workspace.CooldownDir, r.Cooldown.D()
-	if status == "quota_exceeded" {
+	if status == usageQuotaExceeded {
 		dir, d = workspace.LockDir, r.Lock.D()
 	}
 	now := t.now()
@@ -89,7 +84,7 @@ func (t *Tools) ReportToolUsage(a Args) (*ToolUsageResult, error) {
 	if err := t.WS.WriteFile(res.Marker, []byte("until: "+res.Until+"\n")); err != nil {
 		return nil, err
 	}
-	if status == "success" {
+	if status == usageSuccess {
 		lock := workspace.LockDir + "/" + id
 		if err := os.Remove(t.WS.Path(lock)); err == nil {
 			res.Cleared = lock

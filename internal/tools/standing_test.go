@@ -32,7 +32,7 @@ func TestElapsedReportsWhatTheChecksJudge(t *testing.T) {
 		e := newEnv(t)
 		e.write(testThemeHist+"/20250102020000.md", "## Activity type\ncreation\n", e.now().Add(-15*time.Minute))
 		e.writeStateWith(t, state.State{PulseAt: e.now(), Delivery: "tmux", Work: state.Work{Mode: state.WorkWaiting}})
-		res, err := e.tl.GetHeartbeatElapsedTime(nil)
+		res, err := e.tl.GetHeartbeatElapsedTime(noInput{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,7 +49,7 @@ func TestElapsedReportsWhatTheChecksJudge(t *testing.T) {
 		e.write(testThemeHist+"/20250102020000.md", "## Activity type\ncreation\n", e.now().Add(-15*time.Minute))
 		since := e.now().Add(-time.Second)
 		e.writeStateWith(t, state.State{PulseAt: e.now(), Delivery: "tmux", Work: state.Work{Mode: state.WorkWorking, Since: &since}})
-		res, err := e.tl.GetHeartbeatElapsedTime(nil)
+		res, err := e.tl.GetHeartbeatElapsedTime(noInput{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +68,7 @@ func TestElapsedReportsWhatTheChecksJudge(t *testing.T) {
 		since := e.now().Add(-2 * time.Minute)
 		e.writeStateWith(t, state.State{PulseAt: e.now().Add(-30 * time.Second), Delivery: "tmux", Work: state.Work{Mode: state.WorkWorking, Since: &since}})
 		e.write(testThemeHist+"/20250102030300.md", "## Activity type\nobservation\n", e.now().Add(-10*time.Second))
-		res, err := e.tl.GetHeartbeatElapsedTime(nil)
+		res, err := e.tl.GetHeartbeatElapsedTime(noInput{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +81,7 @@ func TestElapsedReportsWhatTheChecksJudge(t *testing.T) {
 		since := e.now().Add(-3 * time.Minute)
 		e.writeStateWith(t, state.State{PulseAt: e.now().Add(-time.Minute), Delivery: "exec",
 			Work: state.Work{Mode: state.WorkWorking, Since: &since, WorkedSinceIntrospection: config.Duration(14 * time.Minute)}})
-		res, err := e.tl.GetHeartbeatElapsedTime(nil)
+		res, err := e.tl.GetHeartbeatElapsedTime(noInput{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +100,7 @@ func TestElapsedSummaryAgreesWithTheNotices(t *testing.T) {
 		e := newEnv(t)
 		start := e.now().Add(-15 * time.Minute)
 		e.writeStateWith(t, state.State{StartedAt: start, PulseAt: e.now(), Notices: []string{"[error] inactivity: No activity log or checkpoint for 15m."}})
-		res, err := e.tl.GetHeartbeatElapsedTime(nil)
+		res, err := e.tl.GetHeartbeatElapsedTime(noInput{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,7 +113,7 @@ func TestElapsedSummaryAgreesWithTheNotices(t *testing.T) {
 		for _, l := range []lang.Lang{lang.English, lang.Japanese} {
 			e := newEnv(t)
 			e.write(testThemeHist+"/20250102020000.md", "## Activity type\ncreation\n", e.now().Add(-15*time.Minute))
-			res, err := e.tl.GetHeartbeatElapsedTime(nil)
+			res, err := e.tl.GetHeartbeatElapsedTime(noInput{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,14 +132,14 @@ func TestCycleNotesWhileWaiting(t *testing.T) {
 	e := newEnv(t)
 	e.write(testThemeHist+"/20250102020000.md", "## Activity type\ncreation\n", e.now().Add(-15*time.Minute))
 	e.writeStateWith(t, state.State{PulseAt: e.now(), Delivery: "inbox", Work: state.Work{Mode: state.WorkWaiting}})
-	cp, err := e.tl.Checkpoint(args(t, `{"current_activity":"tidying notes"}`))
+	cp, err := call(e.tl, e.tl.Checkpoint, args(t, `{"current_activity":"tidying notes"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if text := cp.Text(lang.English); strings.Contains(text, "This cycle has run") {
 		t.Errorf("checkpoint while waiting warns of a cycle:\n%s", text)
 	}
-	lg, err := e.tl.CreateActivityLog(args(t, goodLog))
+	lg, err := call(e.tl, e.tl.CreateActivityLog, args(t, goodLog))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,21 +165,21 @@ func TestRepliesLeaveOutWhatTheCallAnswered(t *testing.T) {
 		want []string
 	}{
 		{"checkpoint", func(e *env) ([]string, string) {
-			r, err := e.tl.Checkpoint(args(t, `{"current_activity":"still reading"}`))
+			r, err := call(e.tl, e.tl.Checkpoint, args(t, `{"current_activity":"still reading"}`))
 			if err != nil {
 				t.Fatal(err)
 			}
 			return r.WatchdogNotices, r.Text(lang.English)
 		}, []string{recovery, intro, feedback, expired}},
 		{"recovery log", func(e *env) ([]string, string) {
-			r, err := e.tl.CreateActivityLog(args(t, strings.Replace(goodLog, `"creation"`, `"recovery"`, 1)))
+			r, err := call(e.tl, e.tl.CreateActivityLog, args(t, strings.Replace(goodLog, `"creation"`, `"recovery"`, 1)))
 			if err != nil {
 				t.Fatal(err)
 			}
 			return r.WatchdogNotices, r.Text(lang.English)
 		}, []string{intro, feedback}},
 		{"introspection log", func(e *env) ([]string, string) {
-			r, err := e.tl.CreateActivityLog(args(t, strings.Replace(goodLog, `"creation"`, `"introspection"`, 1)))
+			r, err := call(e.tl, e.tl.CreateActivityLog, args(t, strings.Replace(goodLog, `"creation"`, `"introspection"`, 1)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -187,7 +187,7 @@ func TestRepliesLeaveOutWhatTheCallAnswered(t *testing.T) {
 		}, []string{recovery, feedback}},
 		{"status right after a checkpoint", func(e *env) ([]string, string) {
 			e.write("stats/checkpoints/"+string(testID)+".txt", "03:04:14 reading\n", e.now().Add(-time.Second))
-			r, err := e.tl.GetHeartbeatElapsedTime(nil)
+			r, err := e.tl.GetHeartbeatElapsedTime(noInput{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -196,7 +196,7 @@ func TestRepliesLeaveOutWhatTheCallAnswered(t *testing.T) {
 		// A log is the expiry's step 1; the log's own reply says the rest.
 		{"status right after a log", func(e *env) ([]string, string) {
 			e.write(testThemeHist+"/"+string(testID)+".md", "## Activity type\ncreation\n", e.now().Add(-time.Second))
-			r, err := e.tl.GetHeartbeatElapsedTime(nil)
+			r, err := e.tl.GetHeartbeatElapsedTime(noInput{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -226,7 +226,7 @@ func TestLogAfterStrictDeadlineSaysSo(t *testing.T) {
 	t.Run("completed late by the log", func(t *testing.T) {
 		e := newEnv(t)
 		e.write("stats/deep_work/20250102030000.txt", "mode: strict\nactivity: reading a paper\nplanned_minutes: 1\ndeadline: 2025-01-02T03:01:00Z\n", e.now().Add(-4*time.Minute))
-		res, err := e.tl.CreateActivityLog(args(t, goodLog))
+		res, err := call(e.tl, e.tl.CreateActivityLog, args(t, goodLog))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,7 +240,7 @@ func TestLogAfterStrictDeadlineSaysSo(t *testing.T) {
 		e.write(testThemeHist+"/20250102020000.md", "## Activity type\ncreation\n", e.now().Add(-30*time.Minute))
 		ended := e.now().Add(-time.Minute)
 		e.writeStateWith(t, state.State{PulseAt: e.now(), Work: state.Work{StrictEnded: &ended}})
-		res, err := e.tl.CreateActivityLog(args(t, goodLog))
+		res, err := call(e.tl, e.tl.CreateActivityLog, args(t, goodLog))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -249,7 +249,7 @@ func TestLogAfterStrictDeadlineSaysSo(t *testing.T) {
 		}
 		// The next log is after it: nothing more to say.
 		e.clk.Advance(time.Second)
-		res, err = e.tl.CreateActivityLog(args(t, goodLog))
+		res, err = call(e.tl, e.tl.CreateActivityLog, args(t, goodLog))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -278,7 +278,7 @@ func TestWorkingTimeCountsFromALaterWakeup(t *testing.T) {
 	e := newEnv(t)
 	since := e.now().Add(-10 * time.Second)
 	e.writeStateWith(t, state.State{PulseAt: e.now().Add(-50 * time.Second), Delivery: "exec", Work: state.Work{Mode: state.WorkWorking, Since: &since}})
-	r, err := e.tl.GetHeartbeatElapsedTime(nil)
+	r, err := e.tl.GetHeartbeatElapsedTime(noInput{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,10 +297,10 @@ func TestElapsedDuringStrictSaysInactivityIsPaused(t *testing.T) {
 		e.tl.Lang = l
 		since := e.now().Add(-3 * time.Minute)
 		e.writeStateWith(t, state.State{PulseAt: e.now(), Delivery: "exec", Work: state.Work{Mode: state.WorkWorking, Since: &since}})
-		if _, err := e.tl.StartDeepWork(args(t, `{"mode":"strict","activity_description":"潮汐表と図を照らし合わせる","planned_duration_minutes":20}`)); err != nil {
+		if _, err := call(e.tl, e.tl.StartDeepWork, args(t, `{"mode":"strict","activity_description":"潮汐表と図を照らし合わせる","planned_duration_minutes":20}`)); err != nil {
 			t.Fatal(err)
 		}
-		r, err := e.tl.GetHeartbeatElapsedTime(nil)
+		r, err := e.tl.GetHeartbeatElapsedTime(noInput{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -323,14 +323,14 @@ func TestNoCycleAdviceDuringRecovery(t *testing.T) {
 	e := newEnv(t)
 	since := e.now().Add(-12 * time.Minute)
 	e.writeStateWith(t, state.State{PulseAt: e.now(), Delivery: "exec", Work: state.Work{Mode: state.WorkWorking, Since: &since}, Notices: []string{recovery}})
-	r, err := e.tl.GetHeartbeatElapsedTime(nil)
+	r, err := e.tl.GetHeartbeatElapsedTime(noInput{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Stage != "" || strings.Contains(r.Text(lang.English), "This cycle has run") {
 		t.Errorf("status during recovery: stage %q:\n%s", r.Stage, r.Text(lang.English))
 	}
-	cp, err := e.tl.Checkpoint(args(t, `{"current_activity":"reading the rules again"}`))
+	cp, err := call(e.tl, e.tl.Checkpoint, args(t, `{"current_activity":"reading the rules again"}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,13 +14,6 @@ import (
 	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
-// Parameters of start_deep_work.
-const (
-	pMode            = "mode"
-	pActivityDesc    = "activity_description"
-	pPlannedDuration = "planned_duration_minutes"
-)
-
 // Bounds of activity_description, in characters after newlines are removed.
 const (
 	minDescLen = 10
@@ -28,12 +21,42 @@ const (
 )
 
 type startDeepWorkInput struct {
-	Mode                   string `json:"mode" enum:"flexible|strict" jsonschema:"flexible (until the next activity log; checkpoints still count) or strict (fixed minutes; inactivity, introspection and stale_id paused)."`
-	ActivityDescription    string `json:"activity_description" minLength:"$minDescLen" maxLength:"$maxDescLen" args:"$minDescLen,$maxDescLen" jsonschema:"What you will work on, %d to %d characters on one line."`
-	PlannedDurationMinutes int    `json:"planned_duration_minutes,omitempty" minimum:"1" maximum:"$maxStrictMinutes" args:"$maxStrictMinutes" jsonschema:"Strict mode only, and required there: planned length in whole minutes, 1 to %d. Leave it out for flexible mode."`
+	Mode                   string `json:"mode" jsonschema:"flexible (until the next activity log; checkpoints still count) or strict (fixed minutes; inactivity, introspection and stale_id paused)."`
+	ActivityDescription    string `json:"activity_description" jsonschema:"What you will work on, %d to %d characters on one line."`
+	PlannedDurationMinutes int    `json:"planned_duration_minutes,omitempty" jsonschema:"Strict mode only, and required there: planned length in whole minutes, 1 to %d. Leave it out for flexible mode."`
 }
 
-var deepWorkTool = define[startDeepWorkInput]("start_deep_work", "Start deep work", writes, (*Tools).StartDeepWork,
+// modes are the values of mode, matched without regard to case.
+var modes = []string{string(workspace.Flexible), string(workspace.Strict)}
+
+func (in *startDeepWorkInput) validate(c *checker) {
+	maxMin := int(c.t.Thresholds.MaxStrictDeepWork.D() / time.Minute)
+	modeHint := sayf("use flexible (until your next activity log; checkpoints at natural breaks) or strict (a fixed number of minutes; inactivity, introspection and stale_id paused)")
+	if c.enum(&in.Mode, modes, modeHint) {
+		if m := strings.ToLower(in.Mode); oneOf(m, modes) {
+			in.Mode = m
+		} else {
+			c.report(&in.Mode, sayf("%q is not a mode", clip(in.Mode, 40)), modeHint)
+		}
+	}
+	c.oneLine(&in.ActivityDescription, minDescLen, maxDescLen, sayf("describe the work you will do in %d to %d characters on one line", minDescLen, maxDescLen))
+	c.says(&in.ActivityDescription, minDescLen, maxDescLen)
+	durHint := sayf("for strict mode pass planned_duration_minutes as a whole number from 1 to %d", maxMin)
+	given, inRange := c.whole(&in.PlannedDurationMinutes, 1, maxMin, durHint)
+	c.says(&in.PlannedDurationMinutes, maxMin)
+	typed := given && c.of(&in.PlannedDurationMinutes).ok
+	switch mode := workspace.Mode(in.Mode); {
+	case given && !typed:
+	case mode == workspace.Flexible && given:
+		c.report(&in.PlannedDurationMinutes, sayf("applies to strict mode only"), sayf("leave planned_duration_minutes out for flexible mode, or use mode strict for a fixed number of minutes"))
+	case mode == workspace.Strict && !given:
+		c.report(&in.PlannedDurationMinutes, sayf("required for strict mode"), durHint)
+	case mode == workspace.Strict && given && !inRange:
+		c.report(&in.PlannedDurationMinutes, sayf("%d is outside 1..%d minutes", in.PlannedDurationMinutes, maxMin), sayf("%s; for longer work write an activity log and declare again, or use flexible mode", durHint))
+	}
+}
+
+var deepWorkTool = define("start_deep_work", "Start deep work", writes, (*Tools).StartDeepWork,
 	"Declare a period of long, focused work. flexible: lasts until your next activity log; the introspection check pauses; keep writing checkpoints at natural breaks. "+
 		"strict: lasts planned_duration_minutes; the inactivity, introspection and stale_id checks pause until the deadline (every other check stays on). "+
 		"A new declaration supersedes (expires) an older active one. The activity log that ends deep work records the work; the next activity log after it must be an introspection.")
@@ -67,36 +90,8 @@ func (r *DeepWorkResult) Text(l lang.Lang) string {
 // StartDeepWork declares deep work for the current heartbeat ID, writing
 // stats/deep_work/<ID>.txt, and expires any older active declaration. There
 // is one declaration per heartbeat ID.
-func (t *Tools) StartDeepWork(a Args) (*DeepWorkResult, error) {
-	if err := checkParams[startDeepWorkInput](a); err != nil {
-		return nil, err
-	}
-	maxMin := int(t.Thresholds.MaxStrictDeepWork.D() / time.Minute)
-	modeHint := sayf("use flexible (until your next activity log; checkpoints at natural breaks) or strict (a fixed number of minutes; inactivity, introspection and stale_id paused)")
-	var bad problems
-	m, err := a.text(pMode, true, modeHint)
-	bad.add(err)
-	mode := workspace.Mode(strings.ToLower(m))
-	if err == nil && mode != workspace.Flexible && mode != workspace.Strict {
-		bad.add(badField(pMode, sayf("%q is not a mode", clip(m, 40)), modeHint))
-	}
-	desc, err := a.oneLine(pActivityDesc, true, minDescLen, maxDescLen, sayf("describe the work you will do in %d to %d characters on one line", minDescLen, maxDescLen))
-	bad.add(err)
-	durHint := sayf("for strict mode pass planned_duration_minutes as a whole number from 1 to %d", maxMin)
-	minutes, given, err := a.integer(pPlannedDuration, durHint)
-	bad.add(err)
-	switch {
-	case err != nil:
-	case mode == workspace.Flexible && given:
-		bad.add(badField(pPlannedDuration, sayf("applies to strict mode only"), sayf("leave planned_duration_minutes out for flexible mode, or use mode strict for a fixed number of minutes")))
-	case mode == workspace.Strict && !given:
-		bad.add(badField(pPlannedDuration, sayf("required for strict mode"), durHint))
-	case mode == workspace.Strict && (minutes < 1 || minutes > maxMin):
-		bad.add(badField(pPlannedDuration, sayf("%d is outside 1..%d minutes", minutes, maxMin), sayf("%s; for longer work write an activity log and declare again, or use flexible mode", durHint)))
-	}
-	if err := bad.err(); err != nil {
-		return nil, err
-	}
+func (t *Tools) StartDeepWork(in startDeepWorkInput) (*DeepWorkResult, error) {
+	mode, desc, minutes := workspace.Mode(in.Mode), in.ActivityDescription, in.PlannedDurationMinutes
 	id, err := t.currentID()
 	if err != nil {
 		return nil, err

@@ -31,7 +31,7 @@ func TestStartDeepWork(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
-			res, err := e.tl.StartDeepWork(args(t, tc.json))
+			res, err := call(e.tl, e.tl.StartDeepWork, args(t, tc.json))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,7 +87,7 @@ func TestStartDeepWorkBadCalls(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
 			before := e.snapshot()
-			_, err := e.tl.StartDeepWork(args(t, tc.json))
+			_, err := call(e.tl, e.tl.StartDeepWork, args(t, tc.json))
 			wantInputError(t, err, tc.field, tc.words...)
 			e.sameSnapshot(before)
 		})
@@ -95,7 +95,7 @@ func TestStartDeepWorkBadCalls(t *testing.T) {
 	for _, n := range []int{10, 200} {
 		t.Run(fmt.Sprintf("description %d chars ok", n), func(t *testing.T) {
 			e := newEnv(t)
-			if _, err := e.tl.StartDeepWork(args(t, `{"mode":"flexible","activity_description":"`+strings.Repeat("深", n)+`"}`)); err != nil {
+			if _, err := call(e.tl, e.tl.StartDeepWork, args(t, `{"mode":"flexible","activity_description":"`+strings.Repeat("深", n)+`"}`)); err != nil {
 				t.Errorf("%d characters refused: %v", n, err)
 			}
 		})
@@ -104,7 +104,7 @@ func TestStartDeepWorkBadCalls(t *testing.T) {
 		e := newEnv(t)
 		os.Remove(e.ws.Path(workspace.CurrentIDFile))
 		before := e.snapshot()
-		_, err := e.tl.StartDeepWork(args(t, `{"mode":"flexible","activity_description":"refactor the parser"}`))
+		_, err := call(e.tl, e.tl.StartDeepWork, args(t, `{"mode":"flexible","activity_description":"refactor the parser"}`))
 		wantInputError(t, err, "", "watchdog")
 		e.sameSnapshot(before)
 	})
@@ -114,11 +114,11 @@ func TestStartDeepWorkBadCalls(t *testing.T) {
 // in the same heartbeat is refused and writes nothing.
 func TestStartDeepWorkSupersedes(t *testing.T) {
 	e := newEnv(t)
-	if _, err := e.tl.StartDeepWork(args(t, `{"mode":"flexible","activity_description":"first long task"}`)); err != nil {
+	if _, err := call(e.tl, e.tl.StartDeepWork, args(t, `{"mode":"flexible","activity_description":"first long task"}`)); err != nil {
 		t.Fatal(err)
 	}
 	before := e.snapshot()
-	_, err := e.tl.StartDeepWork(args(t, `{"mode":"strict","activity_description":"second long task","planned_duration_minutes":5}`))
+	_, err := call(e.tl, e.tl.StartDeepWork, args(t, `{"mode":"strict","activity_description":"second long task","planned_duration_minutes":5}`))
 	wantInputError(t, err, "", "already exists", "keep working under it", "next heartbeat ID", "every 1m")
 	e.sameSnapshot(before)
 
@@ -127,7 +127,7 @@ func TestStartDeepWorkSupersedes(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.clk.Advance(time.Minute)
-	res, err := e.tl.StartDeepWork(args(t, `{"mode":"strict","activity_description":"second long task","planned_duration_minutes":5}`))
+	res, err := call(e.tl, e.tl.StartDeepWork, args(t, `{"mode":"strict","activity_description":"second long task","planned_duration_minutes":5}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestStartDeepWorkFolder(t *testing.T) {
 		e := newEnv(t)
 		e.write("stats/deep_work/"+string(testID)+".completed.txt", "x", e.now())
 		before := e.snapshot()
-		_, err := e.tl.StartDeepWork(args(t, `{"mode":"flexible","activity_description":"another long task"}`))
+		_, err := call(e.tl, e.tl.StartDeepWork, args(t, `{"mode":"flexible","activity_description":"another long task"}`))
 		wantInputError(t, err, "", string(testID)+".completed.txt", "already exists", "next heartbeat ID (it mints one every 1m")
 		// Nothing to keep working under: the declaration has completed.
 		if strings.Contains(err.Error(), "keep working under it") {
@@ -161,7 +161,7 @@ func TestStartDeepWorkFolder(t *testing.T) {
 		e.write("stats/deep_work/20250102010000.txt", "制限タイプ: flexible\n活動予定内容: 論文の読解\n", e.now())
 		e.write("stats/deep_work/20250102000000.completed.txt", "x", e.now())
 		e.write("stats/deep_work/notes.txt", "x", e.now())
-		res, err := e.tl.StartDeepWork(args(t, `{"mode":"flexible","activity_description":"another long task"}`))
+		res, err := call(e.tl, e.tl.StartDeepWork, args(t, `{"mode":"flexible","activity_description":"another long task"}`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +184,7 @@ func TestStartDeepWorkConfiguredMax(t *testing.T) {
 		t.Run(fmt.Sprintf("%dmin", tc.minutes), func(t *testing.T) {
 			e := newEnv(t)
 			e.tl.Thresholds.MaxStrictDeepWork = config.Duration(45 * time.Minute)
-			_, err := e.tl.StartDeepWork(args(t, fmt.Sprintf(`{"mode":"strict","activity_description":"refactor the parser","planned_duration_minutes":%d}`, tc.minutes)))
+			_, err := call(e.tl, e.tl.StartDeepWork, args(t, fmt.Sprintf(`{"mode":"strict","activity_description":"refactor the parser","planned_duration_minutes":%d}`, tc.minutes)))
 			if (err == nil) != tc.ok {
 				t.Errorf("%d min with max 45: err = %v, want ok %v", tc.minutes, err, tc.ok)
 			}
@@ -203,7 +203,7 @@ func TestFlexibleDeepWorkSaysWhenTheWarningComes(t *testing.T) {
 		e.write(testThemeHist+"/20250102020000.md", "## Activity type\ncreation\n", e.now().Add(-4*time.Minute))
 		since := e.now().Add(-3 * time.Minute)
 		e.writeStateWith(t, state.State{PulseAt: e.now(), Delivery: "exec", Work: state.Work{Mode: state.WorkWorking, Since: &since}})
-		res, err := e.tl.StartDeepWork(args(t, `{"mode":"flexible","activity_description":"reading a long paper"}`))
+		res, err := call(e.tl, e.tl.StartDeepWork, args(t, `{"mode":"flexible","activity_description":"reading a long paper"}`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -217,7 +217,7 @@ func TestFlexibleDeepWorkSaysWhenTheWarningComes(t *testing.T) {
 
 		e = newEnv(t) // no watchdog: nothing judged
 		e.tl.Lang = l
-		res, err = e.tl.StartDeepWork(args(t, `{"mode":"flexible","activity_description":"reading a long paper"}`))
+		res, err = call(e.tl, e.tl.StartDeepWork, args(t, `{"mode":"flexible","activity_description":"reading a long paper"}`))
 		if err != nil {
 			t.Fatal(err)
 		}

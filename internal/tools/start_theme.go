@@ -12,27 +12,33 @@ import (
 	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
-// Parameters of start_theme and end_theme.
-const (
-	pThemeName    = "theme_name"
-	pReason       = "reason"
-	pThemeboxFile = "themebox_file"
-	pAchievements = "achievements"
-)
-
 // maxThemeNameLen bounds a theme's display name.
 const maxThemeNameLen = 200
 
 type startThemeInput struct {
-	ThemeName       string   `json:"theme_name" maxLength:"$maxThemeNameLen" jsonschema:"The theme's title, one line."`
-	ThemePart       string   `json:"theme_directory_part" maxLength:"$maxPartLen" jsonschema:"A short folder name for the theme, e.g. ai_research; the folder becomes artifacts/<current heartbeat ID>_<theme_directory_part>/. One folder name: no / or \\, no .., no leading dot."`
+	ThemeName       string   `json:"theme_name" jsonschema:"The theme's title, one line."`
+	ThemePart       string   `json:"theme_directory_part" jsonschema:"A short folder name for the theme, e.g. ai_research; the folder becomes artifacts/<current heartbeat ID>_<theme_directory_part>/. One folder name: no / or \\, no .., no leading dot."`
 	Reason          string   `json:"reason" jsonschema:"Why you start this theme, free text."`
 	ActivityContent []string `json:"activity_content,omitempty" jsonschema:"Optional: what you did to start the theme, one item per point."`
 	parentInput
 	ThemeboxFile string `json:"themebox_file,omitempty" jsonschema:"Optional: the name of the themebox/ file this theme comes from (e.g. next_theme.md); it is renamed to processed.<name>. Files starting with draft. are not ready: leave them."`
+
+	parent *workspace.Theme // the parent pair, when given
 }
 
-var startThemeTool = define[startThemeInput]("start_theme", "Start theme", writes, (*Tools).StartTheme,
+func (in *startThemeInput) validate(c *checker) {
+	c.oneLine(&in.ThemeName, 1, maxThemeNameLen, sayf("the theme's title, up to %d characters on one line", maxThemeNameLen))
+	c.part(&in.ThemePart, sayf("a short folder name for the theme, e.g. ai_research; the folder becomes artifacts/<current heartbeat ID>_<theme_directory_part>/"))
+	c.text(&in.Reason, sayf("why you start this theme"))
+	c.list(&in.ActivityContent, sayf("what you did to start the theme, one item per point"))
+	in.parent = c.parent(&in.parentInput)
+	// The themebox file is looked at once the rest is good.
+	if c.err() == nil {
+		c.themebox(&in.ThemeboxFile)
+	}
+}
+
+var startThemeTool = define("start_theme", "Start theme", writes, (*Tools).StartTheme,
 	"Start a long-running theme: creates artifacts/<current heartbeat ID>_<theme_directory_part>/histories/ (or under the parent theme's subthemes/), writes the start record in artifacts/theme_histories/, "+
 		"and marks the themebox file it came from as processed. The reply gives theme_start_id and theme_directory_part to use in create_activity_log.")
 
@@ -62,48 +68,28 @@ func (r *StartThemeResult) Text(l lang.Lang) string {
 // StartTheme starts a theme named by the current heartbeat ID: it creates
 // its folder with histories/, writes the start record and, when the theme
 // came from the themebox, renames that file to processed.<name>.
-func (t *Tools) StartTheme(a Args) (*StartThemeResult, error) {
-	if err := checkParams[startThemeInput](a); err != nil {
-		return nil, err
-	}
-	var bad problems
-	name, err := a.oneLine(pThemeName, true, 1, maxThemeNameLen, sayf("the theme's title, up to %d characters on one line", maxThemeNameLen))
-	bad.add(err)
-	part, err := a.partArg(pThemePart, sayf("a short folder name for the theme, e.g. ai_research; the folder becomes artifacts/<current heartbeat ID>_<theme_directory_part>/"))
-	bad.add(err)
-	reason, err := a.text(pReason, true, sayf("why you start this theme"))
-	bad.add(err)
-	content, err := a.list(pActivityContent, false, sayf("what you did to start the theme, one item per point"))
-	bad.add(err)
-	parent, err := a.parentArg()
-	bad.add(err)
-	if err := bad.err(); err != nil {
-		return nil, err
-	}
-	box, err := t.themeboxArg(a)
-	if err != nil {
-		return nil, err
-	}
+func (t *Tools) StartTheme(in startThemeInput) (*StartThemeResult, error) {
+	name, part, reason, content, parent, box := in.ThemeName, in.ThemePart, in.Reason, in.ActivityContent, in.parent, in.ThemeboxFile
 	id, err := t.currentID()
 	if err != nil {
 		return nil, err
 	}
 	theme := workspace.Theme{StartID: id, Part: part, Parent: parent}
 	if parent != nil {
-		if err := t.existingDir(parent.Dir(), pParentThemeStartID, sayf("check parent_theme_start_id and parent_theme_directory_part against the parent theme's folder under artifacts/, or leave both out for a top-level theme")); err != nil {
+		if err := t.existingDir(parent.Dir(), parentIDParam, sayf("check parent_theme_start_id and parent_theme_directory_part against the parent theme's folder under artifacts/, or leave both out for a top-level theme")); err != nil {
 			return nil, err
 		}
 	}
 	record := workspace.ThemeHistoriesDir + "/" + string(id) + "_start_" + part + ".md"
 	already := func(what string) error {
-		return badField(pThemePart, sayf("a theme %s was already started in this heartbeat (%s exists)", part, what), sayf("use that theme (theme_start_id %s), or choose another theme_directory_part", string(id)))
+		return badField(themePartParam, sayf("a theme %s was already started in this heartbeat (%s exists)", part, what), sayf("use that theme (theme_start_id %s), or choose another theme_directory_part", string(id)))
 	}
 	if !t.gone(theme.Dir()) {
 		return nil, already(theme.Dir())
 	}
 	histAbs, err := t.WS.Resolve(theme.HistoriesDir())
 	if err != nil {
-		return nil, badField(pThemePart, sayf("the theme folder would lie outside the workspace (%s)", osReason(err)), sayf("make sure artifacts/ (and the parent theme folder) are real folders inside the workspace"))
+		return nil, badField(themePartParam, sayf("the theme folder would lie outside the workspace (%s)", osReason(err)), sayf("make sure artifacts/ (and the parent theme folder) are real folders inside the workspace"))
 	}
 	// The record is claimed first: it is the one name that must be unique,
 	// so two concurrent calls cannot both start the theme. It is taken back
@@ -152,34 +138,41 @@ func (t *Tools) StartTheme(a Args) (*StartThemeResult, error) {
 	return res, nil
 }
 
-// themeboxArg reads themebox_file: the name of a ready file in themebox/.
-func (t *Tools) themeboxArg(a Args) (string, error) {
-	s, err := a.text(pThemeboxFile, false, sayf(""))
-	if err != nil || s == "" {
-		return "", err
+// themebox checks themebox_file: the name of a ready file in themebox/,
+// without the folder.
+func (c *checker) themebox(f *string) {
+	if !c.text(f, sayf("")) {
+		return
 	}
-	s = strings.TrimPrefix(strings.ReplaceAll(s, `\`, "/"), workspace.ThemeboxDir+"/")
+	ws := c.t.WS
+	s := strings.TrimPrefix(strings.ReplaceAll(*f, `\`, "/"), workspace.ThemeboxDir+"/")
 	name, err := workspace.CheckPart(s)
 	if err != nil {
-		return "", badField(pThemeboxFile, partProblem(err), sayf("pass the file's name inside themebox/, e.g. next_theme.md"))
+		c.report(f, partProblem(err), sayf("pass the file's name inside themebox/, e.g. next_theme.md"))
+		return
 	}
 	switch {
 	case strings.HasPrefix(name, "processed."):
-		return "", badField(pThemeboxFile, sayf("%q is already processed", name), sayf("pass an unprocessed file of themebox/, or leave themebox_file out"))
+		c.report(f, sayf("%q is already processed", name), sayf("pass an unprocessed file of themebox/, or leave themebox_file out"))
+		return
 	case strings.HasPrefix(name, "draft."):
-		return "", badField(pThemeboxFile, sayf("%q is a draft the user has not finished", name), sayf("pass a file without the draft. prefix, or leave themebox_file out"))
+		c.report(f, sayf("%q is a draft the user has not finished", name), sayf("pass a file without the draft. prefix, or leave themebox_file out"))
+		return
 	}
-	abs, err := t.WS.Resolve(workspace.ThemeboxDir + "/" + name)
+	abs, err := ws.Resolve(workspace.ThemeboxDir + "/" + name)
 	if err != nil {
-		return "", badField(pThemeboxFile, sayf("themebox/%s leads outside the workspace", name), sayf("pass a regular file inside themebox/"))
+		c.report(f, sayf("themebox/%s leads outside the workspace", name), sayf("pass a regular file inside themebox/"))
+		return
 	}
 	if fi, err := os.Lstat(abs); err != nil || !fi.Mode().IsRegular() {
-		return "", badField(pThemeboxFile, sayf("themebox/%s does not exist or is not a regular file", name), sayf("pass the name of a file listed in themebox/, or leave themebox_file out"))
+		c.report(f, sayf("themebox/%s does not exist or is not a regular file", name), sayf("pass the name of a file listed in themebox/, or leave themebox_file out"))
+		return
 	}
-	if !t.gone(workspace.ThemeboxDir + "/processed." + name) {
-		return "", badField(pThemeboxFile, sayf("themebox/processed.%s already exists", name), sayf("rename one of the two files, or leave themebox_file out"))
+	if _, err := os.Lstat(ws.Path(workspace.ThemeboxDir + "/processed." + name)); !errors.Is(err, os.ErrNotExist) {
+		c.report(f, sayf("themebox/processed.%s already exists", name), sayf("rename one of the two files, or leave themebox_file out"))
+		return
 	}
-	return name, nil
+	*f = name
 }
 
 // escapeHeadings indents lines that start with "#", so free text can never

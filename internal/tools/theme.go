@@ -3,28 +3,19 @@ package tools
 import (
 	"errors"
 	"os"
-	"strings"
 
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
-// Parameter names shared by the tools that name a theme.
-const (
-	pThemeStartID       = "theme_start_id"
-	pThemePart          = "theme_directory_part"
-	pParentThemeStartID = "parent_theme_start_id"
-	pParentThemePart    = "parent_theme_directory_part"
-)
-
 // themeInput names a theme; parentInput its parent, for a sub-theme.
 type themeInput struct {
-	ThemeStartID string `json:"theme_start_id" pattern:"^[0-9]{14}$" jsonschema:"The theme's start ID: 14 digits YYYYMMDDHHMMSS, the first part of the theme folder name artifacts/<theme_start_id>_<theme_directory_part>/ (start_theme returns it)."`
-	ThemePart    string `json:"theme_directory_part" maxLength:"$maxPartLen" jsonschema:"The theme folder's name after the ID and underscore, e.g. ai_research for artifacts/20250101120000_ai_research/. One folder name: no / or \\, no .., no leading dot."`
+	ThemeStartID string `json:"theme_start_id" jsonschema:"The theme's start ID: 14 digits YYYYMMDDHHMMSS, the first part of the theme folder name artifacts/<theme_start_id>_<theme_directory_part>/ (start_theme returns it)."`
+	ThemePart    string `json:"theme_directory_part" jsonschema:"The theme folder's name after the ID and underscore, e.g. ai_research for artifacts/20250101120000_ai_research/. One folder name: no / or \\, no .., no leading dot."`
 }
 
 type parentInput struct {
-	ParentThemeStartID string `json:"parent_theme_start_id,omitempty" pattern:"^[0-9]{14}$" jsonschema:"Only for a sub-theme (artifacts/<parent>/subthemes/<theme>/): the parent theme's 14-digit start ID. Give it together with parent_theme_directory_part, or leave both out."`
-	ParentThemePart    string `json:"parent_theme_directory_part,omitempty" maxLength:"$maxPartLen" jsonschema:"Only for a sub-theme: the parent theme's directory part. Give it together with parent_theme_start_id, or leave both out."`
+	ParentThemeStartID string `json:"parent_theme_start_id,omitempty" jsonschema:"Only for a sub-theme (artifacts/<parent>/subthemes/<theme>/): the parent theme's 14-digit start ID. Give it together with parent_theme_directory_part, or leave both out."`
+	ParentThemePart    string `json:"parent_theme_directory_part,omitempty" jsonschema:"Only for a sub-theme: the parent theme's directory part. Give it together with parent_theme_start_id, or leave both out."`
 }
 
 // The hints of the theme parameters, for the fixes of bad calls.
@@ -36,74 +27,53 @@ var (
 	themeNotFoundFixHint = sayf("check theme_start_id and theme_directory_part against the folder name under artifacts/ (and the parent pair for a sub-theme), or call start_theme first")
 )
 
-// idArg reads a heartbeat-ID parameter.
-func (a Args) idArg(name string, required bool, hint say) (workspace.ID, error) {
-	s, err := a.text(name, required, hint)
-	if err != nil || s == "" {
-		return "", err
+// parent checks the optional parent pair, both or neither (a pair member
+// sent as an empty string counts as left out), and returns the parent.
+func (c *checker) parent(in *parentInput) *workspace.Theme {
+	if c.describe {
+		c.id(&in.ParentThemeStartID, parentThemeIDHint)
+		c.part(&in.ParentThemePart, parentThemePartHint)
+		return nil
 	}
-	id, err := workspace.ParseID(s)
-	if err != nil {
-		return "", badField(name, sayf("%q is not a heartbeat ID (14 digits YYYYMMDDHHMMSS)", clip(s, 40)), sayf("pass %s", hint))
-	}
-	return workspace.ID(id), nil
-}
-
-// partArg reads a directory-part parameter.
-func (a Args) partArg(name string, hint say) (string, error) {
-	s, err := a.text(name, true, hint)
-	if err != nil {
-		return "", err
-	}
-	p, err := workspace.CheckPart(s)
-	if err != nil {
-		return "", badField(name, partProblem(err), sayf("use one folder name without / \\ : * ? \" < > |, control characters, a leading dot or ..; %s", hint))
-	}
-	return p, nil
-}
-
-// parentArg reads the optional parent pair: both or neither.
-func (a Args) parentArg() (*workspace.Theme, error) {
-	hasID, hasPart := a.present(pParentThemeStartID), a.present(pParentThemePart)
-	if s, ok := a[pParentThemeStartID].(string); ok && strings.TrimSpace(s) == "" {
-		hasID = false
-	}
-	if s, ok := a[pParentThemePart].(string); ok && strings.TrimSpace(s) == "" {
-		hasPart = false
-	}
+	hasID := c.of(&in.ParentThemeStartID).given() && !c.trimmedEmpty(&in.ParentThemeStartID)
+	hasPart := c.of(&in.ParentThemePart).given() && !c.trimmedEmpty(&in.ParentThemePart)
+	both := sayf("give both parent_theme_start_id and parent_theme_directory_part for a sub-theme, or neither for a top-level theme")
 	switch {
 	case !hasID && !hasPart:
-		return nil, nil
+		return nil
 	case hasID && !hasPart:
-		return nil, badField(pParentThemePart, sayf("missing while parent_theme_start_id is given"), sayf("give both parent_theme_start_id and parent_theme_directory_part for a sub-theme, or neither for a top-level theme"))
+		c.report(&in.ParentThemePart, sayf("missing while parent_theme_start_id is given"), both)
+		return nil
 	case !hasID && hasPart:
-		return nil, badField(pParentThemeStartID, sayf("missing while parent_theme_directory_part is given"), sayf("give both parent_theme_start_id and parent_theme_directory_part for a sub-theme, or neither for a top-level theme"))
+		c.report(&in.ParentThemeStartID, sayf("missing while parent_theme_directory_part is given"), both)
+		return nil
 	}
-	id, err := a.idArg(pParentThemeStartID, true, parentThemeIDHint)
-	if err != nil {
-		return nil, err
+	id, ok := c.id(&in.ParentThemeStartID, parentThemeIDHint)
+	if !ok || !c.part(&in.ParentThemePart, parentThemePartHint) {
+		return nil
 	}
-	part, err := a.partArg(pParentThemePart, parentThemePartHint)
-	if err != nil {
-		return nil, err
-	}
-	return &workspace.Theme{StartID: id, Part: part}, nil
+	return &workspace.Theme{StartID: id, Part: in.ParentThemePart}
 }
 
-// themeArg reads theme_start_id, theme_directory_part and the parent pair.
-func (a Args) themeArg() (workspace.Theme, error) {
-	var bad problems
-	id, err := a.idArg(pThemeStartID, true, themeIDHint)
-	bad.add(err)
-	part, err := a.partArg(pThemePart, themePartHint)
-	bad.add(err)
-	parent, err := a.parentArg()
-	bad.add(err)
-	if err := bad.err(); err != nil {
-		return workspace.Theme{}, err
-	}
-	return workspace.Theme{StartID: id, Part: part, Parent: parent}, nil
+// theme checks theme_start_id, theme_directory_part and the parent pair,
+// and returns the theme they name.
+func (c *checker) theme(th *themeInput, pa *parentInput) workspace.Theme {
+	id, _ := c.id(&th.ThemeStartID, themeIDHint)
+	c.part(&th.ThemePart, themePartHint)
+	return workspace.Theme{StartID: id, Part: th.ThemePart, Parent: c.parent(pa)}
 }
+
+// paramName is the parameter name of field, a field of the struct *in, for
+// a problem found after the call was validated.
+func paramName(in, field any) string { return newChecker(nil, in).of(field).name }
+
+// The parameters a problem with a theme's folder is blamed on, named by
+// their fields' tags.
+var (
+	themeIDParam   = func() string { var in themeInput; return paramName(&in, &in.ThemeStartID) }()
+	themePartParam = func() string { var in themeInput; return paramName(&in, &in.ThemePart) }()
+	parentIDParam  = func() string { var in parentInput; return paramName(&in, &in.ParentThemeStartID) }()
+)
 
 // existingDir checks that the workspace-relative folder rel exists and stays
 // inside the workspace after following symlinks. field names the parameter
@@ -127,14 +97,14 @@ func (t *Tools) existingDir(rel, field string, fix say) error {
 // the workspace; the parent first, so the error names the right pair.
 func (t *Tools) checkTheme(th workspace.Theme) error {
 	if th.Parent != nil {
-		if err := t.existingDir(th.Parent.Dir(), pParentThemeStartID, sayf("check parent_theme_start_id and parent_theme_directory_part against the parent theme's folder under artifacts/, or leave both out for a top-level theme")); err != nil {
+		if err := t.existingDir(th.Parent.Dir(), parentIDParam, sayf("check parent_theme_start_id and parent_theme_directory_part against the parent theme's folder under artifacts/, or leave both out for a top-level theme")); err != nil {
 			return err
 		}
 	}
-	if err := t.existingDir(th.Dir(), pThemeStartID, sayf("%s%s", themeNotFoundFixHint, t.suggestTheme(th))); err != nil {
+	if err := t.existingDir(th.Dir(), themeIDParam, sayf("%s%s", themeNotFoundFixHint, t.suggestTheme(th))); err != nil {
 		return err
 	}
-	return t.existingDir(th.HistoriesDir(), pThemeStartID, sayf("the theme folder exists but has no histories/ folder; create %s or start the theme with start_theme", th.HistoriesDir()))
+	return t.existingDir(th.HistoriesDir(), themeIDParam, sayf("the theme folder exists but has no histories/ folder; create %s or start the theme with start_theme", th.HistoriesDir()))
 }
 
 // suggestTheme names existing top-level themes with the same directory part,

@@ -12,37 +12,49 @@ import (
 	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
-// Parameters of create_theme_expert_context.
-const (
-	pExpertRole        = "expert_role"
-	pExpertPerspective = "expert_perspective"
-	pConstraints       = "constraints"
-	pExpectedOutcome   = "expected_outcome"
-)
-
 // contextsDir is the theme's folder of expert contexts, <theme>/contexts/.
 const contextsDir = "contexts"
 
 type createThemeExpertContextInput struct {
-	ThemeName string `json:"theme_name" maxLength:"$maxThemeNameLen" jsonschema:"The theme's title, one line."`
+	ThemeName string `json:"theme_name" jsonschema:"The theme's title, one line."`
 	themeInput
 	parentInput
-	ExpertRole        string   `json:"expert_role" maxLength:"500" jsonschema:"The expert you become for this theme, one line, e.g. a marine biologist who writes for children."`
-	ExpertPerspective []string `json:"expert_perspective" minItems:"1" jsonschema:"How this expert looks at the theme, one point per item (at least one)."`
-	Constraints       []string `json:"constraints" minItems:"1" jsonschema:"What this expert must keep to, one point per item (at least one)."`
-	ExpectedOutcome   []string `json:"expected_outcome" minItems:"1" jsonschema:"What the theme should produce, one point per item (at least one)."`
+	ExpertRole        string   `json:"expert_role" jsonschema:"The expert you become for this theme, one line, e.g. a marine biologist who writes for children."`
+	ExpertPerspective []string `json:"expert_perspective" jsonschema:"How this expert looks at the theme, one point per item (at least one)."`
+	Constraints       []string `json:"constraints" jsonschema:"What this expert must keep to, one point per item (at least one)."`
+	ExpectedOutcome   []string `json:"expected_outcome" jsonschema:"What the theme should produce, one point per item (at least one)."`
+
+	theme workspace.Theme
 }
 
-var ctxTool = define[createThemeExpertContextInput]("create_theme_expert_context", "Create theme expert context", writes, (*Tools).CreateThemeExpertContext,
+// maxRoleLen bounds expert_role, one line.
+const maxRoleLen = 500
+
+func (in *createThemeExpertContextInput) validate(c *checker) {
+	c.oneLine(&in.ThemeName, 1, maxThemeNameLen, sayf("the theme's title, one line"))
+	in.theme = c.theme(&in.themeInput, &in.parentInput)
+	c.oneLine(&in.ExpertRole, 1, maxRoleLen, sayf("the expert you become for this theme, e.g. a marine biologist who writes for children"))
+	c.list(&in.ExpertPerspective, sayf("how this expert looks at the theme, one point per item"))
+	c.list(&in.Constraints, sayf("what this expert must keep to, one point per item"))
+	c.list(&in.ExpectedOutcome, sayf("what the theme should produce, one point per item"))
+}
+
+var ctxTool = define("create_theme_expert_context", "Create theme expert context", writes, (*Tools).CreateThemeExpertContext,
 	"Write the expert persona you take on for a theme into <theme folder>/contexts/<current heartbeat ID>.md: the expert's role, perspective, constraints and expected outcome. "+
 		"The theme must exist (start_theme); an existing context is never overwritten. get_latest_theme_context reads it back.")
 
 type getLatestThemeContextInput struct {
 	themeInput
 	parentInput
+
+	theme workspace.Theme
 }
 
-var latestCtxTool = define[getLatestThemeContextInput]("get_latest_theme_context", "Get latest theme context", reads, (*Tools).GetLatestThemeContext,
+func (in *getLatestThemeContextInput) validate(c *checker) {
+	in.theme = c.theme(&in.themeInput, &in.parentInput)
+}
+
+var latestCtxTool = define("get_latest_theme_context", "Get latest theme context", reads, (*Tools).GetLatestThemeContext,
 	"Read-only: the newest expert context of a theme (<theme folder>/contexts/). A sub-theme without one of its own gets its parent theme's, marked inherited.")
 
 // ThemeContextResult is the reply of create_theme_expert_context and
@@ -73,26 +85,9 @@ func (r *ThemeContextResult) Text(l lang.Lang) string {
 // <theme>/contexts/<current ID>.md: the role, the perspective, the
 // constraints and the expected outcome, for the agent to take on when it
 // works on the theme. The theme must exist; a context is never overwritten.
-func (t *Tools) CreateThemeExpertContext(a Args) (*ThemeContextResult, error) {
-	if err := checkParams[createThemeExpertContextInput](a); err != nil {
-		return nil, err
-	}
-	var bad problems
-	name, err := a.oneLine(pThemeName, true, 1, maxThemeNameLen, sayf("the theme's title, one line"))
-	bad.add(err)
-	theme, err := a.themeArg()
-	bad.add(err)
-	role, err := a.oneLine(pExpertRole, true, 1, 500, sayf("the expert you become for this theme, e.g. a marine biologist who writes for children"))
-	bad.add(err)
-	persp, err := a.list(pExpertPerspective, true, sayf("how this expert looks at the theme, one point per item"))
-	bad.add(err)
-	cons, err := a.list(pConstraints, true, sayf("what this expert must keep to, one point per item"))
-	bad.add(err)
-	outc, err := a.list(pExpectedOutcome, true, sayf("what the theme should produce, one point per item"))
-	bad.add(err)
-	if err := bad.err(); err != nil {
-		return nil, err
-	}
+func (t *Tools) CreateThemeExpertContext(in createThemeExpertContextInput) (*ThemeContextResult, error) {
+	name, theme, role := in.ThemeName, in.theme, in.ExpertRole
+	persp, cons, outc := in.ExpertPerspective, in.Constraints, in.ExpectedOutcome
 	id, err := t.currentID()
 	if err != nil {
 		return nil, err
@@ -126,14 +121,8 @@ func (t *Tools) CreateThemeExpertContext(a Args) (*ThemeContextResult, error) {
 // GetLatestThemeContext returns the newest expert context of a theme; a
 // sub-theme without one of its own gets its parent's. One small folder
 // listing per theme.
-func (t *Tools) GetLatestThemeContext(a Args) (*ThemeContextResult, error) {
-	if err := checkParams[getLatestThemeContextInput](a); err != nil {
-		return nil, err
-	}
-	theme, err := a.themeArg()
-	if err != nil {
-		return nil, err
-	}
+func (t *Tools) GetLatestThemeContext(in getLatestThemeContextInput) (*ThemeContextResult, error) {
+	theme := in.theme
 	if err := t.checkTheme(theme); err != nil {
 		return nil, err
 	}

@@ -10,7 +10,7 @@ const ctxArgs = `"theme_name":"Research","expert_role":"a patient historian","ex
 
 func TestCreateThemeExpertContext(t *testing.T) {
 	e := newEnv(t)
-	res, err := e.tl.CreateThemeExpertContext(args(t, `{`+ctxArgs+`,"theme_start_id":"20250101000000","theme_directory_part":"research"}`))
+	res, err := call(e.tl, e.tl.CreateThemeExpertContext, args(t, `{`+ctxArgs+`,"theme_start_id":"20250101000000","theme_directory_part":"research"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestCreateThemeExpertContext(t *testing.T) {
 	}
 	// A second one in the same heartbeat is refused; the first stays.
 	before := e.snapshot()
-	_, err = e.tl.CreateThemeExpertContext(args(t, `{`+ctxArgs+`,"theme_start_id":"20250101000000","theme_directory_part":"research"}`))
+	_, err = call(e.tl, e.tl.CreateThemeExpertContext, args(t, `{`+ctxArgs+`,"theme_start_id":"20250101000000","theme_directory_part":"research"}`))
 	wantInputError(t, err, "", "already exists")
 	e.sameSnapshot(before)
 
@@ -40,7 +40,7 @@ func TestCreateThemeExpertContext(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := e.snapshot()
-			_, err := e.tl.CreateThemeExpertContext(args(t, tc.args))
+			_, err := call(e.tl, e.tl.CreateThemeExpertContext, args(t, tc.args))
 			wantInputError(t, err, tc.field, tc.want...)
 			e.sameSnapshot(before)
 		})
@@ -57,7 +57,7 @@ func TestGetLatestThemeContext(t *testing.T) {
 	subArgs := `{"theme_start_id":"20250101100000","theme_directory_part":"tides","parent_theme_start_id":"20250101000000","parent_theme_directory_part":"research"}`
 	topArgs := `{"theme_start_id":"20250101000000","theme_directory_part":"research"}`
 
-	res, err := e.tl.GetLatestThemeContext(args(t, topArgs))
+	res, err := call(e.tl, e.tl.GetLatestThemeContext, args(t, topArgs))
 	if err != nil || res.Found {
 		t.Fatalf("no contexts yet: %+v, %v", res, err)
 	}
@@ -65,20 +65,20 @@ func TestGetLatestThemeContext(t *testing.T) {
 	e.write(parent+"/contexts/20250102000000.md", "new", e.now())
 	e.write(parent+"/contexts/notes.md", "not a context", e.now())
 	before := e.snapshot()
-	res, _ = e.tl.GetLatestThemeContext(args(t, topArgs))
+	res, _ = call(e.tl, e.tl.GetLatestThemeContext, args(t, topArgs))
 	if res.File != parent+"/contexts/20250102000000.md" || res.Content != "new" || res.Inherited {
 		t.Fatalf("top theme = %+v, want the newest by ID", res)
 	}
-	res, _ = e.tl.GetLatestThemeContext(args(t, subArgs))
+	res, _ = call(e.tl, e.tl.GetLatestThemeContext, args(t, subArgs))
 	if !res.Inherited || res.Content != "new" {
 		t.Fatalf("sub-theme without its own = %+v, want the parent's, inherited", res)
 	}
 	e.sameSnapshot(before)
 	e.write(sub+"/contexts/20250103000000.md", "own", e.now())
-	res, _ = e.tl.GetLatestThemeContext(args(t, subArgs))
+	res, _ = call(e.tl, e.tl.GetLatestThemeContext, args(t, subArgs))
 	if res.Inherited || res.Content != "own" {
 		t.Fatalf("sub-theme with its own = %+v", res)
 	}
-	_, err = e.tl.GetLatestThemeContext(args(t, `{"theme_start_id":"20250101000000","theme_directory_part":"nothing"}`))
+	_, err = call(e.tl, e.tl.GetLatestThemeContext, args(t, `{"theme_start_id":"20250101000000","theme_directory_part":"nothing"}`))
 	wantInputError(t, err, "theme_start_id", "does not exist")
 }

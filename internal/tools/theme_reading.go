@@ -15,12 +15,9 @@ import (
 	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
-// Parameters of get_latest_activity_log and list_theme_artifacts.
+// Bounds of get_latest_activity_log's num_logs and list_theme_artifacts'
+// limit.
 const (
-	pNumLogs         = "num_logs"
-	pIncludeSubdirs  = "include_subdirectories"
-	pLimit           = "limit"
-	pCursor          = "cursor"
 	maxNumLogs       = 10
 	defaultListLimit = 50
 	maxListLimit     = 200
@@ -29,10 +26,25 @@ const (
 type getLatestActivityLogInput struct {
 	themeInput
 	parentInput
-	NumLogs int `json:"num_logs,omitempty" minimum:"1" maximum:"$maxNumLogs" args:"$maxNumLogs" jsonschema:"How many of the newest logs to return, 1 to %d; 1 when left out."`
+	NumLogs int `json:"num_logs,omitempty" jsonschema:"How many of the newest logs to return, 1 to %d; 1 when left out."`
+
+	theme workspace.Theme
 }
 
-var latestLogTool = define[getLatestActivityLogInput]("get_latest_activity_log", "Get latest activity log", reads, (*Tools).GetLatestActivityLog,
+func (in *getLatestActivityLogInput) validate(c *checker) {
+	in.theme = c.theme(&in.themeInput, &in.parentInput)
+	hint := sayf("pass num_logs as a whole number from 1 to %d, or leave it out (1)", maxNumLogs)
+	given, inRange := c.whole(&in.NumLogs, 1, maxNumLogs, hint)
+	c.says(&in.NumLogs, maxNumLogs)
+	switch {
+	case !given:
+		in.NumLogs = 1
+	case c.of(&in.NumLogs).ok && !inRange:
+		c.report(&in.NumLogs, sayf("%d is outside 1..%d", in.NumLogs, maxNumLogs), hint)
+	}
+}
+
+var latestLogTool = define("get_latest_activity_log", "Get latest activity log", reads, (*Tools).GetLatestActivityLog,
 	"Read-only: the text of a theme's newest activity logs, newest first, to pick up where you left off.")
 
 // LogEntry is one activity log with its text.
@@ -64,25 +76,8 @@ func (r *LatestLogsResult) Text(l lang.Lang) string {
 
 // GetLatestActivityLog returns the text of a theme's newest activity logs
 // (num_logs, 1 to 10), so the agent can pick up where it left off.
-func (t *Tools) GetLatestActivityLog(a Args) (*LatestLogsResult, error) {
-	if err := checkParams[getLatestActivityLogInput](a); err != nil {
-		return nil, err
-	}
-	var bad problems
-	theme, err := a.themeArg()
-	bad.add(err)
-	hint := sayf("pass num_logs as a whole number from 1 to %d, or leave it out (1)", maxNumLogs)
-	n, given, err := a.integer(pNumLogs, hint)
-	bad.add(err)
-	if err == nil && given && (n < 1 || n > maxNumLogs) {
-		bad.add(badField(pNumLogs, sayf("%d is outside 1..%d", n, maxNumLogs), hint))
-	}
-	if err := bad.err(); err != nil {
-		return nil, err
-	}
-	if !given {
-		n = 1
-	}
+func (t *Tools) GetLatestActivityLog(in getLatestActivityLogInput) (*LatestLogsResult, error) {
+	theme, n := in.theme, in.NumLogs
 	if err := t.checkTheme(theme); err != nil {
 		return nil, err
 	}
@@ -113,13 +108,30 @@ type listThemeArtifactsInput struct {
 	themeInput
 	parentInput
 	IncludeSubdirectories bool   `json:"include_subdirectories,omitempty" jsonschema:"Whether to list the theme folder's own sub-folders too; false when left out."`
-	Limit                 int    `json:"limit,omitempty" minimum:"1" maximum:"$maxListLimit" args:"$maxListLimit,$defaultListLimit" jsonschema:"Files per page, 1 to %d; %d when left out."`
+	Limit                 int    `json:"limit,omitempty" jsonschema:"Files per page, 1 to %d; %d when left out."`
 	Cursor                string `json:"cursor,omitempty" jsonschema:"The next_cursor of the previous page, to get the page after it; leave it out for the first page."`
+
+	theme workspace.Theme
 }
 
-var artifactsTool = define[listThemeArtifactsInput]("list_theme_artifacts", "List theme artifacts", reads, (*Tools).ListThemeArtifacts,
+func (in *listThemeArtifactsInput) validate(c *checker) {
+	in.theme = c.theme(&in.themeInput, &in.parentInput)
+	c.boolean(&in.IncludeSubdirectories, sayf("pass include_subdirectories as a boolean, or leave it out (false)"))
+	hint := sayf("pass limit as a whole number from 1 to %d, or leave it out (%d)", maxListLimit, defaultListLimit)
+	given, inRange := c.whole(&in.Limit, 1, maxListLimit, hint)
+	c.says(&in.Limit, maxListLimit, defaultListLimit)
+	switch {
+	case !given:
+		in.Limit = defaultListLimit
+	case c.of(&in.Limit).ok && !inRange:
+		c.report(&in.Limit, sayf("%d is outside 1..%d", in.Limit, maxListLimit), hint)
+	}
+	c.text(&in.Cursor, sayf("the next_cursor of the previous page"))
+}
+
+var artifactsTool = define("list_theme_artifacts", "List theme artifacts", reads, (*Tools).ListThemeArtifacts,
 	"Read-only: the files of a theme folder by path, with sizes and times; histories/ and sub-theme folders are left out. A page holds up to limit files (%d when left out); pass next_cursor as cursor for the next page.",
-	"$defaultListLimit")
+	func(*Tools) any { return defaultListLimit })
 
 // ArtifactEntry is one file of a theme folder.
 type ArtifactEntry struct {
@@ -153,36 +165,9 @@ func (r *ArtifactsResult) Text(l lang.Lang) string {
 
 // ListThemeArtifacts lists a theme folder's files (histories/ excluded, and
 // sub-themes' own folders: they have their own listing), a page at a time.
-func (t *Tools) ListThemeArtifacts(a Args) (*ArtifactsResult, error) {
-	if err := checkParams[listThemeArtifactsInput](a); err != nil {
-		return nil, err
-	}
-	var bad problems
-	theme, err := a.themeArg()
-	bad.add(err)
-	sub := false
-	if v, ok := a[pIncludeSubdirs]; ok && v != nil {
-		b, ok := v.(bool)
-		if !ok {
-			bad.add(badField(pIncludeSubdirs, sayf("must be true or false"), sayf("pass include_subdirectories as a boolean, or leave it out (false)")))
-		}
-		sub = b
-	}
-	hint := sayf("pass limit as a whole number from 1 to %d, or leave it out (%d)", maxListLimit, defaultListLimit)
-	limit, given, err := a.integer(pLimit, hint)
-	bad.add(err)
-	if err == nil && given && (limit < 1 || limit > maxListLimit) {
-		bad.add(badField(pLimit, sayf("%d is outside 1..%d", limit, maxListLimit), hint))
-	}
-	cursor, err := a.text(pCursor, false, sayf("the next_cursor of the previous page"))
-	bad.add(err)
-	if err := bad.err(); err != nil {
-		return nil, err
-	}
-	if !given {
-		limit = defaultListLimit
-	}
-	if err := t.existingDir(theme.Dir(), pThemeStartID, sayf("%s%s", themeNotFoundFixHint, t.suggestTheme(theme))); err != nil {
+func (t *Tools) ListThemeArtifacts(in listThemeArtifactsInput) (*ArtifactsResult, error) {
+	theme, sub, limit, cursor := in.theme, in.IncludeSubdirectories, in.Limit, in.Cursor
+	if err := t.existingDir(theme.Dir(), themeIDParam, sayf("%s%s", themeNotFoundFixHint, t.suggestTheme(theme))); err != nil {
 		return nil, err
 	}
 	root, err := t.WS.Resolve(theme.Dir())

@@ -15,14 +15,14 @@ func TestGetLatestActivityLog(t *testing.T) {
 	}
 	e.write(testThemeHist+"/notes.md", "not a log", e.now())
 	before := e.snapshot()
-	res, err := e.tl.GetLatestActivityLog(args(t, `{`+topTheme+`}`))
+	res, err := call(e.tl, e.tl.GetLatestActivityLog, args(t, `{`+topTheme+`}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Logs) != 1 || res.Logs[0].Content != "log 12" || res.Total != 12 {
 		t.Fatalf("default = %+v, want the newest only", res)
 	}
-	res, _ = e.tl.GetLatestActivityLog(args(t, `{`+topTheme+`,"num_logs":10}`))
+	res, _ = call(e.tl, e.tl.GetLatestActivityLog, args(t, `{`+topTheme+`,"num_logs":10}`))
 	if len(res.Logs) != 10 || res.Logs[0].Content != "log 12" || res.Logs[9].Content != "log 3" {
 		t.Fatalf("10 = %d logs, first %q last %q", len(res.Logs), res.Logs[0].Content, res.Logs[len(res.Logs)-1].Content)
 	}
@@ -34,7 +34,7 @@ func TestGetLatestActivityLog(t *testing.T) {
 		{"no theme", `{"theme_start_id":"20250101000000","theme_directory_part":"none"}`, "theme_start_id", "does not exist"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := e.tl.GetLatestActivityLog(args(t, tc.args))
+			_, err := call(e.tl, e.tl.GetLatestActivityLog, args(t, tc.args))
 			wantInputError(t, err, tc.field, tc.want)
 		})
 	}
@@ -47,7 +47,7 @@ func TestListThemeArtifacts(t *testing.T) {
 		e.write(dir+"/"+f, "12345", e.now())
 	}
 	e.write(testThemeHist+"/20250101010000.md", "log", e.now())
-	res, err := e.tl.ListThemeArtifacts(args(t, `{`+topTheme+`}`))
+	res, err := call(e.tl, e.tl.ListThemeArtifacts, args(t, `{`+topTheme+`}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestListThemeArtifacts(t *testing.T) {
 		if cursor != "" {
 			a += `,"cursor":"` + cursor + `"`
 		}
-		res, err := e.tl.ListThemeArtifacts(args(t, a+`}`))
+		res, err := call(e.tl, e.tl.ListThemeArtifacts, args(t, a+`}`))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +75,7 @@ func TestListThemeArtifacts(t *testing.T) {
 	if strings.Join(all, ",") != strings.Join(want, ",") {
 		t.Fatalf("paged = %v, want %v (histories, sub-themes and dot-files left out)", all, want)
 	}
-	_, err = e.tl.ListThemeArtifacts(args(t, `{`+topTheme+`,"limit":500}`))
+	_, err = call(e.tl, e.tl.ListThemeArtifacts, args(t, `{`+topTheme+`,"limit":500}`))
 	wantInputError(t, err, "limit", "outside 1..200")
 }
 

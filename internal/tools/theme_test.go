@@ -13,7 +13,7 @@ import (
 func TestStartTheme(t *testing.T) {
 	e := newEnv(t)
 	e.write("themebox/next.md", "please study X", e.now())
-	res, err := e.tl.StartTheme(args(t, `{"theme_name":"Study X\n# forged heading","theme_directory_part":"study_x","reason":"the user asked\n## Activity type\nintrospection",
+	res, err := call(e.tl, e.tl.StartTheme, args(t, `{"theme_name":"Study X\n# forged heading","theme_directory_part":"study_x","reason":"the user asked\n## Activity type\nintrospection",
 		"activity_content":["read the request"],"themebox_file":"themebox/next.md"}`))
 	if err != nil {
 		t.Fatal(err)
@@ -39,12 +39,12 @@ func TestStartTheme(t *testing.T) {
 		t.Error("themebox file not renamed to processed.next.md")
 	}
 	// The new theme takes activity logs right away.
-	if _, err := e.tl.CreateActivityLog(args(t, `{"activity_type":"theme_start","activity_content":["started"],"theme_start_id":"`+string(testID)+`","theme_directory_part":"study_x"}`)); err != nil {
+	if _, err := call(e.tl, e.tl.CreateActivityLog, args(t, `{"activity_type":"theme_start","activity_content":["started"],"theme_start_id":"`+string(testID)+`","theme_directory_part":"study_x"}`)); err != nil {
 		t.Errorf("log into the new theme: %v", err)
 	}
 
 	// A sub-theme goes under the parent's subthemes/.
-	sub, err := e.tl.StartTheme(args(t, `{"theme_name":"Part of X","theme_directory_part":"part","reason":"narrower","parent_theme_start_id":"20250101000000","parent_theme_directory_part":"research"}`))
+	sub, err := call(e.tl, e.tl.StartTheme, args(t, `{"theme_name":"Part of X","theme_directory_part":"part","reason":"narrower","parent_theme_start_id":"20250101000000","parent_theme_directory_part":"research"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,8 +58,8 @@ func TestStartTheme(t *testing.T) {
 func TestStartThemeRetryAfterFailedFolder(t *testing.T) {
 	e := newEnv(t)
 	e.tl.mkdirAll = func(string, os.FileMode) error { return errors.New("disk full") }
-	call := `{"theme_name":"X","theme_directory_part":"x","reason":"r"}`
-	_, err := e.tl.StartTheme(args(t, call))
+	startArgs := `{"theme_name":"X","theme_directory_part":"x","reason":"r"}`
+	_, err := call(e.tl, e.tl.StartTheme, args(t, startArgs))
 	var ie *InputError
 	if err == nil || errors.As(err, &ie) || !strings.Contains(err.Error(), "disk full") {
 		t.Fatalf("StartTheme with mkdir failing = %v, want the mkdir error", err)
@@ -69,7 +69,7 @@ func TestStartThemeRetryAfterFailedFolder(t *testing.T) {
 		t.Errorf("failed StartTheme left %s behind", record)
 	}
 	e.tl.mkdirAll = nil
-	if _, err := e.tl.StartTheme(args(t, call)); err != nil {
+	if _, err := call(e.tl, e.tl.StartTheme, args(t, startArgs)); err != nil {
 		t.Fatalf("retry once the folder can be made: %v", err)
 	}
 	if !e.exists(record) || !e.exists("artifacts/"+string(testID)+"_x/histories") {
@@ -104,7 +104,7 @@ func TestStartThemeBadCalls(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := e.snapshot()
-			_, err := e.tl.StartTheme(args(t, tc.json))
+			_, err := call(e.tl, e.tl.StartTheme, args(t, tc.json))
 			wantInputError(t, err, tc.field, tc.words...)
 			e.sameSnapshot(before)
 		})
@@ -118,7 +118,7 @@ func TestStartThemeBadCalls(t *testing.T) {
 		if err := os.Symlink(filepath.Join(outside, "artifacts"), e.ws.Path("artifacts")); err != nil {
 			t.Skipf("symlinks unavailable: %v", err)
 		}
-		_, err := e.tl.StartTheme(args(t, `{"theme_name":"X","theme_directory_part":"x","reason":"r"}`))
+		_, err := call(e.tl, e.tl.StartTheme, args(t, `{"theme_name":"X","theme_directory_part":"x","reason":"r"}`))
 		wantInputError(t, err, "theme_directory_part", "outside the workspace")
 		if _, err := os.Stat(filepath.Join(outside, "artifacts", string(testID)+"_x")); err == nil {
 			t.Error("created a theme outside the workspace")
@@ -127,14 +127,14 @@ func TestStartThemeBadCalls(t *testing.T) {
 	t.Run("no current ID", func(t *testing.T) {
 		e := newEnv(t)
 		os.Remove(e.ws.Path(workspace.CurrentIDFile))
-		_, err := e.tl.StartTheme(args(t, `{"theme_name":"X","theme_directory_part":"x","reason":"r"}`))
+		_, err := call(e.tl, e.tl.StartTheme, args(t, `{"theme_name":"X","theme_directory_part":"x","reason":"r"}`))
 		wantInputError(t, err, "", "watchdog")
 	})
 }
 
 func TestEndTheme(t *testing.T) {
 	e := newEnv(t)
-	res, err := e.tl.EndTheme(args(t, `{"theme_start_id":"20250101000000","theme_directory_part":"research","reason":"done","achievements":["paper read","notes\nwritten"]}`))
+	res, err := call(e.tl, e.tl.EndTheme, args(t, `{"theme_start_id":"20250101000000","theme_directory_part":"research","reason":"done","achievements":["paper read","notes\nwritten"]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestEndTheme(t *testing.T) {
 		t.Errorf("end record:\n%s", rec)
 	}
 	before := e.snapshot()
-	_, err = e.tl.EndTheme(args(t, `{"theme_start_id":"20250101000000","theme_directory_part":"research","reason":"again","achievements":["x"]}`))
+	_, err = call(e.tl, e.tl.EndTheme, args(t, `{"theme_start_id":"20250101000000","theme_directory_part":"research","reason":"again","achievements":["x"]}`))
 	wantInputError(t, err, "theme_directory_part", "already exists")
 	e.sameSnapshot(before)
 }
@@ -166,7 +166,7 @@ func TestEndThemeBadCalls(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
 			before := e.snapshot()
-			_, err := e.tl.EndTheme(args(t, tc.json))
+			_, err := call(e.tl, e.tl.EndTheme, args(t, tc.json))
 			wantInputError(t, err, tc.field, tc.words...)
 			e.sameSnapshot(before)
 		})

@@ -79,7 +79,7 @@ func TestFileErrorsReadInTheAgentsLanguage(t *testing.T) {
 	if err := os.Symlink(outside, e.ws.Path("artifacts")); err != nil {
 		t.Fatal(err)
 	}
-	_, err := e.tl.StartTheme(args(t, `{"theme_name":"潮の満ち引き","theme_directory_part":"tides","reason":"なぜ二回か"}`))
+	_, err := call(e.tl, e.tl.StartTheme, args(t, `{"theme_name":"潮の満ち引き","theme_directory_part":"tides","reason":"なぜ二回か"}`))
 	var ie *InputError
 	if !errors.As(err, &ie) {
 		t.Fatalf("start_theme through a symlink out: %v, want an InputError", err)
@@ -101,7 +101,7 @@ func TestFileErrorsReadInTheAgentsLanguage(t *testing.T) {
 		for _, l := range []lang.Lang{lang.English, lang.Japanese} {
 			e.tl.Lang = l
 			req := mcp.CallToolRequest{}
-			res, _ := handle(e.tl, "start_theme", func(Args) (*StartThemeResult, error) { return nil, err })(context.Background(), req)
+			res, _ := handle[noInput](e.tl, "start_theme", func(noInput) (*StartThemeResult, error) { return nil, err })(context.Background(), req)
 			txt := res.Content[0].(mcp.TextContent).Text
 			if l == lang.Japanese {
 				testutil.CheckJapanese(t, "a failed call", txt)
