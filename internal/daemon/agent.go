@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -153,6 +154,9 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 	}
 	if e, ok := d.(*delivery.Exec); ok {
 		e.MaxTokens = cfg.Budget.PerWakeupTokens
+		if dir := cfg.StateDir(); dir != "" {
+			e.RunFile = filepath.Join(dir, runFile)
+		}
 	}
 	plan, err := schedule.New(cfg.Schedule, loc)
 	if err != nil {
@@ -191,6 +195,9 @@ func (a *agent) run(ctx context.Context, phase time.Duration, pulsed func(*agent
 	}
 	if !a.reloaded {
 		a.markStart()
+		if err == nil { // never another live watchdog's run
+			a.endLeftover()
+		}
 	}
 	var wg sync.WaitGroup
 	wg.Add(4)

@@ -194,7 +194,7 @@ func (a *agent) recordDelivery(end time.Time, id workspace.ID, err error) {
 // account counts a delivered wakeup's fate and keeps its transcript line
 // (exec replies other than ghosts).
 func (a *agent) account(source string, id workspace.ID, now time.Time, text string, res delivery.Result, err error, takenOver, probe bool) {
-	entry := transcript.Entry{Time: now, Agent: a.name, Source: source, Prompt: text, Reply: res.Reply, DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode, Truncated: res.Truncated}
+	entry := transcript.Entry{Time: now, Agent: a.name, Source: source, Prompt: text, Reply: res.Reply, DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode, Signal: res.Signal, Truncated: res.Truncated}
 	if a.deliver.Method() == config.DeliveryExec {
 		entry.Run = a.spend(source, costOutcome(res, err), res.Usage)
 	}

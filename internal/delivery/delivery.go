@@ -22,6 +22,9 @@ type Result struct {
 	// ExitCode is the exec child's exit code (-1 when it was killed by a
 	// signal); 0 for inbox and tmux.
 	ExitCode int
+	// Signal names the signal that ended the exec child (SIGTERM, SIGKILL),
+	// if one did.
+	Signal string
 	// Duration is how long the delivery took.
 	Duration time.Duration
 	// ToolCalls is how many tool calls an exec run with stream-json output

@@ -58,6 +58,10 @@ type Exec struct {
 	// StopGrace is the time between SIGTERM and SIGKILL to the run's process
 	// group when the run is ended early (0 = DefaultStopGrace).
 	StopGrace time.Duration
+	// RunFile, when set, records the live run's process group while it
+	// runs, so a watchdog restarted after a kill -9 can end what the last
+	// one left alive (EndLeftover).
+	RunFile string
 }
 
 var _ Deliverer = (*Exec)(nil)
@@ -109,11 +113,17 @@ func (e *Exec) Deliver(ctx context.Context, prompt string) (Result, error) {
 	cmd.WaitDelay = grace + killGrace
 
 	start := time.Now()
-	err := cmd.Run()
+	err := cmd.Start()
+	if err == nil {
+		e.noteRun(cmd.Process.Pid)
+		err = cmd.Wait()
+		e.forgetRun()
+	}
 	close(exited)
 	res := Result{Reply: stdout.String(), Truncated: stdout.truncated, Duration: time.Since(start), ExitCode: -1}
 	if cmd.ProcessState != nil {
 		res.ExitCode = cmd.ProcessState.ExitCode()
+		res.Signal = signalOf(cmd.ProcessState)
 	}
 	if stream != nil {
 		stream.finish()
@@ -148,6 +158,8 @@ func (e *Exec) Deliver(ctx context.Context, prompt string) (Result, error) {
 			return res, fmt.Errorf("run %s: %w: %d of %d (%s)", argv[0], ErrRefused, res.RefusedCalls, res.ToolCalls, strings.Join(res.Refused, ", "))
 		}
 		return res, nil
+	case errors.As(err, &exitErr) && res.Signal != "":
+		return res, fmt.Errorf("run %s: ended by signal %s%s", argv[0], res.Signal, stderrNote(stderr))
 	case errors.As(err, &exitErr):
 		return res, fmt.Errorf("run %s: exit code %d%s", argv[0], res.ExitCode, stderrNote(stderr))
 	case errors.Is(err, exec.ErrNotFound):

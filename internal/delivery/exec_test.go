@@ -104,6 +104,15 @@ func TestExecOutcomes(t *testing.T) {
 				}
 			},
 		},
+		{
+			name: "ended by a signal", argv: []string{agent, "selfkill"}, wantCode: -1,
+			wantErr: []string{"ended by signal SIGKILL"},
+			check: func(t *testing.T, res Result, _ error) {
+				if res.Signal != "SIGKILL" {
+					t.Errorf("Signal = %q, want SIGKILL", res.Signal)
+				}
+			},
+		},
 		{name: "program missing", argv: []string{"ai-heart-no-such-agent", "{prompt}"}, wantCode: -1, wantErr: []string{"ai-heart-no-such-agent", "absolute path"}},
 	}
 	for _, tt := range tests {

@@ -60,6 +60,8 @@ type Entry struct {
 	DurationMS int64 `json:"duration_ms"`
 	// ExitCode is the agent command's exit status (-1 when it did not exit).
 	ExitCode int `json:"exit_code"`
+	// Signal names the signal that ended the agent command, if one did.
+	Signal string `json:"signal,omitempty"`
 	// Error says why the delivery failed; empty on success.
 	Error string `json:"error,omitempty"`
 	// Truncated is true when the reply was cut at the delivery's output limit

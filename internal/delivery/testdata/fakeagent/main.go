@@ -84,6 +84,9 @@ func main() {
 		time.Sleep(time.Minute)
 	case "sleep":
 		time.Sleep(time.Minute)
+	case "selfkill": // ended by a signal, as the OOM killer would
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		time.Sleep(time.Minute)
 	case "stubborn":
 		signal.Ignore(syscall.SIGTERM)
 		os.WriteFile(args[0], []byte(strconv.Itoa(os.Getpid())), 0o644)
