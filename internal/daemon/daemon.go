@@ -132,6 +132,12 @@ func (a *agent) adopt(old *agent) {
 	a.announced, a.pulse, a.held = old.announced, old.pulse, old.held
 	a.writes = old.writes
 	a.baseline, a.paused, a.last = old.baseline, old.paused, old.last
+	// The working stretch goes on across a reload: a wakeup still
+	// unanswered is still owed, whatever the new config schedules.
+	scheduled := a.work.scheduled
+	a.work = old.work
+	a.work.scheduled = scheduled
+	a.activity, a.refusals, a.serviceAlerted = old.activity, old.refusals, old.serviceAlerted
 	a.gate.adopt(old.gate)
 	if a.ws.Root == old.ws.Root {
 		a.ledger = old.ledger // one ledger per workspace: the old one is current
@@ -212,8 +218,13 @@ func (d *Daemon) Run(ctx context.Context) error {
 			_ = notify.Watchdog()
 		})
 		for i, a := range agents {
-			// The first agent pulses at once; the others spread over its interval.
+			// The first agent pulses at once; the others spread over its
+			// interval. After a reload each goes on at its own rhythm: no
+			// extra pulse right after the last one.
 			phase := a.cfg.Pulse.Interval.D() * time.Duration(i) / time.Duration(len(agents))
+			if a.reloaded {
+				phase = a.nextPulseIn()
+			}
 			wg.Add(1)
 			go func(a *agent) { defer wg.Done(); a.run(actx, phase, pinger.pulsed) }(a)
 		}

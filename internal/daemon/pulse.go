@@ -56,6 +56,18 @@ func (a *agent) pulseLoop(ctx context.Context, phase time.Duration, pulsed func(
 	}
 }
 
+// nextPulseIn is how long until a pulse is due after the last one the
+// adopted state says was written (0: now).
+func (a *agent) nextPulseIn() time.Duration {
+	a.mu.Lock()
+	last := a.last.PulseAt
+	a.mu.Unlock()
+	if last.IsZero() {
+		return 0
+	}
+	return max(0, last.Add(a.cfg.Pulse.Interval.D()).Sub(a.clock.Now()))
+}
+
 // pulseOnce is one pulse of the pulse chamber, in the order its steps
 // happen. It never calls an LLM and never waits for a delivery.
 func (a *agent) pulseOnce(scheduled time.Time) {

@@ -8,6 +8,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/cost"
 	"github.com/ai-heart/ai-heart/internal/day"
+	"github.com/ai-heart/ai-heart/internal/state"
 )
 
 // TestReloadBooksNoPhantomRun: a reload at the moment of a wakeup. The run
@@ -65,5 +66,48 @@ func TestReloadBooksNoPhantomRun(t *testing.T) {
 	}
 	if stopped != 1 {
 		t.Errorf("%d stopped marks on the day strip, want 1 (the stop; a reload stops nothing): %+v", stopped, marks)
+	}
+}
+
+// TestReloadKeepsTheWorkingStretch: every run fails (it times out), so the
+// agent stays working from the first wakeup on. A reload in the middle must
+// not forget that wakeup: the stretch goes on from the same moment, or a
+// stall that had raised its warning would start over as "waiting", and the
+// first pulse after the reload comes at its own rhythm, not at once.
+func TestReloadKeepsTheWorkingStretch(t *testing.T) {
+	agent := buildFakeAgent(t)
+	cfg := testConfig(t)
+	cfg.Schedule.Every = config.Duration(300 * time.Millisecond)
+	cfg.Pulse.Interval = config.Duration(400 * time.Millisecond)
+	cfg.Agent = config.Delivery{Delivery: config.DeliveryExec, Command: []string{agent, "sleep"}, Timeout: config.Duration(500 * time.Millisecond), StopGrace: config.Duration(100 * time.Millisecond)}
+	h := start(t, cfg, nil)
+	var since time.Time
+	h.waitFor("a failed run, the agent working", 20*time.Second, func() bool {
+		s, err := h.tryState()
+		if err != nil || s.Work.Mode != "working" || s.Work.Since == nil || s.Counters.DeliveryFailures < 1 {
+			return false
+		}
+		since = *s.Work.Since
+		return true
+	})
+	before := h.state().PulseAt
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := h.d.Reload(ctx, cfg); err != nil {
+		t.Fatalf("reload: %v", err)
+	}
+	reloaded := time.Now()
+	var after state.State
+	h.waitFor("a pulse after the reload", 10*time.Second, func() bool {
+		s, err := h.tryState()
+		after = s
+		return err == nil && s.PulseAt.After(reloaded)
+	})
+	h.stop()
+	if after.Work.Mode != "working" || after.Work.Since == nil || !after.Work.Since.Equal(since) {
+		t.Fatalf("after the reload work = %+v, want still working since %s", after.Work, since.Format(time.RFC3339Nano))
+	}
+	if gap := after.PulseAt.Sub(before); gap < cfg.Pulse.Interval.D()/2 {
+		t.Errorf("the first pulse after the reload came %s after the last one, want about one interval (%s)", gap, cfg.Pulse.Interval.D())
 	}
 }
