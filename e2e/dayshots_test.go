@@ -74,7 +74,7 @@ func aDay(t *testing.T, ws *workspace.Workspace, date string) {
 	alert("15:20", "error", "inactivity", "no activity log or checkpoint for 20m (warning after 10m, error after 20m; wakeup delivered at 15:00:00, no proof since)")
 	wake("15:21", "recovery", "delivered")
 	alert("15:21", "warning", "recovery", "recovery attempt 1 of 3: inactivity error")
-	alert("15:40", "ok", "recovery", "all checks are ok again; recovery finished")
+	alert("15:40", "ok", "recovery", "no check that starts recovery is at error any more; recovery finished")
 	mode("16:10", day.Waiting)
 	wake("17:00", "schedule", "delivered")
 	mode("17:00", day.Working)

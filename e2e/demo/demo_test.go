@@ -148,7 +148,7 @@ func TestDemoPlaysTheWholeLoop(t *testing.T) {
 		"ERROR inactivity",
 		"recovery attempt 1",
 		"create_activity_log recovery",
-		"OK recovery: all checks are ok again",
+		"OK recovery: no check that starts recovery is at error any more",
 		"end_theme",
 		"replies [IDLE]",
 		"ghost",
