@@ -12,7 +12,6 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -27,14 +26,9 @@ func TestLanguageFromConfigAndState(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("language: ja\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// A running watchdog's state: a fresh pulse, and the workspace's lock
-	// held (mcp-heart believes nothing less: the agent can write the file).
+	// A running watchdog's published state: a fresh pulse (mcp-heart
+	// believes no stale or impossible one).
 	fromState := newWorkspace(t)
-	lock, err := state.Lock(fromState)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { lock.Unlock() })
 	st := fmt.Sprintf(`{"timezone":"UTC","language":"ja","pulse_at":%q,"pulse_interval":"1m0s"}`, time.Now().UTC().Format(time.RFC3339Nano))
 	if err := os.WriteFile(fromState.Path(workspace.StateFile), []byte(st), 0o644); err != nil {
 		t.Fatal(err)

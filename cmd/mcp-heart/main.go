@@ -37,7 +37,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs := flag.NewFlagSet("mcp-heart", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dir := fs.String("workspace", "", "the ai-works folder (default: $AI_WORKS_DIR, else the working directory)")
-	cfgPath := fs.String("config", "", "the watchdog's YAML config, for thresholds and timezone (default: the running watchdog's stats/watchdog_state.json, else built-in defaults)")
+	cfgPath := fs.String("config", "", "the watchdog's YAML config, for thresholds and timezone (default: the state a running watchdog publishes in stats/watchdog_state.json, else built-in defaults)")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: mcp-heart [--workspace DIR] [--config FILE]\n\nMCP server over stdio for the ai-heart tools. Flags:")

@@ -38,8 +38,8 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		var baseline time.Time
 		note := "no watchdog running: no baseline"
-		if st, err := state.Read(ws); err == nil {
-			switch live, why := st.Live(ws, now); {
+		if st, err := state.Load(ac.StateDir()); err == nil {
+			switch live, why := st.Live(ac.StateDir(), now); {
 			case live:
 				baseline = st.StartedAt
 				note = "baseline: running watchdog started " + st.StartedAt.Format(time.RFC3339)

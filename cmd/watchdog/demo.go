@@ -81,6 +81,7 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 type demoRun struct {
 	dir, mcpHeart string
+	stateDir      string // the watchdog's own state, a temp folder removed at the end
 	ws            *workspace.Workspace
 	cfg           *config.Config
 	say           *demo.Narrator
@@ -116,8 +117,9 @@ func newDemo(dir string, l lang.Lang, stdout io.Writer) (*demoRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A new day: the agent's memory, the narration, the day's cost and cap
-	// start over, so a second demo here counts its own day.
+	// A new day: the agent's memory and the narration start over (the
+	// watchdog's state is new each time), so a second demo here counts its
+	// own day.
 	if err := startOver(abs); err != nil {
 		return nil, err
 	}
@@ -135,13 +137,23 @@ func newDemo(dir string, l lang.Lang, stdout io.Writer) (*demoRun, error) {
 	}
 	argv, _ := json.Marshal([]string{self, "demo-agent", "--workspace", abs, "--mcp-heart", mh.Path, "--narrate", ws.Path(demoNarrationFile),
 		"--lang", string(l), "--received", ws.Path(demoReceivedFile), "--", "{prompt}"})
-	cfg, err := config.Parse(fmt.Appendf(nil, "%sworkspace: %q\nlanguage: %s\nagent: {delivery: exec, command: %s, timeout: 60s, output: stream-json}\n", demoYAML, abs, l, argv))
+	// The watchdog's own state (lock, state file, cap, ledger, day strip,
+	// pause) lives outside the workspace: for the demo, in a temporary
+	// folder of its own, removed when the demo ends, so the demo writes
+	// nothing outside its folder and the temp dir, and each demo counts its
+	// own day.
+	stateDir, err := os.MkdirTemp("", "ai-heart-demo-state-")
 	if err != nil {
+		return nil, err
+	}
+	cfg, err := config.Parse(fmt.Appendf(nil, "%sworkspace: %q\nstate_dir: %q\nlanguage: %s\nagent: {delivery: exec, command: %s, timeout: 60s, output: stream-json}\n", demoYAML, abs, stateDir, l, argv))
+	if err != nil {
+		os.RemoveAll(stateDir)
 		return nil, fmt.Errorf("demo config: %w", err)
 	}
 	say := demo.NewNarrator(stdout, cfg.Location())
 	say.Lang = l
-	return &demoRun{dir: abs, mcpHeart: mh.Path, ws: ws, cfg: cfg, say: say, lang: l, done: make(chan struct{})}, nil
+	return &demoRun{dir: abs, stateDir: stateDir, mcpHeart: mh.Path, ws: ws, cfg: cfg, say: say, lang: l, done: make(chan struct{})}, nil
 }
 
 // refuseRealWorkspace keeps the demo out of a workspace with an agent's
@@ -161,6 +173,7 @@ func refuseRealWorkspace(dir string) error {
 }
 
 func (d *demoRun) run(ctx context.Context, keep bool) int {
+	defer os.RemoveAll(d.stateDir)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	d.ctx = ctx

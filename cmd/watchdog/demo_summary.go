@@ -9,6 +9,7 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/budget"
 	"github.com/ai-heart/ai-heart/internal/cost"
+	"github.com/ai-heart/ai-heart/internal/day"
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/state"
 )
@@ -96,13 +97,13 @@ func summaryLine(l lang.Lang, c state.Counters, recoveries int) string {
 	return s + fmt.Sprintf(". %s, %s, %d pulses.", plural(c.Alerts, "alert"), plural(int64(recoveries), "recovery"), c.Pulses)
 }
 
-// startOver clears what a previous demo in this folder left in the ledgers
-// the summary and the page read (the day's cost and the daily cap), so a
-// second run counts its own day only. The folder is a demo's (newDemo
-// refuses any other).
+// startOver clears the state an earlier version's demo kept in this folder
+// (the ledgers, the breaker, the day strip), which the watchdog now keeps
+// in its state folder and would name as old state to migrate. The folder
+// is a demo's (newDemo refuses any other).
 func startOver(root string) error {
-	for _, f := range []string{cost.File, budget.DailyCapFile} {
-		if err := os.Remove(filepath.Join(root, f)); err != nil && !os.IsNotExist(err) {
+	for _, f := range []string{cost.File, budget.DailyCapFile, budget.BreakerFile, day.Dir} {
+		if err := os.RemoveAll(filepath.Join(root, "stats", f)); err != nil {
 			return err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
@@ -63,38 +64,39 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 			fmt.Fprintf(stderr, "watchdog status: %v\n", err)
 			return 2
 		}
-		st, err := state.Read(ws)
+		dir := ac.StateDir() // the watchdog's own state, out of the agent's reach
+		st, err := state.Load(dir)
 		if *brief {
 			live := false
 			if err == nil {
-				live, _ = st.Live(ws, now)
+				live, _ = st.Live(dir, now)
 			}
 			if !live {
 				code = 1
 			}
-			table.row(ac.DisplayName(), ws, st, err, live)
+			table.row(ac.DisplayName(), ws, dir, st, err, live)
 			continue
 		}
 		if *asJSON {
-			out = append(out, agentJSON(ac.DisplayName(), ws, st, err, *date, now))
+			out = append(out, agentJSON(ac.DisplayName(), ws, dir, st, err, *date, now))
 			if err != nil || !out[len(out)-1].Running {
 				code = 1
 			}
 			continue
 		}
 		if err != nil {
-			fmt.Fprintf(stdout, "%s (%s)\n  watchdog: never ran here (no %s)\n", ac.DisplayName(), ws.Root, workspace.StateFile)
+			fmt.Fprintf(stdout, "%s (%s)\n  watchdog: never ran here (no %s)\n", ac.DisplayName(), ws.Root, filepath.Join(dir, state.File))
 			if !errors.Is(err, os.ErrNotExist) {
 				fmt.Fprintf(stdout, "  error: %v\n", err)
 			}
 			code = 1
 			continue
 		}
-		live, why := st.Live(ws, now)
+		live, why := st.Live(dir, now)
 		if !live {
 			code = 1
 		}
-		printStatus(stdout, ws, st, *date, now, live, why)
+		printStatus(stdout, ws, dir, st, *date, now, live, why)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -113,7 +115,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	return code
 }
 
-func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, date string, now time.Time, live bool, why string) {
+func printStatus(w io.Writer, ws *workspace.Workspace, dir string, st state.State, date string, now time.Time, live bool, why string) {
 	run := fmt.Sprintf("running (pid %d, since %s)", st.PID, st.StartedAt.Local().Format("2006-01-02 15:04:05"))
 	switch {
 	case !st.Running(now):
@@ -130,7 +132,7 @@ func printStatus(w io.Writer, ws *workspace.Workspace, st state.State, date stri
 	row("last introspection", proof(now, st.LastIntro))
 	row("work", workRow(now, st.Work, st.LastIntro))
 	row("client", clientRow(now, st.Client))
-	if slots, err := dayStrip(ws, ws.Loc, date, now); err == nil {
+	if slots, err := dayStrip(dir, ws.Loc, date, now); err == nil {
 		row(stripLabel(date), "|"+day.Text(slots)+"| "+stripSpan(slots, date, now))
 	}
 	if p := st.Pause; p != nil {

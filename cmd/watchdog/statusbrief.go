@@ -27,9 +27,9 @@ func newBriefTable(w io.Writer, date string, now time.Time) *briefTable {
 }
 
 // row adds one agent; st is meaningful only when err is nil.
-func (b *briefTable) row(name string, ws *workspace.Workspace, st state.State, err error, live bool) {
+func (b *briefTable) row(name string, ws *workspace.Workspace, dir string, st state.State, err error, live bool) {
 	strip := strings.Repeat(" ", stripSlots)
-	if slots, serr := dayStrip(ws, ws.Loc, b.date, b.now); serr == nil {
+	if slots, serr := dayStrip(dir, ws.Loc, b.date, b.now); serr == nil {
 		strip = day.Text(slots)
 	}
 	if err != nil {

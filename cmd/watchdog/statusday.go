@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/day"
@@ -19,13 +20,14 @@ const (
 )
 
 // dayStrip cuts the local day date, from its midnight, into the strip's
-// slots; "" is the last 24 hours, ending with the slot holding now.
-func dayStrip(ws *workspace.Workspace, loc *time.Location, date string, now time.Time) ([]day.Slot, error) {
+// slots; "" is the last 24 hours, ending with the slot holding now. dir is
+// the agent's state folder, where the day files are.
+func dayStrip(dir string, loc *time.Location, date string, now time.Time) ([]day.Slot, error) {
 	from, err := day.Start(loc, date, stripSlots, stripWidth, now)
 	if err != nil {
 		return nil, err
 	}
-	_, slots, err := day.Load(ws, loc, from, stripSlots, stripWidth, now)
+	_, slots, err := day.Load(dir, loc, from, stripSlots, stripWidth, now)
 	return slots, err
 }
 
@@ -98,18 +100,18 @@ type stripJSON struct {
 	Slots       []day.Slot `json:"slots"`
 }
 
-func agentJSON(name string, ws *workspace.Workspace, st state.State, err error, date string, now time.Time) statusJSON {
+func agentJSON(name string, ws *workspace.Workspace, dir string, st state.State, err error, date string, now time.Time) statusJSON {
 	j := statusJSON{Agent: name, Workspace: ws.Root}
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		j.Why = "never ran here (no " + workspace.StateFile + ")"
+		j.Why = "never ran here (no " + filepath.Join(dir, state.File) + ")"
 		return j
 	case err != nil:
 		j.Why, j.Error = "state file unreadable", err.Error()
 		return j
 	}
 	j.State = &st
-	j.Running, j.Why = st.Live(ws, now)
+	j.Running, j.Why = st.Live(dir, now)
 	if j.Running {
 		j.Blocked = state.Blocking(st, now, ws.Loc)
 	}
@@ -117,7 +119,7 @@ func agentJSON(name string, ws *workspace.Workspace, st state.State, err error, 
 		sc.Blocked, sc.NextWakeup, sc.NextSource = j.Blocked, nil, ""
 	}
 	strip := func(date string) *stripJSON {
-		slots, err := dayStrip(ws, ws.Loc, date, now)
+		slots, err := dayStrip(dir, ws.Loc, date, now)
 		if err != nil || len(slots) == 0 {
 			return nil
 		}

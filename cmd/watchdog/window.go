@@ -23,7 +23,6 @@ import (
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/web"
-	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // window is the operator's window of `watchdog run`: the HTTP server with
@@ -153,15 +152,11 @@ func (w *window) Day(agent, date string) (web.DayView, error) {
 	}
 	loc := w.cfg.Location()
 	now := time.Now()
-	ws, err := workspace.New(a.Workspace, loc)
-	if err != nil {
-		return web.DayView{}, err
-	}
 	v, from, err := pageDay(agent, date, loc, now)
 	if err != nil {
 		return v, err
 	}
-	v.Marks, v.Slots, err = day.Load(ws, loc, from, pageSlots, pageSlot, now)
+	v.Marks, v.Slots, err = day.Load(a.StateDir(), loc, from, pageSlots, pageSlot, now)
 	return v, err
 }
 

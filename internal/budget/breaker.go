@@ -2,13 +2,13 @@ package budget
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
-	"github.com/ai-heart/ai-heart/internal/workspace"
+	"github.com/ai-heart/ai-heart/internal/statefile"
 )
 
 // Breaker states, as BreakerState.State reports them.
@@ -67,8 +67,8 @@ func (s *BreakerState) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Breaker is the circuit breaker of one agent's wakeups, persisted in
-// stats/circuit_breaker.json so it survives a restart. It is safe for
+// Breaker is the circuit breaker of one agent's wakeups, persisted in the
+// state folder's circuit_breaker.json so it survives a restart. It is safe for
 // concurrent use.
 //
 // Closed, it lets every wakeup through and counts consecutive failures; at
@@ -77,8 +77,8 @@ func (s *BreakerState) UnmarshalJSON(b []byte) error {
 // successful probe closes it; a failed one reopens it with double the
 // cooldown, at most cfg.MaxCooldown. Any success closes it.
 type Breaker struct {
-	ws  *workspace.Workspace
-	cfg config.CircuitBreaker
+	path string
+	cfg  config.CircuitBreaker
 
 	mu sync.Mutex
 	// st holds State Closed or Open (HalfOpen is derived from the time) and
@@ -90,12 +90,13 @@ type Breaker struct {
 	saved BreakerState
 }
 
-// OpenBreaker loads the breaker of ws. Opening never writes. A missing file is
-// a closed breaker; a corrupt one also starts closed and is reported as an
-// error wrapping ErrCorrupt alongside the usable *Breaker. A probe that was
+// OpenBreaker loads the breaker kept in the state folder dir. Opening never
+// writes. A missing file is a closed breaker; a corrupt one also starts
+// closed and is reported as an error wrapping statefile.ErrCorrupt alongside
+// the usable *Breaker. A probe that was
 // out when the process stopped is forgotten, so the next Allow may probe
 // again. A persisted cooldown longer than cfg.MaxCooldown is cut to it.
-func OpenBreaker(ws *workspace.Workspace, cfg config.CircuitBreaker) (*Breaker, error) {
+func OpenBreaker(dir string, cfg config.CircuitBreaker) (*Breaker, error) {
 	switch {
 	case cfg.Failures < 1:
 		return nil, fmt.Errorf("open breaker: failures must be at least 1, got %d", cfg.Failures)
@@ -104,14 +105,10 @@ func OpenBreaker(ws *workspace.Workspace, cfg config.CircuitBreaker) (*Breaker, 
 	case cfg.MaxCooldown < cfg.Cooldown:
 		return nil, fmt.Errorf("open breaker: max_cooldown %s is shorter than cooldown %s", cfg.MaxCooldown.D(), cfg.Cooldown.D())
 	}
-	b := &Breaker{ws: ws, cfg: cfg, st: BreakerState{State: Closed}}
-	err := readJSON(ws, BreakerFile, &b.st)
-	if errors.Is(err, ErrCorrupt) {
+	b := &Breaker{path: filepath.Join(dir, BreakerFile), cfg: cfg, st: BreakerState{State: Closed}}
+	if _, err := statefile.Read(b.path, &b.st); err != nil {
 		b.st = BreakerState{State: Closed}
 		return b, fmt.Errorf("open breaker: %w", err)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("open breaker: %w", err)
 	}
 	b.st.ProbeOut = false
 	b.st.CooldownLeft = 0
@@ -122,7 +119,7 @@ func OpenBreaker(ws *workspace.Workspace, cfg config.CircuitBreaker) (*Breaker, 
 		b.st.State = Open
 		if b.st.Cooldown <= 0 || b.st.OpenUntil.IsZero() {
 			b.st = BreakerState{State: Closed}
-			return b, fmt.Errorf("open breaker: %s: open without a cooldown: %w", BreakerFile, ErrCorrupt)
+			return b, fmt.Errorf("open breaker: %s: open without a cooldown: %w", b.path, statefile.ErrCorrupt)
 		}
 		if max := b.cfg.MaxCooldown.D(); b.st.Cooldown > max {
 			b.st.OpenUntil = b.st.OpenUntil.Add(max - b.st.Cooldown)
@@ -131,7 +128,7 @@ func OpenBreaker(ws *workspace.Workspace, cfg config.CircuitBreaker) (*Breaker, 
 	default:
 		state := b.st.State
 		b.st = BreakerState{State: Closed}
-		return b, fmt.Errorf("open breaker: %s: state %q: %w", BreakerFile, state, ErrCorrupt)
+		return b, fmt.Errorf("open breaker: %s: state %q: %w", b.path, state, statefile.ErrCorrupt)
 	}
 	b.saved = b.st
 	return b, nil
@@ -192,7 +189,7 @@ func (b *Breaker) Record(now time.Time, success bool) (changed bool, err error) 
 		b.st.Failures++
 	}
 	if !b.st.equal(b.saved) {
-		if werr := writeJSON(b.ws, BreakerFile, b.st); werr != nil {
+		if werr := statefile.Write(b.path, b.st); werr != nil {
 			err = fmt.Errorf("save breaker: %w", werr)
 		} else {
 			b.saved = b.st

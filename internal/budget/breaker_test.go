@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
-	"github.com/ai-heart/ai-heart/internal/workspace"
+	"github.com/ai-heart/ai-heart/internal/statefile"
 )
 
 var (
@@ -21,9 +21,9 @@ var (
 	}
 )
 
-func openBreaker(t *testing.T, ws *workspace.Workspace, cfg config.CircuitBreaker) *Breaker {
+func openBreaker(t *testing.T, ws stateDir, cfg config.CircuitBreaker) *Breaker {
 	t.Helper()
-	b, err := OpenBreaker(ws, cfg)
+	b, err := OpenBreaker(string(ws), cfg)
 	if err != nil {
 		t.Fatalf("OpenBreaker: %v", err)
 	}
@@ -232,11 +232,11 @@ func TestOpenBreakerErrors(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			b, err := OpenBreaker(ws, tt.cfg)
+			b, err := OpenBreaker(string(ws), tt.cfg)
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Fatalf("OpenBreaker = %v, want an error containing %q", err, tt.wantErr)
 			}
-			if tt.corrupt != errors.Is(err, ErrCorrupt) || tt.corrupt != (b != nil) {
+			if tt.corrupt != errors.Is(err, statefile.ErrCorrupt) || tt.corrupt != (b != nil) {
 				t.Fatalf("OpenBreaker = %v, %v; want usable and ErrCorrupt: %v", b, err, tt.corrupt)
 			}
 			if tt.corrupt {
@@ -303,12 +303,12 @@ func TestBreakerWritesOnlyChanges(t *testing.T) {
 	if err := ws.WriteFile(BreakerFile, []byte("{")); err != nil {
 		t.Fatal(err)
 	}
-	b, err := OpenBreaker(ws, bcf)
-	if !errors.Is(err, ErrCorrupt) {
+	b, err := OpenBreaker(string(ws), bcf)
+	if !errors.Is(err, statefile.ErrCorrupt) {
 		t.Fatalf("OpenBreaker(corrupt) = %v, want ErrCorrupt", err)
 	}
 	b.Record(t0, true)
-	if _, err := OpenBreaker(ws, bcf); err != nil {
+	if _, err := OpenBreaker(string(ws), bcf); err != nil {
 		t.Errorf("reopen after Record(success) on a corrupt file: %v, want the file repaired", err)
 	}
 }

@@ -1,31 +1,25 @@
 package budget
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
-	"github.com/ai-heart/ai-heart/internal/workspace"
+	"github.com/ai-heart/ai-heart/internal/statefile"
 )
 
-// DailyCapFile is where the daily cap's counter is kept, workspace-relative.
-const DailyCapFile = workspace.StatsDir + "/daily_cap.json"
+// DailyCapFile is the daily cap's counter, in the agent's state folder.
+const DailyCapFile = "daily_cap.json"
 
-// BreakerFile is where the circuit breaker's state is kept, workspace-relative.
-const BreakerFile = workspace.StatsDir + "/circuit_breaker.json"
-
-// ErrCorrupt reports a state file that could not be parsed; the value returned
-// with it starts fresh and is usable.
-var ErrCorrupt = errors.New("corrupt state file")
+// BreakerFile is the circuit breaker's state, in the agent's state folder.
+const BreakerFile = "circuit_breaker.json"
 
 // dayLayout is the format of CapState.Day; it sorts like the dates it names.
 const dayLayout = "2006-01-02"
 
 // CapState is the daily cap's counter for one local day. It is also the
-// persisted form in stats/daily_cap.json.
+// persisted form in the state folder's daily_cap.json.
 type CapState struct {
 	// Day is the local calendar date counted, "2006-01-02".
 	Day string `json:"day"`
@@ -38,52 +32,46 @@ type CapState struct {
 }
 
 // DailyCap is the per-agent wakeup budget for one local day, shared by the
-// schedule and idle chambers, persisted in stats/daily_cap.json when it has a
-// limit. It is safe for concurrent use.
+// schedule and idle chambers, persisted in the state folder's daily_cap.json
+// when it has a limit. It is safe for concurrent use.
 type DailyCap struct {
-	ws    *workspace.Workspace
+	path  string
 	limit int
 	loc   *time.Location
 
 	mu sync.Mutex
 	st CapState
-	// spent is set when the file was unreadable: the agent can write it, so
-	// a bad file must never grant a fresh day's budget. The day it is first
-	// used counts as spent.
+	// spent is set when the file was unreadable: a bad file must never
+	// grant a fresh day's budget. The day it is first used counts as spent.
 	spent bool
 }
 
-// OpenDailyCap loads the counter of ws with the given limit (0 = unlimited)
-// and location (nil = Local). Opening never writes. A missing file starts a
-// fresh count; an unreadable or corrupt one counts the day it is first used
-// as spent (the agent can write the file, and a bad file must never grant a
-// fresh budget) and is reported as an error wrapping ErrCorrupt alongside
-// the usable *DailyCap.
-// Any other read error is returned with a nil *DailyCap.
-func OpenDailyCap(ws *workspace.Workspace, limit int, loc *time.Location) (*DailyCap, error) {
+// OpenDailyCap loads the counter kept in the state folder dir with the given
+// limit (0 = unlimited) and location (nil = Local). Opening never writes. A
+// missing file starts a fresh count; an unreadable or corrupt one counts the
+// day it is first used as spent (a bad file must never grant a fresh budget)
+// and is reported as an error wrapping statefile.ErrCorrupt alongside the
+// usable *DailyCap.
+func OpenDailyCap(dir string, limit int, loc *time.Location) (*DailyCap, error) {
 	if limit < 0 {
 		return nil, fmt.Errorf("open daily cap: limit %d is negative (0 = unlimited)", limit)
 	}
 	if loc == nil {
 		loc = time.Local
 	}
-	c := &DailyCap{ws: ws, limit: limit, loc: loc}
-	err := readJSON(ws, DailyCapFile, &c.st)
-	if errors.Is(err, ErrCorrupt) {
+	c := &DailyCap{path: filepath.Join(dir, DailyCapFile), limit: limit, loc: loc}
+	if _, err := statefile.Read(c.path, &c.st); err != nil {
 		c.st, c.spent = CapState{}, limit > 0
 		return c, fmt.Errorf("open daily cap: %w", err)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("open daily cap: %w", err)
 	}
 	if _, perr := time.Parse(dayLayout, c.st.Day); c.st.Day != "" && perr != nil {
 		day := c.st.Day
 		c.st, c.spent = CapState{}, limit > 0
-		return c, fmt.Errorf("open daily cap: %s: day %q: %w", DailyCapFile, day, ErrCorrupt)
+		return c, fmt.Errorf("open daily cap: %s: day %q: %w", c.path, day, statefile.ErrCorrupt)
 	}
 	if c.st.Used < 0 || c.st.Dropped < 0 {
 		c.st, c.spent = CapState{}, limit > 0
-		return c, fmt.Errorf("open daily cap: %s: negative count: %w", DailyCapFile, ErrCorrupt)
+		return c, fmt.Errorf("open daily cap: %s: negative count: %w", c.path, statefile.ErrCorrupt)
 	}
 	return c, nil
 }
@@ -110,7 +98,7 @@ func (c *DailyCap) Take(now time.Time) (ok bool, alert bool, err error) {
 		alert = c.st.Dropped == 0
 		c.st.Dropped++
 	}
-	if werr := writeJSON(c.ws, DailyCapFile, c.st); werr != nil {
+	if werr := statefile.Write(c.path, c.st); werr != nil {
 		err = fmt.Errorf("save daily cap: %w", werr)
 	}
 	return ok, alert, err
@@ -147,38 +135,10 @@ func Day(t time.Time, loc *time.Location) string {
 	return t.In(loc).Format(dayLayout)
 }
 
-// readJSON decodes the workspace file rel into v. A missing file leaves v
-// untouched and returns nil; a file that does not parse wraps ErrCorrupt.
-func readJSON(ws *workspace.Workspace, rel string, v any) error {
-	abs, err := ws.Resolve(rel)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", rel, err)
-	}
-	b, err := workspace.ReadAgentFile(abs, workspace.MaxSmallFile)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("read %s: %w", rel, err)
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("read %s: %w: %v", rel, ErrCorrupt, err)
-	}
-	return nil
-}
-
-// writeJSON atomically replaces the workspace file rel with v as indented JSON.
-func writeJSON(ws *workspace.Workspace, rel string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encode %s: %w", rel, err)
-	}
-	return ws.WriteFile(rel, append(b, '\n'))
-}
-
 // Adopt takes over the count of old, the cap of the same workspace before
 // a config reload: the day's use goes on (an unlimited cap keeps its count
-// in memory only), under this cap's limit.
+// in memory only), under this cap's limit. The count in memory is the one
+// that holds; what the new cap read from its file is dropped.
 func (c *DailyCap) Adopt(old *DailyCap) {
 	old.mu.Lock()
 	st, spent := old.st, old.spent

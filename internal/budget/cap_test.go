@@ -3,22 +3,30 @@ package budget
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 	_ "time/tzdata" // the DST cases must not depend on the machine's zoneinfo
 
+	"github.com/ai-heart/ai-heart/internal/statefile"
 	"github.com/ai-heart/ai-heart/internal/testutil"
-	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
-func newWS(t *testing.T) *workspace.Workspace { return testutil.Workspace(t, time.UTC) }
+// stateDir is an agent's state folder in a test.
+type stateDir string
+
+func newWS(t *testing.T) stateDir { return stateDir(t.TempDir()) }
+
+func (d stateDir) Path(name string) string { return filepath.Join(string(d), name) }
+
+func (d stateDir) WriteFile(name string, b []byte) error { return os.WriteFile(d.Path(name), b, 0o600) }
 
 func mustLoc(t *testing.T, name string) *time.Location { return testutil.Loc(t, name) }
 
-func openCap(t *testing.T, ws *workspace.Workspace, limit int, loc *time.Location) *DailyCap {
+func openCap(t *testing.T, ws stateDir, limit int, loc *time.Location) *DailyCap {
 	t.Helper()
-	c, err := OpenDailyCap(ws, limit, loc)
+	c, err := OpenDailyCap(string(ws), limit, loc)
 	if err != nil {
 		t.Fatalf("OpenDailyCap: %v", err)
 	}
@@ -318,8 +326,8 @@ func TestOpenDailyCapCorrupt(t *testing.T) {
 			if err := ws.WriteFile(DailyCapFile, []byte(tt.content)); err != nil {
 				t.Fatal(err)
 			}
-			c, err := OpenDailyCap(ws, 2, time.UTC)
-			if !errors.Is(err, ErrCorrupt) || c == nil {
+			c, err := OpenDailyCap(string(ws), 2, time.UTC)
+			if !errors.Is(err, statefile.ErrCorrupt) || c == nil {
 				t.Fatalf("OpenDailyCap = %v, %v; want a usable cap and ErrCorrupt", c, err)
 			}
 			// The agent can write the file: a bad one never grants a fresh
@@ -327,7 +335,7 @@ func TestOpenDailyCapCorrupt(t *testing.T) {
 			if ok, alert, err := c.Take(now); ok || !alert || err != nil {
 				t.Fatalf("Take = %v, %v, %v; want dropped (the day counts as spent), alerted once, no error", ok, alert, err)
 			}
-			again, err := OpenDailyCap(ws, 2, time.UTC)
+			again, err := OpenDailyCap(string(ws), 2, time.UTC)
 			if err != nil {
 				t.Fatalf("reopen after Take: %v, want the file repaired", err)
 			}
@@ -348,7 +356,7 @@ func TestDailyCapOpenAndStateDoNotWrite(t *testing.T) {
 	if _, err := os.Stat(ws.Path(DailyCapFile)); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("Stat(%s) = %v, want not exist", DailyCapFile, err)
 	}
-	if _, err := OpenDailyCap(ws, -1, time.UTC); err == nil {
+	if _, err := OpenDailyCap(string(ws), -1, time.UTC); err == nil {
 		t.Error("OpenDailyCap(limit -1) = nil error, want one")
 	}
 }

@@ -4,9 +4,10 @@
 // consecutive delivery failures, with a cooldown, one probe and backoff).
 //
 // Both are small state machines that take the time as an argument, so tests
-// control it exactly, and both persist their state in stats/ through the
-// workspace's atomic writes, so a restart neither refills a spent budget nor
-// forgets an open breaker.
+// control it exactly, and both persist their state in the agent's state
+// folder (config state_dir, outside the workspace the agent writes) through
+// package statefile, so a restart neither refills a spent budget nor forgets
+// an open breaker, and the agent can neither rewrite nor remove them.
 //
 // Caveats:
 //   - The state is shared within one process (a mutex, not a file lock): run
@@ -15,8 +16,9 @@
 //     still stands and the write error is returned for the caller to log; the
 //     file catches up on the next successful write.
 //   - A state file that cannot be parsed is not fatal: Open* starts from a
-//     fresh state and returns a usable value together with an error wrapping
-//     ErrCorrupt (log it and carry on). The file is overwritten on the next
+//     fresh state (the daily cap: the day counted as spent) and returns a
+//     usable value together with an error wrapping statefile.ErrCorrupt (log
+//     it and carry on). The file is overwritten on the next
 //     write.
 //   - Files are written only when there is something to keep: the breaker
 //     when its state changed, the daily cap only when it has a limit. An

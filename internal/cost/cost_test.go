@@ -9,20 +9,11 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
-	"github.com/ai-heart/ai-heart/internal/workspace"
+	"github.com/ai-heart/ai-heart/internal/statefile"
 )
 
-func newWS(t *testing.T) *workspace.Workspace {
-	t.Helper()
-	ws, err := workspace.New(t.TempDir(), time.UTC)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ws.EnsureSkeleton(); err != nil {
-		t.Fatal(err)
-	}
-	return ws
-}
+// newWS is an agent's state folder, where the ledger lives.
+func newWS(t *testing.T) string { return t.TempDir() }
 
 func f(v float64) *float64 { return &v }
 
@@ -119,12 +110,12 @@ func TestLedgerCorrupt(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			ws := newWS(t)
-			if err := os.WriteFile(filepath.Join(ws.Root, File), []byte(body), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(ws, File), []byte(body), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			now := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
 			l, err := Open(ws, time.UTC, now)
-			if !errors.Is(err, ErrCorrupt) || l == nil {
+			if !errors.Is(err, statefile.ErrCorrupt) || l == nil {
 				t.Fatalf("Open = %v, %v; want a ledger and ErrCorrupt", l, err)
 			}
 			if !l.Summary(now).TodayCorrupt || !l.Today(now).Corrupt {

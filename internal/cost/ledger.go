@@ -1,22 +1,20 @@
 package cost
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
-	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"sync"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
-	"github.com/ai-heart/ai-heart/internal/workspace"
+	"github.com/ai-heart/ai-heart/internal/statefile"
 )
 
-// File is the ledger, workspace-relative.
-const File = workspace.StatsDir + "/cost.json"
+// File is the ledger, in the agent's state folder.
+const File = "cost.json"
 
 // KeepDays is how many local days the ledger keeps (the totals keep all).
 const KeepDays = 32
@@ -32,14 +30,9 @@ const (
 var knownOutcome = map[string]bool{Worked: true, Ghost: true, Failed: true, Capped: true}
 
 // maxSources bounds the sources a ledger may hold (schedule, extra, idle,
-// recovery, feedback, and room to grow): the agent can write the file, and
-// the state file and the fleet's pulse carry it.
+// recovery, feedback, and room to grow): the state file and the fleet's
+// pulse carry it.
 const maxSources = 16
-
-// ErrCorrupt reports a ledger that could not be parsed: the day it is
-// opened counts as spent (the agent can write the file, and a bad file must
-// never hand back a budget), and the totals start again.
-var ErrCorrupt = errors.New("corrupt cost ledger")
 
 // Cell sums the runs of one source and outcome (or any grouping of them).
 type Cell struct {
@@ -105,8 +98,8 @@ type Day struct {
 	UnpricedModels []string `json:"unpriced_models,omitempty"`
 }
 
-// maxUnpriced bounds the unpriced models a day keeps (the agent can write
-// the file; the names come from its client's output).
+// maxUnpriced bounds the unpriced models a day keeps (the names come from
+// the agent's client's output).
 const maxUnpriced = 8
 
 // noteUnpriced adds models to the day's unpriced ones.
@@ -130,82 +123,68 @@ type book struct {
 	Totals map[string]Cell `json:"totals"`
 }
 
-// Ledger is one agent's cost ledger, persisted atomically in stats/cost.json
-// on every change. It is safe for concurrent use.
+// Ledger is one agent's cost ledger, persisted atomically in its state
+// folder's cost.json on every change. It is safe for concurrent use.
 type Ledger struct {
-	ws  *workspace.Workspace
-	loc *time.Location
+	path string
+	loc  *time.Location
 
 	mu sync.Mutex
 	b  book
 }
 
-// Open loads the ledger of ws; loc (nil = Local) draws its days. Opening
-// never writes. A missing file starts empty. A corrupt one starts empty with
-// the local day of now marked spent, and is returned with an error wrapping
-// ErrCorrupt alongside the usable *Ledger; any other read error returns a nil
-// *Ledger.
-func Open(ws *workspace.Workspace, loc *time.Location, now time.Time) (*Ledger, error) {
+// Open loads the ledger kept in the state folder dir; loc (nil = Local)
+// draws its days. Opening never writes. A missing file starts empty. One
+// that cannot be read or holds what the watchdog never writes starts empty
+// with the local day of now marked spent (a bad file never hands back a
+// budget), and is returned with an error wrapping statefile.ErrCorrupt
+// alongside the usable *Ledger.
+func Open(dir string, loc *time.Location, now time.Time) (*Ledger, error) {
 	if loc == nil {
 		loc = time.Local
 	}
-	l := &Ledger{ws: ws, loc: loc}
-	err := l.read()
-	if errors.Is(err, ErrCorrupt) {
+	l := &Ledger{path: filepath.Join(dir, File), loc: loc}
+	if err := l.read(); err != nil {
 		l.b = book{Days: map[string]*Day{dayOf(now, loc): {By: Split{}, Corrupt: true}}, Totals: map[string]Cell{}}
 		return l, fmt.Errorf("open cost ledger: %w", err)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("open cost ledger: %w", err)
 	}
 	return l, nil
 }
 
 func (l *Ledger) read() error {
 	l.b = book{Days: map[string]*Day{}, Totals: map[string]Cell{}}
-	abs, err := l.ws.Resolve(File)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", File, err)
-	}
-	raw, err := workspace.ReadAgentFile(abs, workspace.MaxTextFile)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("read %s: %w", File, err)
-	}
 	var b book
-	if err := json.Unmarshal(raw, &b); err != nil {
-		return fmt.Errorf("read %s: %w: %v", File, ErrCorrupt, err)
+	if found, err := statefile.Read(l.path, &b); !found || err != nil {
+		return err
 	}
 	for day, d := range b.Days {
 		if _, perr := time.Parse(dayLayout, day); perr != nil || d == nil {
-			return fmt.Errorf("read %s: day %q: %w", File, day, ErrCorrupt)
+			return fmt.Errorf("read %s: day %q: %w", l.path, day, statefile.ErrCorrupt)
 		}
 		if d.By == nil {
 			d.By = Split{}
 		}
 		d.UnpricedModels = d.UnpricedModels[:min(len(d.UnpricedModels), maxUnpriced)] // names the agent's client gave: shown, never trusted
 		if len(d.By) > maxSources {
-			return fmt.Errorf("read %s: day %s: %d sources: %w", File, day, len(d.By), ErrCorrupt)
+			return fmt.Errorf("read %s: day %s: %d sources: %w", l.path, day, len(d.By), statefile.ErrCorrupt)
 		}
 		for _, byOut := range d.By {
 			for o, c := range byOut {
 				if !knownOutcome[o] {
-					return fmt.Errorf("read %s: day %s: outcome %q: %w", File, day, o, ErrCorrupt)
+					return fmt.Errorf("read %s: day %s: outcome %q: %w", l.path, day, o, statefile.ErrCorrupt)
 				}
 				if c.bad() {
-					return fmt.Errorf("read %s: day %s: a negative or impossible count: %w", File, day, ErrCorrupt)
+					return fmt.Errorf("read %s: day %s: a negative or impossible count: %w", l.path, day, statefile.ErrCorrupt)
 				}
 			}
 		}
 	}
 	if len(b.Days) > KeepDays+1 || len(b.Totals) > maxSources {
-		return fmt.Errorf("read %s: more days or sources than the watchdog writes: %w", File, ErrCorrupt)
+		return fmt.Errorf("read %s: more days or sources than the watchdog writes: %w", l.path, statefile.ErrCorrupt)
 	}
 	for _, c := range b.Totals {
 		if c.bad() {
-			return fmt.Errorf("read %s: totals: a negative or impossible count: %w", File, ErrCorrupt)
+			return fmt.Errorf("read %s: totals: a negative or impossible count: %w", l.path, statefile.ErrCorrupt)
 		}
 	}
 	if b.Days == nil {
@@ -298,11 +277,7 @@ func (l *Ledger) save(now time.Time) error {
 			delete(l.b.Days, k)
 		}
 	}
-	b, err := json.MarshalIndent(l.b, "", "  ")
-	if err != nil {
-		return fmt.Errorf("save cost ledger: %w", err)
-	}
-	if err := l.ws.WriteFile(File, append(b, '\n')); err != nil {
+	if err := statefile.Write(l.path, l.b); err != nil {
 		return fmt.Errorf("save cost ledger: %w", err)
 	}
 	return nil

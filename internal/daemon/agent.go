@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,7 +12,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/ai-heart/ai-heart/internal/alert"
-	"github.com/ai-heart/ai-heart/internal/budget"
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/clock"
 	"github.com/ai-heart/ai-heart/internal/config"
@@ -43,6 +41,7 @@ type agent struct {
 	tz      string
 	loc     *time.Location
 	ws      *workspace.Workspace
+	dir     string // the agent's state folder (config state_dir): the watchdog's own files
 	clock   clock.Clock
 	log     zerolog.Logger
 	alerts  *alert.Sink
@@ -100,7 +99,10 @@ type agent struct {
 
 	bg    sync.WaitGroup // work beside the pulse (a turn's usage); waited for at the end
 	fleet *fleetBudget   // fleet_budget, shared by the config's agents; nil when off
-	day   *day.Recorder  // the day strip's marks (stats/day)
+	day   *day.Recorder  // the day strip's marks (in dir)
+	// stateNotes are what the operator hears once, on the first pulse,
+	// about the state folder (old state in the workspace, a lost ledger).
+	stateNotes []string
 }
 
 // PulseEvent reports one finished pulse (for tests and measurements).
@@ -133,24 +135,9 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 	if err != nil {
 		return nil, fmt.Errorf("agent %s: %w", cfg.DisplayName(), err)
 	}
-	// A corrupt cap or breaker file starts fresh and is reported, never fatal.
-	dc, err := budget.OpenDailyCap(ws, cfg.DailyCap, loc)
-	if errors.Is(err, budget.ErrCorrupt) {
-		o.Log.Warn().Err(err).Str("agent", cfg.DisplayName()).Msg("daily cap state unreadable; today counts as spent (a bad file never grants a fresh budget)")
-	} else if err != nil {
-		return nil, fmt.Errorf("agent %s: %w", cfg.DisplayName(), err)
-	}
-	br, err := budget.OpenBreaker(ws, cfg.CircuitBreaker)
-	if errors.Is(err, budget.ErrCorrupt) {
-		o.Log.Warn().Err(err).Str("agent", cfg.DisplayName()).Msg("circuit breaker state unreadable; starting fresh")
-	} else if err != nil {
-		return nil, fmt.Errorf("agent %s: %w", cfg.DisplayName(), err)
-	}
-	ledger, err := cost.Open(ws, loc, clock.Or(o.Clock).Now())
-	if errors.Is(err, cost.ErrCorrupt) {
-		o.Log.Warn().Err(err).Str("agent", cfg.DisplayName()).Msg("cost ledger unreadable; today counts as spent for the daily budget (a bad file never grants a fresh budget)")
-	} else if err != nil {
-		return nil, fmt.Errorf("agent %s: %w", cfg.DisplayName(), err)
+	g, err := openGuards(cfg, ws, loc, clock.Or(o.Clock).Now(), o.Log)
+	if err != nil {
+		return nil, err
 	}
 	if e, ok := d.(*delivery.Exec); ok {
 		e.MaxTokens = cfg.Budget.PerWakeupTokens
@@ -168,12 +155,12 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 	sc.Poll = o.ScanPoll
 	sc.Logf = func(format string, args ...any) { log.Warn().Msgf(format, args...) } // full rescans, unwatchable folders
 	a := &agent{
-		name: name, cfg: cfg, tz: tz, loc: loc, ws: ws,
+		name: name, cfg: cfg, tz: tz, loc: loc, ws: ws, dir: cfg.StateDir(), stateNotes: g.notes,
 		clock: clock.Or(o.Clock), log: log,
-		alerts: o.Alerts, deliver: d, gate: newGate(clock.Or(o.Clock), dc, br), plan: plan, ledger: ledger,
+		alerts: o.Alerts, deliver: d, gate: newGate(clock.Or(o.Clock), g.cap, g.breaker), plan: plan, ledger: g.ledger,
 		scanner: sc, started: started, onPulse: o.OnPulse,
 		levels: map[string]checks.Level{}, announced: map[string]bool{}, baseline: started, held: map[string]heldNotice{},
-		work: newWorkClock(cfg, started), hooks: hook.NewTail(ws.Root), day: day.NewRecorder(ws, loc), pulsed: make(chan struct{}),
+		work: newWorkClock(cfg, started), hooks: hook.NewTail(ws.Root), day: day.NewRecorder(cfg.StateDir(), loc), pulsed: make(chan struct{}),
 	}
 	a.hooks.Start(a.clock.Now())
 	if cfg.Budget.On() {
@@ -185,11 +172,11 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 // run drives the agent's chambers until ctx ends, then waits for the pulse
 // in flight, ends the wakeup in flight and writes the state a last time.
 func (a *agent) run(ctx context.Context, phase time.Duration, pulsed func(*agent)) {
-	// The lock says "a watchdog runs here" to check, status and the tools,
-	// which the state file alone cannot prove.
-	lock, err := state.Lock(a.ws)
+	// The lock says "a watchdog runs here" to check and status, which the
+	// state file alone cannot prove.
+	lock, err := state.Lock(a.dir)
 	if err != nil {
-		a.log.Error().Err(err).Msg("workspace lock: status and check will say the watchdog is not running")
+		a.log.Error().Err(err).Msg("state folder lock: status and check will say the watchdog is not running")
 	} else {
 		defer lock.Unlock()
 	}

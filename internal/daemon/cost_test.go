@@ -268,18 +268,19 @@ func TestPerWakeupTokensEndsARun(t *testing.T) {
 	}
 }
 
-// TestCorruptLedgerSpendsTheDay: an unreadable stats/cost.json (the agent
-// can write it) never hands back a budget: the day counts as spent, so
+// TestCorruptLedgerSpendsTheDay: an unreadable cost ledger never hands back
+// a budget: the day counts as spent, so
 // recovery only alerts, and the agent is not woken.
 func TestCorruptLedgerSpendsTheDay(t *testing.T) {
 	agent := buildFakeAgent(t)
 	cfg := testConfig(t)
 	cfg.Agent = streamAgent(agent, "gemini", "0", "[IDLE]")
 	cfg.Budget = config.Budget{DailyUSD: 5, WarnAt: 0.8}
-	if err := os.MkdirAll(filepath.Join(cfg.Workspace, "stats"), 0o755); err != nil {
+	dir := cfg.AgentConfigs()[0].StateDir()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(cfg.Workspace, cost.File), []byte("{not json"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, cost.File), []byte("{not json"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	h := start(t, cfg, nil)

@@ -90,7 +90,7 @@ func New(cfg *config.Config, o Options) (*Daemon, error) {
 		return nil, err
 	}
 	for _, a := range agents {
-		if state.Held(a.ws) {
+		if state.Held(a.dir) {
 			return nil, fmt.Errorf("agent %s: %s: %w", a.name, a.ws.Root, state.ErrLocked)
 		}
 	}
@@ -146,6 +146,7 @@ func (a *agent) adopt(old *agent) {
 		a.gate.cap.Adopt(old.gate.cap)
 		a.gate.breaker.Adopt(old.gate.breaker)
 		a.reloaded = true // the watchdog never stopped here: no "stopped" mark
+		a.stateNotes = old.stateNotes // told once, by the first agent's first pulse
 	}
 }
 

@@ -143,8 +143,7 @@ func (h *harness) state() state.State {
 }
 
 func (h *harness) tryState() (state.State, error) {
-	ws, _ := workspace.New(h.cfg.AgentConfigs()[0].Workspace, nil)
-	return state.Read(ws)
+	return state.Load(h.cfg.AgentConfigs()[0].StateDir())
 }
 
 func (h *harness) waitFor(what string, timeout time.Duration, cond func() bool) {

@@ -21,7 +21,7 @@ func TestDayMarks(t *testing.T) {
 		cfg.Schedule.Every = config.Duration(time.Second)
 		rec := &recorder{method: config.DeliveryTmux}
 		h := startFake(t, cfg, rec.factory)
-		ws, _ := workspace.New(cfg.Workspace, nil)
+		ws := cfg.AgentConfigs()[0].StateDir()
 		time.Sleep(5 * time.Second) // a wakeup, coalesced ones, an inactivity warning (2s)
 		synctest.Wait()
 		h.stop()
@@ -51,7 +51,7 @@ func TestDayMarks(t *testing.T) {
 func TestDayMarksTheWatchdogsAbsence(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig(t)
-		ws, _ := workspace.New(cfg.Workspace, nil)
+		dir := cfg.AgentConfigs()[0].StateDir()
 		h := startFake(t, cfg, (&recorder{method: config.DeliveryTmux}).factory)
 		time.Sleep(3 * time.Second)
 		synctest.Wait()
@@ -59,7 +59,7 @@ func TestDayMarksTheWatchdogsAbsence(t *testing.T) {
 		// A crash: the stop mark never made it; the state's last pulse stays.
 		before := time.Now()
 		last := h.state().PulseAt
-		if err := os.RemoveAll(ws.Path(day.Dir)); err != nil {
+		if err := os.RemoveAll(filepath.Join(dir, day.Dir)); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(time.Hour)
@@ -67,7 +67,7 @@ func TestDayMarksTheWatchdogsAbsence(t *testing.T) {
 		time.Sleep(2 * time.Second)
 		synctest.Wait()
 		h2.stop()
-		marks, err := day.Read(ws, before.In(cfg.Location()).Format(time.DateOnly))
+		marks, err := day.Read(dir, before.In(cfg.Location()).Format(time.DateOnly))
 		if err != nil {
 			t.Fatal(err)
 		}

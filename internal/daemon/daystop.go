@@ -9,7 +9,7 @@ import (
 // start: from the last pulse of the run before (a crash or a kill leaves
 // no mark of its own) until the first pulse marks the agent's mode.
 func (a *agent) markStart() {
-	prev, err := state.Read(a.ws)
+	prev, err := state.Load(a.dir)
 	if err != nil || prev.PulseAt.IsZero() || !prev.PulseAt.Before(a.clock.Now()) {
 		return
 	}

@@ -18,7 +18,6 @@ import (
 	"github.com/ai-heart/ai-heart/internal/alert"
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/delivery"
-	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -109,8 +108,7 @@ func TestFleet(t *testing.T) {
 		n, len(all), elapsed.Round(time.Millisecond), p50, p99, max, cpu.Round(time.Millisecond), 100*cpu.Seconds()/elapsed.Seconds())
 	polling := 0
 	for i := 0; i < n; i++ {
-		ws, _ := workspace.New(filepath.Join(root, fmt.Sprintf("agent%02d", i)), nil)
-		if st, err := state.Read(ws); err == nil && st.Chambers.Pulse.ScanFallback != "" {
+		if st, err := stateOf(cfg, filepath.Join(root, fmt.Sprintf("agent%02d", i))); err == nil && st.Chambers.Pulse.ScanFallback != "" {
 			polling++
 		}
 	}
@@ -122,16 +120,14 @@ func TestFleet(t *testing.T) {
 		t.Errorf("pulse lateness p99 = %s, want under 100ms", p99)
 	}
 	// The failing agent opened its breaker; a healthy one delivered normally.
-	wsBad, _ := workspace.New(filepath.Join(root, failing), nil)
-	bad, err := state.Read(wsBad)
+	bad, err := stateOf(cfg, filepath.Join(root, failing))
 	if beats/2 <= 4 {
 		return // too few wakeups in the run to open a breaker
 	}
 	if err != nil || bad.Breaker.State == "closed" || bad.Counters.DeliveryFailures < 3 {
 		t.Errorf("failing agent state = %+v / %v, want breaker open after 3+ failures", bad.Breaker, err)
 	}
-	wsGood, _ := workspace.New(filepath.Join(root, "agent01"), nil)
-	good, err := state.Read(wsGood)
+	good, err := stateOf(cfg, filepath.Join(root, "agent01"))
 	if err != nil || good.Breaker.State != "closed" || good.Counters.Delivered < int64(beats/2-2) {
 		t.Errorf("healthy agent state = %+v %+v / %v, want its wakeups delivered", good.Breaker, good.Counters, err)
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/cost"
 	"github.com/ai-heart/ai-heart/internal/delivery"
-	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -56,8 +55,7 @@ func TestFleetBudget(t *testing.T) {
 			}
 		}
 		for _, n := range []string{"a", "b"} {
-			ws, _ := workspace.New(filepath.Join(root, n), nil)
-			st, err := state.Read(ws)
+			st, err := stateOf(cfg, filepath.Join(root, n))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -31,7 +31,7 @@ func (a *agent) sweepLoop(ctx context.Context) {
 		if err != nil {
 			said = err.Error()
 		}
-		if err := day.Prune(a.ws, a.loc, a.clock.Now()); err != nil {
+		if err := day.Prune(a.dir, a.loc, a.clock.Now()); err != nil {
 			a.log.Warn().Err(err).Msg("prune the day files")
 		}
 		if n > 0 {

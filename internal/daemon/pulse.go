@@ -117,6 +117,7 @@ type beat struct {
 func (a *agent) readPause(b *beat) {
 	a.noteLegacyPause(b)
 	b.resumedAt = pause.ResumedAt(a.cfg.PauseFile())
+	a.noteStateDir(b)
 	p, err := pause.Read(a.cfg.PauseFile())
 	why := ""
 	if err != nil {
@@ -303,7 +304,7 @@ func (a *agent) persist(b *beat) {
 	st.Work = a.workState() // a delivery may have noted work since stateNow
 	a.last = st
 	a.mu.Unlock()
-	serr := state.Write(a.ws, st)
+	serr := a.saveState(st)
 	a.writing.Unlock()
 	a.wrote(b.now, "state file", serr)
 	a.wrote(b.now, "day strip", a.day.Mode(b.now, day.ModeOf(st)))

@@ -54,7 +54,7 @@ func TestReloadBooksNoPhantomRun(t *testing.T) {
 	if int64(st.DailyCap.Used) != today.Runs {
 		t.Errorf("daily cap used %d after %d runs", st.DailyCap.Used, today.Runs)
 	}
-	marks, err := day.Read(h.ws(), time.Now().Format(time.DateOnly))
+	marks, err := day.Read(h.cfg.AgentConfigs()[0].StateDir(), time.Now().Format(time.DateOnly))
 	if err != nil {
 		t.Fatal(err)
 	}

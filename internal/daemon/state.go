@@ -99,11 +99,11 @@ func (a *agent) noteWork() {
 	st.Work = a.workState()
 	a.last = st
 	a.mu.Unlock()
-	a.wrote(a.clock.Now(), "state file", state.Write(a.ws, st))
+	a.wrote(a.clock.Now(), "state file", a.saveState(st))
 }
 
 func (a *agent) writeState() {
-	a.wrote(a.clock.Now(), "state file", state.Write(a.ws, a.stateNow()))
+	a.wrote(a.clock.Now(), "state file", a.saveState(a.stateNow()))
 }
 
 // workState is working versus waiting as the checks judge it (a turn the

@@ -1,7 +1,8 @@
 // Package day keeps an agent's day as a strip: what the watchdog saw it do
 // (working, waiting, waiting for you, paused, outside active hours), the
 // alerts it raised and the wakeups it sent, one line each in
-// stats/day/YYYY-MM-DD.jsonl (local days), kept for 7 days. The daemon
+// day/YYYY-MM-DD.jsonl (local days) in the agent's state folder, out of the
+// agent's reach, kept for 7 days. The daemon
 // appends as things happen; the page and `watchdog status` read one day's
 // file and draw it, with no scan of the workspace's history.
 package day
@@ -23,14 +24,13 @@ import (
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
-// Dir is the workspace-relative folder of the day files.
-const Dir = "stats/day"
+// Dir is the folder of the day files, in the agent's state folder.
+const Dir = "day"
 
 // Keep is how many days of files are kept (today included).
 const Keep = 7
 
-// maxDayFile bounds what is read of one day's file: the agent can write
-// there too.
+// maxDayFile bounds what is read of one day's file.
 const maxDayFile = 8 << 20
 
 // Modes of the agent, as the strip shows them.
@@ -89,23 +89,23 @@ type Mark struct {
 	Outcome string `json:"outcome,omitempty"`
 }
 
-// File is the workspace-relative file of the local day of t.
+// File is the file of the local day of t, relative to the state folder.
 func File(t time.Time, loc *time.Location) string {
 	return Dir + "/" + t.In(loc).Format(time.DateOnly) + ".jsonl"
 }
 
 // Recorder appends an agent's marks. Safe for concurrent use.
 type Recorder struct {
-	ws  *workspace.Workspace
+	dir string // the agent's state folder
 	loc *time.Location
 
 	mu   sync.Mutex
 	mode string // the last mode recorded
 }
 
-// NewRecorder records the agent of ws, days in loc.
-func NewRecorder(ws *workspace.Workspace, loc *time.Location) *Recorder {
-	return &Recorder{ws: ws, loc: loc}
+// NewRecorder records the agent whose state folder is dir, days in loc.
+func NewRecorder(dir string, loc *time.Location) *Recorder {
+	return &Recorder{dir: dir, loc: loc}
 }
 
 // Mode records the agent's mode at t when it changed.
@@ -133,11 +133,8 @@ func (r *Recorder) append(m Mark) error {
 		return err
 	}
 	rel := File(m.Time, r.loc)
-	abs, err := r.ws.Resolve(rel)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+	abs := filepath.Join(r.dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(abs), 0o700); err != nil {
 		return err
 	}
 	f, err := os.OpenFile(abs, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o640)
@@ -152,9 +149,10 @@ func (r *Recorder) append(m Mark) error {
 	return err
 }
 
-// Prune removes day files older than Keep days before now.
-func Prune(ws *workspace.Workspace, loc *time.Location, now time.Time) error {
-	ents, err := workspace.ReadAgentDir(ws.Path(Dir))
+// Prune removes day files older than Keep days before now from the state
+// folder dir.
+func Prune(dir string, loc *time.Location, now time.Time) error {
+	ents, err := workspace.ReadAgentDir(filepath.Join(dir, Dir))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -168,7 +166,7 @@ func Prune(ws *workspace.Workspace, loc *time.Location, now time.Time) error {
 			continue
 		}
 		if _, err := time.Parse(time.DateOnly, d); err == nil && d < oldest {
-			if err := os.Remove(ws.Path(Dir, e.Name())); err != nil {
+			if err := os.Remove(filepath.Join(dir, Dir, e.Name())); err != nil {
 				return err
 			}
 		}
@@ -176,13 +174,14 @@ func Prune(ws *workspace.Workspace, loc *time.Location, now time.Time) error {
 	return nil
 }
 
-// Read returns the marks of the local day date ("2006-01-02"), oldest
-// first. A missing day is empty; lines that are not marks are skipped.
-func Read(ws *workspace.Workspace, date string) ([]Mark, error) {
+// Read returns the marks of the local day date ("2006-01-02") from the
+// state folder dir, oldest first. A missing day is empty; lines that are
+// not marks are skipped.
+func Read(dir, date string) ([]Mark, error) {
 	if _, err := time.Parse(time.DateOnly, date); err != nil {
 		return nil, fmt.Errorf("day %q: want YYYY-MM-DD", date)
 	}
-	b, err := workspace.ReadAgentFileTail(ws.Path(Dir, date+".jsonl"), maxDayFile)
+	b, err := workspace.ReadAgentFileTail(filepath.Join(dir, Dir, date+".jsonl"), maxDayFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

@@ -2,17 +2,17 @@ package day
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/state"
-	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 func TestRecordReadPrune(t *testing.T) {
 	tokyo, _ := time.LoadLocation("Asia/Tokyo")
-	ws, _ := workspace.New(t.TempDir(), tokyo)
+	ws := t.TempDir() // the agent's state folder
 	r := NewRecorder(ws, tokyo)
 	t0 := time.Date(2026, 11, 25, 9, 0, 0, 0, tokyo)
 	for _, err := range []error{
@@ -41,10 +41,10 @@ func TestRecordReadPrune(t *testing.T) {
 	if err := Prune(ws, tokyo, t0); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(ws.Path(File(t0.AddDate(0, 0, -9), tokyo))); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(ws, File(t0.AddDate(0, 0, -9), tokyo))); !os.IsNotExist(err) {
 		t.Errorf("a day 9 days old was kept: %v", err)
 	}
-	if _, err := os.Stat(ws.Path(File(t0, tokyo))); err != nil {
+	if _, err := os.Stat(filepath.Join(ws, File(t0, tokyo))); err != nil {
 		t.Errorf("today was pruned: %v", err)
 	}
 }
@@ -87,7 +87,7 @@ func TestStrip(t *testing.T) {
 // from the day before.
 func TestLast(t *testing.T) {
 	tokyo, _ := time.LoadLocation("Asia/Tokyo")
-	ws, _ := workspace.New(t.TempDir(), tokyo)
+	ws := t.TempDir() // the agent's state folder
 	r := NewRecorder(ws, tokyo)
 	at := func(d, h, m int) time.Time { return time.Date(2026, 11, d, h, m, 0, 0, tokyo) }
 	for _, err := range []error{

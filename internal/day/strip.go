@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // Slot is one stretch of the strip.
@@ -166,21 +164,22 @@ func Start(loc *time.Location, date string, n int, width time.Duration, now time
 
 // Load reads the marks of the n slots of width from from and cuts them
 // into the strip; the mode in force at from is the last one before it.
-func Load(ws *workspace.Workspace, loc *time.Location, from time.Time, n int, width time.Duration, now time.Time) ([]Mark, []Slot, error) {
-	marks, prior, err := Span(ws, loc, from, from.Add(time.Duration(n)*width))
+func Load(dir string, loc *time.Location, from time.Time, n int, width time.Duration, now time.Time) ([]Mark, []Slot, error) {
+	marks, prior, err := Span(dir, loc, from, from.Add(time.Duration(n)*width))
 	if err != nil {
 		return nil, nil, err
 	}
 	return marks, Strip(marks, prior, from, n, width, now), nil
 }
 
-// Span reads the marks of [from, to) from the day files that hold them,
+// Span reads the marks of [from, to) from the day files in the state folder
+// dir that hold them,
 // and the mode in force at from (the last one before it, looking back to
 // the day before from's).
-func Span(ws *workspace.Workspace, loc *time.Location, from, to time.Time) (marks []Mark, prior string, err error) {
+func Span(dir string, loc *time.Location, from, to time.Time) (marks []Mark, prior string, err error) {
 	f := from.In(loc)
 	for d := time.Date(f.Year(), f.Month(), f.Day()-1, 0, 0, 0, 0, loc); d.Before(to); d = d.AddDate(0, 0, 1) {
-		ms, err := Read(ws, d.Format(time.DateOnly))
+		ms, err := Read(dir, d.Format(time.DateOnly))
 		if err != nil {
 			return nil, "", err
 		}

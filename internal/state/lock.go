@@ -3,37 +3,46 @@ package state
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/gofrs/flock"
 
-	"github.com/ai-heart/ai-heart/internal/workspace"
+	"github.com/ai-heart/ai-heart/internal/statefile"
 )
 
-// LockFile is held (flock, exclusive) by the watchdog that supervises the
-// workspace, for as long as it runs. The state file alone proves nothing:
-// the agent can write one that says "running, pid 1, since 2099".
-const LockFile = "stats/watchdog.lock"
+// LockFile is held (flock, exclusive) by the watchdog that supervises an
+// agent, for as long as it runs, in the agent's state folder: the agent can
+// neither take it first (and keep the watchdog from starting) nor hold it
+// to pass for a running watchdog. The state file alone proves nothing.
+const LockFile = "watchdog.lock"
 
-// ErrLocked reports that another watchdog holds a workspace's lock.
+// ErrLocked reports that another watchdog holds an agent's lock.
 var ErrLocked = errors.New("another watchdog is running on this workspace")
 
-// Lock takes the workspace's watchdog lock, or fails with ErrLocked.
-func Lock(ws *workspace.Workspace) (*flock.Flock, error) {
-	l := flock.New(ws.Path(LockFile))
+// Lock takes the lock in the agent's state folder dir (created 0700 when
+// missing), or fails with ErrLocked.
+func Lock(dir string) (*flock.Flock, error) {
+	if err := statefile.EnsureDir(dir); err != nil {
+		return nil, err
+	}
+	l := flock.New(filepath.Join(dir, LockFile), flock.SetPermissions(statefile.FileMode))
 	ok, err := l.TryLock()
 	if err != nil {
-		return nil, fmt.Errorf("lock %s: %w", LockFile, err)
+		return nil, fmt.Errorf("lock %s: %w", l.Path(), err)
 	}
 	if !ok {
-		return nil, fmt.Errorf("lock %s: %w", LockFile, ErrLocked)
+		return nil, fmt.Errorf("lock %s: %w", l.Path(), ErrLocked)
 	}
 	return l, nil
 }
 
-// Held reports whether a watchdog holds the workspace's lock now.
-func Held(ws *workspace.Workspace) bool {
-	l := flock.New(ws.Path(LockFile))
+// Held reports whether a watchdog holds the lock in the state folder dir now.
+func Held(dir string) bool {
+	if dir == "" {
+		return false
+	}
+	l := flock.New(filepath.Join(dir, LockFile), flock.SetPermissions(statefile.FileMode))
 	ok, err := l.TryRLock()
 	if err != nil {
 		return false
@@ -45,17 +54,29 @@ func Held(ws *workspace.Workspace) bool {
 	return true
 }
 
-// Live reports whether the state was written by a watchdog that runs now:
-// its last pulse is recent and not in the future, its start not after its
-// pulse, and a watchdog holds the workspace's lock. why says what failed.
-func (s State) Live(ws *workspace.Workspace, now time.Time) (ok bool, why string) {
+// Fresh reports whether the state's times are those of a watchdog that
+// pulses now: its last pulse is recent and not in the future, its start not
+// after its pulse. why says what failed. It is all the agent's tools can ask
+// of the copy published in the workspace, which the agent can write.
+func (s State) Fresh(now time.Time) (ok bool, why string) {
 	switch iv := s.PulseInterval.D(); {
 	case !s.Running(now):
 		return false, fmt.Sprintf("last pulse %s", s.PulseAt.Format(time.RFC3339))
 	case s.PulseAt.After(now.Add(iv + time.Second)), s.StartedAt.After(s.PulseAt):
 		return false, "the state file's times are impossible (written by hand?)"
-	case !Held(ws):
-		return false, "no watchdog holds " + LockFile + " (the state file was not written by a running watchdog)"
+	}
+	return true, ""
+}
+
+// Live reports whether the state, read from the agent's state folder dir,
+// was written by a watchdog that runs now: its times are Fresh and a
+// watchdog holds the folder's lock. why says what failed.
+func (s State) Live(dir string, now time.Time) (ok bool, why string) {
+	if ok, why := s.Fresh(now); !ok {
+		return false, why
+	}
+	if !Held(dir) {
+		return false, "no watchdog holds " + filepath.Join(dir, LockFile) + " (the state file was not written by a running watchdog)"
 	}
 	return true, ""
 }

@@ -2,23 +2,17 @@ package state
 
 import (
 	"errors"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
-	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // TestLive: a fresh state file proves nothing without the lock a running
 // watchdog holds, and impossible times are refused even with it.
 func TestLive(t *testing.T) {
-	ws, err := workspace.New(t.TempDir(), time.UTC)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ws.EnsureSkeleton(); err != nil {
-		t.Fatal(err)
-	}
+	ws := filepath.Join(t.TempDir(), "state", "alice-0000") // the agent's state folder, made by Lock
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	fresh := State{PID: 1, StartedAt: now.Add(-time.Hour), PulseAt: now.Add(-time.Second), PulseInterval: config.Duration(time.Minute)}
 	if ok, why := fresh.Live(ws, now); ok || why == "" {

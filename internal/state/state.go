@@ -1,14 +1,19 @@
-// Package state owns stats/watchdog_state.json: what the watchdog's pulse
-// knows, written every pulse and read by `watchdog status`, `watchdog check`,
-// dashboards and mcp-heart. It is its own package (not internal/workspace)
-// because the schema holds config and budget types that themselves build on
-// the workspace.
+// Package state owns the watchdog's state file: what its pulse knows,
+// written every pulse to the agent's state folder (config state_dir, out of
+// the agent's reach) and read from there by `watchdog status`, `watchdog
+// check` and dashboards; and the copy published for the agent's tools at
+// stats/watchdog_state.json, which mcp-heart reads (an agent that forges it
+// fools only itself). It is its own package (not internal/workspace) because
+// the schema holds config and budget types that themselves build on the
+// workspace.
 package state
 
 import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/budget"
@@ -17,11 +22,12 @@ import (
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/recovery"
+	"github.com/ai-heart/ai-heart/internal/statefile"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
-// State is stats/watchdog_state.json: what the pulse knows, for `watchdog
-// status`, dashboards, and mcp-heart (which reads timezone and thresholds so
+// State is the state file: what the pulse knows, for `watchdog status`,
+// dashboards, and (through the published copy) mcp-heart (which reads timezone and thresholds so
 // its messages agree with the alerts). A state older than two pulses means
 // the watchdog is not running.
 type State struct {
@@ -58,7 +64,7 @@ type State struct {
 	// and no inactivity or introspection alerts.
 	Pause *pause.Pause `json:"pause,omitempty"`
 	// Cost is what the agent's wakeups used (today, yesterday, the last 7
-	// days, and totals since the ledger began), from stats/cost.json.
+	// days, and totals since the ledger began), from the cost ledger.
 	Cost *cost.Summary `json:"cost,omitempty"`
 	// Client is what the agent's client said through its hooks; absent
 	// where no hook has spoken since the watchdog started.
@@ -308,8 +314,26 @@ func (c Counters) Clone() Counters {
 	return c
 }
 
-// Read reads a workspace's state file.
-func Read(ws *workspace.Workspace) (State, error) {
+// File is the state file, in the agent's state folder.
+const File = "state.json"
+
+// Load reads the state file in the agent's state folder dir: the one status,
+// check and dashboards believe. No file is an error wrapping
+// os.ErrNotExist (no watchdog ever ran for the agent).
+func Load(dir string) (State, error) {
+	var s State
+	p := filepath.Join(dir, File)
+	found, err := statefile.Read(p, &s)
+	if err == nil && !found {
+		err = fmt.Errorf("read state %s: %w", p, os.ErrNotExist)
+	}
+	return s, err
+}
+
+// ReadPublished reads the copy published in the workspace for the agent's
+// tools. The agent can write it: it says what the agent's own tools should
+// show, and never decides anything for the watchdog, status or the page.
+func ReadPublished(ws *workspace.Workspace) (State, error) {
 	var s State
 	b, err := workspace.ReadAgentFile(ws.Path(workspace.StateFile), workspace.MaxTextFile)
 	if err != nil {
@@ -331,11 +355,17 @@ func (s State) Running(now time.Time) bool {
 	return now.Sub(s.PulseAt) <= 2*iv
 }
 
-// Write writes the state file atomically.
-func Write(ws *workspace.Workspace, s State) error {
+// Save writes the state file to the agent's state folder dir atomically
+// (0600).
+func Save(dir string, s State) error {
+	return statefile.Write(filepath.Join(dir, File), s)
+}
+
+// Publish writes the copy for the agent's tools to the workspace atomically.
+func Publish(ws *workspace.Workspace, s State) error {
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
-		return fmt.Errorf("write state: %w", err)
+		return fmt.Errorf("publish state: %w", err)
 	}
 	return ws.WriteFile(workspace.StateFile, append(b, '\n'))
 }

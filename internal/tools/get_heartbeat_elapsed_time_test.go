@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"errors"
 	"os"
 	"reflect"
 	"strings"
@@ -119,31 +118,17 @@ func TestGetHeartbeatElapsedTimeBadCalls(t *testing.T) {
 	wantInputError(t, err, "", "watchdog")
 }
 
-// writeState writes the watchdog's state file as a pulse at pulseAt would,
-// with the given notices, and holds the workspace's lock as a running
-// watchdog does (mcp-heart believes the file only then).
+// writeState publishes the watchdog's state as a pulse at pulseAt would,
+// with the given notices.
 func (e *env) writeState(t *testing.T, pulseAt time.Time, notices ...string) {
 	t.Helper()
 	e.writeStateWith(t, state.State{PulseAt: pulseAt, Notices: notices})
 }
 
-// writeStateWith writes st, filled in as a pulse would, and holds the lock.
+// writeStateWith publishes st, filled in as a pulse would. The tools read
+// the copy in the workspace; the watchdog's lock is in its state folder,
+// out of their reach, so they judge the copy by its times alone.
 func (e *env) writeStateWith(t *testing.T, st state.State) {
-	t.Helper()
-	e.writeStateUnlocked(t, st)
-	l, err := state.Lock(e.ws)
-	if errors.Is(err, state.ErrLocked) {
-		return // this test holds it already
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Unlock() })
-}
-
-// writeStateUnlocked writes st with no watchdog holding the lock: a state
-// file left behind, or written by the agent.
-func (e *env) writeStateUnlocked(t *testing.T, st state.State) {
 	t.Helper()
 	st.Version, st.HeartbeatID = 1, testID
 	if st.PulseInterval == 0 {
@@ -155,7 +140,7 @@ func (e *env) writeStateUnlocked(t *testing.T, st state.State) {
 	if st.Work.Baseline == nil {
 		st.Work.Baseline = &st.StartedAt
 	}
-	if err := state.Write(e.ws, st); err != nil {
+	if err := state.Publish(e.ws, st); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -164,30 +149,25 @@ func (e *env) writeStateUnlocked(t *testing.T, st state.State) {
 // state file, whatever the delivery; nothing is parsed back out of a prompt.
 func TestGetHeartbeatElapsedTimeNotices(t *testing.T) {
 	tests := []struct {
-		name     string
-		state    bool
-		unlocked bool
-		age      time.Duration // of the state's last pulse
-		notices  []string
-		wantID   string
-		want     []string
+		name    string
+		state   bool
+		age     time.Duration // of the state's last pulse
+		notices []string
+		wantID  string
+		want    []string
 	}{
 		{name: "no state file", want: []string{}},
 		{name: "running, no notices", state: true, age: time.Second, want: []string{}},
 		{name: "running, two notices", state: true, age: time.Second, notices: []string{"A", "B"}, wantID: string(testID), want: []string{"A", "B"}},
 		{name: "just under two pulses old", state: true, age: 2*time.Minute - time.Second, notices: []string{"A"}, wantID: string(testID), want: []string{"A"}},
 		{name: "stopped watchdog (just over two pulses old)", state: true, age: 2*time.Minute + time.Second, notices: []string{"A"}, want: []string{}},
-		{name: "recent, but no watchdog holds the lock", state: true, unlocked: true, age: time.Second, notices: []string{"A"}, want: []string{}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
 			// An inbox prompt with other notices is not read any more.
 			e.write(workspace.PromptFile, "Heartbeat: 20250102030405\n\nStale prompt notice.\n", e.now())
-			switch {
-			case tc.unlocked:
-				e.writeStateUnlocked(t, state.State{PulseAt: e.now().Add(-tc.age), Notices: tc.notices})
-			case tc.state:
+			if tc.state {
 				e.writeState(t, e.now().Add(-tc.age), tc.notices...)
 			}
 			res, err := e.tl.GetHeartbeatElapsedTime(noInput{})

@@ -59,9 +59,11 @@ func loadSettings(root, configPath string, now time.Time) (Settings, error) {
 	}
 	d := config.Defaults()
 	s := Settings{Thresholds: d.Thresholds, Restrictions: d.Restrictions, Location: d.Location(), Language: d.Language, Pulse: d.Pulse.Interval.D(), Source: "defaults"}
-	// The agent can write the state file too (and a FIFO there would hang
-	// the start), so it is read without blocking, capped, and believed only
-	// while a running watchdog holds the workspace's lock.
+	// The copy the watchdog publishes for the agent's tools: the agent can
+	// write it too (and a FIFO there would hang the start), so it is read
+	// without blocking, capped, and believed only while its times are a
+	// pulsing watchdog's. A forgery fools only the agent's own tools: the
+	// watchdog, status and the page read the state folder.
 	b, err := workspace.ReadAgentFile(filepath.Join(root, filepath.FromSlash(workspace.StateFile)), workspace.MaxTextFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return s, nil
@@ -75,11 +77,7 @@ func loadSettings(root, configPath string, now time.Time) (Settings, error) {
 		s.Source = "defaults (unreadable " + workspace.StateFile + ": " + err.Error() + ")"
 		return s, nil
 	}
-	ws, err := workspace.New(root, time.UTC)
-	if err != nil {
-		return Settings{}, fmt.Errorf("load settings: %w", err)
-	}
-	if ok, why := st.Live(ws, now); !ok {
+	if ok, why := st.Fresh(now); !ok {
 		s.Source = "defaults (" + workspace.StateFile + " ignored: " + why + ")"
 		return s, nil
 	}

@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/lang"
-	statepkg "github.com/ai-heart/ai-heart/internal/state"
-	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 func TestLoadSettings(t *testing.T) {
@@ -38,10 +36,6 @@ func TestLoadSettings(t *testing.T) {
 	forged := func(fields string) string {
 		return `{"pulse_at":"2025-12-31T23:59:59Z","pulse_interval":"1s",` + fields + "}"
 	}
-	ws, err := workspace.New(root, time.UTC)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if err := os.MkdirAll(filepath.Join(root, "stats"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -64,9 +58,10 @@ func TestLoadSettings(t *testing.T) {
 		{"state without thresholds", live(`"timezone":"UTC"`), "", 5 * time.Minute, 30 * time.Minute, "UTC", "", lang.English},
 		{"state with partial thresholds", live(`"timezone":"UTC","thresholds":{"inactivity_warning":"1m0s"}`), "", 5 * time.Minute, 30 * time.Minute, "UTC", "", lang.English},
 		{"state with unknown timezone", live(`"timezone":"Mars/Olympus"`), "", 5 * time.Minute, 30 * time.Minute, "Local", "", lang.English},
-		// The agent can write the state file: without a watchdog holding
-		// the lock, or with times no watchdog writes, it is not believed.
-		{"forged state, no watchdog", forged(`"timezone":"UTC","thresholds":{"inactivity_warning":"1m0s","inactivity_error":"2m0s","introspection":"30m0s","max_strict_deep_work":"5h0m0s"}`), "", 5 * time.Minute, 30 * time.Minute, "Local", "", lang.English},
+		// The agent can write the published copy: with times no watchdog
+		// writes it is not believed; with fresh ones it fools only the
+		// agent's own tools (the watchdog reads its state folder).
+		{"forged state, no watchdog", forged(`"timezone":"UTC","thresholds":{"inactivity_warning":"1m0s","inactivity_error":"2m0s","introspection":"30m0s","max_strict_deep_work":"5h0m0s"}`), "", 5 * time.Minute, 30 * time.Minute, "UTC", "", lang.English}, // thresholds no config allows fall back
 		{"stale state", `{"pulse_at":"2025-12-31T23:00:00Z","pulse_interval":"1s","timezone":"UTC","language":"ja"}`, "", 5 * time.Minute, 30 * time.Minute, "Local", "", lang.English},
 		{"state from the future", `{"pulse_at":"2099-01-01T00:00:00Z","pulse_interval":"1s","timezone":"UTC","language":"ja"}`, "", 5 * time.Minute, 30 * time.Minute, "Local", "", lang.English},
 		{"config beats state", `{"timezone":"Europe/Paris"}`, single, 2 * time.Minute, 30 * time.Minute, "Asia/Tokyo", "", lang.Japanese},
@@ -79,13 +74,7 @@ func TestLoadSettings(t *testing.T) {
 			state := filepath.Join(root, "stats", "watchdog_state.json")
 			os.Remove(state)
 			if content, ok := strings.CutPrefix(tc.state, liveMark); ok {
-				// A watchdog runs: it holds the workspace's lock.
-				l, err := statepkg.Lock(ws)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { l.Unlock() })
-				tc.state = content
+				tc.state = content // a running watchdog published it
 			}
 			if tc.state != "" {
 				writeFile(state, tc.state)

@@ -43,14 +43,14 @@ const (
 
 // standing reads the watchdog's judgement at now, given the newest proofs.
 func (t *Tools) standing(now time.Time, latest workspace.Latest) standing {
-	st, err := state.Read(t.WS)
+	st, err := state.ReadPublished(t.WS)
 	if err != nil {
 		if !errors.Is(err, os.ErrNotExist) {
 			t.Log.Warn().Err(err).Msg("read watchdog state")
 		}
 		return standing{why: notRunning}
 	}
-	if ok, _ := st.Live(t.WS, now); !ok {
+	if ok, _ := st.Fresh(now); !ok {
 		return standing{why: notRunning}
 	}
 	s := standing{live: true, judged: true, st: st}
