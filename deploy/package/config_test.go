@@ -27,6 +27,15 @@ func TestDefaultConfig(t *testing.T) {
 	if c.Workspace != "/var/lib/ai-heart/ai-works" {
 		t.Errorf("workspace = %q, want the package's /var/lib/ai-heart/ai-works", c.Workspace)
 	}
+	// The watchdog's own state is the unit's StateDirectory, outside the
+	// workspace (the agent's) and the unit's user's alone.
+	unit, err := os.ReadFile("ai-heart-watchdog.service")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.StateDir != "/var/lib/ai-heart/state" || !strings.Contains(string(unit), "\nStateDirectory=ai-heart/state\nStateDirectoryMode=0700\n") {
+		t.Errorf("state_dir = %q, want /var/lib/ai-heart/state, the unit's StateDirectory=ai-heart/state (0700)", c.StateDir)
+	}
 	// Uncommented, the commented defaults must load to the built-in values.
 	var lines []string
 	key := regexp.MustCompile(`^# ?([a-z_]+:|  [a-z_]+:)`)

@@ -70,6 +70,9 @@ func TestUnitSettings(t *testing.T) {
 		{name: "User set", ok: func() bool { return one("User") != "" }},
 		{name: "ProtectSystem=strict", ok: func() bool { return one("ProtectSystem") == "strict" }},
 		{name: "workspace writable", ok: func() bool { return strings.Contains(one("ReadWritePaths"), "ai-works") }},
+		{name: "the watchdog's state in a 0700 StateDirectory", ok: func() bool {
+			return one("StateDirectory") == "ai-heart/state" && one("StateDirectoryMode") == "0700"
+		}},
 		{name: "NoNewPrivileges=yes", ok: func() bool { return one("NoNewPrivileges") == "yes" }},
 		{name: "no MemoryDenyWriteExecute (kills Node-based agents)", ok: func() bool { return d["MemoryDenyWriteExecute"] == nil }},
 		{name: "no PrivateTmp (hides the tmux socket)", ok: func() bool { return d["PrivateTmp"] == nil }},

@@ -42,6 +42,10 @@ Restart=on-failure
 RestartSec=10s
 TimeoutStopSec=30s
 NoNewPrivileges=yes
+# The watchdog's own state (lock, state file, cap, ledger, pause), out of
+# the workspace: ~/.local/state/ai-heart, state_dir's default, kept 0700.
+StateDirectory=ai-heart
+StateDirectoryMode=0700
 
 [Install]
 WantedBy=default.target
