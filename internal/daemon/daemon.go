@@ -146,7 +146,8 @@ func (a *agent) adopt(old *agent) {
 		a.gate.cap.Adopt(old.gate.cap)
 		a.gate.breaker.Adopt(old.gate.breaker)
 		a.reloaded = true // the watchdog never stopped here: no "stopped" mark
-		a.stateNotes = old.stateNotes // told once, by the first agent's first pulse
+		// The state folder's notes are told once, by the first pulse.
+		a.stateNotes = old.stateNotes
 	}
 }
 
