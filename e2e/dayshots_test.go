@@ -13,7 +13,6 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/day"
 	"github.com/ai-heart/ai-heart/internal/testutil"
-	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // aDay writes the marks of a whole day the way the daemon records them:
@@ -23,13 +22,13 @@ import (
 // again from 23:00. The day is the one before today, so it is whole. Marks
 // go in the order of their times, as the daemon writes them, and the
 // alerts' lines are its words for these events.
-func aDay(t *testing.T, ws *workspace.Workspace, date string) {
+func aDay(t *testing.T, stateDir, date string) {
 	t.Helper()
 	midnight, err := time.ParseInLocation(time.DateOnly, date, time.Local)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := day.NewRecorder(ws, time.Local)
+	rec := day.NewRecorder(stateDir, time.Local)
 	at := func(hm string) time.Time {
 		d, err := time.ParseDuration(strings.Replace(hm, ":", "h", 1) + "m")
 		if err != nil {
@@ -89,7 +88,7 @@ func aDay(t *testing.T, ws *workspace.Workspace, date string) {
 }
 
 // The day in pictures, taken by the test: yesterday (a whole day recorded
-// in stats/day) drawn by `watchdog status --day` (and --brief) as text and by the page's
+// in the watchdog's state folder) drawn by `watchdog status --day` (and --brief) as text and by the page's
 // strip after ‹, each checked slot by slot, then saved as status-terminal.png
 // and status-day.png (in $SCREENSHOT_DIR, else a temporary folder).
 func TestE2EScreenshotsOfADay(t *testing.T) {
@@ -100,7 +99,7 @@ func TestE2EScreenshotsOfADay(t *testing.T) {
 	addr := freeAddr(t)
 	ws, cfg, _ := initWorkspace(t, fmt.Sprintf("pulse: {interval: 200ms}\nschedule: {every: 0s}\nhttp: {listen: %q}\n", addr))
 	yesterday := time.Now().AddDate(0, 0, -1).Format(time.DateOnly)
-	aDay(t, ws, yesterday)
+	aDay(t, stateDirOf(t, cfg), yesterday)
 	testutil.Start(t, exec.Command(filepath.Join(binDir, "watchdog"), "run", "-c", cfg))
 	waitUntil(t, "the first pulse", 10*time.Second, func() bool { return readState(t, ws) != nil })
 

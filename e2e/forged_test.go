@@ -17,9 +17,9 @@ import (
 // TestE2EForgedStateFoolsNothing: the agent writes a state file that says a
 // watchdog is running (pid 1, a fresh pulse, started a second ago), which
 // would make check hold nothing before that start against it. With no
-// watchdog holding the workspace's lock, check judges without a baseline
+// watchdog's state in its state folder, check judges without a baseline
 // (the two-hour-old log is an inactivity error: exit 2, as without the
-// forgery) and status says NOT RUNNING (exit 1). A second watchdog on a
+// forgery) and status says it never ran (exit 1). A second watchdog on a
 // workspace that one already supervises refuses to start.
 func TestE2EForgedStateFoolsNothing(t *testing.T) {
 	t.Parallel()
@@ -46,8 +46,8 @@ func TestE2EForgedStateFoolsNothing(t *testing.T) {
 		t.Fatalf("watchdog check on a forged state = %v, want exit 2 (the old log is an inactivity error)\n%s", err, out)
 	}
 	out, err = exec.Command(wd, "status", "-c", cfg).CombinedOutput()
-	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(out), "NOT RUNNING") {
-		t.Fatalf("watchdog status on a forged state = %v, want exit 1 and NOT RUNNING\n%s", err, out)
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(out), "never ran here") {
+		t.Fatalf("watchdog status on a forged state = %v, want exit 1 and never ran (status reads the state folder)\n%s", err, out)
 	}
 
 	runWatchdog(t, cfg)
