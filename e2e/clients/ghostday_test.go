@@ -81,7 +81,8 @@ func wakeupTokens(b *testing.B, s *script) float64 {
 	return tokens / runs
 }
 
-// ledgerTotals reads the runs and tokens booked in stats/cost.json's totals.
+// ledgerTotals reads the runs and tokens the ledger's totals booked, from
+// the state the watchdog publishes.
 func ledgerTotals(w *world) (runs, tokens float64) {
 	b, err := os.ReadFile(filepath.Join(w.ws, "stats", "watchdog_state.json"))
 	if err != nil {

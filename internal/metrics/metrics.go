@@ -102,7 +102,7 @@ var (
 	descPaused    = prometheus.NewDesc("watchdog_paused", "1 while the agent is paused.", []string{"agent"}, nil)
 	descLastPulse = prometheus.NewDesc("watchdog_last_pulse_timestamp_seconds", "When the agent last pulsed (Unix time).", []string{"agent"}, nil)
 	descTokens    = prometheus.NewDesc("watchdog_tokens_total",
-		"Tokens the agent's runs reported, by wakeup source and kind (input, output, cache_read, cache_write); kept across restarts in stats/cost.json. Runs that reported no usage are not in it.",
+		"Tokens the agent's runs reported, by wakeup source and kind (input, output, cache_read, cache_write); kept across restarts in the cost ledger (cost.json in the state folder). Runs that reported no usage are not in it.",
 		[]string{"agent", "source", "kind"}, nil)
 	descWriteFailures = prometheus.NewDesc("watchdog_write_failures_total",
 		"The watchdog's own writes that failed (heartbeat ID, state, ledger, day strip, transcripts, alerts file), since it started: a full disk, say.",
