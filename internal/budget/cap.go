@@ -15,13 +15,11 @@ const DailyCapFile = "daily_cap.json"
 // BreakerFile is the circuit breaker's state, in the agent's state folder.
 const BreakerFile = "circuit_breaker.json"
 
-// dayLayout is the format of CapState.Day; it sorts like the dates it names.
-const dayLayout = "2006-01-02"
-
 // CapState is the daily cap's counter for one local day. It is also the
 // persisted form in the state folder's daily_cap.json.
 type CapState struct {
-	// Day is the local calendar date counted, "2006-01-02".
+	// Day is the local calendar date counted, "2006-01-02" (time.DateOnly,
+	// which sorts like the dates it names).
 	Day string `json:"day"`
 	// Used is the number of wakeups let through that day.
 	Used int `json:"used"`
@@ -64,7 +62,7 @@ func OpenDailyCap(dir string, limit int, loc *time.Location) (*DailyCap, error) 
 		c.st, c.spent = CapState{}, limit > 0
 		return c, fmt.Errorf("open daily cap: %w", err)
 	}
-	if _, perr := time.Parse(dayLayout, c.st.Day); c.st.Day != "" && perr != nil {
+	if _, perr := time.Parse(time.DateOnly, c.st.Day); c.st.Day != "" && perr != nil {
 		day := c.st.Day
 		c.st, c.spent = CapState{}, limit > 0
 		return c, fmt.Errorf("open daily cap: %s: day %q: %w", c.path, day, statefile.ErrCorrupt)
@@ -132,7 +130,7 @@ func Day(t time.Time, loc *time.Location) string {
 	if loc == nil {
 		loc = time.Local
 	}
-	return t.In(loc).Format(dayLayout)
+	return t.In(loc).Format(time.DateOnly)
 }
 
 // Adopt takes over the count of old, the cap of the same workspace before

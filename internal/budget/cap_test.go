@@ -96,9 +96,9 @@ func TestDailyCapDST(t *testing.T) {
 			at := func(dayOffset, h, m int) time.Time {
 				return time.Date(dd.y, dd.m, dd.d+dayOffset, h, m, 0, 0, loc)
 			}
-			before := at(-1, 0, 0).Format(dayLayout)
-			dst := at(0, 0, 0).Format(dayLayout)
-			after := at(1, 0, 0).Format(dayLayout)
+			before := at(-1, 0, 0).Format(time.DateOnly)
+			dst := at(0, 0, 0).Format(time.DateOnly)
+			after := at(1, 0, 0).Format(time.DateOnly)
 			// A minute before the clocks change, and an hour after that: across
 			// the gap (spring) or inside the repeated hour (fall).
 			justBefore := transition(t, at(0, 0, 0)).Add(-time.Minute)

@@ -158,7 +158,7 @@ func (l *Ledger) read() error {
 		return err
 	}
 	for day, d := range b.Days {
-		if _, perr := time.Parse(dayLayout, day); perr != nil || d == nil {
+		if _, perr := time.Parse(time.DateOnly, day); perr != nil || d == nil {
 			return fmt.Errorf("read %s: day %q: %w", l.path, day, statefile.ErrCorrupt)
 		}
 		if d.By == nil {
@@ -374,10 +374,8 @@ func (l *Ledger) period(now time.Time, first, last int) Period {
 	return p
 }
 
-const dayLayout = "2006-01-02"
-
 // dayOf is the local calendar date of t in loc.
-func dayOf(t time.Time, loc *time.Location) string { return t.In(loc).Format(dayLayout) }
+func dayOf(t time.Time, loc *time.Location) string { return t.In(loc).Format(time.DateOnly) }
 
 // shiftDays moves t by n calendar days in loc, at noon: a DST change (23 or
 // 25 hour days) never lands it on the wrong date.
