@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/testutil"
 	"github.com/ai-heart/ai-heart/internal/workspace"
@@ -37,8 +38,8 @@ func TestGoldenStdout(t *testing.T) {
 	timeNow = func() time.Time { return goldenNow }
 	time.Local = time.UTC // status prints some times in the local zone
 
-	ws, cfg := goldenWorkspace(t)
-	lock, err := state.Lock(ws) // as the running watchdog holds it
+	stateDir, cfg := goldenWorkspace(t)
+	lock, err := state.Lock(stateDir) // as the running watchdog holds it
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func TestGoldenStdout(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := runGolden(t, tc.args, tc.code)
-			golden(t, tc.name, strings.ReplaceAll(out, ws.Root, "$WORKSPACE"))
+			golden(t, tc.name, strings.NewReplacer(filepath.Join(filepath.Dir(cfg), "ai-works"), "$WORKSPACE", stateDir, "$STATE").Replace(out))
 		})
 	}
 
@@ -77,7 +78,7 @@ func TestGoldenStdout(t *testing.T) {
 // plus a minute; a checkpoint file: its last line's time), writes the state
 // file of testdata/golden/state.json and a config naming the workspace, and
 // returns the workspace and the config's path.
-func goldenWorkspace(t *testing.T) (*workspace.Workspace, string) {
+func goldenWorkspace(t *testing.T) (stateDir, cfgPath string) {
 	t.Helper()
 	dir := t.TempDir()
 	root := filepath.Join(dir, "ai-works")
@@ -110,15 +111,20 @@ func goldenWorkspace(t *testing.T) (*workspace.Workspace, string) {
 	if err := json.Unmarshal(b, &st); err != nil {
 		t.Fatal(err)
 	}
-	if err := state.Write(ws, st); err != nil {
-		t.Fatal(err)
-	}
 	cfg := filepath.Join(dir, "watchdog.yaml")
 	yaml := "name: tides\nworkspace: ./ai-works\ntimezone: UTC\nagent:\n  delivery: tmux\n"
 	if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return ws, cfg
+	c, err := config.Load(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stateDir = c.AgentConfigs()[0].StateDir()
+	if err := state.Save(stateDir, st); err != nil {
+		t.Fatal(err)
+	}
+	return stateDir, cfg
 }
 
 // runGolden runs the watchdog command line args in this process and

@@ -62,12 +62,12 @@ func TestVetRefusesImplausibleReports(t *testing.T) {
 func TestLedgerNeverWraps(t *testing.T) {
 	ws := newWS(t)
 	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
-	day := now.Format(dayLayout)
+	day := now.Format(time.DateOnly)
 	body := fmt.Sprintf(`{"days":{%q:{"by":{"schedule":{"worked":{"runs":%d,"tokens":{"input":%d,"output":%d},"usd":%g}}}}},
 "totals":{"schedule":{"runs":%d,"tokens":{"input":%d,"output":%d},"usd":%g}}}`,
 		day, int64(math.MaxInt64), int64(math.MaxInt64), int64(math.MaxInt64), math.MaxFloat64,
 		int64(math.MaxInt64), int64(math.MaxInt64), int64(math.MaxInt64), math.MaxFloat64)
-	if err := os.WriteFile(filepath.Join(ws.Root, File), []byte(body), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(ws, File), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	budget := config.Budget{DailyTokens: 100_000, DailyUSD: 5, WarnAt: 0.8}
