@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"errors"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
@@ -25,6 +26,12 @@ func (a *agent) readHooks(b *beat) {
 		why := err.Error()
 		if why != a.hookErr {
 			b.log.Warn().Err(err).Msg("read the hooks' spool")
+			// A flood (skipped, the newest events still read) or a spool
+			// linked out (not read) is the agent's doing: the operator's
+			// to know, once per change.
+			if errors.Is(err, hook.ErrFlood) || errors.Is(err, hook.ErrOutside) {
+				a.emit(b.now, b.id, checks.Warning, "hooks", "the hooks' spool: "+why, 0)
+			}
 		}
 		a.hookErr = why
 	} else {

@@ -7,19 +7,34 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/safeopen"
 )
 
 // SpoolDir is the workspace-relative folder of the day files.
 const SpoolDir = "stats/hooks"
 
-// Bounds on reading a spool the agent can write.
+// Bounds on a spool the agent can write.
 const (
 	MaxLine = 4 << 10  // a line longer than this is skipped
-	MaxRead = 1 << 20  // read at most this much per Read
+	MaxRead = 1 << 20  // read at most this much of a day file per Read: the newest
+	MaxDay  = 64 << 20 // Append writes no more to a day file this large
 	keep    = 48 << 10 // Tail.Start reads at most this much of a day already written
 )
+
+// ErrFlood reports a spool written faster than hooks write: more than
+// MaxRead bytes between two reads (hooks write a few hundred bytes per
+// event), or a day file of MaxDay. The agent can write the spool itself; its
+// flood is skipped, not read, and the operator is told.
+var ErrFlood = errors.New("the hooks' spool is flooded (more than hooks write: forged lines?)")
+
+// ErrOutside reports a spool folder linked out of the workspace: it is not
+// read or written.
+var ErrOutside = errors.New("links out of the workspace")
 
 // SpoolFile is the workspace-relative day file events at t go to.
 func SpoolFile(t time.Time) string {
@@ -28,28 +43,39 @@ func SpoolFile(t time.Time) string {
 
 // Append writes e as one line to its day's file under the workspace root.
 // One write of a line under PIPE_BUF with O_APPEND: concurrent hooks never
-// interleave. It creates stats/hooks when missing, refuses to follow a
-// link or open anything but a regular file, and never blocks on a FIFO.
+// interleave. It creates stats/hooks when missing, never leaves the
+// workspace through a link, refuses anything but a regular file, never
+// blocks on a FIFO, and stops writing to a day file of MaxDay bytes (a
+// runaway hook does not fill the disk).
 func Append(root string, e Event) error {
 	line, err := json.Marshal(e)
 	if err != nil {
 		return err
 	}
 	line = append(line, '\n')
-	dir := filepath.Join(root, filepath.FromSlash(SpoolDir))
-	path := filepath.Join(root, filepath.FromSlash(SpoolFile(e.Time)))
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|noFollow|nonBlock, 0o640)
+	r, err := os.OpenRoot(root)
 	if errors.Is(err, os.ErrNotExist) {
-		if err = os.MkdirAll(dir, 0o750); err == nil {
-			f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|noFollow|nonBlock, 0o640)
+		if err = os.MkdirAll(root, 0o750); err == nil {
+			r, err = os.OpenRoot(root)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	name := filepath.FromSlash(SpoolFile(e.Time))
+	f, err := safeopen.OpenIn(r, name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o640)
+	if errors.Is(err, os.ErrNotExist) {
+		if err = r.MkdirAll(filepath.FromSlash(SpoolDir), 0o750); err == nil {
+			f, err = safeopen.OpenIn(r, name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o640)
 		}
 	}
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file", path)
+	if fi, err := f.Stat(); err != nil || fi.Size() >= MaxDay {
+		return fmt.Errorf("%s: %w", SpoolFile(e.Time), ErrFlood)
 	}
 	_, err = f.Write(line)
 	return err
@@ -84,21 +110,37 @@ func (t *Tail) Start(now time.Time) {
 
 // Read returns the events appended since the last Read, oldest first, up to
 // now's day. Lines that are not events are skipped; so is a partial last
-// line, read again when it is whole.
+// line, read again when it is whole. At most MaxRead bytes of a day file are
+// read per Read, the newest: a backlog larger than that (the agent can write
+// the spool as fast as it likes) is skipped, so the newest events, a real
+// end of turn among them, count at once, and the error wraps ErrFlood. A
+// spool folder linked out of the workspace is not read: ErrOutside.
 func (t *Tail) Read(now time.Time) ([]Event, error) {
 	today := SpoolFile(now)
 	if t.day == "" {
 		t.day = today
 	}
+	if err := t.linkedOut(); err != nil {
+		return nil, err
+	}
+	r, err := os.OpenRoot(t.root)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
 	var out []Event
+	var flood error
 	for {
-		evs, err := t.readDay()
+		evs, err := t.readDay(r)
 		out = append(out, evs...)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
+		switch {
+		case errors.Is(err, ErrFlood):
+			flood = err
+		case err != nil && !errors.Is(err, os.ErrNotExist):
 			return out, err
 		}
 		if t.day >= today {
-			return out, nil
+			return out, flood
 		}
 		// The day is over (nothing more is written to it): on to the next.
 		next, _ := time.Parse("20060102", t.day[len(SpoolDir)+1:len(SpoolDir)+9])
@@ -108,9 +150,34 @@ func (t *Tail) Read(now time.Time) ([]Event, error) {
 
 func (t *Tail) abs(rel string) string { return filepath.Join(t.root, filepath.FromSlash(rel)) }
 
-// readDay reads the current day file from the offset.
-func (t *Tail) readDay() ([]Event, error) {
-	f, err := os.OpenFile(t.abs(t.day), os.O_RDONLY|noFollow|nonBlock, 0)
+// linkedOut reports stats or stats/hooks linked out of the workspace: the
+// reads go through the workspace's os.Root (nothing outside is ever
+// opened), and this says why to the operator.
+func (t *Tail) linkedOut() error {
+	root, err := filepath.EvalSymlinks(t.root)
+	if err != nil {
+		return nil // the open says what is wrong
+	}
+	for _, rel := range []string{path.Dir(SpoolDir), SpoolDir} {
+		fi, err := os.Lstat(t.abs(rel))
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			continue
+		}
+		real, err := filepath.EvalSymlinks(t.abs(rel))
+		if err != nil {
+			continue
+		}
+		if r, err := filepath.Rel(root, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return fmt.Errorf("%s points to %s: %w", rel, real, ErrOutside)
+		}
+	}
+	return nil
+}
+
+// readDay reads the current day file from the offset, at most MaxRead
+// bytes, skipping to the newest MaxRead when more is waiting.
+func (t *Tail) readDay(r *os.Root) ([]Event, error) {
+	f, err := safeopen.OpenIn(r, filepath.FromSlash(t.day), os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -119,13 +186,16 @@ func (t *Tail) readDay() ([]Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", t.day)
-	}
 	if fi.Size() < t.off {
 		t.off = 0 // truncated or replaced: start again
 	}
-	buf := make([]byte, min(fi.Size()-t.off, MaxRead))
+	var flood error
+	if behind := fi.Size() - t.off; behind > MaxRead {
+		// The text stays the same through a flood: it is alerted once.
+		t.off, t.skipPartial = fi.Size()-MaxRead, true
+		flood = fmt.Errorf("%s: over %d MiB written since the last read, the older part skipped unread: %w", t.day, MaxRead>>20, ErrFlood)
+	}
+	buf := make([]byte, fi.Size()-t.off)
 	n, err := f.ReadAt(buf, t.off)
 	if err != nil && err != io.EOF {
 		return nil, err
@@ -135,7 +205,7 @@ func (t *Tail) readDay() ([]Event, error) {
 		// Started inside the file: the first line may be cut.
 		i := bytes.IndexByte(buf, '\n')
 		if i < 0 {
-			return nil, nil
+			return nil, flood
 		}
 		t.off += int64(i + 1)
 		buf = buf[i+1:]
@@ -150,7 +220,7 @@ func (t *Tail) readDay() ([]Event, error) {
 				// is not an event either).
 				t.off += int64(len(buf))
 			}
-			return out, nil
+			return out, flood
 		}
 		line := buf[:i]
 		t.off += int64(i + 1)

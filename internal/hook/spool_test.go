@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -128,5 +129,74 @@ func TestAppendConcurrent(t *testing.T) {
 	wg.Wait()
 	if evs, err := NewTail(ws).Read(now); err != nil || len(evs) != 64 {
 		t.Fatalf("Read = %d events, %v; want 64", len(evs), err)
+	}
+}
+
+// A forged flood of 19 MiB before a real end of turn: one Read finds the
+// turn's end (the newest MiB is read, the rest skipped) and says the spool
+// was flooded; the next Read goes on from there.
+func TestTailSkipsAFloodToTheNewest(t *testing.T) {
+	ws := t.TempDir()
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	tl := NewTail(ws)
+	tl.Start(now)
+	if err := Append(ws, Event{Time: now, Client: ClaudeCode, Name: "UserPromptSubmit", Kind: TurnStart}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(ws, filepath.FromSlash(SpoolFile(now)))
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := fmt.Sprintf(`{"t":%q,"client":"claude-code","name":"PreToolUse","kind":"tool","tool":"Bash"}`+"\n", now.Format(time.RFC3339))
+	chunk := []byte(strings.Repeat(line, (1<<20)/len(line)))
+	for range 19 {
+		if _, err := f.Write(chunk); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.Close()
+	stop := now.Add(time.Second)
+	if err := Append(ws, Event{Time: stop, Client: ClaudeCode, Name: "Stop", Kind: TurnEnd}); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := tl.Read(stop)
+	if !errors.Is(err, ErrFlood) {
+		t.Errorf("Read over a 19 MiB flood: err = %v, want ErrFlood", err)
+	}
+	if len(evs) == 0 || evs[len(evs)-1].Kind != TurnEnd {
+		t.Fatalf("Read over a 19 MiB flood returned %d events, the last not the real Stop: the end of turn waits for later reads", len(evs))
+	}
+	if evs, err := tl.Read(stop); err != nil || len(evs) != 0 {
+		t.Fatalf("Read after the flood = %d events, %v; want nothing new", len(evs), err)
+	}
+}
+
+// The spool's folder linked out of the workspace is neither read nor
+// written, and the Read says why.
+func TestSpoolFolderLinkedOutIsRefused(t *testing.T) {
+	ws := t.TempDir()
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	outside := t.TempDir()
+	day := filepath.Join(outside, filepath.Base(SpoolFile(now)))
+	if err := os.WriteFile(day, []byte(`{"t":"2026-11-25T12:00:00Z","client":"claude-code","name":"Stop","kind":"turn_end"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(ws, "stats"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(ws, filepath.FromSlash(SpoolDir))); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := NewTail(ws).Read(now)
+	if !errors.Is(err, ErrOutside) || len(evs) != 0 {
+		t.Errorf("Read through stats/hooks linked out = %v, %v; want no events and ErrOutside", evs, err)
+	}
+	before, _ := os.ReadFile(day)
+	if err := Append(ws, Event{Time: now, Kind: Tool}); err == nil {
+		t.Error("Append wrote through stats/hooks linked out")
+	}
+	if after, _ := os.ReadFile(day); string(after) != string(before) {
+		t.Errorf("the file outside was written: %q", after)
 	}
 }
