@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/safeopen"
 )
 
 // Alert is one change of a check's level (checks.OK means "back to
@@ -67,7 +68,7 @@ func NewSink(log zerolog.Logger, path string) (*Sink, error) {
 	if path != "" {
 		// Alerts quote the agent's files and the operator's setup: not for
 		// other users (the group is the operator's, as the unit runs it).
-		f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o640)
+		f, err := safeopen.Open(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o640)
 		if err != nil {
 			return nil, fmt.Errorf("open alerts file: %w", err)
 		}

@@ -2,11 +2,11 @@ package daemon
 
 import (
 	"bufio"
-	"io"
-	"os"
+	"bytes"
 	"path"
 	"strings"
 
+	"github.com/ai-heart/ai-heart/internal/safeopen"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -53,12 +53,11 @@ func (a *agent) themeState() *state.Theme {
 // themeName reads a start record's heading ("# Theme start: X", or the
 // Japanese and old ones); "" when there is none.
 func themeName(file string) string {
-	f, err := os.Open(file)
+	b, err := safeopen.ReadHead(file, maxThemeHead)
 	if err != nil {
 		return ""
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(io.LimitReader(f, maxThemeHead))
+	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
 		for _, p := range []string{"# Theme start:", "# テーマ開始:", "# サブテーマ開始:"} {
 			if name, ok := strings.CutPrefix(sc.Text(), p); ok {

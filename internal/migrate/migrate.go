@@ -28,6 +28,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ai-heart/ai-heart/internal/safeopen"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -141,7 +142,7 @@ func Run(ws *workspace.Workspace) (Report, error) {
 // migrateDir copies every legacy file and renames the folder when no
 // conflict is left.
 func migrateDir(ws *workspace.Workspace, legacy string, rep *Report) error {
-	ents, err := os.ReadDir(ws.Path(legacy))
+	ents, err := safeopen.ReadDir(ws.Path(legacy))
 	if err != nil {
 		return fmt.Errorf("migrate %s: %w", legacy, err)
 	}
@@ -191,10 +192,14 @@ func freeName(ws *workspace.Workspace, base string) (string, error) {
 	return "", fmt.Errorf("rename %s: no free name", base)
 }
 
+// maxFile bounds a legacy file migrate copies: a larger one is an error, not
+// a cut copy.
+const maxFile = 16 << 20
+
 // migrateFile copies one legacy file to its new name.
 func migrateFile(ws *workspace.Workspace, from, name string) (Step, error) {
 	abs := ws.Path(from)
-	data, err := os.ReadFile(abs)
+	data, err := safeopen.ReadAll(abs, maxFile)
 	if err != nil {
 		return Step{}, fmt.Errorf("read %s: %w", from, err)
 	}
@@ -209,7 +214,7 @@ func migrateFile(ws *workspace.Workspace, from, name string) (Step, error) {
 	to := workspace.DeepWorkDir + "/" + target.Name
 	err = ws.CreateNew(to, target.Data, fi.ModTime())
 	if errors.Is(err, os.ErrExist) {
-		existing, rerr := os.ReadFile(ws.Path(to))
+		existing, rerr := safeopen.ReadAll(ws.Path(to), maxFile)
 		if rerr != nil {
 			return Step{}, fmt.Errorf("migrate %s: existing %s: %w", from, to, rerr)
 		}

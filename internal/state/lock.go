@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofrs/flock"
 
+	"github.com/ai-heart/ai-heart/internal/safeopen"
 	"github.com/ai-heart/ai-heart/internal/statefile"
 )
 
@@ -26,7 +27,7 @@ func Lock(dir string) (*flock.Flock, error) {
 	if err := statefile.EnsureDir(dir); err != nil {
 		return nil, err
 	}
-	l := flock.New(filepath.Join(dir, LockFile), flock.SetPermissions(statefile.FileMode))
+	l := flock.New(filepath.Join(dir, LockFile), flock.SetPermissions(statefile.FileMode), flock.SetFlag(safeopen.LockFlag))
 	ok, err := l.TryLock()
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", l.Path(), err)
@@ -42,7 +43,7 @@ func Held(dir string) bool {
 	if dir == "" {
 		return false
 	}
-	l := flock.New(filepath.Join(dir, LockFile), flock.SetPermissions(statefile.FileMode))
+	l := flock.New(filepath.Join(dir, LockFile), flock.SetPermissions(statefile.FileMode), flock.SetFlag(safeopen.LockFlag))
 	ok, err := l.TryRLock()
 	if err != nil {
 		return false

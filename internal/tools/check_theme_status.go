@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -100,7 +101,7 @@ func (t *Tools) CheckThemeStatus(in checkThemeStatusInput) (*ThemeStatus, error)
 	}
 	st := &ThemeStatus{ThemeInfo: *info, Subthemes: []ThemeInfo{}}
 	if withSubs {
-		subs, err := os.ReadDir(t.WS.Path(theme.Dir() + "/" + workspace.SubthemesDir))
+		subs, err := workspace.ReadAgentDir(t.WS.Path(theme.Dir() + "/" + workspace.SubthemesDir))
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
@@ -127,7 +128,7 @@ func (t *Tools) CheckThemeStatus(in checkThemeStatusInput) (*ThemeStatus, error)
 
 // themeRecords lists artifacts/theme_histories once.
 func (t *Tools) themeRecords() (map[string]bool, error) {
-	ents, err := os.ReadDir(t.WS.Path(workspace.ThemeHistoriesDir))
+	ents, err := workspace.ReadAgentDir(t.WS.Path(workspace.ThemeHistoriesDir))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
@@ -157,7 +158,7 @@ func (t *Tools) themeStatus(th workspace.Theme, records map[string]bool) (*Theme
 	sort.Strings(ends)
 	for i := len(ends) - 1; i >= 0; i-- {
 		rel := workspace.ThemeHistoriesDir + "/" + ends[i]
-		b, err := os.ReadFile(t.WS.Path(rel))
+		b, err := workspace.ReadAgentFile(t.WS.Path(rel), workspace.MaxSmallFile)
 		if err != nil {
 			continue
 		}
@@ -167,7 +168,7 @@ func (t *Tools) themeStatus(th workspace.Theme, records map[string]bool) (*Theme
 			break
 		}
 	}
-	logs, err := os.ReadDir(t.WS.Path(th.HistoriesDir()))
+	logs, err := workspace.ReadAgentDir(t.WS.Path(th.HistoriesDir()))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
@@ -182,15 +183,17 @@ func (t *Tools) themeStatus(th workspace.Theme, records map[string]bool) (*Theme
 	return st, nil
 }
 
+// maxRecordHead bounds what is read of a start record for its heading.
+const maxRecordHead = 4 << 10
+
 // recordName reads the theme name from a start record's first heading
 // ("# Theme start: X", or the old "# テーマ開始: X").
 func (t *Tools) recordName(rel string) string {
-	f, err := os.Open(t.WS.Path(rel))
+	b, err := workspace.ReadAgentFile(t.WS.Path(rel), maxRecordHead)
 	if err != nil {
 		return ""
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(bytes.NewReader(b))
 	for i := 0; sc.Scan() && i < 20; i++ {
 		l := strings.TrimSpace(sc.Text())
 		for _, p := range []string{"# Theme start:", "# テーマ開始:", "# サブテーマ開始:"} {

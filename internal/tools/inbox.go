@@ -3,7 +3,6 @@ package tools
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"sort"
 	"strings"
@@ -67,7 +66,7 @@ func (r *InboxItemResult) Text(l lang.Lang) string {
 // inboxItems lists a box's unprocessed items (*.md, not draft. or processed.),
 // oldest name first.
 func (t *Tools) inboxItems(dir string) ([]string, error) {
-	ents, err := os.ReadDir(t.WS.Path(dir))
+	ents, err := workspace.ReadAgentDir(t.WS.Path(dir))
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -93,12 +92,7 @@ func (t *Tools) readItem(rel string) (string, bool, error) {
 	if err != nil {
 		return "", false, err
 	}
-	f, err := os.Open(abs)
-	if err != nil {
-		return "", false, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxItemBytes+1))
+	b, err := workspace.ReadAgentFile(abs, maxItemBytes+1)
 	if err != nil {
 		return "", false, err
 	}

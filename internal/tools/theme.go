@@ -114,7 +114,7 @@ func (t *Tools) suggestTheme(th workspace.Theme) say {
 	if th.Parent != nil {
 		return say{}
 	}
-	ents, err := os.ReadDir(t.WS.Path(workspace.ArtifactsDir))
+	ents, err := workspace.ReadAgentDir(t.WS.Path(workspace.ArtifactsDir))
 	if err != nil {
 		return say{}
 	}

@@ -3,16 +3,15 @@ package tools
 import (
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/ai-heart/ai-heart/internal/workspace"
-
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/safeopen"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // Bounds of get_latest_activity_log's num_logs and list_theme_artifacts'
@@ -81,7 +80,7 @@ func (t *Tools) GetLatestActivityLog(in getLatestActivityLogInput) (*LatestLogsR
 	if err := t.checkTheme(theme); err != nil {
 		return nil, err
 	}
-	ents, err := os.ReadDir(t.WS.Path(theme.HistoriesDir()))
+	ents, err := workspace.ReadAgentDir(t.WS.Path(theme.HistoriesDir()))
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +176,7 @@ func (t *Tools) ListThemeArtifacts(in listThemeArtifactsInput) (*ArtifactsResult
 	// Walk order is by name within each folder, not by whole path, so the
 	// page is cut from the sorted list: the cursor is a path.
 	var all []ArtifactEntry
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err = safeopen.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // an unreadable folder is skipped, not fatal
 		}

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/cost"
+	"github.com/ai-heart/ai-heart/internal/safeopen"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -121,7 +122,7 @@ func Append(ws *workspace.Workspace, loc *time.Location, e Entry) error {
 		return fmt.Errorf("append wakeup: %w", err)
 	}
 	// Transcripts hold prompts and replies: not for other users.
-	f, err := os.OpenFile(abs, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o640)
+	f, err := safeopen.Open(abs, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o640)
 	if err != nil {
 		return fmt.Errorf("append wakeup: %w", err)
 	}
@@ -158,6 +159,9 @@ func lacksNewline(f *os.File) (bool, error) {
 	return last[0] != '\n', nil
 }
 
+// maxRead bounds what Read takes of a transcript file: its newest part.
+const maxRead = 16 << 20
+
 // Read returns the entries of the transcript file rel (as File names it). A
 // missing file has no entries. Lines that are not valid entries are skipped
 // and reported together in the error, alongside the entries that were read.
@@ -166,7 +170,7 @@ func Read(ws *workspace.Workspace, rel string) ([]Entry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", rel, err)
 	}
-	b, err := os.ReadFile(abs)
+	b, err := safeopen.ReadTail(abs, maxRead)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

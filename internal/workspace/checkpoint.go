@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/ai-heart/ai-heart/internal/safeopen"
 )
 
 // CheckpointEntry is one line of a checkpoint file: "HH:MM:SS <message>".
@@ -104,7 +106,7 @@ func (w *Workspace) AddCheckpoint(id ID, t time.Time, msg string) (Proof, error)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return Proof{}, fmt.Errorf("add checkpoint: %w", err)
 	}
-	lock := flock.New(filepath.Join(stats, checkpointLock))
+	lock := flock.New(filepath.Join(stats, checkpointLock), flock.SetFlag(safeopen.LockFlag))
 	if err := lock.Lock(); err != nil {
 		return Proof{}, fmt.Errorf("lock checkpoints: %w", err)
 	}
@@ -113,7 +115,7 @@ func (w *Workspace) AddCheckpoint(id ID, t time.Time, msg string) (Proof, error)
 	if err != nil {
 		return Proof{}, fmt.Errorf("add checkpoint: %w", err)
 	}
-	old, err := os.ReadFile(abs)
+	old, err := safeopen.ReadAll(abs, MaxTextFile)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return Proof{}, fmt.Errorf("add checkpoint: %w", err)
 	}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/ai-heart/ai-heart/internal/safeopen"
 )
 
 // Proof is one file that proves activity: an activity log or a checkpoint.
@@ -102,7 +104,7 @@ func (w *Workspace) updateLatest(fn func(*Latest), scan bool) error {
 	if err != nil {
 		return fmt.Errorf("update %s: %w", LatestFile, err)
 	}
-	lock := flock.New(filepath.Join(dir, ".latest_proof.lock"))
+	lock := flock.New(filepath.Join(dir, ".latest_proof.lock"), flock.SetFlag(safeopen.LockFlag))
 	if err := lock.Lock(); err != nil {
 		return fmt.Errorf("lock %s: %w", LatestFile, err)
 	}

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/safeopen"
 )
 
 // ErrSequenceFull reports that <ID>.md and <ID>_01.md .. <ID>_99.md all exist.
@@ -82,7 +84,7 @@ func (w *Workspace) ClaimSequenced(dir string, id ID, ext string, data []byte) (
 
 // syncDir makes a new directory entry durable; best effort (not on Windows).
 func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
+	if d, err := safeopen.OpenDir(dir); err == nil {
 		_ = d.Sync()
 		d.Close()
 	}
