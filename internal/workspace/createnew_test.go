@@ -65,3 +65,24 @@ func TestCreateNewRefusesOutside(t *testing.T) {
 		t.Fatalf("CreateNew(../escape.txt) = %v, want ErrOutside", err)
 	}
 }
+
+// A FIFO the agent put at a skeleton folder's name does not stop a start:
+// the folder is skipped, the others are made.
+func TestEnsureSkeletonSkipsATakenName(t *testing.T) {
+	w, err := New(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(w.Path(StatsDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(w.Path(CooldownDir), []byte("taken"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.EnsureSkeleton(); err != nil {
+		t.Fatalf("EnsureSkeleton with stats/cooldown taken by a file: %v", err)
+	}
+	if fi, err := os.Stat(w.Path(ThemeboxDir)); err != nil || !fi.IsDir() {
+		t.Fatalf("themebox not made: %v", err)
+	}
+}

@@ -106,7 +106,8 @@ func (w *Workspace) WriteCurrentID(id ID) error {
 
 // EnsureSkeleton creates the layout's folders that are missing, inside the
 // workspace only: a folder that is a link out of it (stats linked to
-// /etc, say) is refused, never created through.
+// /etc, say) is refused, never created through. A name taken by something
+// else than a folder is skipped.
 func (w *Workspace) EnsureSkeleton() error {
 	if err := os.MkdirAll(w.Root, 0o755); err != nil {
 		return fmt.Errorf("create workspace: %w", err)
@@ -119,6 +120,12 @@ func (w *Workspace) EnsureSkeleton() error {
 	for _, d := range Skeleton {
 		if _, err := w.Resolve(d); errors.Is(err, ErrOutside) {
 			return fmt.Errorf("create %s: %w", d, err)
+		}
+		// A name the agent took with a FIFO or a file is left as it is:
+		// refusing to start on it would let the agent keep its watchdog
+		// from starting, and the pulse's scan reads around it.
+		if fi, err := r.Lstat(rootName(d)); err == nil && !fi.IsDir() && fi.Mode()&os.ModeSymlink == 0 {
+			continue
 		}
 		if err := r.MkdirAll(rootName(d), 0o755); err != nil {
 			return fmt.Errorf("create %s: %w", d, err)
