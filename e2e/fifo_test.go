@@ -33,18 +33,18 @@ func watchdogOpens(a config.AgentConfig, id workspace.ID, now time.Time) []strin
 	theme := "artifacts/" + string(id) + "_x"
 	loc := time.Local
 	paths := []string{
-		workspace.ThemeHistoriesDir + "/" + string(id) + "_start_x.md", // the theme's name, for the page
+		workspace.ThemeHistoriesDir + "/" + string(id) + "_start_x.md",  // the theme's name, for the page
 		theme + "/" + workspace.HistoriesDir + "/" + string(id) + ".md", // an activity log
 		workspace.CheckpointsDir + "/" + string(id) + ".txt",
 		workspace.DeepWorkDir + "/" + string(id) + ".txt",
-		workspace.CooldownDir,                      // a marker folder
-		workspace.ThemeboxDir + "/a.md",            // inbox items
-		workspace.FeedbackboxDir + "/a.md",         //
-		day.File(now, loc),                         // the day strip, appended at each alert
-		hook.SpoolFile(now),                        // the hooks' spool
-		transcript.File(now, loc),                  // wakeups' transcript
-		pause.LegacyFile,                           // the pause, read each pulse
-		budget.DailyCapFile, budget.BreakerFile,    // the cap and the breaker
+		workspace.CooldownDir,                   // a marker folder
+		workspace.ThemeboxDir + "/a.md",         // inbox items
+		workspace.FeedbackboxDir + "/a.md",      //
+		day.File(now, loc),                      // the day strip, appended at each alert
+		hook.SpoolFile(now),                     // the hooks' spool
+		transcript.File(now, loc),               // wakeups' transcript
+		pause.LegacyFile,                        // the pause, read each pulse
+		budget.DailyCapFile, budget.BreakerFile, // the cap and the breaker
 		cost.File,                                  // the cost ledger
 		workspace.LatestFile, ".latest_proof.lock", // the latest-proof index and its lock
 		workspace.StateFile, workspace.CurrentIDFile, workspace.PromptFile,
