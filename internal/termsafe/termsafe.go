@@ -17,14 +17,15 @@ import (
 
 // Text returns s with every control character but newline and tab (C0,
 // DEL, C1, and the bidirectional overrides that reorder what is shown)
-// written out as an escape such as \x1b or \u202e.
+// written out as an escape such as \x1b or \u202e. So is every byte that is
+// not UTF-8: a raw 0x9b is CSI to a terminal that reads 8-bit controls.
 func Text(s string) string { return clean(s, true) }
 
 // Line is Text for one line: newlines and tabs are escaped too.
 func Line(s string) string { return clean(s, false) }
 
 func clean(s string, multiline bool) string {
-	if strings.IndexFunc(s, func(r rune) bool { return unsafe(r, multiline) }) < 0 {
+	if utf8.ValidString(s) && strings.IndexFunc(s, func(r rune) bool { return unsafe(r, multiline) }) < 0 {
 		return s
 	}
 	var b strings.Builder
@@ -34,7 +35,7 @@ func clean(s string, multiline bool) string {
 		i += size
 		switch {
 		case r == utf8.RuneError && size == 1:
-			b.WriteString(raw) // not UTF-8 (or a rune split across writes): passed on as it is
+			fmt.Fprintf(&b, `\x%02x`, raw[0]) // not UTF-8
 		case !unsafe(r, multiline):
 			b.WriteString(raw)
 		case r < 0x100:
@@ -60,14 +61,39 @@ func bidi(r rune) bool {
 }
 
 // Writer returns a writer that passes everything through Text, for output
-// that reaches a terminal (watchdog status, the demo's timeline).
-func Writer(w io.Writer) io.Writer { return writer{w} }
+// that reaches a terminal (watchdog status, the demo's timeline). A rune
+// split across two writes is held until its end comes (one that never comes
+// is not written).
+func Writer(w io.Writer) io.Writer { return &writer{w: w} }
 
-type writer struct{ w io.Writer }
+type writer struct {
+	w    io.Writer
+	held []byte // the start of a rune the last write ended in
+}
 
-func (w writer) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(w.w, Text(string(p))); err != nil {
+func (w *writer) Write(p []byte) (int, error) {
+	b := append(w.held, p...)
+	w.held = nil
+	if cut := partialTail(b); cut < len(b) {
+		w.held = append([]byte(nil), b[cut:]...)
+		b = b[:cut]
+	}
+	if _, err := io.WriteString(w.w, Text(string(b))); err != nil {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// partialTail is where b's last rune starts when b ends inside one that
+// may still be completed; else len(b).
+func partialTail(b []byte) int {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax+1; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return i
+			}
+			break
+		}
+	}
+	return len(b)
 }
