@@ -14,7 +14,7 @@ let pausable = false;
 const $ = (sel, el = document) => el.querySelector(sel);
 // setText writes only a change: each frame relabels the page, and a write
 // of the same words would still make the browser lay it out again.
-const setText = (el, s) => { if (el.textContent !== s) el.textContent = s; };
+const setText = (el, s) => { s = shown(s); if (el.textContent !== s) el.textContent = s; };
 
 // The labels in Japanese, for agents whose state says language "ja". Check
 // names, levels, IDs and alert lines stay English: machines read them too.
@@ -121,7 +121,7 @@ function worst(a) {
 }
 function fact(dl, a, name, value) {
   const dt = document.createElement("dt"); dt.textContent = tr(a, name);
-  const dd = document.createElement("dd"); dd.textContent = value;
+  const dd = document.createElement("dd"); dd.textContent = shown(value);
   dd.dataset.fact = name;
   dl.append(dt, dd);
 }
@@ -162,7 +162,7 @@ function draw(name) {
   if (rec.daySig !== undefined && rec.daySig !== sig && rec.el.isConnected) loadStrip($(".strip", rec.el), name, ja(a));
   rec.daySig = sig;
   const el = rec.el;
-  $(".name", el).textContent = name;
+  $(".name", el).textContent = shown(name);
   const pr = a.presence;
   const offline = !!pr && !pr.online;
   const stale = lost || silent(rec);
@@ -229,7 +229,7 @@ function draw(name) {
     li.dataset.check = check;
     li.dataset.level = c.level;
     li.textContent = check + ": " + c.level;
-    li.title = c.message || "";
+    li.title = shown(c.message || "");
     ul.append(li);
   }
   const btn = $(".pause", el);
@@ -238,7 +238,7 @@ function draw(name) {
   const ol = $(".alerts ol", el); ol.replaceChildren();
   for (const al of (a.alerts || []).slice().reverse()) {
     const li = document.createElement("li");
-    li.textContent = clockTime(al.time) + " " + al.check + " " + al.level + ": " + al.message;
+    li.textContent = shown(clockTime(al.time) + " " + al.check + " " + al.level + ": " + al.message);
     ol.append(li);
   }
 }

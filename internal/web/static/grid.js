@@ -77,7 +77,7 @@ function gridFlush(names) {
     if (!rec.tile) {
       rec.tile = $("#tile").content.firstElementChild.cloneNode(true);
       rec.tile.dataset.agent = name;
-      $(".tname", rec.tile).textContent = name;
+      $(".tname", rec.tile).textContent = shown(name); // a fleet peer names itself
       rec.tile.addEventListener("click", () => openCard(name));
       moved.push(rec);
     } else if (grid.sort === "activity" && act !== rec.act) {
@@ -94,7 +94,7 @@ function gridFlush(names) {
       rec.tile.dataset.state = st;
       $(".sym", rec.tile).textContent = sym;
       $(".tstate", rec.tile).textContent = tr(rec.data, word);
-      rec.tile.title = name + ": " + tr(rec.data, word);
+      rec.tile.title = shown(name + ": " + tr(rec.data, word));
     }
     rec.tile.hidden = !matches(rec);
   }

@@ -3,6 +3,18 @@
 // costRows): one reading of the state for the terminal and the page. Loaded
 // before app.js, whose tr, ja and ago these call when a card is drawn.
 
+// shown is text as status shows it (termsafe): the agent's words may carry
+// control characters (C0, DEL, C1) and the bidirectional controls that make
+// a name read other than it is ("abc\u202etxt.md" reads "abcdm.txt"); each is
+// written out as an escape, visibly, and nothing acts. Newline and tab stay.
+const unsafeChars = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+function shown(s) {
+  return String(s).replace(unsafeChars, (c) => {
+    const n = c.charCodeAt(0);
+    return n < 0x100 ? "\\x" + n.toString(16).padStart(2, "0") : "\\u" + n.toString(16).padStart(4, "0");
+  });
+}
+
 // clock is a local time as status shows it, 14:02 (in Japanese 14:02:05,
 // the one form the Japanese texts use).
 function clock(t, a) {

@@ -49,7 +49,7 @@ function drawStrip(el, v, ja, label) {
     const span = document.createElement("span");
     const wake = wakeOf(s);
     span.className = "slot" + (s.future ? " future" : s.mode ? " m-" + s.mode : "") + (s.worst === "error" || s.worst === "warning" ? " w-" + s.worst : "") + (wake ? " wk-" + wake : "");
-    span.title = slotTitle(s, v.slot_minutes, ja, v.span === "last_24h" ? v.date : "") + alertLines(v.marks, s.start, v.slot_minutes);
+    span.title = shown(slotTitle(s, v.slot_minutes, ja, v.span === "last_24h" ? v.date : "") + alertLines(v.marks, s.start, v.slot_minutes));
     if (s.mode && !s.future) seen.add("m-" + s.mode);
     if (wake) seen.add("wk-" + wake);
     if (s.worst === "error" || s.worst === "warning") seen.add("w-" + s.worst);
@@ -171,7 +171,7 @@ function filterHistory(hist) {
     const li = document.createElement("li");
     li.className = "lvl-line " + m.level;
     li.dataset.check = m.check;
-    li.textContent = clockTime(m.t) + " " + m.check + " " + m.level + ": " + m.message;
+    li.textContent = shown(clockTime(m.t) + " " + m.check + " " + m.level + ": " + m.message);
     return li;
   });
   hist.querySelector("ol").replaceChildren(...items);
