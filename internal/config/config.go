@@ -14,6 +14,17 @@ import (
 // 100ms; anything much shorter only burns the disk.
 const MinPulseInterval = 50 * time.Millisecond
 
+// MinScheduleEvery is the shortest schedule.every (but 0, off) with a pulse
+// of at least as long.
+const MinScheduleEvery = time.Second
+
+// MinEvery is the shortest schedule.every the agent accepts: a second, or
+// its pulse interval where that is shorter (a test's fast setup, whose
+// wakeups are as fast as its pulse).
+func (a AgentConfig) MinEvery() time.Duration {
+	return min(MinScheduleEvery, a.Pulse.Interval.D())
+}
+
 // Pulse configures the pulse chamber.
 type Pulse struct {
 	// Interval between pulses (default 60s).

@@ -52,6 +52,9 @@ func (a *AgentConfig) validate(key string) error {
 	switch {
 	case a.Schedule.Every < 0:
 		return bad("schedule.every", "must not be negative (0 turns it off)")
+	case a.Schedule.Every > 0 && a.Schedule.Every.D() < a.MinEvery():
+		// 1ns was accepted and made 624 exec runs in 4 s.
+		return bad("schedule.every", "must be 0 (off) or at least %s, got %s: a wakeup starts a turn of the model, which takes seconds", a.MinEvery(), a.Schedule.Every.D())
 	case a.Idle.After < 0:
 		return bad("idle.after", "must not be negative (0 turns it off)")
 	case a.DailyCap < 0:

@@ -5,19 +5,24 @@ package prompt
 
 import (
 	"strings"
+
+	"github.com/ai-heart/ai-heart/internal/termsafe"
 )
 
 // Prefix starts the first line of every heartbeat prompt.
 const Prefix = "Heartbeat: "
 
 // Build renders the prompt for id with the given paragraphs; empty
-// paragraphs are left out and duplicates kept once, in order.
+// paragraphs are left out and duplicates kept once, in order. Paragraphs
+// quote the agent's file names: their control and bidirectional characters
+// are written out as escapes (termsafe), so the prompt file, a tmux pane
+// and an exec run's argument all read the same, and none acts.
 func Build(id string, paragraphs ...string) string {
 	var b strings.Builder
-	b.WriteString(Prefix + id)
+	b.WriteString(Prefix + termsafe.Line(id))
 	seen := map[string]bool{}
 	for _, p := range paragraphs {
-		p = strings.TrimSpace(p)
+		p = termsafe.Text(strings.TrimSpace(p))
 		if p == "" || seen[p] {
 			continue
 		}

@@ -35,3 +35,19 @@ func TestBuildParse(t *testing.T) {
 		t.Fatal("Parse accepted a prompt without the heartbeat line")
 	}
 }
+
+// A feedback file's name with an escape sequence, a raw C1 byte and a bidi
+// override reaches the prompt escaped: the inbox file carries no control
+// character (tmux stripped them; the file and exec did not).
+func TestBuildEscapesControls(t *testing.T) {
+	got := Build("20261125120000", "Feedback from the user is waiting: feedbackbox/a\x1b[2J\x9b31m\u202etxt.md.\r\nTake it.\tNow.")
+	want := "Heartbeat: 20261125120000\n\nFeedback from the user is waiting: feedbackbox/a\\x1b[2J\\x9b31m\\u202etxt.md.\\x0d\nTake it.\tNow."
+	if got != want {
+		t.Errorf("Build =\n%q\nwant\n%q", got, want)
+	}
+	for _, r := range got {
+		if r != '\n' && r != '\t' && (r < 0x20 || (r >= 0x7f && r <= 0x9f) || r == 0x202e) {
+			t.Errorf("the prompt carries %U", r)
+		}
+	}
+}
