@@ -200,3 +200,23 @@ func TestSpoolFolderLinkedOutIsRefused(t *testing.T) {
 		t.Errorf("the file outside was written: %q", after)
 	}
 }
+
+// A day file of MaxDay takes no more lines from the hooks: a runaway hook
+// (or a flood) does not fill the disk through them.
+func TestAppendStopsAtMaxDay(t *testing.T) {
+	ws := t.TempDir()
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	if err := Append(ws, Event{Time: now, Kind: Tool}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(ws, filepath.FromSlash(SpoolFile(now)))
+	if err := os.Truncate(path, MaxDay); err != nil {
+		t.Fatal(err)
+	}
+	if err := Append(ws, Event{Time: now, Kind: Tool}); !errors.Is(err, ErrFlood) {
+		t.Errorf("Append to a day file of MaxDay: %v, want ErrFlood", err)
+	}
+	if fi, _ := os.Stat(path); fi.Size() != MaxDay {
+		t.Errorf("the day file grew to %d", fi.Size())
+	}
+}
