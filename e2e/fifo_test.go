@@ -19,6 +19,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/day"
 	"github.com/ai-heart/ai-heart/internal/hook"
 	"github.com/ai-heart/ai-heart/internal/pause"
+	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/testutil"
 	"github.com/ai-heart/ai-heart/internal/transcript"
 	"github.com/ai-heart/ai-heart/internal/workspace"
@@ -37,15 +38,16 @@ func watchdogOpens(a config.AgentConfig, id workspace.ID, now time.Time) []strin
 		theme + "/" + workspace.HistoriesDir + "/" + string(id) + ".md", // an activity log
 		workspace.CheckpointsDir + "/" + string(id) + ".txt",
 		workspace.DeepWorkDir + "/" + string(id) + ".txt",
-		workspace.CooldownDir,                   // a marker folder
-		workspace.ThemeboxDir + "/a.md",         // inbox items
-		workspace.FeedbackboxDir + "/a.md",      //
-		day.File(now, loc),                      // the day strip, appended at each alert
-		hook.SpoolFile(now),                     // the hooks' spool
-		transcript.File(now, loc),               // wakeups' transcript
-		pause.LegacyFile,                        // the pause, read each pulse
-		budget.DailyCapFile, budget.BreakerFile, // the cap and the breaker
-		cost.File,                                  // the cost ledger
+		workspace.CooldownDir,              // a marker folder
+		workspace.ThemeboxDir + "/a.md",    // inbox items
+		workspace.FeedbackboxDir + "/a.md", //
+		hook.SpoolFile(now),                // the hooks' spool
+		transcript.File(now, loc),          // wakeups' transcript
+		pause.LegacyFile,                   // where the pause used to be: only noticed
+		// Where the watchdog's own state used to be: never read, only noticed.
+		workspace.StatsDir + "/" + budget.DailyCapFile, workspace.StatsDir + "/" + budget.BreakerFile,
+		workspace.StatsDir + "/" + cost.File, workspace.StatsDir + "/day/" + filepath.Base(day.File(now, loc)),
+		workspace.StatsDir + "/watchdog.lock",
 		workspace.LatestFile, ".latest_proof.lock", // the latest-proof index and its lock
 		workspace.StateFile, workspace.CurrentIDFile, workspace.PromptFile,
 	}
@@ -54,6 +56,13 @@ func watchdogOpens(a config.AgentConfig, id workspace.ID, now time.Time) []strin
 			p = workspace.StatsDir + "/" + p
 		}
 		paths[i] = filepath.Join(a.Workspace, filepath.FromSlash(p))
+	}
+	// The watchdog's own state folder is out of an agent of another user's
+	// reach; an agent of the same user could still plant there.
+	if dir := a.StateDir(); dir != "" {
+		for _, p := range []string{day.File(now, loc), budget.DailyCapFile, budget.BreakerFile, cost.File, state.File, "run.json"} {
+			paths = append(paths, filepath.Join(dir, filepath.FromSlash(p)))
+		}
 	}
 	if f := a.PauseFile(); f != "" {
 		paths = append(paths, f)

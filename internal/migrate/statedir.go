@@ -12,6 +12,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/budget"
 	"github.com/ai-heart/ai-heart/internal/cost"
 	"github.com/ai-heart/ai-heart/internal/day"
+	"github.com/ai-heart/ai-heart/internal/safeopen"
 	"github.com/ai-heart/ai-heart/internal/statefile"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -66,7 +67,7 @@ func copyState(ws *workspace.Workspace, from, to string) (Step, error) {
 	if err != nil {
 		return Step{}, fmt.Errorf("read %s: %w", from, err)
 	}
-	old, err := os.ReadFile(to)
+	old, err := safeopen.ReadAll(to, statefile.MaxFile)
 	switch {
 	case err == nil && bytes.Equal(old, data):
 		return Step{Kind: Done, From: from, To: to}, nil
