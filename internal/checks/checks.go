@@ -92,6 +92,13 @@ type Work struct {
 	// Worked is the working time since the last introspection (or the
 	// watchdog's start): introspection is owed per working time.
 	Worked time.Duration
+	// Hooked: Working and Since come from a turn the client's hooks show
+	// in progress, not from a delivered wakeup.
+	Hooked bool
+	// HeldUntil is when the model's service's hold on wakeups ends (zero:
+	// none), and HeldFor the failure that began it (rate_limit, ...).
+	HeldUntil time.Time
+	HeldFor   string
 }
 
 // withDefaults fills zero fields, so a Config built in a hurry never turns

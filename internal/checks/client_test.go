@@ -24,22 +24,34 @@ func toolAt(ago time.Duration, tool, in string) hook.Event {
 }
 
 // A long turn of tool calls with no checkpoint is busy, not inactive; when
-// the calls stop, inactivity counts from the last one.
+// the calls stop, inactivity counts from the last one. The hooks alone hold
+// it off for three times its thresholds at most (15m, 30m by default):
+// the agent can write them itself, and a turn said to end and begin again
+// restarts nothing.
 func TestInactivityWithHooks(t *testing.T) {
-	snap := withLogs(scan.Snapshot{}, logAgo(20*time.Minute, "thinking"))
-	var calls []hook.Event
-	calls = append(calls, hook.Event{Time: now.Add(-19 * time.Minute), Kind: hook.TurnStart})
-	for i := range 14 {
-		calls = append(calls, toolAt(time.Duration(280-i*20)*time.Second, "Bash", string(rune('a'+i))))
+	snap := withLogs(scan.Snapshot{}, logAgo(40*time.Minute, "thinking"))
+	turn := func(began time.Duration) []hook.Event {
+		calls := []hook.Event{{Time: now.Add(-began), Kind: hook.TurnStart}}
+		for i := range 14 {
+			at := time.Duration(280-i*20) * time.Second
+			if i == 7 { // a turn said to end and another to begin
+				calls = append(calls, hook.Event{Time: now.Add(-at), Kind: hook.TurnEnd}, hook.Event{Time: now.Add(-at), Kind: hook.TurnStart})
+			}
+			calls = append(calls, toolAt(at, "Bash", string(rune('a'+i))))
+		}
+		return calls
 	}
+	calls := turn(14 * time.Minute)
 	for _, tc := range []struct {
 		name   string
 		client hook.Activity
 		level  Level
 		msg    string
 	}{
-		{"no hooks", hook.Activity{}, Error, "no activity log or checkpoint for 20m"},
+		{"no hooks", hook.Activity{}, Error, "no activity log or checkpoint for 40m"},
 		{"busy", activity(calls...), OK, "busy: 14 tool calls in 5m, last Bash 20s ago"},
+		{"busy on hooks alone past 3x the warning", activity(turn(16 * time.Minute)...), Warning, "no activity log or checkpoint for 16m, only the client's hooks (they hold inactivity off for 3 times its thresholds at most: warning after 15m, error after 30m; busy: 14 tool calls in 5m"},
+		{"busy on hooks alone past 3x the error", activity(turn(31 * time.Minute)...), Error, "for 31m, only the client's hooks"},
 		{"calls stopped", activity(toolAt(11*time.Minute, "Bash", "x")), Error, "last tool call Bash at"},
 		{"asking", activity(toolAt(30*time.Minute, "Bash", "x"), hook.Event{Time: now.Add(-15 * time.Minute), Kind: hook.Ask, Detail: "permission"}), OK, "waiting for you since"},
 	} {

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/ai-heart/ai-heart/internal/humanize"
 )
@@ -20,7 +21,7 @@ func (e *eval) inactivity() Finding {
 		f.Message = "waiting for you since " + e.clock(c.AskSince) + " (waiting_for_you)"
 		return f
 	case st.Waiting:
-		f.Message = "waiting for the next wakeup"
+		f.Message = "waiting for the next wakeup" + e.held()
 		return f
 	}
 	el, ok := e.since(t)
@@ -34,19 +35,39 @@ func (e *eval) inactivity() Finding {
 		f.Message = fmt.Sprintf("%s %s ago; paused by strict deep work %s until %s", what, humanize.Duration(el), e.strict.ID, e.clock(e.strictUntil))
 		return f
 	}
+	var alone time.Duration // how long the hooks alone have held inactivity off
+	if st.Hooked {
+		if o, ok := e.since(st.Own); ok && o > HooksAlone*warn {
+			alone = o
+		}
+	}
 	switch {
-	case el > errT:
+	case el > errT || alone > HooksAlone*errT:
 		f.Level = Error
-	case el > warn:
+	case el > warn || alone > 0:
 		f.Level = Warning
 	default:
 		f.Message = fmt.Sprintf("%s %s ago", what, humanize.Duration(el))
 		if busy && t.Equal(c.LastToolAt) {
 			f.Message = e.busy()
 		}
+		f.Message += e.held()
 		return f
 	}
-	f.Message = fmt.Sprintf("no activity log or checkpoint for %s (warning after %s, error after %s; %s)", humanize.Duration(el), humanize.Duration(warn), humanize.Duration(errT), what)
+	if el <= warn && alone > 0 {
+		// Busy by the hooks' word, and for too long with no word of the
+		// agent's own: the notice asks for the checkpoint.
+		el = alone
+		f.Elapsed = el
+		if busy && t.Equal(c.LastToolAt) {
+			what = e.busy()
+		}
+		f.Message = fmt.Sprintf("no activity log or checkpoint for %s, only the client's hooks (they hold inactivity off for %d times its thresholds at most: warning after %s, error after %s; %s)",
+			humanize.Duration(el), HooksAlone, humanize.Duration(HooksAlone*warn), humanize.Duration(HooksAlone*errT), what)
+	} else {
+		f.Message = fmt.Sprintf("no activity log or checkpoint for %s (warning after %s, error after %s; %s)", humanize.Duration(el), humanize.Duration(warn), humanize.Duration(errT), what)
+	}
+	f.Message += e.held()
 	if f.Level == Error {
 		// Recovery starts: point to its steps, not to the warning's
 		// "keep going with a checkpoint".
@@ -58,4 +79,14 @@ func (e *eval) inactivity() Finding {
 		"If the work needs a long stretch, declare it with start_deep_work (flexible: checkpoints still count; strict: inactivity, introspection and stale_id pause until its deadline). "+
 		"When the activity is done, record it with create_activity_log.", humanize.Span(el))
 	return f
+}
+
+// held says, for the inactivity line, that the model's service holds the
+// agent's wakeups: the agent waits for the service, not for its own work.
+func (e *eval) held() string {
+	w := e.cfg.Work
+	if !e.now.Before(w.HeldUntil) {
+		return ""
+	}
+	return fmt.Sprintf("; the model's service holds wakeups (%s) until %s, then one wakeup probes it", w.HeldFor, e.clock(w.HeldUntil))
 }

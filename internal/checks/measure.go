@@ -23,7 +23,22 @@ type Stretch struct {
 	What string
 	// Busy: From is the client's last tool call.
 	Busy bool
+	// Hooked: From comes from the client's hooks (a tool call, or a turn
+	// they show in progress), which the agent can write itself.
+	Hooked bool
+	// Own is the stretch's start without the hooks' tool calls and turn
+	// starts: the agent's own newest proof, the strict deadline, the
+	// unanswered wakeup, the baseline, or where the client's run of turns
+	// began. Tool calls alone hold inactivity off for HooksAlone times its
+	// thresholds from here, no longer.
+	Own time.Time
 }
+
+// HooksAlone is how many times its thresholds the client's hooks alone
+// (tool calls, turns) may hold inactivity off with no activity log or
+// checkpoint of the agent's own: they prove the agent alive and busy, and
+// the agent can write them itself.
+const HooksAlone = 3
 
 // InactivityStretch measures the inactivity stretch from the newest proof,
 // the end of the last strict deep work, the client's hooks, the work clock
@@ -47,18 +62,32 @@ func InactivityStretch(proof *workspace.Proof, strictEnded time.Time, c hook.Act
 		s.Asking = true
 		return s
 	}
+	own := s.From
+	if w.Scheduled && w.Working && !w.Hooked && w.Since.After(own) {
+		own = w.Since
+	}
+	if c.StretchStart.After(own) {
+		own = c.StretchStart
+	}
+	if baseline.After(own) {
+		own = baseline
+	}
+	s.Own = own
 	if c.LastToolAt.After(s.From) {
-		s.From, s.What, s.Busy = c.LastToolAt, "last tool call "+c.LastTool+" at "+clock(c.LastToolAt), true
+		s.From, s.What, s.Busy, s.Hooked = c.LastToolAt, "last tool call "+c.LastTool+" at "+clock(c.LastToolAt), true, true
 	}
 	if w.Scheduled && !w.Working {
 		s.Waiting = true
 		return s
 	}
 	if w.Scheduled && w.Since.After(s.From) {
-		s.From, s.What, s.Busy = w.Since, "wakeup delivered at "+clock(w.Since)+", no proof since", false
+		s.From, s.What, s.Busy, s.Hooked = w.Since, "wakeup delivered at "+clock(w.Since)+", no proof since", false, w.Hooked
+		if w.Hooked {
+			s.What = "turn began at " + clock(w.Since) + ", no proof since"
+		}
 	}
 	if baseline.After(s.From) {
-		s.From = baseline
+		s.From, s.Hooked = baseline, false
 	}
 	return s
 }

@@ -35,12 +35,12 @@ type gate struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // flight goroutines
 
-	mu         sync.Mutex // guards everything below
-	cur        *flight    // the newest flight, until answered or ended
-	running    int        // flights whose goroutine has not returned
-	lastWakeup time.Time  // when the last delivered wakeup began
-	idle       bool       // an idle wakeup was delivered and no proof came since
-	heldUntil  time.Time  // the model's service asked for a rest (rate limit, overload)
+	mu         sync.Mutex  // guards everything below
+	cur        *flight     // the newest flight, until answered or ended
+	running    int         // flights whose goroutine has not returned
+	lastWakeup time.Time   // when the last delivered wakeup began
+	idle       bool        // an idle wakeup was delivered and no proof came since
+	svc        serviceHold // the model's service failed: wakeups held, then probed
 	// drained, once set, admits no flight and is closed when the last
 	// running one has returned (a reload waits for it).
 	drained chan struct{}
@@ -187,9 +187,11 @@ func (g *gate) idleState() (idle bool, lastWakeup time.Time) {
 // The old gate has shut down: no flight carries over.
 func (g *gate) adopt(old *gate) {
 	idle, last := old.idleState()
-	held := old.held()
+	old.mu.Lock()
+	svc := old.svc
+	old.mu.Unlock()
 	g.mu.Lock()
-	g.idle, g.lastWakeup, g.heldUntil = idle, last, held
+	g.idle, g.lastWakeup, g.svc = idle, last, svc
 	g.mu.Unlock()
 }
 
@@ -199,7 +201,7 @@ func (g *gate) adopt(old *gate) {
 // cap; the cap before Allow, so a dropped wakeup never holds the probe.
 // capReached reports the first wakeup dropped today, for the one alert.
 func (g *gate) pass(now time.Time) (outcome string, probe, capReached bool, err error) {
-	if until := g.held(); now.Before(until) {
+	if until, _ := g.held(); now.Before(until) {
 		return state.OutcomeHeldService, false, false, nil // nothing retries a run that cannot succeed
 	}
 	if st := g.breaker.State(now); st.State == budget.Open && st.CooldownLeft > 0 {
@@ -219,21 +221,12 @@ func (g *gate) pass(now time.Time) (outcome string, probe, capReached bool, err 
 	return "", probe, false, err
 }
 
-// hold holds every wakeup until until: the model's service is rate-limited
-// or overloaded. It never shortens a longer hold.
-func (g *gate) hold(until time.Time) {
+// held is when the service hold ends (zero: none), and the failure that
+// began it.
+func (g *gate) held() (time.Time, string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if until.After(g.heldUntil) {
-		g.heldUntil = until
-	}
-}
-
-// held is when the service hold ends (zero: none).
-func (g *gate) held() time.Time {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.heldUntil
+	return g.svc.until, g.svc.kind
 }
 
 // capSpent reports whether the daily cap allows no more invocations today.

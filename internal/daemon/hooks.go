@@ -19,7 +19,9 @@ const hookSkew = time.Minute
 
 // readHooks folds in what the agent's client said through its hooks since
 // the last pulse. Where hooks speak, the end of a turn answers a tmux or
-// inbox wakeup (the log rule stays for clients without hooks).
+// inbox wakeup (the log rule stays for clients without hooks), but only a
+// turn the client said began after the wakeup: a lone Stop line, which the
+// agent can pipe to heart-hook itself, answers nothing.
 func (a *agent) readHooks(b *beat) {
 	evs, err := a.hooks.Read(b.now)
 	if err != nil {
@@ -37,26 +39,38 @@ func (a *agent) readHooks(b *beat) {
 	} else {
 		a.hookErr = ""
 	}
-	var failures []hook.Event
+	type failure struct {
+		kind  string
+		woken time.Time
+	}
+	var failures []failure
 	var turns []answeredTurn
+	answered := false
 	defer func() {
-		for _, e := range failures {
-			a.serviceFailed(e.Time, b.id, e.Detail)
+		for _, f := range failures {
+			// Dated when the watchdog learnt it: a line dated ahead must
+			// not lengthen the hold.
+			a.serviceFailed(b.now, b.id, f.kind, f.woken)
+		}
+		if answered {
+			a.serviceAnswers(b.now, b.id)
 		}
 		for _, t := range turns {
 			a.bg.Go(func() { a.bookTurn(t) }) // reads the client's transcript: beside the pulse
 		}
 	}()
+	exec := a.deliver.Method() == config.DeliveryExec
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, e := range evs {
 		if e.Time.After(b.now.Add(hookSkew)) {
 			continue
 		}
+		inTurn, begun := a.activity.InTurn, a.activity.TurnStart
 		a.activity.Apply(e)
 		if e.Kind == hook.Failure && e.Time.After(a.started) {
-			failures = append(failures, e) // acted on once, not again after a restart
-			if a.deliver.Method() != config.DeliveryExec {
+			failures = append(failures, failure{e.Detail, a.awaited()}) // acted on once, not again after a restart
+			if !exec {
 				a.gate.release() // the turn is over, unanswered: the hold decides what comes next
 			}
 		}
@@ -65,13 +79,29 @@ func (a *agent) readHooks(b *beat) {
 		if e.Kind == hook.Tool && a.gate.proof(e.Time) {
 			a.announced = map[string]bool{}
 		}
-		if e.Kind == hook.TurnEnd && a.deliver.Method() != config.DeliveryExec {
-			if src, since, ok := a.gate.answer(e.Time); ok {
+		if e.Kind == hook.TurnEnd && !exec && inTurn {
+			if src, since, ok := a.gate.answer(begun); ok {
 				turns = append(turns, answeredTurn{source: src, from: since, end: e})
+				answered = true
 			}
-			a.work.answer(e.Time)
+			if a.work.answerTurn(begun, e.Time) {
+				answered = true
+			}
 		}
 	}
+}
+
+// awaited is when the wakeup awaiting the agent's answer was delivered: the
+// flight in progress, else the work clock's unanswered wakeup (inbox);
+// zero when none. Called with a.mu held.
+func (a *agent) awaited() time.Time {
+	if _, since, ok := a.gate.inFlight(); ok {
+		return since
+	}
+	if a.work.working {
+		return a.work.since
+	}
+	return time.Time{}
 }
 
 // clientWork is the work clock's view adjusted by the hooks: a turn in
@@ -79,7 +109,7 @@ func (a *agent) readHooks(b *beat) {
 // Called with a.mu held.
 func (a *agent) clientWork(w checks.Work) checks.Work {
 	if c := a.activity; w.Scheduled && !w.Working && c.InTurn {
-		w.Working, w.Since = true, c.TurnStart
+		w.Working, w.Since, w.Hooked = true, c.TurnStart, true
 	}
 	return w
 }

@@ -165,6 +165,7 @@ func TestHookedTurnsAreBooked(t *testing.T) {
 		said(t, ws, hook.Event{Kind: hook.TurnEnd, Transcript: session})
 		time.Sleep(time.Second)
 		synctest.Wait()
+		said(t, ws, hook.Event{Kind: hook.TurnStart}) // the next wakeup's turn
 		said(t, ws, hook.Event{Kind: hook.TurnEnd, Ghost: true, Transcript: filepath.Join(t.TempDir(), "none.jsonl")})
 		time.Sleep(1100 * time.Millisecond)
 		synctest.Wait()

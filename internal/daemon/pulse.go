@@ -222,6 +222,7 @@ func (a *agent) evaluate(b *beat) {
 	}
 	a.work.observe(b.now, b.snap, a.deliver.Method(), a.activity.Wired)
 	work := a.clientWork(a.work.checks())
+	work.HeldUntil, work.HeldFor = a.gate.held()
 	baseline := a.baseline
 	client := a.activity
 	refusals := a.refusalsNow()

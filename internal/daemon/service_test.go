@@ -11,7 +11,6 @@ import (
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/delivery"
 	"github.com/ai-heart/ai-heart/internal/hook"
-	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -50,33 +49,6 @@ func TestRateLimitHoldsWakeups(t *testing.T) {
 		synctest.Wait()
 		if runs.Load() < 2 || !h.hasAlert("service", "ok") {
 			t.Fatalf("runs %d after the hold; alerts %v", runs.Load(), alertsOf(t, h.alerts))
-		}
-	})
-}
-
-// A refusal (credentials, billing) stops wakeups until `watchdog resume`,
-// with an error alert that says it needs the operator.
-func TestRefusalStopsWakeupsUntilResume(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		cfg := testConfig(t)
-		cfg.Schedule.Every = config.Duration(100 * time.Millisecond)
-		var runs atomic.Int64
-		h := startFake(t, cfg, refusing("authentication_failed", 1, &runs))
-		time.Sleep(2 * time.Second)
-		synctest.Wait()
-		if runs.Load() != 1 || !h.hasAlert("service", "error") || !h.hasAlert("pause", "warning") {
-			t.Fatalf("runs %d; alerts %v: want one run, a service error and the pause", runs.Load(), alertsOf(t, h.alerts))
-		}
-		if st := h.state(); st.Pause == nil || st.Pause.By != "the watchdog" || st.Counters.Paused < 5 || st.Breaker.Failures != 0 {
-			t.Fatalf("state pause %+v, paused %d, breaker %+v", st.Pause, st.Counters.Paused, st.Breaker)
-		}
-		if err := pause.Clear(cfg.AgentConfigs()[0].PauseFile()); err != nil { // watchdog resume
-			t.Fatal(err)
-		}
-		time.Sleep(500 * time.Millisecond)
-		synctest.Wait()
-		if runs.Load() < 2 || !h.hasAlert("service", "ok") {
-			t.Fatalf("runs %d after resume; alerts %v", runs.Load(), alertsOf(t, h.alerts))
 		}
 	})
 }

@@ -70,7 +70,7 @@ func (a *agent) stateNow() state.State {
 		t := a.lastActivity().Add(after)
 		s.Chambers.Idle.WakeAt = &t
 	}
-	if t := a.gate.held(); t.After(now) {
+	if t, _ := a.gate.held(); t.After(now) {
 		sc.HeldUntil = &t
 	}
 	// A wakeup the gate would drop is not announced: the page and status

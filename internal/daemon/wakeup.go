@@ -163,12 +163,12 @@ func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
 	// A run the watchdog ended is not the delivery's failure, nor is a
 	// service that asked for a rest or refused the agent; a probe must
 	// still be recorded, or the breaker would wait for it for ever.
-	service := err != nil && res.ServiceError != "" && a.serviceFailed(end, id, res.ServiceError)
+	service := err != nil && res.ServiceError != "" && a.serviceFailed(end, id, res.ServiceError, now)
 	if (!takenOver && !service) || probe {
 		a.recordDelivery(end, id, err)
 	}
-	if err == nil {
-		a.serviceAnswers(end, id)
+	if err == nil && exec {
+		a.serviceAnswers(end, id) // tmux and inbox: the turn's end says so (readHooks)
 	}
 	a.gate.delivered(now, source == srcIdle)
 	a.account(source, id, now, text, res, err, takenOver, probe)

@@ -52,12 +52,16 @@ func (w *workClock) answered(at time.Time) {
 	w.working = false
 }
 
-// answer ends working if at (a turn's end, from the hooks) came after the
-// wakeup.
-func (w *workClock) answer(at time.Time) {
-	if w.working && at.After(w.since) {
-		w.answered(at)
+// answerTurn ends working at end, the end of a turn the client said began
+// at begun, if that turn began after the wakeup: a turn's end alone, or the
+// end of a turn already under way when the wakeup came, is no answer. It
+// reports whether it answered.
+func (w *workClock) answerTurn(begun, end time.Time) bool {
+	if !w.working || !begun.After(w.since) || end.Before(begun) {
+		return false
 	}
+	w.answered(end)
+	return true
 }
 
 // observe folds in a pulse: a log after the wakeup answers it (tmux and

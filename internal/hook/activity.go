@@ -19,6 +19,10 @@ type Activity struct {
 	InTurn    bool
 	TurnStart time.Time
 	TurnEnd   time.Time
+	// StretchStart is when the client's current run of turns began: a turn
+	// that begins within BusyWindow of the last one's end goes on with it.
+	// A line saying a turn ended and another began restarts nothing.
+	StretchStart time.Time
 
 	// LastTool is the newest tool call's name and time; Calls holds the
 	// times of the recent ones (see Busy).
@@ -71,6 +75,7 @@ func (a *Activity) Apply(e Event) {
 	}
 	switch e.Kind {
 	case TurnStart:
+		a.stretch(e.Time)
 		a.InTurn, a.TurnStart = true, e.Time
 		a.Failure = ""
 		a.Refusals = Refusals{}
@@ -85,6 +90,7 @@ func (a *Activity) Apply(e Event) {
 		a.InTurn = false
 	case Tool:
 		if !a.InTurn { // a tool call is inside a turn, even one whose start was missed
+			a.stretch(e.Time)
 			a.InTurn, a.TurnStart = true, e.Time
 		}
 		a.LastTool, a.LastToolAt, a.Running = e.Tool, e.Time, e.Tool
@@ -102,6 +108,14 @@ func (a *Activity) Apply(e Event) {
 		if e.Tool != "" {
 			a.LastTool, a.LastToolAt = e.Tool, e.Time
 		}
+	}
+}
+
+// stretch notes a turn beginning at t: it goes on with the run of turns
+// in progress, or with one that ended within BusyWindow, else begins one.
+func (a *Activity) stretch(t time.Time) {
+	if a.StretchStart.IsZero() || (!a.InTurn && t.Sub(a.TurnEnd) > BusyWindow) {
+		a.StretchStart = t
 	}
 }
 

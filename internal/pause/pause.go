@@ -32,8 +32,9 @@ type Pause struct {
 	Since  time.Time `json:"since"`
 	Until  time.Time `json:"until,omitzero"`
 	Reason string    `json:"reason,omitempty"`
-	// By says who paused: the local user of `watchdog pause`, "the page",
-	// or "the watchdog" (a refusal by the model's service).
+	// By says who paused: the local user of `watchdog pause`, or "the
+	// page". (Older versions paused as "the watchdog" on a refusal by the
+	// model's service; now that is a hold, probed, never a pause.)
 	By string `json:"by,omitempty"`
 }
 

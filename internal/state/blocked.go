@@ -86,7 +86,7 @@ func Blocking(s State, now time.Time, loc *time.Location) *Blocked {
 		if s.Client != nil && s.Client.Failure != "" {
 			why += " (" + s.Client.Failure + ")"
 		}
-		return &Blocked{Why: BlockedService, Reason: why + ": wakeups are held until it is over", Until: at(*sc.HeldUntil)}
+		return &Blocked{Why: BlockedService, Reason: why + ": wakeups are held until then, and one wakeup probes it", Until: at(*sc.HeldUntil)}
 	case sc.OutsideActiveHours:
 		return &Blocked{Why: BlockedHours, Reason: "outside active hours: schedule and idle wakeups wait for them (recovery and urgent feedback still go)"}
 	}

@@ -224,7 +224,7 @@ type Counters struct {
 	DroppedBudget    int64 `json:"dropped_budget"` // wakeups dropped: the daily budget was spent
 	Dropped          int64 `json:"dropped"`        // over the daily cap
 	Skipped          int64 `json:"skipped"`        // circuit breaker open
-	HeldService      int64 `json:"held_service"`   // the model's service is rate-limited or overloaded
+	HeldService      int64 `json:"held_service"`   // the model's service failed: held until its probe
 	GaveUp           int64 `json:"gave_up"`        // not sent: recovery gave up, the agent is not woken
 	TakenOver        int64 `json:"taken_over"`     // runs ended unanswered by recovery or urgent feedback
 	Coalesced        int64 `json:"coalesced"`      // due while another was in flight
