@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -17,6 +18,9 @@ import (
 var binDir string
 
 func TestMain(m *testing.M) {
+	if os.Getenv(hogEnv) == "1" {
+		spin() // a CPU hog for BenchmarkHookLatency, ended by its kill
+	}
 	os.Exit(testutil.RunWithBinaries(m, &binDir, "github.com/ai-heart/ai-heart/cmd/heart-hook"))
 }
 
@@ -123,22 +127,97 @@ func TestHookGivesUpOnAnOpenStdin(t *testing.T) {
 
 // BenchmarkHookLatency is what a hook adds to each of the agent's tool
 // calls: the real binary started, fed a PreToolUse event of a realistic
-// size on stdin, and waited for, as the client does. p50 and p99 are
-// reported; the goal is p99 under 5 ms.
+// size on stdin, and waited for, as the client does; beside it a bare
+// spawn of /bin/true fed the same, the floor any hook pays. Each runs on an
+// idle machine and under load (a process per CPU spinning while it
+// measures, as when the agent's own build or tests run).
+// p50 and p99 are reported; the goal is p99 under 5 ms when idle.
 //
 //	go test ./cmd/heart-hook -run '^$' -bench HookLatency -benchtime 2000x
 func BenchmarkHookLatency(b *testing.B) {
 	ws := b.TempDir()
 	payload := `{"session_id":"5f0e7f71-9be3-4895-a93f-242cf5655998","transcript_path":"/home/u/.claude/projects/x/5f0e7f71.jsonl","cwd":"/home/u/ai-works","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` + strings.Repeat("x", 2000) + `"},"tool_use_id":"toolu_01"}`
-	var took []time.Duration
-	for b.Loop() {
-		start := time.Now()
-		if code, out, errs := runHook(b, payload, "--client", "claude-code", "--workspace", ws); code != 0 || out != "" || errs != "" {
-			b.Fatalf("exit %d stdout %q stderr %q", code, out, errs)
-		}
-		took = append(took, time.Since(start))
+	if la, err := os.ReadFile("/proc/loadavg"); err == nil {
+		b.Logf("load average before: %s", strings.TrimSpace(string(la)))
 	}
-	slices.Sort(took)
-	b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(took[len(took)*99/100].Microseconds())/1000, "p99-ms")
+	hookArgs := []string{filepath.Join(binDir, "heart-hook"), "--client", "claude-code", "--workspace", ws}
+	bare, err := exec.LookPath("true")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, load := range []string{"idle", "load"} {
+		for _, run := range []struct {
+			name string
+			argv []string
+		}{{"heart-hook", hookArgs}, {"true", []string{bare}}} {
+			b.Run(load+"/"+run.name, func(b *testing.B) {
+				if load == "load" {
+					defer hog(b, runtime.NumCPU())()
+				}
+				var took []time.Duration
+				for b.Loop() {
+					start := time.Now()
+					if code, out, errs := spawn(b, payload, run.argv...); code != 0 || out != "" || errs != "" {
+						b.Fatalf("exit %d stdout %q stderr %q", code, out, errs)
+					}
+					took = append(took, time.Since(start))
+				}
+				slices.Sort(took)
+				b.ReportMetric(float64(took[len(took)/2].Microseconds())/1000, "p50-ms")
+				b.ReportMetric(float64(took[len(took)*99/100].Microseconds())/1000, "p99-ms")
+				b.ReportMetric(0, "ns/op") // the mean hides the tail the percentiles show
+			})
+		}
+	}
+}
+
+// spawn runs argv with stdin and returns its exit code, stdout and stderr.
+func spawn(b *testing.B, stdin string, argv ...string) (int, string, string) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode(), out.String(), errb.String()
+	} else if err != nil {
+		b.Fatal(err)
+	}
+	return 0, out.String(), errb.String()
+}
+
+// hogEnv makes this test binary a CPU hog (hog).
+const hogEnv = "AIHEART_HEART_HOOK_HOG"
+
+// hog starts n processes that each keep a CPU busy (this test binary,
+// spinning), as the agent's own build or tests would; stop kills and
+// reaps them. Processes, not goroutines: spinning goroutines here would
+// starve this process's own pipe to the hook, not the machine.
+func hog(b *testing.B, n int) (stop func()) {
+	var procs []*exec.Cmd
+	stop = func() {
+		for _, c := range procs {
+			c.Process.Kill()
+			c.Wait()
+		}
+	}
+	for range n {
+		c := exec.Command(os.Args[0], "-test.run=^$")
+		c.Env = append(os.Environ(), hogEnv+"=1", "GOMAXPROCS=1")
+		if err := c.Start(); err != nil {
+			stop()
+			b.Fatal(err)
+		}
+		procs = append(procs, c)
+	}
+	time.Sleep(200 * time.Millisecond) // the hogs are spinning, not starting
+	return stop
+}
+
+// spin keeps one CPU busy until the process is killed.
+func spin() {
+	x := 0
+	for {
+		x++
+	}
 }
