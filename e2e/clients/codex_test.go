@@ -127,14 +127,14 @@ func TestCodexCodeModeExec(t *testing.T) {
 	}
 }
 
-// A turn of twelve three-second exec_command calls (three times the
-// inactivity error), no checkpoint: Codex's PreToolUse and PostToolUse
-// hooks (tool_name "Bash") keep the agent alive.
+// A turn of three-second exec_command calls longer than the inactivity
+// error, no checkpoint: Codex's PreToolUse and PostToolUse hooks (tool_name
+// "Bash") keep the agent alive.
 func TestCodexHooksProveLife(t *testing.T) {
 	w := newHookedWorld(t, "codex")
 	w.codexHooks = true
-	w.thresholds = fastThresholds
-	s := codexShell(shellTurn("exec_command", 12, false))
+	w.thresholds = busyThresholds
+	s := codexShell(shellTurn("exec_command", busyCalls, false))
 	w.codexExec(s, nil)
 	w.busy(s)
 }

@@ -66,8 +66,9 @@ func shellTurn(tool string, n int, same bool) *script {
 	return s
 }
 
-// busy: a turn of shell calls three times longer than the inactivity
-// error, no checkpoint: the hooks keep the agent alive, and say so.
+// busy: a turn of shell calls longer than the inactivity error, no
+// checkpoint: the hooks keep the agent alive, and say so (for three times
+// the thresholds at most: busyThresholds leave the turn room under that).
 func (w *world) busy(s *script) {
 	w.t.Helper()
 	w.waitFor("a run that ends after its shell calls", 150*time.Second, func() bool {
@@ -90,18 +91,28 @@ func (w *world) busy(s *script) {
 // a client and reach its first hook event (Gemini CLI took over 2 s in CI).
 const fastThresholds = "{inactivity_warning: 6s, inactivity_error: 12s, introspection: 30m}"
 
+// busyThresholds and busyCalls make a turn of tool calls alone (seven
+// three-second shell calls, about 21 s with no checkpoint) longer than the
+// inactivity error (12 s), yet well inside what the hooks alone may hold
+// inactivity off for, three times the thresholds (33 s, 36 s), with room for
+// a loaded machine's slow client start.
+const (
+	busyThresholds = "{inactivity_warning: 11s, inactivity_error: 12s, introspection: 30m}"
+	busyCalls      = 7
+)
+
 func TestClaudeCodeHooksProveLife(t *testing.T) {
 	w := newHookedWorld(t, "claude-code")
-	w.thresholds = fastThresholds
-	s := shellTurn("Bash", 12, false)
+	w.thresholds = busyThresholds
+	s := shellTurn("Bash", busyCalls, false)
 	w.claudeExec(s, []string{"--allowedTools=Bash"})
 	w.busy(s)
 }
 
 func TestGeminiCLIHooksProveLife(t *testing.T) {
 	w := newHookedWorld(t, "gemini")
-	w.thresholds = fastThresholds
-	s := shellTurn("run_shell_command", 12, false)
+	w.thresholds = busyThresholds
+	s := shellTurn("run_shell_command", busyCalls, false)
 	w.geminiExec(s, []string{"--yolo"})
 	w.busy(s)
 }
