@@ -31,7 +31,7 @@ type CapState struct {
 
 // DailyCap is the per-agent wakeup budget for one local day, shared by the
 // schedule and idle chambers, persisted in the state folder's daily_cap.json
-// when it has a limit. It is safe for concurrent use.
+// (with a limit or without). It is safe for concurrent use.
 type DailyCap struct {
 	path  string
 	limit int
@@ -79,17 +79,13 @@ func OpenDailyCap(dir string, limit int, loc *time.Location) (*DailyCap, error) 
 // the local day (also across restarts), so the caller alerts once per day. With
 // a limit the new count is persisted atomically; err reports only a failed
 // write, the decision stands (see the package caveats). Unlimited (limit 0),
-// the count is kept in memory only: nothing is ever refused, so no count needs
-// to survive a restart, and a wakeup costs no write.
+// the count is kept too, so the day's count survives a restart as the
+// day's cost does (status would otherwise say "1 used" beside "200 runs").
 func (c *DailyCap) Take(now time.Time) (ok bool, alert bool, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.st, c.spent = c.at(now), false
-	if c.limit == 0 {
-		c.st.Used++
-		return true, false, nil
-	}
-	if c.st.Used < c.limit {
+	if c.limit == 0 || c.st.Used < c.limit {
 		c.st.Used++
 		ok = true
 	} else {
