@@ -99,6 +99,38 @@ type Work struct {
 	// none), and HeldFor the failure that began it (rate_limit, ...).
 	HeldUntil time.Time
 	HeldFor   string
+	// Ended says what ended the working stretch's last run early, and
+	// EndedAt when: the stretch is that run's, not a silent stall.
+	Ended   RunEnd
+	EndedAt time.Time
+}
+
+// RunEnd is what ended an exec run early: Kind is one of the RunEnd kinds,
+// Detail its setting's value or the signal's name. The zero RunEnd: the
+// run failed by itself, or nothing ended it.
+type RunEnd struct{ Kind, Detail string }
+
+// What ends a run early.
+const (
+	EndToolCap  = "tool_cap"  // agent.max_tool_calls
+	EndTokenCap = "token_cap" // budget.per_wakeup_tokens
+	EndTimeout  = "timeout"   // agent.timeout
+	EndSignal   = "signal"    // a signal from outside the watchdog
+)
+
+// In says what ended the run, in language l.
+func (r RunEnd) In(l lang.Lang) string {
+	switch r.Kind {
+	case EndToolCap:
+		return ja.F(l, "the tool cap (agent.max_tool_calls: %s)", r.Detail)
+	case EndTokenCap:
+		return ja.F(l, "the token cap (budget.per_wakeup_tokens: %s)", r.Detail)
+	case EndTimeout:
+		return ja.F(l, "its timeout (agent.timeout: %s)", r.Detail)
+	case EndSignal:
+		return ja.F(l, "the signal %s", r.Detail)
+	}
+	return ""
 }
 
 // withDefaults fills zero fields, so a Config built in a hurry never turns

@@ -73,6 +73,10 @@ func (e *eval) inactivity() Finding {
 		// "keep going with a checkpoint".
 		f.Notice = e.notice("No activity log or checkpoint for %s. The watchdog treats you as stuck and starts recovery: follow the recovery notice "+
 			"(stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery).", humanize.Span(el))
+		if w := e.cfg.Work; w.Ended.Kind != "" && w.Working && !w.EndedAt.Before(w.Since) {
+			// Not a silent stall: the run was cut off before its log.
+			f.Notice = e.notice("Your last run was ended by %s at %s, before it wrote an activity log; keep each run within it.", w.Ended, e.clock(w.EndedAt)) + " " + f.Notice
+		}
 		return f
 	}
 	f.Notice = e.notice("No activity log or checkpoint for %s. If you are still working, write a checkpoint with a short note of what you are doing. "+

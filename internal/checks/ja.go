@@ -19,7 +19,12 @@ var ja = lang.Catalogue{
 	"No activity log or checkpoint for %s. The watchdog treats you as stuck and starts recovery: follow the recovery notice " +
 		"(stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery).": "%sのあいだ活動ログもチェックポイントもありません。watchdog はあなたが行き詰まっているとみなし、回復を始めます。回復通知に従ってください" +
 		"（していたことをやめ、GEMINI.md と ai-docs/ を読み直してから、activity_type 回復 の活動ログを書きます）。",
-	" of working time": "作業時間で",
+	" of working time":                             "作業時間で",
+	"the tool cap (agent.max_tool_calls: %s)":      "ツール呼び出しの上限（agent.max_tool_calls: %s）",
+	"the token cap (budget.per_wakeup_tokens: %s)": "1回の起動のトークン上限（budget.per_wakeup_tokens: %s）",
+	"its timeout (agent.timeout: %s)":              "実行の制限時間（agent.timeout: %s）",
+	"the signal %s":                                "シグナル %s",
+	"Your last run was ended by %s at %s, before it wrote an activity log; keep each run within it.": "前回の実行は、活動ログを書く前に%sによって%sに終了させられました。1回の実行をその範囲に収めてください。",
 	"Your deep work %s ended with %s, and the log after it (%s) was not an introspection. After deep work, reflect first: " +
 		"write your next activity log with create_activity_log with activity_type introspection.": "深い作業 %s は %s で終わりましたが、その次のログ（%s）が内省ではありませんでした。深い作業の後は、まず振り返ります：" +
 		"次の活動ログを create_activity_log に activity_type 内省 を付けて書いてください。",

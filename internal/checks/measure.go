@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/hook"
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -84,6 +85,9 @@ func InactivityStretch(proof *workspace.Proof, strictEnded time.Time, c hook.Act
 		s.From, s.What, s.Busy, s.Hooked = w.Since, "wakeup delivered at "+clock(w.Since)+", no proof since", false, w.Hooked
 		if w.Hooked {
 			s.What = "turn began at " + clock(w.Since) + ", no proof since"
+		}
+		if w.Ended.Kind != "" && !w.EndedAt.Before(w.Since) {
+			s.What = "wakeup delivered at " + clock(w.Since) + "; its run was ended by " + w.Ended.In(lang.English) + " at " + clock(w.EndedAt) + ", no proof since"
 		}
 	}
 	if baseline.After(s.From) {

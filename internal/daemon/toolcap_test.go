@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,5 +38,41 @@ func TestToolCapEndsRunaway(t *testing.T) {
 	}
 	if files, _ := filepath.Glob(filepath.Join(cfg.Workspace, "stats", "wakeups", "*.jsonl")); len(files) != 0 {
 		t.Fatalf("capped runs left transcripts %v; they are discarded like ghosts", files)
+	}
+}
+
+// TestACappedRunIsNamedNotAStall: a run the tool cap ended gives no answer,
+// so the stretch runs on to the inactivity error; the alert line and the
+// agent's notice name the cap that ended it, not a silent stall.
+func TestACappedRunIsNamedNotAStall(t *testing.T) {
+	agent := filepath.Join(t.TempDir(), "fakeagent")
+	if err := testutil.Build("../delivery/testdata/fakeagent", agent); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(t)
+	cfg.Schedule.Every = config.Duration(500 * time.Millisecond)
+	cfg.Thresholds.InactivityWarning = config.Duration(time.Second)
+	cfg.Thresholds.InactivityError = config.Duration(2 * time.Second)
+	cfg.Agent = config.Delivery{Delivery: config.DeliveryExec, Command: []string{agent, "stream", "claude", "-1", "x"},
+		Timeout: config.Duration(30 * time.Second), Output: config.OutputStreamJSON, MaxToolCalls: 3}
+	h := start(t, cfg, nil)
+	var notices []string
+	h.waitFor("the inactivity error's notice after a capped run", 20*time.Second, func() bool {
+		s, err := h.tryState()
+		notices = s.Notices
+		return err == nil && s.Counters.ToolCapped >= 1 && h.hasAlert("inactivity", "error") && strings.Contains(strings.Join(notices, "\n"), "[error] inactivity")
+	})
+	h.stop()
+	line := ""
+	for _, a := range alertsOf(t, h.alerts) {
+		if a["check"] == "inactivity" && a["level"] == "error" {
+			line, _ = a["message"].(string)
+		}
+	}
+	if !strings.Contains(line, "its run was ended by the tool cap (agent.max_tool_calls: 3)") {
+		t.Errorf("inactivity error = %q, want it to name the tool cap", line)
+	}
+	if !strings.Contains(strings.Join(notices, "\n"), "Your last run was ended by the tool cap") {
+		t.Errorf("notices = %q, want the agent told the tool cap ended its run", notices)
 	}
 }

@@ -149,7 +149,11 @@ func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
 	switch {
 	case err != nil:
 		// No answer: a failed, timed-out, capped or ended run leaves the
-		// agent working, its stretch still counted from the first wakeup.
+		// agent working, its stretch still counted from the first wakeup,
+		// and named for what ended the run.
+		if exec && !takenOver {
+			a.work.cut(end, a.endedBy(err, res))
+		}
 	case exec:
 		a.work.answered(end) // a successful end of the run answers the wakeup
 	default:

@@ -1,10 +1,14 @@
 package daemon
 
 import (
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/delivery"
+	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/state"
 )
@@ -23,6 +27,10 @@ type workClock struct {
 	worked    time.Duration
 	countedTo time.Time // worked covers the working time up to here
 	intro     time.Time // mtime of the introspection worked counts from
+	// ended says what ended the stretch's last run early (the tool cap,
+	// its timeout...), and when: the stretch is that run's, not a stall's.
+	ended   checks.RunEnd
+	endedAt time.Time
 }
 
 func newWorkClock(cfg config.AgentConfig, started time.Time) workClock {
@@ -49,7 +57,15 @@ func (w *workClock) answered(at time.Time) {
 		w.worked += at.Sub(w.countedTo)
 		w.countedTo = at
 	}
-	w.working = false
+	w.working, w.ended = false, checks.RunEnd{}
+}
+
+// cut notes that the working stretch's latest run ended at at with no
+// answer, ended early by why ("" when it failed by itself).
+func (w *workClock) cut(at time.Time, why checks.RunEnd) {
+	if w.working {
+		w.ended, w.endedAt = why, at
+	}
 }
 
 // answerTurn ends working at end, the end of a turn the client said began
@@ -94,7 +110,7 @@ func (w *workClock) hold(now time.Time) {
 
 // checks is what the pure checks need to know.
 func (w *workClock) checks() checks.Work {
-	return checks.Work{Scheduled: w.scheduled, Working: w.working, Since: w.since, Worked: w.worked}
+	return checks.Work{Scheduled: w.scheduled, Working: w.working, Since: w.since, Worked: w.worked, Ended: w.ended, EndedAt: w.endedAt}
 }
 
 // state is how the state file shows it.
@@ -109,4 +125,20 @@ func (w *workClock) state() state.Work {
 		s.Mode = state.WorkWaiting
 	}
 	return s
+}
+
+// endedBy says what ended an exec run that gave no answer: a cap, its
+// timeout, a signal; the zero RunEnd for a run that failed by itself.
+func (a *agent) endedBy(err error, res delivery.Result) checks.RunEnd {
+	switch {
+	case errors.Is(err, delivery.ErrToolCap):
+		return checks.RunEnd{Kind: checks.EndToolCap, Detail: fmt.Sprint(a.cfg.Agent.MaxToolCalls)}
+	case errors.Is(err, delivery.ErrTokenCap):
+		return checks.RunEnd{Kind: checks.EndTokenCap, Detail: fmt.Sprint(a.cfg.Budget.PerWakeupTokens)}
+	case errors.Is(err, delivery.ErrTimeout):
+		return checks.RunEnd{Kind: checks.EndTimeout, Detail: humanize.Duration(a.cfg.Agent.Timeout.D())}
+	case res.Signal != "":
+		return checks.RunEnd{Kind: checks.EndSignal, Detail: res.Signal}
+	}
+	return checks.RunEnd{}
 }
