@@ -36,6 +36,9 @@ func (f *fakeDeliverer) Deliver(ctx context.Context, p string) (delivery.Result,
 	return f.deliver(ctx, p)
 }
 func (f *fakeDeliverer) Method() string { return f.method }
+func (f *fakeDeliverer) Traits() delivery.Traits {
+	return delivery.Traits{RunIsTheWork: f.method == config.DeliveryExec, Holds: f.method == config.DeliveryTmux}
+}
 
 // testConfig is a one-agent config on a fresh workspace with fast timings.
 func testConfig(t *testing.T) *config.Config {

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
-	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/cost"
 	"github.com/ai-heart/ai-heart/internal/delivery"
 	"github.com/ai-heart/ai-heart/internal/hook"
@@ -59,7 +58,7 @@ func (a *agent) readHooks(b *beat) {
 			a.bg.Go(func() { a.bookTurn(t) }) // reads the client's transcript: beside the pulse
 		}
 	}()
-	exec := a.deliver.Method() == config.DeliveryExec
+	exec := a.deliver.Traits().RunIsTheWork
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for _, e := range evs {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/alert"
 	"github.com/ai-heart/ai-heart/internal/checks"
-	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/day"
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/recovery"
@@ -220,7 +219,7 @@ func (a *agent) evaluate(b *beat) {
 	if b.paused {
 		a.work.hold(b.now) // paused: introspection is not owed on this time
 	}
-	a.work.observe(b.now, b.snap, a.deliver.Method(), a.activity.Wired)
+	a.work.observe(b.now, b.snap, a.deliver.Traits().RunIsTheWork, a.activity.Wired)
 	work := a.clientWork(a.work.checks())
 	work.HeldUntil, work.HeldFor = a.gate.held()
 	baseline := a.baseline
@@ -257,7 +256,7 @@ func (a *agent) record(b *beat) {
 			a.announced = map[string]bool{} // no longer idle: a new idle spell names every item again
 		}
 	}
-	if b.snap.LastLog != nil && a.deliver.Method() == config.DeliveryTmux && !a.activity.Wired {
+	if b.snap.LastLog != nil && a.deliver.Traits().Holds && !a.activity.Wired {
 		a.gate.answer(b.snap.LastLog.ModTime) // a log after the tmux wakeup answers it (without hooks: readHooks)
 	}
 	a.holdNotices(b.now, b.snap, b.res)

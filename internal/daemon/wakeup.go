@@ -116,7 +116,7 @@ func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
 	text = prompt.Build(string(id), paras...)
 	a.interruptFor(ctx, source, id)
 
-	exec := a.deliver.Method() == config.DeliveryExec
+	exec := a.deliver.Traits().RunIsTheWork
 	if exec {
 		a.mu.Lock()
 		a.work.delivered(now) // the run is the work
@@ -176,7 +176,7 @@ func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
 	}
 	a.gate.delivered(now, source == srcIdle)
 	a.account(source, id, now, text, res, err, takenOver, probe)
-	return err == nil && a.deliver.Method() == config.DeliveryTmux
+	return err == nil && a.deliver.Traits().Holds
 }
 
 // recordDelivery tells the circuit breaker how the delivery went and alerts
@@ -199,7 +199,7 @@ func (a *agent) recordDelivery(end time.Time, id workspace.ID, err error) {
 // (exec replies other than ghosts).
 func (a *agent) account(source string, id workspace.ID, now time.Time, text string, res delivery.Result, err error, takenOver, probe bool) {
 	entry := transcript.Entry{Time: now, Agent: a.name, Source: source, Prompt: text, Reply: res.Reply, DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode, Signal: res.Signal, Truncated: res.Truncated}
-	if a.deliver.Method() == config.DeliveryExec {
+	if a.deliver.Traits().RunIsTheWork {
 		entry.Run = a.spend(source, costOutcome(res, err), res.Usage)
 	}
 	switch {
@@ -235,7 +235,7 @@ func (a *agent) account(source string, id workspace.ID, now time.Time, text stri
 		a.outcome(source, state.OutcomeDelivered)
 		a.log.Info().Str("source", source).Str("heartbeat_id", string(id)).Str("delivery", a.deliver.Method()).Msg("agent woken")
 	}
-	if a.deliver.Method() != config.DeliveryExec {
+	if !a.deliver.Traits().RunIsTheWork {
 		return
 	}
 	if err == nil && transcript.IsGhost(res.Reply) {

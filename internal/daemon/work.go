@@ -84,8 +84,8 @@ func (w *workClock) answerTurn(begun, end time.Time) bool {
 // inbox without hooks: with hooks the turn's end does; exec runs answer
 // when they end), a new introspection restarts the working-time count, and
 // working time since the last pulse is added.
-func (w *workClock) observe(now time.Time, snap scan.Snapshot, method string, hooked bool) {
-	if w.working && method != config.DeliveryExec && !hooked && snap.LastLog != nil && snap.LastLog.ModTime.After(w.since) {
+func (w *workClock) observe(now time.Time, snap scan.Snapshot, runIsTheWork, hooked bool) {
+	if w.working && !runIsTheWork && !hooked && snap.LastLog != nil && snap.LastLog.ModTime.After(w.since) {
 		w.answered(snap.LastLog.ModTime)
 	}
 	if in := snap.LastIntrospection; in != nil && in.ModTime.After(w.intro) {

@@ -52,6 +52,22 @@ type Deliverer interface {
 	Deliver(ctx context.Context, prompt string) (Result, error)
 	// Method names the delivery method: "inbox", "tmux" or "exec".
 	Method() string
+	// Traits say what a wakeup it delivered is, and what answers it.
+	Traits() Traits
+}
+
+// Traits are what a delivery method means for the wakeup's life: they, not
+// the method's name, decide what answers a wakeup.
+type Traits struct {
+	// RunIsTheWork: the delivery is the agent's whole turn (exec). The
+	// working stretch begins with it, its successful end answers the
+	// wakeup, and its stdout is the reply (the transcript, the cost).
+	// Otherwise the agent answers in its own time: the turn's end from the
+	// client's hooks, else an activity log written after the wakeup.
+	RunIsTheWork bool
+	// Holds: the wakeup stays in flight until the agent answers it (tmux),
+	// so no new prompt is pushed into a busy pane.
+	Holds bool
 }
 
 // Interrupter is implemented by deliverers that can interrupt a running

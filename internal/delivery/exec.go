@@ -74,6 +74,9 @@ func NewExec(argv []string, timeout time.Duration) *Exec {
 // Method returns "exec".
 func (e *Exec) Method() string { return config.DeliveryExec }
 
+// Traits: the run is the turn.
+func (e *Exec) Traits() Traits { return Traits{RunIsTheWork: true} }
+
 // Deliver runs the command with the prompt substituted. A non-zero exit is an
 // error quoting the exit code and the end of stderr; a timeout is an error
 // wrapping ErrTimeout. The Result carries whatever reply was read either way.

@@ -35,3 +35,6 @@ func (i *Inbox) Deliver(ctx context.Context, prompt string) (Result, error) {
 
 // Method returns "inbox".
 func (i *Inbox) Method() string { return config.DeliveryInbox }
+
+// Traits: the agent pulls the prompt and answers with a log or its turn's end.
+func (i *Inbox) Traits() Traits { return Traits{} }

@@ -70,6 +70,10 @@ func NewTmux(target, socket string) *Tmux {
 // Method returns "tmux".
 func (t *Tmux) Method() string { return config.DeliveryTmux }
 
+// Traits: the prompt is typed into a live session, which must answer it
+// before the next one is typed.
+func (t *Tmux) Traits() Traits { return Traits{Holds: true} }
+
 // Deliver types prompt into the pane, pauses EnterDelay and sends Enter as a
 // separate call. The agent receives exactly the prompt, then one Enter (CR).
 func (t *Tmux) Deliver(ctx context.Context, prompt string) (Result, error) {
