@@ -181,11 +181,4 @@ func (a *agent) interruptFor(ctx context.Context, source string, id workspace.ID
 
 // checkName is a check's name as the agent docs write it: `inactivity` in
 // English, 無活動（`inactivity`） in Japanese.
-type checkName string
-
-func (c checkName) In(l lang.Lang) string {
-	if g, ok := jaCheckGloss[string(c)]; ok && l == lang.Japanese {
-		return g + "（`" + string(c) + "`）"
-	}
-	return "`" + string(c) + "`"
-}
+type checkName = checks.Name

@@ -110,6 +110,9 @@ func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
 	}
 	paras, carried := a.noticesCarried()
 	a.mu.Unlock()
+	if source == srcIdle {
+		text = idleText(text, paras, a.cfg.Language)
+	}
 	if source != srcRecovery { // the recovery notice is the recovery wakeup's text
 		paras = append([]string{text}, paras...)
 	}

@@ -61,6 +61,11 @@ type ElapsedResult struct {
 	PendingNoticesHeartbeatID  string            `json:"pending_notices_heartbeat_id,omitempty" jsonschema:"the heartbeat ID of the watchdog pulse the notices come from"`
 	PendingNotices             []string          `json:"pending_notices" jsonschema:"the watchdog's notice paragraphs (warnings, feedback, recovery instructions) from its last pulse, whatever the delivery, less those a log or checkpoint written since has answered"`
 	NoticesAgeSeconds          *int64            `json:"notices_age_seconds,omitempty" jsonschema:"how old the pulse the notices come from is"`
+	// recoveryCheck is the check that held recovery when it gave up.
+	recoveryCheck string
+	Quiet         *QuietStatus `json:"quiet,omitempty" jsonschema:"why no wakeup comes now, when something holds them back"`
+	NextWakeup    string       `json:"next_wakeup,omitempty" jsonschema:"RFC 3339 time of the next scheduled wakeup, when one is due"`
+	Hooks         *HooksStatus `json:"hooks,omitempty" jsonschema:"whether your client's hooks reach the watchdog; absent when no watchdog is running"`
 }
 
 func (r *ElapsedResult) heartbeatID() string { return r.HeartbeatID }
@@ -91,7 +96,15 @@ func (r *ElapsedResult) Text(l lang.Lang) string {
 	}
 	switch r.Work {
 	case workWaiting:
-		b.WriteString(tr(l, "Waiting for the next wakeup: nothing is due, and inactivity is not counted while you wait.\n"))
+		// Never "nothing is due" beside a notice that asks for something.
+		switch {
+		case standingNotices(r.PendingNotices):
+			b.WriteString(tr(l, "Waiting for the next wakeup: inactivity is not counted while you wait, but the notices below still stand: answer them before you wait.\n"))
+		case r.NextWakeup != "" && r.Quiet == nil:
+			fmt.Fprintf(&b, tr(l, "Waiting for the next wakeup, due at %s: nothing is due before it, and inactivity is not counted while you wait.\n"), clockIn(r.NextWakeup))
+		default:
+			b.WriteString(tr(l, "Waiting for the next wakeup: inactivity is not counted while you wait.\n"))
+		}
 	case workAsking:
 		b.WriteString(tr(l, "Waiting for a person to answer: inactivity is not counted meanwhile.\n"))
 	case workUnknown:
@@ -133,6 +146,12 @@ func (r *ElapsedResult) Text(l lang.Lang) string {
 	}
 	if r.StageNote != "" {
 		b.WriteString(r.StageNote + "\n")
+	}
+	if r.Quiet != nil {
+		b.WriteString(quietText(l, r.Quiet, r.recoveryCheck) + "\n")
+	}
+	if r.Hooks != nil {
+		b.WriteString(hooksText(l, r.Hooks) + "\n")
 	}
 	writeNotices(&b, l, r.PendingNotices, r.NoticesAgeSeconds)
 	return strings.TrimRight(b.String(), "\n")
@@ -212,6 +231,13 @@ func (t *Tools) GetHeartbeatElapsedTime(noInput) (*ElapsedResult, error) {
 		}
 	}
 	res.PendingNoticesHeartbeatID, res.PendingNotices, res.NoticesAgeSeconds = sd.notices(now, done...)
+	res.Quiet, res.Hooks = sd.quiet(now), sd.hooks(t.WS.Loc)
+	if res.Quiet != nil && res.Quiet.Why == state.BlockedGaveUp {
+		res.recoveryCheck = sd.st.Recovery.Check
+	}
+	if n := sd.st.Chambers.Schedule.NextWakeup; sd.live && n != nil && n.After(now) {
+		res.NextWakeup = n.In(t.WS.Loc).Format(time.RFC3339)
+	}
 	return res, nil
 }
 

@@ -1,0 +1,24 @@
+package daemon
+
+import (
+	"strings"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/transcript"
+)
+
+// idleText is the idle wakeup's text beside the notices it carries: an
+// invitation to answer with just [IDLE] cannot stand in the same message
+// as a notice that asks for something ("Introspect now"), so while a
+// warning or an error stands the prompt asks for the notices first.
+func idleText(text string, notices []string, l lang.Lang) string {
+	if !strings.Contains(text, transcript.IdleToken) {
+		return text
+	}
+	for _, n := range notices {
+		if strings.HasPrefix(n, "[warning]") || strings.HasPrefix(n, "[error]") {
+			return ja.T(l, "Nothing new has come, but the notices below still ask something of you: act on them first, then choose your next activity and close the cycle with an activity log.")
+		}
+	}
+	return text
+}
