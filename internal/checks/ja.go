@@ -8,17 +8,17 @@ var ja = lang.Catalogue{
 	"No activity log or checkpoint for %s. If you are still working, write a checkpoint with a short note of what you are doing. " +
 		"If the work needs a long stretch, declare it with start_deep_work (flexible: checkpoints still count; strict: inactivity, introspection and stale_id pause until its deadline). " +
 		"When the activity is done, record it with create_activity_log.": "%sのあいだ活動ログもチェックポイントもありません。まだ作業中なら、今していることを短く書いたチェックポイントを残してください。" +
-		"長い作業になるなら start_deep_work で宣言します（flexible：チェックポイントは引き続き活動の証明になる。strict：期限まで inactivity・introspection・stale_id が一時停止）。" +
+		"長い作業になるなら start_deep_work で宣言します（flexible：チェックポイントは引き続き活動の証明になる。strict：期限まで 無活動（`inactivity`）・内省（`introspection`）・`stale_id` が一時停止）。" +
 		"活動が終わったら create_activity_log で記録してください。",
 	"You have not reflected for %s%s (introspection is due every %s).": "%[2]s%[1]sのあいだ内省していません（内省は%[3]sごとに必要です）。",
-	"Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.": "次の1〜2サイクルのうちに内省を予定してください（create_activity_log に activity_type 内省 を付けます）。長い作業の途中なら、start_deep_work（flexible）でこのチェックを一時停止できます。",
-	"Make your next activity log an introspection (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.":       "次の活動ログを内省にしてください（create_activity_log に activity_type 内省 を付けます）。長い作業の途中なら、start_deep_work（flexible）でこのチェックを一時停止できます。",
-	"Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection).":                                                                                      "次の1〜2サイクルのうちに内省を予定してください（create_activity_log に activity_type 内省 を付けます）。",
-	"Make your next activity log an introspection (create_activity_log with activity_type introspection).":                                                                                            "次の活動ログを内省にしてください（create_activity_log に activity_type 内省 を付けます）。",
-	"Introspect now, in this cycle: look back on your recent activity and record it with create_activity_log with activity_type introspection.":                                                       "今、このサイクルで内省してください。最近の活動を振り返り、create_activity_log に activity_type 内省 を付けて記録します。",
+	"Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.": "次の1〜2サイクルのうちに内省を予定してください（create_activity_log の activity_type を「内省」にします）。長い作業の途中なら、start_deep_work（flexible）でこのチェックを一時停止できます。",
+	"Make your next activity log an introspection (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.":       "次の活動ログを内省にしてください（create_activity_log の activity_type を「内省」にします）。長い作業の途中なら、start_deep_work（flexible）でこのチェックを一時停止できます。",
+	"Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection).":                                                                                      "次の1〜2サイクルのうちに内省を予定してください（create_activity_log の activity_type を「内省」にします）。",
+	"Make your next activity log an introspection (create_activity_log with activity_type introspection).":                                                                                            "次の活動ログを内省にしてください（create_activity_log の activity_type を「内省」にします）。",
+	"Introspect now, in this cycle: look back on your recent activity and record it with create_activity_log with activity_type introspection.":                                                       "今、このサイクルで内省してください。最近の活動を振り返り、create_activity_log の activity_type を「内省」にして記録します。",
 	"No activity log or checkpoint for %s. The watchdog treats you as stuck and starts recovery: follow the recovery notice " +
 		"(stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery).": "%sのあいだ活動ログもチェックポイントもありません。watchdog はあなたが行き詰まっているとみなし、回復を始めます。回復通知に従ってください" +
-		"（していたことをやめ、GEMINI.md と ai-docs/ を読み直してから、activity_type 回復 の活動ログを書きます）。",
+		"（していたことをやめ、GEMINI.md と ai-docs/ を読み直してから、activity_type が「回復」の活動ログを書きます）。",
 	" of working time":                             "作業時間で",
 	"the tool cap (agent.max_tool_calls: %s)":      "ツール呼び出しの上限（agent.max_tool_calls: %s）",
 	"the token cap (budget.per_wakeup_tokens: %s)": "1回の起動のトークン上限（budget.per_wakeup_tokens: %s）",
@@ -27,10 +27,10 @@ var ja = lang.Catalogue{
 	"Your last run was ended by %s at %s, before it wrote an activity log; keep each run within it.": "前回の実行は、活動ログを書く前に%sによって%sに終了させられました。1回の実行をその範囲に収めてください。",
 	"Your deep work %s ended with %s, and the log after it (%s) was not an introspection. After deep work, reflect first: " +
 		"write your next activity log with create_activity_log with activity_type introspection.": "深い作業 %s は %s で終わりましたが、その次のログ（%s）が内省ではありませんでした。深い作業の後は、まず振り返ります：" +
-		"次の活動ログを create_activity_log に activity_type 内省 を付けて書いてください。",
+		"次の活動ログを create_activity_log に activity_type を「内省」にして書いてください。",
 	"Your strict deep work %s reached its deadline %s and has been marked expired: inactivity counts again from the deadline, and introspection and stale_id apply again. " +
 		"In this order: 1. record what you did with create_activity_log now; 2. make the log after it an introspection (why the planned time was too short); " +
-		"3. only if the work goes on, declare again with start_deep_work, with more margin or in flexible mode.": "strict な深い作業 %s は期限%sに達し、期限切れになりました。inactivity は期限から数え直され、introspection と stale_id も再び動いています。" +
+		"3. only if the work goes on, declare again with start_deep_work, with more margin or in flexible mode.": "strict な深い作業 %s は期限（%s）を過ぎたため、期限切れにしました。無活動（`inactivity`）の時間は期限から数え直され、内省（`introspection`）と `stale_id` のチェックも再び動いています。" +
 		"次の順にしてください：1. したことを今 create_activity_log で記録します。2. その次のログを内省にします（予定時間が足りなかった理由）。" +
 		"3. 作業が続くときだけ、余裕を持たせるか flexible にして、start_deep_work でもう一度宣言します。",
 	"A deep-work declaration could not be read and was renamed .invalid.txt, so it pauses nothing: %s. " +

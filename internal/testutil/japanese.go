@@ -3,11 +3,47 @@ package testutil
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
+
+// CheckNames are the watchdog's check names (checks.Names: a test there
+// keeps the two lists equal; checks' own tests use this package, so it
+// cannot import checks). In Japanese a check is named glossed, as the docs
+// do (無活動（`inactivity`）), or in backquotes (`stale_id`): never bare.
+var CheckNames = []string{
+	"inactivity", "introspection", "after_deep_work", "deep_work_expired", "invalid_declaration",
+	"future_id", "stale_id", "log_loop", "theme_pattern", "feedback", "tool_restriction",
+	"tool_loop", "waiting_for_you", "tool_refused",
+}
+
+// ParameterWords are the tools' parameter names that are one plain word
+// (a test in internal/tools keeps the list equal to the schemas): names
+// the agent passes back, so a Japanese text may hold them as they are.
+var ParameterWords = []string{"achievements", "artifacts", "constraints", "cursor", "evaluation", "limit", "mode", "reason", "status"}
+
+// asciiWordsJa are the other ASCII words a Japanese text may hold outside
+// backquotes: product names the docs keep (watchdog, Windows), the
+// deep-work modes the agent passes (strict, flexible), the one tool whose
+// name is one word, and a unit. Words in capitals (ID, RFC, JSON) are
+// names too.
+var asciiWordsJa = map[string]bool{
+	"watchdog": true, "Windows": true, "strict": true, "flexible": true, "checkpoint": true, "KiB": true,
+}
+
+// capitals is a word in capitals: an acronym or a name (ID, RFC, CON).
+var capitals = regexp.MustCompile(`^[A-Z]+$`)
+
+// nameToken is a run of characters a name is made of, or a plain word.
+var nameToken = regexp.MustCompile(`[A-Za-z0-9_./<>:@\-]+`)
+
+// bareActivity is an activity_type value (Japanese) given without 「」:
+// 「activity_type 内省」 reads as a parameter and a loose word.
+var bareActivity = regexp.MustCompile(`(?:activity_type|活動種別)[ 　]*(?:を|に|は|が)?[ 　]*[（(]?[ 　]*(` + strings.Join(workspace.JapaneseActivityTypes, "|") + `)`)
 
 var (
 	// backquoted is a check name or a value quoted as code (`inactivity`).
@@ -15,10 +51,16 @@ var (
 	// nameLike is a token that names something rather than says it: a
 	// path, a file, a tool or parameter (start_deep_work), an ID, a
 	// placeholder (processed.<名前>), a URL.
-	nameLike = regexp.MustCompile(`[A-Za-z0-9]*[_./<>:@\-][A-Za-z0-9_./<>:@\-]*|[A-Za-z0-9]*\d[A-Za-z0-9]*`)
+	nameLike = regexp.MustCompile(`[A-Za-z0-9]*[_./<>:@\-\[][A-Za-z0-9_./<>:@\-\[\]]*|[A-Za-z0-9]*\d[A-Za-z0-9]*`)
 	// englishRun is two or more plain ASCII words in a row: a phrase of
 	// English, not a name.
 	englishRun = regexp.MustCompile(`[A-Za-z]+(?:[ ,;]+[A-Za-z]+)+`)
+	// noticeTag is a notice's level and check, as the docs show them.
+	noticeTag = regexp.MustCompile(`\[(?:info|warning|error)\] [a-z_]+:`)
+	// jaQuoted is a quotation in 「」.
+	jaQuoted = regexp.MustCompile(`「[^」]*」`)
+	// asciiWord is one plain ASCII word.
+	asciiWord = regexp.MustCompile(`[A-Za-z]+`)
 	// goDuration is Go's or humanize's English spelling of a duration.
 	goDuration = regexp.MustCompile(`\b\d+(?:ms|[hms])(?:\d+[ms])*\b`)
 	// asciiQuote is a quotation in ASCII double quotes (Go's %q).
@@ -37,6 +79,9 @@ var (
 func EnglishIn(s string, allowed ...string) []string {
 	var out []string
 	t := backquoted.ReplaceAllString(s, " ")
+	// A notice's tag ([warning] inactivity:) is the machine's, as the docs
+	// show it.
+	t = noticeTag.ReplaceAllString(t, " ")
 	for _, m := range goDuration.FindAllString(t, -1) {
 		out = append(out, "Go duration "+m)
 	}
@@ -49,12 +94,29 @@ func EnglishIn(s string, allowed ...string) []string {
 	for _, m := range spacedClock.FindAllString(t, -1) {
 		out = append(out, "a clock time set off by a space "+m)
 	}
+	for _, m := range bareActivity.FindAllStringSubmatch(t, -1) {
+		out = append(out, "an activity_type value without 「」 "+m[1])
+	}
 	for _, a := range allowed {
 		t = strings.ReplaceAll(t, a, " ")
 	}
+	// What is quoted in 「」 is a value or the agent's own words.
+	t = jaQuoted.ReplaceAllString(t, " ")
+	for _, m := range nameToken.FindAllString(t, -1) {
+		if slices.Contains(CheckNames, m) {
+			out = append(out, "a bare check name "+m)
+		}
+	}
 	t = nameLike.ReplaceAllString(t, " | ")
-	for _, m := range englishRun.FindAllString(t, -1) {
+	runs := englishRun.FindAllString(t, -1)
+	for _, m := range runs {
 		out = append(out, "English "+m)
+	}
+	t = englishRun.ReplaceAllString(t, " | ")
+	for _, m := range asciiWord.FindAllString(t, -1) {
+		if !asciiWordsJa[m] && !capitals.MatchString(m) && !slices.Contains(ParameterWords, m) && !slices.Contains(CheckNames, m) {
+			out = append(out, "an English word "+m)
+		}
 	}
 	return out
 }

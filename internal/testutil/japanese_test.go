@@ -11,7 +11,14 @@ func TestEnglishIn(t *testing.T) {
 		want string // a substring of the problems, "" for none
 	}{
 		{"作業時間で21秒のあいだ内省していません（内省は30分ごとに必要です）。", ""},
-		{"create_activity_log に activity_type 内省 を付けて記録してください。", ""},
+		{"create_activity_log に activity_type 内省 を付けて記録してください。", "an activity_type value without 「」 内省"},
+		{"create_activity_log の activity_type を「内省」にして記録してください。", ""},
+		{"活動種別 回復 の活動ログ", "an activity_type value without 「」 回復"},
+		{"期限まで inactivity・introspection・stale_id が一時停止", "a bare check name inactivity"},
+		{"期限まで無活動（`inactivity`）・内省（`introspection`）・`stale_id` が一時停止", ""},
+		{"feedbackbox/urgent.md (urgent)。", "an English word urgent"},
+		{"notes.md（7 bytes）", "an English word bytes"},
+		{"strict な深い作業（flexible でも可）を watchdog が見ます。ハートビートID", ""},
 		{"`no_proof` のチェックと stats/checkpoints/20250601120000.txt、ID 20250601120000。", ""},
 		{"processed.<名前> にリネームしてください。strict な深い作業。", ""},
 		{"watchdog が問題を検知しました：no activity log or checkpoint for 16s", "English no activity log or checkpoint for"},

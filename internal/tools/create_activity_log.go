@@ -166,7 +166,19 @@ func (t *Tools) CreateActivityLog(in createActivityLogInput) (*LogResult, error)
 }
 
 // typeHint is the fix for a bad activity_type.
-var typeHint = sayf("use one of %s", names(activityTypeNames()))
+var typeHint = sayf("use one of %s", activityValues{})
+
+// activityValues are the values activity_type accepts, as the agent's
+// language lists them: every value in English; in Japanese the Japanese
+// values in 「」, as the agent reads a value everywhere else.
+type activityValues struct{}
+
+func (activityValues) In(l lang.Lang) string {
+	if l != lang.Japanese {
+		return strings.Join(activityTypeNames(), ", ")
+	}
+	return "「" + strings.Join(workspace.JapaneseActivityTypes, "」「") + "」"
+}
 
 // activityTypeNames are the values activity_type accepts: the English ones
 // and the old system's Japanese ones.

@@ -39,7 +39,7 @@ func (in *reportToolUsageInput) validate(c *checker) {
 
 var usageTool = define("report_tool_usage", "Report tool usage", writes, (*Tools).ReportToolUsage,
 	"After using a rate-limited tool (a web search, an image API), report it: success starts its cooldown (%s), "+
-		"quota_exceeded locks it (%s). The watchdog reminds you while the restriction lasts and lifts it by itself.",
+		"quota_exceeded locks it (%s). These are your tools' limits, not the model's own rate limit. The watchdog reminds you while the restriction lasts and lifts it by itself.",
 	func(t *Tools) any { return humanize.Span(t.restrictions().Cooldown.D()) },
 	func(t *Tools) any { return humanize.Span(t.restrictions().Lock.D()) })
 
