@@ -12,12 +12,25 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/setup"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
+// initWorkspace makes a workspace as `watchdog init --lang l` does.
+func initWorkspace(t *testing.T, l lang.Lang) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "ai-works")
+	if _, err := setup.Init(dir, setup.Options{MCPHeart: bin(), Language: l, WorkspaceOnly: true}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // TestLanguageFromConfigAndState: the binary speaks Japanese when the
 // config passed with --config says language: ja, or, without one, when the
-// watchdog's state file does; the server instructions follow too.
+// watchdog's state file does, or, with neither, when `watchdog init --lang
+// ja` made the workspace; the server instructions follow too.
 func TestLanguageFromConfigAndState(t *testing.T) {
 	hasKana := func(s string) bool {
 		return strings.ContainsFunc(s, func(r rune) bool { return r >= 0x3040 && r <= 0x30ff })
@@ -42,6 +55,10 @@ func TestLanguageFromConfigAndState(t *testing.T) {
 		{"default", newWorkspace(t).Root, nil, false},
 		{"config", newWorkspace(t).Root, []string{"--config", cfg}, true},
 		{"state file", fromState.Root, nil, true},
+		// A workspace made by `watchdog init --lang ja`, no config, no
+		// watchdog yet: its recorded language.
+		{"init --lang ja", initWorkspace(t, lang.Japanese), nil, true},
+		{"init --lang en", initWorkspace(t, lang.English), nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -26,7 +26,7 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		clientNames = append(clientNames, s)
 		return nil
 	})
-	langFlag := fl.String("lang", string(lang.Default), "the `LANG` of GEMINI.md and ai-docs/: en or ja (set the same language: in the config)")
+	langFlag := fl.String("lang", string(lang.Default), "the `LANG` of GEMINI.md and ai-docs/: en or ja (recorded in the workspace: mcp-heart and the watchdog speak it unless their config says language:)")
 	agentHome := fl.String("agent-home", "", "the home `DIR` of the user the agent runs as: init grants mcp-heart's tools there, in the clients' user settings (default: your home)")
 	userUnit := fl.Bool("systemd-user", false, "also write a systemd user unit (systemctl --user) and its config for this workspace, under $XDG_CONFIG_HOME (default ~/.config)")
 	rest, code := parseInterspersed(fl, args)

@@ -171,8 +171,13 @@ func TestRunInitJapanese(t *testing.T) {
 	if err != nil || !strings.Contains(string(b), "深い作業") {
 		t.Errorf("ai-docs/deep-work.md is not the Japanese one (err %v)", err)
 	}
-	if !strings.Contains(out.String(), "language: ja") {
-		t.Errorf("the next steps do not set language: ja:\n%s", out.String())
+	// The language is recorded in the workspace, so neither mcp-heart nor
+	// the watchdog needs a second setting.
+	if rec, err := os.ReadFile(filepath.Join(dir, "stats", "language.txt")); err != nil || string(rec) != "ja\n" {
+		t.Errorf("stats/language.txt = %q, %v; want ja", rec, err)
+	}
+	if strings.Contains(out.String(), "language:") {
+		t.Errorf("the next steps ask for a second language setting:\n%s", out.String())
 	}
 }
 

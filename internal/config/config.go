@@ -172,8 +172,10 @@ type HTTP struct {
 type AgentConfig struct {
 	Workspace string `yaml:"workspace"`
 	Name      string `yaml:"name"`
-	// Language is what the agent reads: docs, tool texts, notices (en).
-	// Alert lines, JSON field names and check names stay English.
+	// Language is what the agent reads: docs, tool texts, notices. Left
+	// out, it is the one `watchdog init --lang` recorded in the workspace
+	// (workspace.LanguageFile), else en. Alert lines, JSON field names and
+	// check names stay English.
 	Language       lang.Lang      `yaml:"language"`
 	Pulse          Pulse          `yaml:"pulse"`
 	Thresholds     Thresholds     `yaml:"thresholds"`
@@ -225,7 +227,6 @@ func Defaults() Config {
 	return Config{
 		AgentConfig: AgentConfig{
 			Workspace: "./ai-works",
-			Language:  lang.Default,
 			Pulse:     Pulse{Interval: Duration(60 * time.Second)},
 			Thresholds: Thresholds{
 				InactivityWarning: Duration(5 * time.Minute),

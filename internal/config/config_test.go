@@ -29,7 +29,7 @@ func TestDefaults(t *testing.T) {
 				MaxStrictDeepWork: Duration(30 * time.Minute),
 				ToolLoop:          8,
 			},
-			Language:       lang.English,
+			// Language is left out: the workspace's recorded one, else en, at load.
 			Schedule:       Schedule{Every: Duration(60 * time.Second)},
 			Idle:           Idle{After: 0, Prompt: DefaultIdlePromptLog},
 			DailyCap:       0,
@@ -55,6 +55,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want.StateDir, want.StateRoot = state, state
+	want.Language = lang.English // ./ai-works records none
 	if !reflect.DeepEqual(*c, want) {
 		t.Fatalf("Load(\"\") = %+v, want %+v", *c, want)
 	}
@@ -65,6 +66,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatalf("DisplayName() = %q, want ai-works", got)
 	}
 	want.StateDir, want.StateRoot = "", "" // resolved at load
+	want.Language = ""                     // resolved at load
 	if d := Defaults(); !reflect.DeepEqual(d, want) {
 		t.Fatalf("Defaults() = %+v, want %+v", d, want)
 	}
@@ -91,6 +93,7 @@ func TestEmptyFiles(t *testing.T) {
 			}
 			want := Defaults()
 			want.Workspace = filepath.Join(dir, "ai-works")
+			want.Language = lang.English // none recorded in the workspace
 			state, err := DefaultStateDir()
 			if err != nil {
 				t.Fatal(err)

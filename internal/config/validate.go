@@ -8,6 +8,7 @@ import (
 	"github.com/robfig/cron/v3"
 
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // cronParser reads 5-field specs and descriptors such as @hourly.
@@ -40,6 +41,9 @@ func (a *AgentConfig) validate(key string) error {
 		// 1ns was accepted and pulsed ~900 times a second, each one writing
 		// the ID and the state file.
 		return bad("pulse.interval", "must be at least %s, got %s (the default is 60s)", MinPulseInterval, a.Pulse.Interval.D())
+	}
+	if a.Language == "" {
+		a.Language = workspace.RecordedLanguage(a.Workspace)
 	}
 	l, err := lang.Parse(string(a.Language))
 	if err != nil {

@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 // headless is how the watchdog wakes a client that has a headless mode:
@@ -50,9 +48,6 @@ func WatchdogConfig(res Result) string {
 	var b strings.Builder
 	dir, _ := json.Marshal(res.Dir)
 	fmt.Fprintf(&b, "workspace: %s\n", dir)
-	if res.Language != "" && res.Language != lang.Default {
-		fmt.Fprintf(&b, "language: %s   # what the agent reads: tool texts, notices\n", res.Language)
-	}
 	h, ok := headlessClients[mainClient(res.Clients)]
 	if !ok {
 		b.WriteString("agent: {delivery: inbox}   # the heartbeats wait in the workspace's inbox\n")

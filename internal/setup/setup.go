@@ -202,6 +202,22 @@ func Init(dir string, opt Options) (Result, error) {
 			res.Created = append(res.Created, f.dst)
 		}
 	}
+	// The docs' language is recorded beside them, so mcp-heart and the
+	// watchdog speak it without a second setting; a record kept from an
+	// earlier init stays, like the docs it describes.
+	_, via, err := wz.resolve(workspace.LanguageFile)
+	if err != nil {
+		return res, err
+	}
+	res.follow(via)
+	switch err := ws.CreateNew(workspace.LanguageFile, []byte(string(res.Language)+"\n"), time.Time{}); {
+	case errors.Is(err, os.ErrExist):
+		res.Kept = append(res.Kept, workspace.LanguageFile)
+	case err != nil:
+		return res, err
+	default:
+		res.Created = append(res.Created, workspace.LanguageFile)
+	}
 	sort.Strings(res.Created)
 
 	w := Wiring{Dir: ws.Root, MCPHeart: res.MCPHeart.Path}

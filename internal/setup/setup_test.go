@@ -222,7 +222,7 @@ func TestFindMCPHeart(t *testing.T) {
 }
 
 // TestInitLanguage: the workspace gets GEMINI.md and every ai-docs/ file in
-// the chosen language, under the same names, and the next steps set it.
+// the chosen language, under the same names, and the language recorded.
 func TestInitLanguage(t *testing.T) {
 	for _, l := range []lang.Lang{lang.English, lang.Japanese} {
 		t.Run(string(l), func(t *testing.T) {
@@ -248,8 +248,13 @@ func TestInitLanguage(t *testing.T) {
 			if got, _ := fs.Glob(os.DirFS(dir), "ai-docs/*"); len(got) != len(names) {
 				t.Errorf("Init(%s) wrote ai-docs %v, want the %d names of the English docs", l, got, len(names))
 			}
-			if has := strings.Contains(NextSteps(res, ""), "language: ja"); has != (l == lang.Japanese) {
-				t.Errorf("NextSteps for %s sets language: ja = %v", l, has)
+			// The language is recorded in the workspace: the config needs no
+			// second setting.
+			if got := workspace.RecordedLanguage(dir); got != l {
+				t.Errorf("Init(%s) recorded language %q", l, got)
+			}
+			if strings.Contains(NextSteps(res, ""), "language:") {
+				t.Errorf("NextSteps for %s asks for a second language setting", l)
 			}
 		})
 	}

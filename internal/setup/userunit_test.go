@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // TestWriteUserService: the user unit runs the given watchdog on a config
@@ -21,6 +22,14 @@ func TestWriteUserService(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "my works")
 	res := Result{Dir: dir, Language: "ja", Clients: []string{ClientClaudeCode}}
+	// Init recorded the language in the workspace: the config needs none.
+	rec := filepath.Join(dir, filepath.FromSlash(workspace.LanguageFile))
+	if err := os.MkdirAll(filepath.Dir(rec), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(rec, []byte("ja\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	us, err := WriteUserService(home, self, res)
 	if err != nil {
 		t.Fatal(err)

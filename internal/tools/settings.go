@@ -58,7 +58,14 @@ func loadSettings(root, configPath string, now time.Time) (Settings, error) {
 		return Settings{}, fmt.Errorf("load settings: %s lists no agent whose workspace is %s; pass the matching --workspace or add the agent", configPath, root)
 	}
 	d := config.Defaults()
-	s := Settings{Thresholds: d.Thresholds, Restrictions: d.Restrictions, Location: d.Location(), Language: d.Language, Pulse: d.Pulse.Interval.D(), Source: "defaults"}
+	// With no watchdog running, the language is the workspace's own (what
+	// `watchdog init --lang` wrote its docs in): a Japanese workspace gets
+	// Japanese tools whichever starts first.
+	l := workspace.RecordedLanguage(root)
+	if l == "" {
+		l = lang.Default
+	}
+	s := Settings{Thresholds: d.Thresholds, Restrictions: d.Restrictions, Location: d.Location(), Language: l, Pulse: d.Pulse.Interval.D(), Source: "defaults"}
 	// The copy the watchdog publishes for the agent's tools: the agent can
 	// write it too (and a FIFO there would hang the start), so it is read
 	// without blocking, capped, and believed only while its times are a
