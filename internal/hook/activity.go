@@ -99,7 +99,9 @@ func (a *Activity) Apply(e Event) {
 		if len(a.calls) > 512 {
 			a.calls = a.calls[len(a.calls)-256:]
 		}
-		a.loop(e.Tool + "\x00" + e.Input)
+		if !StatusTool(e.Tool) { // its result changes with time: asking again is no loop
+			a.loop(e.Tool + "\x00" + e.Input)
+		}
 	case Ask:
 		if !a.Asking {
 			a.Asking, a.AskSince = true, e.Time

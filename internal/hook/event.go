@@ -98,7 +98,7 @@ func Parse(client string, data []byte, now time.Time) (Event, error) {
 	e.Name = word(e.Name, 40)
 	e.Kind = kindOf(client, e.Name)
 	if p.Tool != "" {
-		e.Tool = word(p.Tool, 80)
+		e.Tool = AgentToolName(word(p.Tool, 80))
 	}
 	if e.Kind == Tool {
 		e.Input = hashInput(p.Input)

@@ -80,7 +80,7 @@ func (t *Tools) Checkpoint(in checkpointInput) (*CheckpointResult, error) {
 		return nil, err
 	}
 	res := &CheckpointResult{HeartbeatID: string(id), Path: p.Path, Message: p.Message, Notes: []string{}}
-	_, res.WatchdogNotices, res.NoticesAgeSeconds = sd.notices(now, answered("", false)...)
+	_, res.WatchdogNotices, res.NoticesAgeSeconds = sd.notices(now, append(answered("", false), t.taken()...)...)
 	if err != nil {
 		res.Notes = append(res.Notes, t.trf("Warning: the checkpoint was written but the latest-proof index could not be updated (%s).", osReason(err).in(t.Lang)))
 	}

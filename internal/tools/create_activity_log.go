@@ -127,7 +127,7 @@ func (t *Tools) CreateActivityLog(in createActivityLogInput) (*LogResult, error)
 	}
 	now := t.now()
 	res := &LogResult{HeartbeatID: string(id), Path: rel, ActivityType: string(typ), CompletedDeepWork: []CompletedDeepWork{}, Notes: []string{}}
-	_, res.WatchdogNotices, res.NoticesAgeSeconds = sd.notices(now, answered(typ, true)...)
+	_, res.WatchdogNotices, res.NoticesAgeSeconds = sd.notices(now, append(answered(typ, true), t.taken()...)...)
 	if latest.Log != nil {
 		res.PreviousLog = latest.Log.Path
 		res.SincePreviousLogSeconds = since(now, latest.Log)

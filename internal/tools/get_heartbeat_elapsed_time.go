@@ -230,7 +230,7 @@ func (t *Tools) GetHeartbeatElapsedTime(noInput) (*ElapsedResult, error) {
 			done = slices.DeleteFunc(done, func(c string) bool { return c == checks.Inactivity })
 		}
 	}
-	res.PendingNoticesHeartbeatID, res.PendingNotices, res.NoticesAgeSeconds = sd.notices(now, done...)
+	res.PendingNoticesHeartbeatID, res.PendingNotices, res.NoticesAgeSeconds = sd.notices(now, append(done, t.taken()...)...)
 	res.Quiet, res.Hooks = sd.quiet(now), sd.hooks(t.WS.Loc)
 	if res.Quiet != nil && res.Quiet.Why == state.BlockedGaveUp {
 		res.recoveryCheck = sd.st.Recovery.Check

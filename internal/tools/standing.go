@@ -181,12 +181,14 @@ func noticeCheck(n string) string {
 }
 
 // answered lists the checks a proof written now answers: any log or
-// checkpoint answers inactivity; any log the strict expiry's first step
+// checkpoint answers inactivity and breaks a tool loop; any log the strict expiry's first step
 // (record what you did: the log's reply says the rest of the order, so it
 // is said once); an introspection log introspection (and the introspection
 // owed after deep work); a recovery log the recovery.
 func answered(typ workspace.ActivityType, log bool) []string {
-	done := []string{checks.Inactivity}
+	// The call itself is another call than the one repeated: it breaks a
+	// tool loop, so its reply does not repeat that notice.
+	done := []string{checks.Inactivity, checks.ToolLoop}
 	if log {
 		done = append(done, checks.DeepWorkExpired)
 	}
@@ -218,4 +220,15 @@ func (s standing) answeredSincePulse(latest workspace.Latest) []string {
 		done = append(done, checks.Introspection, checks.AfterDeepWork)
 	}
 	return done
+}
+
+// taken lists the checks whose cause is gone from the workspace since the
+// pulse: feedback that has all been taken (check_and_process_item renamed
+// it) is not announced again in the next reply.
+func (t *Tools) taken() []string {
+	items, err := t.inboxItems(workspace.FeedbackboxDir)
+	if err == nil && len(items) == 0 {
+		return []string{checks.Feedback}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -202,10 +203,22 @@ func TestRepliesLeaveOutWhatTheCallAnswered(t *testing.T) {
 			}
 			return r.PendingNotices, r.Text(lang.English)
 		}, []string{recovery, intro, feedback}},
+		// Feedback taken since the pulse is not announced again.
+		{"log after the feedback was taken", func(e *env) ([]string, string) {
+			if err := os.Rename(e.ws.Path("feedbackbox/001_note.md"), e.ws.Path("feedbackbox/processed.001_note.md")); err != nil {
+				t.Fatal(err)
+			}
+			r, err := call(e.tl, e.tl.CreateActivityLog, args(t, goodLog))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r.WatchdogNotices, r.Text(lang.English)
+		}, []string{recovery, intro}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
+			e.write("feedbackbox/001_note.md", "Please cite the tide tables.\n", e.now().Add(-time.Minute))
 			e.writeStateWith(t, state.State{PulseAt: e.now().Add(-5 * time.Second), Notices: all})
 			got, text := tc.call(e)
 			if !slices.Equal(got, tc.want) {
