@@ -87,6 +87,13 @@ func (t *Tools) StartTheme(in startThemeInput) (*StartThemeResult, error) {
 	if !t.gone(theme.Dir()) {
 		return nil, already(theme.Dir())
 	}
+	// themes.md: after a theme ends, the next starts in a later heartbeat,
+	// never in the same one (a start right after an end is the churn
+	// theme_pattern warns about).
+	if ended := t.endedIn(id); ended != "" {
+		return nil, badField(themePartParam, sayf("a theme was ended in this heartbeat (%s)", ended),
+			sayf("start the next theme in a later heartbeat: close this cycle with create_activity_log (activity_type theme_end) and wait for the next heartbeat"))
+	}
 	histAbs, err := t.WS.Resolve(theme.HistoriesDir())
 	if err != nil {
 		return nil, badField(themePartParam, sayf("the theme folder would lie outside the workspace (%s)", osReason(err)), sayf("make sure artifacts/ (and the parent theme folder) are real folders inside the workspace"))
@@ -185,4 +192,18 @@ func escapeHeadings(s string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// endedIn is the end record of a theme ended in heartbeat id, "" if none.
+func (t *Tools) endedIn(id workspace.ID) string {
+	ents, err := os.ReadDir(t.WS.Path(workspace.ThemeHistoriesDir))
+	if err != nil {
+		return ""
+	}
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), string(id)+"_end_") && strings.HasSuffix(e.Name(), ".md") {
+			return workspace.ThemeHistoriesDir + "/" + e.Name()
+		}
+	}
+	return ""
 }

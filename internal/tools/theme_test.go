@@ -172,3 +172,16 @@ func TestEndThemeBadCalls(t *testing.T) {
 		})
 	}
 }
+
+// themes.md: after a theme ends, the next one starts in a later heartbeat,
+// never in the same one; the refusal writes nothing and says what to do.
+func TestStartThemeRefusedInTheHeartbeatThatEndedOne(t *testing.T) {
+	e := newEnv(t)
+	if _, err := call(e.tl, e.tl.EndTheme, args(t, `{"theme_start_id":"20250101000000","theme_directory_part":"research","reason":"done","achievements":["paper read"]}`)); err != nil {
+		t.Fatal(err)
+	}
+	before := e.snapshot()
+	_, err := call(e.tl, e.tl.StartTheme, args(t, `{"theme_name":"Next","theme_directory_part":"next","reason":"r"}`))
+	wantInputError(t, err, "theme_directory_part", "ended in this heartbeat", "later heartbeat")
+	e.sameSnapshot(before)
+}
