@@ -112,7 +112,7 @@ func (t *Tools) CreateActivityLog(in createActivityLogInput) (*LogResult, error)
 	// Judged before the log counts: the cycle it closes.
 	before := t.now()
 	sd := t.standing(before, latest)
-	cycle := sd.cycle(before, latest.Log)
+	gap := sd.gap(before)
 
 	data := workspace.ActivityLog{Type: typ, Content: content, Artifacts: artifacts, Evaluation: eval}.Format(id, t.Lang)
 	rel, err := t.WS.ClaimSequenced(theme.HistoriesDir(), id, ".md", data)
@@ -151,14 +151,17 @@ func (t *Tools) CreateActivityLog(in createActivityLogInput) (*LogResult, error)
 	}
 	// A log after a strict deadline says so, and what comes next in the
 	// expiry's order, so the agent hears one order, not two.
-	if end, ok := strictEndedBefore(now, latest.Log, sd, completed); ok {
+	end, strictEnded := strictEndedBefore(now, latest.Log, sd, completed)
+	if strictEnded {
 		res.Notes = append(res.Notes, t.trf("This log comes after your strict deep work's deadline (%s). Make your next activity log an introspection: why was the planned time too short? Declare again only if the work goes on.", clockOf(end.In(t.WS.Loc))))
 	} else if len(completed) > 0 {
 		res.Notes = append(res.Notes, t.tr("Deep work has ended with this log. The next activity log must be an introspection (activity_type introspection): look back on the deep work before starting anything new."))
 	}
 	res.CompletedDeepWork = append(res.CompletedDeepWork, completed...)
 	// A recovery log closes a stall that recovery has already named.
-	if stage, note := t.closedNote(cycle, len(res.CompletedDeepWork) > 0); stage != "" && typ != workspace.Recovery {
+	// A declaration made or ended in this cycle has its own note: the cycle
+	// note would tell the agent to declare what it declared.
+	if stage, note := t.closedNote(gap, len(res.CompletedDeepWork) > 0 || strictEnded); stage != "" && typ != workspace.Recovery {
 		res.Stage = stage
 		res.Notes = append(res.Notes, note)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/workspace"
 
+	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
@@ -195,8 +196,9 @@ func TestCreateActivityLogCompletesDeepWork(t *testing.T) {
 	}
 }
 
-// The cycle note: notice from the inactivity warning (5 m), split from the
-// inactivity error (10 m); each threshold just under and just over.
+// The closing note agrees with the inactivity check: notice past the
+// warning (5 m), split past the error (10 m), counted as the check counts,
+// from the newest proof ("more than the threshold", so 5m0s is not past).
 func TestCreateActivityLogStageNote(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -204,7 +206,7 @@ func TestCreateActivityLogStageNote(t *testing.T) {
 		stage string
 	}{
 		{"4m59s", 4*time.Minute + 59*time.Second, ""},
-		{"5m0s", 5 * time.Minute, "notice"},
+		{"5m0s", 5 * time.Minute, ""},
 		{"5m1s", 5*time.Minute + time.Second, "notice"},
 		{"9m59s", 9*time.Minute + 59*time.Second, "notice"},
 		{"10m1s", 10*time.Minute + time.Second, "split"},
@@ -226,11 +228,26 @@ func TestCreateActivityLogStageNote(t *testing.T) {
 			}
 			// The log has just closed the cycle: the note looks back on it
 			// and never asks for the log it is the reply to.
-			if text := res.Text(lang.English); tc.stage != "" && (!strings.Contains(text, "This cycle ran ") || strings.Contains(text, "close it with an activity log") || strings.Contains(text, "closing what is done with an activity log")) {
+			if text := res.Text(lang.English); tc.stage != "" && (!strings.Contains(text, "Before this log, "+humanize.Span(tc.cycle).String()+" passed with no proof of activity") || strings.Contains(text, "close it with an activity log") || strings.Contains(text, "closing what is done with an activity log")) {
 				t.Errorf("cycle %s: the note does not look back on the cycle this log closed:\n%s", tc.cycle, text)
 			}
 		})
 	}
+	// A long cycle with checkpoints at its breaks crossed nothing: the
+	// check saw none of it, so neither does the note.
+	t.Run("long cycle with checkpoints", func(t *testing.T) {
+		e := newEnv(t)
+		e.writeState(t, e.now())
+		e.write(testThemeHist+"/20250102020000.md", "# Activity log\n## Activity type\nthinking\n", e.now().Add(-12*time.Minute))
+		e.write("stats/checkpoints/20250102030000.txt", "03:00:00 still reading\n", e.now().Add(-2*time.Second))
+		res, err := call(e.tl, e.tl.CreateActivityLog, args(t, goodLog))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Stage != "" || strings.Contains(res.Text(lang.English), "past the inactivity") {
+			t.Errorf("stage %q:\n%s", res.Stage, res.Text(lang.English))
+		}
+	})
 	// A recovery log closes a stall, not long work: recovery has said what
 	// went wrong, and "split your work" would be beside the point.
 	e := newEnv(t)

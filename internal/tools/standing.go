@@ -125,6 +125,17 @@ func (s standing) cycle(now time.Time, lastLog *workspace.Proof) *int64 {
 	return &v
 }
 
+// gap is how long inactivity has been counted at now, as the check counts
+// it: from the newest proof, tool call, unanswered wakeup or strict
+// deadline. nil while waiting or when nothing can be judged.
+func (s standing) gap(now time.Time) *int64 {
+	if !s.counting() || s.stretch.From.IsZero() {
+		return nil
+	}
+	v := int64(max(now.Sub(s.stretch.From), 0).Round(time.Second) / time.Second)
+	return &v
+}
+
 // recovering reports whether the watchdog's recovery notice stands: its
 // steps come first, so no reply adds advice on the cycle's length.
 func (s standing) recovering() bool {

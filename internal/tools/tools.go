@@ -196,25 +196,35 @@ func inForce(a activeDeclaration, now time.Time) bool {
 // notice at the inactivity warning, a suggestion to split at the error. It
 // says nothing while deep work is in force: that long cycle was declared.
 func (t *Tools) stageNote(cycle *int64, deepWork bool) (stage, note string) {
-	return t.cycleNote(cycle, deepWork, false)
+	return t.cycleNote(cycle, deepWork)
 }
 
-// closedNote is stageNote for the log that has just closed the cycle: it
-// looks back on it, since asking for that log again would be false.
-func (t *Tools) closedNote(cycle *int64, deepWork bool) (stage, note string) {
-	return t.cycleNote(cycle, deepWork, true)
+// closedNote is the note of the log that has just closed the cycle: it
+// looks back on the longest stretch the watchdog counted against it, gap
+// (from the newest proof, tool call, wakeup or strict deadline before this
+// log), so it agrees with the inactivity check: it names a threshold only
+// if the check saw it crossed, and never asks for the log it answers.
+func (t *Tools) closedNote(gap *int64, deepWork bool) (stage, note string) {
+	if gap == nil || deepWork {
+		return "", ""
+	}
+	d := time.Duration(*gap) * time.Second
+	th := t.Thresholds
+	switch {
+	case d > th.InactivityError.D():
+		return "split", t.trf("Before this log, %s passed with no proof of activity, past the inactivity error (%s). Next time, write a checkpoint at each natural break, or close what is done with an activity log and go on in the next cycle; for work that cannot stop for either, declare it first with start_deep_work.", humanize.Span(d), humanize.Span(th.InactivityError.D()))
+	case d > th.InactivityWarning.D():
+		return "notice", t.trf("Before this log, %s passed with no proof of activity, past the inactivity warning (%s). On long work, write a checkpoint at each natural break.", humanize.Span(d), humanize.Span(th.InactivityWarning.D()))
+	}
+	return "", ""
 }
 
-func (t *Tools) cycleNote(cycle *int64, deepWork, closed bool) (stage, note string) {
+func (t *Tools) cycleNote(cycle *int64, deepWork bool) (stage, note string) {
 	if cycle == nil || deepWork {
 		return "", ""
 	}
 	d := time.Duration(*cycle) * time.Second
 	switch {
-	case closed && d >= t.Thresholds.InactivityError.D():
-		return "split", t.trf("This cycle ran %s, past the inactivity error. Next time, split work like this into smaller cycles, each closed with an activity log, or declare it first with start_deep_work.", humanize.Span(d))
-	case closed && d >= t.Thresholds.InactivityWarning.D():
-		return "notice", t.trf("This cycle ran %s, past the inactivity warning. On long work, write a checkpoint at each natural break.", humanize.Span(d))
 	case d >= t.Thresholds.InactivityError.D():
 		return "split", t.trf("This cycle has run %s. At a natural break, consider closing what is done with an activity log and going on in a new cycle; for work that needs longer, start_deep_work declares it.", humanize.Span(d))
 	case d >= t.Thresholds.InactivityWarning.D():
