@@ -54,6 +54,7 @@ func (e *eval) inactivity() Finding {
 		f.Message += e.held()
 		return f
 	}
+	from := StretchFrom{Kind: st.Kind, At: e.clock(t)}
 	if el <= warn && alone > 0 {
 		// Busy by the hooks' word, and for too long with no word of the
 		// agent's own: the notice asks for the checkpoint.
@@ -64,6 +65,7 @@ func (e *eval) inactivity() Finding {
 		}
 		f.Message = fmt.Sprintf("no activity log or checkpoint for %s, only the client's hooks (they hold inactivity off for %d times its thresholds at most: warning after %s, error after %s; %s)",
 			humanize.Duration(el), HooksAlone, humanize.Duration(HooksAlone*warn), humanize.Duration(HooksAlone*errT), what)
+		from = StretchFrom{Kind: FromOwn, At: e.clock(st.Own)}
 	} else {
 		f.Message = fmt.Sprintf("no activity log or checkpoint for %s (warning after %s, error after %s; %s)", humanize.Duration(el), humanize.Duration(warn), humanize.Duration(errT), what)
 	}
@@ -71,17 +73,17 @@ func (e *eval) inactivity() Finding {
 	if f.Level == Error {
 		// Recovery starts: point to its steps, not to the warning's
 		// "keep going with a checkpoint".
-		f.Notice = e.notice("No activity log or checkpoint for %s. The watchdog treats you as stuck and starts recovery: follow the recovery notice "+
-			"(stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery).", humanize.Span(el))
+		f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s. The watchdog treats you as stuck and starts recovery: follow the recovery notice "+
+			"(stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery).", humanize.Span(el), from)
 		if w := e.cfg.Work; w.Ended.Kind != "" && w.Working && !w.EndedAt.Before(w.Since) {
 			// Not a silent stall: the run was cut off before its log.
 			f.Notice = e.notice("Your last run was ended by %s at %s, before it wrote an activity log; keep each run within it.", w.Ended, e.clock(w.EndedAt)) + " " + f.Notice
 		}
 		return f
 	}
-	f.Notice = e.notice("No activity log or checkpoint for %s. If you are still working, write a checkpoint with a short note of what you are doing. "+
+	f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s. If you are still working, write a checkpoint with a short note of what you are doing. "+
 		"If the work needs a long stretch, declare it with start_deep_work (flexible: checkpoints still count; strict: inactivity, introspection and stale_id pause until its deadline). "+
-		"When the activity is done, record it with create_activity_log.", humanize.Span(el))
+		"When the activity is done, record it with create_activity_log.", humanize.Span(el), from)
 	return f
 }
 

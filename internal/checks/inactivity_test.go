@@ -5,7 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/scan"
+	"github.com/ai-heart/ai-heart/internal/testutil"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -66,4 +68,26 @@ func TestInactivityWakeupAfterNow(t *testing.T) {
 	if f.Level != OK || f.Elapsed != 0 || strings.Contains(f.Message, "-") {
 		t.Fatalf("inactivity = %+v, want ok with 0 elapsed and no negative duration", f)
 	}
+}
+
+// The inactivity notice says what its time counts from (the wakeup, the
+// latest proof, ...) with the clock time, in both languages: "for 8s"
+// alone read as a contradiction beside "since latest checkpoint: 1m11s".
+func TestInactivityNoticeSaysWhatItCountsFrom(t *testing.T) {
+	m := time.Minute
+	old := scan.Snapshot{LastCheckpoint: cpAgo(20 * m)}
+	c := withWork(5*m+sec, 0)
+	res, _ := Evaluate(now, old, c, State{})
+	f, _ := res.Finding(Inactivity)
+	wakeup := now.Add(-5*m - sec).In(time.Local).Format("15:04:05")
+	if f.Level != Warning || !strings.Contains(f.Notice, "counted from the wakeup ("+wakeup+")") {
+		t.Errorf("notice %q", f.Notice)
+	}
+	c.Language = lang.Japanese
+	res, _ = Evaluate(now, old, c, State{})
+	f, _ = res.Finding(Inactivity)
+	if !strings.Contains(f.Notice, "起動（"+wakeup+"）から5分1秒たちました") {
+		t.Errorf("Japanese notice %q", f.Notice)
+	}
+	testutil.CheckJapanese(t, "inactivity notice", f.Notice)
 }

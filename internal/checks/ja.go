@@ -5,21 +5,28 @@ import "github.com/ai-heart/ai-heart/internal/lang"
 // ja is the Japanese of the notices, keyed by the English format. Only the
 // notices are translated: messages are alert lines, read by machines.
 var ja = lang.Catalogue{
-	"No activity log or checkpoint for %s. If you are still working, write a checkpoint with a short note of what you are doing. " +
+	"No activity log or checkpoint for %s, counted from %s. If you are still working, write a checkpoint with a short note of what you are doing. " +
 		"If the work needs a long stretch, declare it with start_deep_work (flexible: checkpoints still count; strict: inactivity, introspection and stale_id pause until its deadline). " +
-		"When the activity is done, record it with create_activity_log.": "%sのあいだ活動ログもチェックポイントもありません。まだ作業中なら、今していることを短く書いたチェックポイントを残してください。" +
-		"長い作業になるなら start_deep_work で宣言します（flexible：チェックポイントは引き続き活動の証明になる。strict：期限まで 無活動（`inactivity`）・内省（`introspection`）・`stale_id` が一時停止）。" +
+		"When the activity is done, record it with create_activity_log.": "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。まだ作業中なら、今していることを短く書いたチェックポイントを残してください。" +
+		"長い作業になるなら start_deep_work で宣言します（flexible：チェックポイントは引き続き活動の証明になる。strict：期限まで無活動（`inactivity`）・内省（`introspection`）・`stale_id` が一時停止）。" +
 		"活動が終わったら create_activity_log で記録してください。",
-	"You have not reflected for %s%s (introspection is due every %s).": "%[2]s%[1]sのあいだ内省していません（内省は%[3]sごとに必要です）。",
+	"You have not reflected for %s%s (introspection is due every %s).": "前回の内省から%[2]s%[1]sたちました（内省は%[3]sごとに必要です）。",
 	"Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.": "次の1〜2サイクルのうちに内省を予定してください（create_activity_log の activity_type を「内省」にします）。長い作業の途中なら、start_deep_work（flexible）でこのチェックを一時停止できます。",
 	"Make your next activity log an introspection (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.":       "次の活動ログを内省にしてください（create_activity_log の activity_type を「内省」にします）。長い作業の途中なら、start_deep_work（flexible）でこのチェックを一時停止できます。",
 	"Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection).":                                                                                      "次の1〜2サイクルのうちに内省を予定してください（create_activity_log の activity_type を「内省」にします）。",
 	"Make your next activity log an introspection (create_activity_log with activity_type introspection).":                                                                                            "次の活動ログを内省にしてください（create_activity_log の activity_type を「内省」にします）。",
 	"Introspect now, in this cycle: look back on your recent activity and record it with create_activity_log with activity_type introspection.":                                                       "今、このサイクルで内省してください。最近の活動を振り返り、create_activity_log の activity_type を「内省」にして記録します。",
-	"No activity log or checkpoint for %s. The watchdog treats you as stuck and starts recovery: follow the recovery notice " +
-		"(stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery).": "%sのあいだ活動ログもチェックポイントもありません。watchdog はあなたが行き詰まっているとみなし、回復を始めます。回復通知に従ってください" +
+	"No activity log or checkpoint for %s, counted from %s. The watchdog treats you as stuck and starts recovery: follow the recovery notice " +
+		"(stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery).": "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。watchdog はあなたが行き詰まっているとみなし、回復を始めます。回復通知に従ってください" +
 		"（していたことをやめ、GEMINI.md と ai-docs/ を読み直してから、activity_type が「回復」の活動ログを書きます）。",
-	" of working time":                             "作業時間で",
+	" of working time": "作業時間で",
+	"your latest activity log or checkpoint (%s)":  "最新の活動ログかチェックポイント（%s）",
+	"the end of your strict deep work (%s)":        "strict な深い作業の終わり（%s）",
+	"your last tool call (%s)":                     "最後のツール呼び出し（%s）",
+	"the wakeup (%s)":                              "起動（%s）",
+	"the start of your turn (%s)":                  "ターンの始まり（%s）",
+	"your own last log, checkpoint or wakeup (%s)": "あなた自身の最後の活動ログ、チェックポイント、または起動（%s）",
+	"the watchdog's start (%s)":                    "watchdog の起動（%s）",
 	"the tool cap (agent.max_tool_calls: %s)":      "ツール呼び出しの上限（agent.max_tool_calls: %s）",
 	"the token cap (budget.per_wakeup_tokens: %s)": "1回の起動のトークン上限（budget.per_wakeup_tokens: %s）",
 	"its timeout (agent.timeout: %s)":              "実行の制限時間（agent.timeout: %s）",

@@ -20,8 +20,10 @@ type Stretch struct {
 	// deadline or unanswered wakeup, never before the baseline); zero when
 	// there is nothing to count from yet.
 	From time.Time
-	// What names From for the alert line.
+	// What names From for the alert line; Kind says what it is, for the
+	// agent's words (see StretchFrom).
 	What string
+	Kind string
 	// Busy: From is the client's last tool call.
 	Busy bool
 	// Hooked: From comes from the client's hooks (a tool call, or a turn
@@ -49,12 +51,12 @@ func InactivityStretch(proof *workspace.Proof, strictEnded time.Time, c hook.Act
 	var s Stretch
 	s.What = "no proof of activity"
 	if proof != nil {
-		s.From, s.What = proof.ModTime, "last proof "+proof.Path
+		s.From, s.What, s.Kind = proof.ModTime, "last proof "+proof.Path, FromProof
 	}
 	// A strict pause that ended is not held against the agent: inactivity
 	// counts from its deadline, so the expiry notice comes first, alone.
 	if strictEnded.After(s.From) {
-		s.From, s.What = strictEnded, "strict deep work ended at "+clock(strictEnded)
+		s.From, s.What, s.Kind = strictEnded, "strict deep work ended at "+clock(strictEnded), FromStrict
 	}
 	// The client's hooks prove life for free: a tool call is activity as
 	// much as a checkpoint, and an agent asking a person is neither working
@@ -75,23 +77,23 @@ func InactivityStretch(proof *workspace.Proof, strictEnded time.Time, c hook.Act
 	}
 	s.Own = own
 	if c.LastToolAt.After(s.From) {
-		s.From, s.What, s.Busy, s.Hooked = c.LastToolAt, "last tool call "+c.LastTool+" at "+clock(c.LastToolAt), true, true
+		s.From, s.What, s.Busy, s.Hooked, s.Kind = c.LastToolAt, "last tool call "+c.LastTool+" at "+clock(c.LastToolAt), true, true, FromTool
 	}
 	if w.Scheduled && !w.Working {
 		s.Waiting = true
 		return s
 	}
 	if w.Scheduled && w.Since.After(s.From) {
-		s.From, s.What, s.Busy, s.Hooked = w.Since, "wakeup delivered at "+clock(w.Since)+", no proof since", false, w.Hooked
+		s.From, s.What, s.Busy, s.Hooked, s.Kind = w.Since, "wakeup delivered at "+clock(w.Since)+", no proof since", false, w.Hooked, FromWakeup
 		if w.Hooked {
-			s.What = "turn began at " + clock(w.Since) + ", no proof since"
+			s.What, s.Kind = "turn began at "+clock(w.Since)+", no proof since", FromTurn
 		}
 		if w.Ended.Kind != "" && !w.EndedAt.Before(w.Since) {
 			s.What = "wakeup delivered at " + clock(w.Since) + "; its run was ended by " + w.Ended.In(lang.English) + " at " + clock(w.EndedAt) + ", no proof since"
 		}
 	}
 	if baseline.After(s.From) {
-		s.From, s.Hooked = baseline, false
+		s.From, s.Hooked, s.Kind = baseline, false, FromStart
 	}
 	return s
 }
@@ -115,4 +117,37 @@ func IntrospectionOwed(now time.Time, last *workspace.Proof, w Work, baseline ti
 		return 0, false, false
 	}
 	return max(now.Sub(t), 0), false, true
+}
+
+// What a stretch counts from, as the agent is told it.
+const (
+	FromProof  = "proof"
+	FromStrict = "strict"
+	FromTool   = "tool"
+	FromWakeup = "wakeup"
+	FromTurn   = "turn" // a turn the client's hooks show in progress
+	FromOwn    = "own"  // the agent's own last word, past what the hooks alone may hold
+	FromStart  = "start"
+)
+
+// StretchFrom is what an inactivity stretch counts from, in the agent's
+// words, with its clock time: "For 8s" alone beside "Since latest
+// checkpoint: 1m11s" read as a contradiction.
+type StretchFrom struct{ Kind, At string }
+
+// In renders it in language l.
+func (f StretchFrom) In(l lang.Lang) string {
+	format := map[string]string{
+		FromProof:  "your latest activity log or checkpoint (%s)",
+		FromStrict: "the end of your strict deep work (%s)",
+		FromTool:   "your last tool call (%s)",
+		FromWakeup: "the wakeup (%s)",
+		FromTurn:   "the start of your turn (%s)",
+		FromOwn:    "your own last log, checkpoint or wakeup (%s)",
+		FromStart:  "the watchdog's start (%s)",
+	}[f.Kind]
+	if format == "" {
+		format = "%s"
+	}
+	return ja.F(l, format, f.At)
 }
