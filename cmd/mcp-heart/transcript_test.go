@@ -159,7 +159,7 @@ func transcript(t *testing.T, l lang.Lang) []byte {
 
 	var out bytes.Buffer
 	fmt.Fprintf(&out, "mcp-heart over stdio in %s, as mcp-go's client drives it (TestTranscript).\n", l)
-	out.WriteString("Normalised: <time> RFC 3339 times, <clock> clock times, <n> elapsed seconds,\n<dur> durations under a minute, <version> the build's version.\n")
+	out.WriteString("Normalised: <time> RFC 3339 times, <date> dates, <clock> clock times, <n> elapsed seconds,\n<dur> durations under a minute, <version> the build's version.\n")
 	n := 0
 	section := func(name string) {
 		n++
@@ -288,6 +288,7 @@ func (t teeCloser) Close() error { return t.w.Close() }
 // number may follow a JSON string's \n, so a word boundary will not do.
 var (
 	rfc3339Re  = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)`)
+	dateTimeRe = regexp.MustCompile(`\d{4}-\d\d-\d\d (\d\d:\d\d:\d\d)`)
 	clockRe    = regexp.MustCompile(`(^|\D)\d\d:\d\d:\d\d(\D|$)`)
 	secondsRe  = regexp.MustCompile(`("(?:since_[a-z_]+|heartbeat_age|notices_age|elapsed|remaining|duration)_seconds": )-?\d+`)
 	durationRe = regexp.MustCompile(`(^|\D)\d{1,2}(ms|s|ミリ秒|秒)([^A-Za-z0-9]|$)`)
@@ -299,6 +300,7 @@ var (
 func normalise(b []byte, root string) []byte {
 	s := strings.ReplaceAll(string(b), root, "<workspace>")
 	s = rfc3339Re.ReplaceAllString(s, "<time>")
+	s = dateTimeRe.ReplaceAllString(s, "<date> ${1}")
 	s = clockRe.ReplaceAllString(s, "${1}<clock>${2}")
 	s = secondsRe.ReplaceAllString(s, "${1}<n>")
 	s = durationRe.ReplaceAllString(s, "${1}<dur>${3}")

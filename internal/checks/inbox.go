@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -21,22 +22,22 @@ func (e *eval) feedback() Finding {
 	for _, it := range items {
 		taken[it.Name] = true
 	}
-	var names []string
+	var names feedbackNames
 	for _, it := range items {
 		n := it.Name
 		if it.Interrupt {
 			n = freeName(strings.TrimPrefix(it.Name, "interrupt."), taken)
 			taken[n] = true
 			e.actions = append(e.actions, Action{Kind: StripInterrupt, Rel: it.Rel, NewRel: path.Dir(it.Rel) + "/" + n})
-			names = append(names, workspace.FeedbackboxDir+"/"+n+" (urgent)")
+			names = append(names, feedbackName{workspace.FeedbackboxDir + "/" + n, true})
 			continue
 		}
-		names = append(names, workspace.FeedbackboxDir+"/"+n)
+		names = append(names, feedbackName{workspace.FeedbackboxDir + "/" + n, false})
 	}
 	f.Level = Info
-	f.Message = fmt.Sprintf("%d unprocessed feedback file(s): %s", len(items), strings.Join(names, ", "))
+	f.Message = fmt.Sprintf("%d unprocessed feedback file(s): %s", len(items), names.In(lang.English))
 	f.Notice = e.notice("Feedback from the user is waiting: %s. Take each file with check_and_process_item (it gives you the text and renames the file processed.<name>), "+
-		"act on it, and record what you did in your next activity log.", strings.Join(names, ", "))
+		"act on it, and record what you did in your next activity log.", names)
 	return f
 }
 
@@ -88,4 +89,26 @@ func (e *eval) toolRestriction() Finding {
 	f.Message = "tool restrictions in force: " + strings.Join(in, ", ")
 	f.Notice = e.notice("These tools are restricted for now: %s. Do not use them until then; choose another activity meanwhile.", strings.Join(said, e.notice(", ")))
 	return f
+}
+
+// feedbackName is a feedback file as the notice names it, urgent or not.
+type feedbackName struct {
+	rel    string
+	urgent bool
+}
+
+// feedbackNames are the files a notice names, in the agent's language:
+// "a.md (urgent), b.md" or 「a.md（緊急）、b.md」.
+type feedbackNames []feedbackName
+
+// In renders the names in language l.
+func (ns feedbackNames) In(l lang.Lang) string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = n.rel
+		if n.urgent {
+			out[i] += ja.T(l, " (urgent)")
+		}
+	}
+	return strings.Join(out, ja.T(l, ", "))
 }

@@ -5,7 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/scan"
+	"github.com/ai-heart/ai-heart/internal/testutil"
 )
 
 func TestFeedback(t *testing.T) {
@@ -78,5 +80,26 @@ func TestToolRestriction(t *testing.T) {
 				t.Errorf("Evaluate(%s) actions = %+v, want removal %v", tc.name, r.Actions, tc.remove)
 			}
 		})
+	}
+}
+
+// Urgent feedback is marked in the agent's language: （緊急） inside
+// Japanese, never "(urgent)", and the names joined with 、.
+func TestFeedbackNoticeInJapanese(t *testing.T) {
+	c := cfg
+	c.Language = lang.Japanese
+	items := []scan.InboxItem{
+		{Rel: "feedbackbox/a.md", Name: "a.md"},
+		{Rel: "feedbackbox/interrupt.b.md", Name: "interrupt.b.md", Interrupt: true},
+	}
+	r, _ := Evaluate(now, scan.Snapshot{Feedback: items}, c, State{})
+	f, _ := r.Finding(Feedback)
+	if !strings.Contains(f.Notice, "feedbackbox/a.md、feedbackbox/b.md（緊急）") {
+		t.Errorf("notice %q", f.Notice)
+	}
+	testutil.CheckJapanese(t, "feedback notice", f.Notice)
+	r, _ = Evaluate(now, scan.Snapshot{Feedback: items}, cfg, State{})
+	if f, _ := r.Finding(Feedback); !strings.Contains(f.Notice, "feedbackbox/b.md (urgent)") {
+		t.Errorf("English notice %q", f.Notice)
 	}
 }

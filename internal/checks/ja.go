@@ -20,6 +20,7 @@ var ja = lang.Catalogue{
 		"(stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery).": "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。watchdog はあなたが行き詰まっているとみなし、回復を始めます。回復通知に従ってください" +
 		"（していたことをやめ、GEMINI.md と ai-docs/ を読み直してから、activity_type が「回復」の活動ログを書きます）。",
 	" of working time": "作業時間で",
+	" (urgent)":        "（緊急）",
 	"your latest activity log or checkpoint (%s)":  "最新の活動ログかチェックポイント（%s）",
 	"the end of your strict deep work (%s)":        "strict な深い作業の終わり（%s）",
 	"your last tool call (%s)":                     "最後のツール呼び出し（%s）",

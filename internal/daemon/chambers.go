@@ -101,7 +101,7 @@ func (a *agent) idleTick(now time.Time, after time.Duration) {
 	switch {
 	case len(fresh) > 0:
 		sort.Strings(fresh)
-		a.wake(srcIdle, ja.F(a.cfg.Language, "New while you were idle: %s. Read it and decide what to do (start_theme with themebox_file for a themebox file; check_and_process_item for feedback, then act on it).", strings.Join(fresh, ", ")))
+		a.wake(srcIdle, ja.F(a.cfg.Language, "New while you were idle: %s. Read it and decide what to do (start_theme with themebox_file for a themebox file; check_and_process_item for feedback, then act on it).", strings.Join(fresh, ja.T(a.cfg.Language, ", "))))
 	case !idle && now.Sub(last) >= after:
 		a.mu.Lock()
 		for _, it := range append(append([]scan.InboxItem(nil), a.snap.Themebox...), a.snap.Feedback...) {

@@ -147,9 +147,10 @@ func (t *Tools) StartDeepWork(in startDeepWorkInput) (*DeepWorkResult, error) {
 	return res, nil
 }
 
-// warningComes says when the inactivity warning comes as the check counts
-// it: declaring flexible deep work does not restart the count, so "5m from
-// now" would be false when the wakeup or the last proof is older.
+// warningComes says how the inactivity warning comes, without a deadline
+// to beat (GEMINI.md: do not watch the clock): after the threshold without
+// a proof, or now, when the count (which declaring does not restart) has
+// already passed it.
 func (t *Tools) warningComes(now time.Time) say {
 	warn := t.Thresholds.InactivityWarning.D()
 	if latest, err := t.WS.LoadLatest(); err == nil {
@@ -158,10 +159,9 @@ func (t *Tools) warningComes(now time.Time) say {
 			if !at.After(now) {
 				return sayf("the inactivity warning is already due: write one now")
 			}
-			return sayf("the inactivity warning comes at %s unless you write one first", clockOf(at))
 		}
 	}
-	return sayf("the watchdog warns %s after your latest activity log or checkpoint", humanize.Span(warn))
+	return sayf("the watchdog warns when %s pass with no proof of activity, and declaring does not restart that count", humanize.Span(warn))
 }
 
 // deepWorkFiles lists stats/deep_work once and returns the file already

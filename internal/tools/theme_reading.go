@@ -154,7 +154,13 @@ func (r *ArtifactsResult) Text(l lang.Lang) string {
 	}
 	var b strings.Builder
 	for _, f := range r.Files {
-		fmt.Fprintf(&b, tr(l, "%s (%d bytes, %s)\n"), f.Path, f.Size, f.Modified)
+		// The one local form the other replies use, not RFC 3339 (the
+		// structured content keeps that).
+		mod := f.Modified
+		if t, err := time.Parse(time.RFC3339, f.Modified); err == nil {
+			mod = t.Format(time.DateTime)
+		}
+		fmt.Fprintf(&b, tr(l, "%s (%d bytes, modified %s)\n"), f.Path, f.Size, mod)
 	}
 	if r.NextCursor != "" {
 		fmt.Fprintf(&b, tr(l, "More follow: call again with cursor %q."), r.NextCursor)
