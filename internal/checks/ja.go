@@ -42,7 +42,7 @@ var ja = lang.Catalogue{
 		"次の順にしてください：1. したことを今 create_activity_log で記録します。2. その次のログを内省にします（予定時間が足りなかった理由）。" +
 		"3. 作業が続くときだけ、余裕を持たせるか flexible にして、start_deep_work でもう一度宣言します。",
 	"A deep-work declaration could not be read and was renamed .invalid.txt, so it pauses nothing: %s. " +
-		"Declare deep work with the start_deep_work tool instead of writing the file by hand.": "深い作業の宣言が読めなかったため .invalid.txt にリネームしました。何も一時停止しません：%s。" +
+		"Declare deep work with the start_deep_work tool instead of writing the file by hand.": "深い作業の宣言 %s が読めなかったため、.invalid.txt にリネームしました。この宣言では何も一時停止しません。" +
 		"深い作業は、ファイルを手で書くのではなく start_deep_work ツールで宣言してください。",
 	"Your newest proof %s is named with heartbeat ID %s, which is later than now. Never invent an ID: " +
 		"let the tools (checkpoint, create_activity_log) name files; they read the current ID themselves.": "最新の活動の証明 %s に、現在より後のハートビートID %s が付いています。IDを作り出さないでください：" +
