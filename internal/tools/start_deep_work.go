@@ -140,7 +140,7 @@ func (t *Tools) StartDeepWork(in startDeepWorkInput) (*DeepWorkResult, error) {
 	if mode == workspace.Strict {
 		res.PlannedMinutes = minutes
 		res.Deadline = d.Deadline.Format(time.RFC3339)
-		res.Rules = t.trf("Strict deep work until %s (%s): the inactivity, introspection and stale_id checks are paused until then; every other check stays on. Work without interruption. Close the work with an activity log by the deadline (one before it ends the declaration early); if you need longer, write that log and declare again. The activity log after the one that ends the work must be an introspection.", humanize.At{T: d.Deadline, EN: "15:04:05"}, humanize.Span(time.Duration(minutes)*time.Minute))
+		res.Rules = t.trf("Strict deep work until %s (%s): the inactivity, introspection and stale_id checks are paused until then; every other check stays on. Work without interruption. Close the work with an activity log by the deadline (one before it ends the declaration early); if you need longer, write that log and declare again. Heartbeats that arrive meanwhile need no answer of their own: keep working, and the log that closes the work answers them. The activity log after the one that ends the work must be an introspection.", humanize.At{T: d.Deadline, EN: "15:04:05"}, humanize.Span(time.Duration(minutes)*time.Minute))
 	} else {
 		res.Rules = t.trf("Flexible deep work: it lasts until your next activity log (create_activity_log completes it). The introspection check is paused; the inactivity check is not, so write a checkpoint at natural breaks (%s). The activity log after the one that ends the work must be an introspection.", t.warningComes(now).in(t.Lang))
 	}

@@ -229,3 +229,20 @@ func TestFlexibleDeepWorkGivesNoDeadline(t *testing.T) {
 		}
 	}
 }
+
+// Heartbeats keep arriving during strict deep work (an inbox or a timer
+// does not stop): the reply says they need no answer of their own.
+func TestStrictSaysHeartbeatsNeedNoAnswer(t *testing.T) {
+	for _, l := range []lang.Lang{lang.English, lang.Japanese} {
+		e := newEnv(t)
+		e.tl.Lang = l
+		res, err := call(e.tl, e.tl.StartDeepWork, args(t, `{"mode":"strict","activity_description":"checking the tide tables","planned_duration_minutes":20}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[lang.Lang]string{lang.English: "Heartbeats that arrive meanwhile need no answer of their own", lang.Japanese: "それだけのための応答は要りません"}[l]
+		if !strings.Contains(res.Rules, want) {
+			t.Errorf("%s: %s", l, res.Rules)
+		}
+	}
+}
