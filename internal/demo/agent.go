@@ -180,7 +180,9 @@ func (a *agent) summary(tool string, args, out map[string]any) string {
 	case "start_theme":
 		return fmt.Sprintf(a.say("%q → %s", "「%s」→ %s"), args["theme_name"], s(out, "theme_folder"))
 	case "create_activity_log":
-		return fmt.Sprintf("%s → %s", args["activity_type"], s(out, "path"))
+		// The type as the agent's language names it: 「観測」, not observation.
+		typ, _ := workspace.ParseActivityType(s(args, "activity_type"))
+		return fmt.Sprintf(a.say("%s → %s", "「%s」→ %s"), typ.Name(a.opts.Lang), s(out, "path"))
 	case "checkpoint":
 		return fmt.Sprintf(a.say("%q", "「%s」"), args["current_activity"])
 	case "start_deep_work":
@@ -190,7 +192,7 @@ func (a *agent) summary(tool string, args, out map[string]any) string {
 		}
 		return s(out, "mode") + a.say(": checkpoints keep it going until the next activity log", "：次の活動ログまで、チェックポイントを書きながら続きます")
 	case "end_theme":
-		return fmt.Sprintf("%s → %s", args["theme_directory_part"], s(out, "end_record"))
+		return fmt.Sprintf(a.say("%s → %s", "「%s」→ %s"), args["theme_directory_part"], s(out, "end_record"))
 	}
 	return ""
 }
