@@ -59,9 +59,15 @@ func TestDefaultConfig(t *testing.T) {
 		t.Fatalf("the commented defaults do not load: %v\n%s", err, strings.Join(lines, "\n"))
 	}
 	d := config.Defaults()
+	// The language resolves when a config loads (the workspace's recorded
+	// one, else en): compare with an empty config loaded the same way.
+	empty, err := config.Parse(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if all.Pulse != d.Pulse || all.Thresholds != d.Thresholds || all.Recovery != d.Recovery || all.CircuitBreaker != d.CircuitBreaker ||
 		all.DailyCap != d.DailyCap || all.Idle.After != d.Idle.After || all.Schedule.Every != d.Schedule.Every ||
-		all.Agent.Delivery != d.Agent.Delivery || all.Agent.Timeout != d.Agent.Timeout || all.Language != d.Language {
+		all.Agent.Delivery != d.Agent.Delivery || all.Agent.Timeout != d.Agent.Timeout || all.Language != empty.Language {
 		t.Errorf("the commented defaults differ from config.Defaults():\n%s", strings.Join(lines, "\n"))
 	}
 }
