@@ -196,7 +196,7 @@ func escapeHeadings(s string) string {
 
 // endedIn is the end record of a theme ended in heartbeat id, "" if none.
 func (t *Tools) endedIn(id workspace.ID) string {
-	ents, err := os.ReadDir(t.WS.Path(workspace.ThemeHistoriesDir))
+	ents, err := workspace.ReadAgentDir(t.WS.Path(workspace.ThemeHistoriesDir))
 	if err != nil {
 		return ""
 	}
