@@ -93,7 +93,7 @@ func (s *simAgent) Deliver(ctx context.Context, prompt string) (delivery.Result,
 	return delivery.Result{Reply: "done"}, nil
 }
 
-func (s *simAgent) Method() string           { return config.DeliveryExec }
+func (s *simAgent) Method() string          { return config.DeliveryExec }
 func (s *simAgent) Traits() delivery.Traits { return delivery.Traits{RunIsTheWork: true} }
 
 // fates adds up the wakeups given a fate (a ghost is also delivered, so it
