@@ -97,6 +97,16 @@ func kind(fi os.FileInfo) string {
 // path. A longer file is cut at max.
 func ReadHead(path string, max int64) ([]byte, error) {
 	f, err := Open(path, os.O_RDONLY, 0)
+	return head(f, err, max)
+}
+
+// ReadHeadIn is ReadHead for name inside the folder r (see OpenIn).
+func ReadHeadIn(r *os.Root, name string, max int64) ([]byte, error) {
+	f, err := OpenIn(r, name, os.O_RDONLY, 0)
+	return head(f, err, max)
+}
+
+func head(f *os.File, err error, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -122,6 +132,16 @@ func ReadAll(path string, max int64) ([]byte, error) {
 // newest line matters (they are appended to).
 func ReadTail(path string, max int64) ([]byte, error) {
 	f, err := Open(path, os.O_RDONLY, 0)
+	return tail(f, err, max)
+}
+
+// ReadTailIn is ReadTail for name inside the folder r (see OpenIn).
+func ReadTailIn(r *os.Root, name string, max int64) ([]byte, error) {
+	f, err := OpenIn(r, name, os.O_RDONLY, 0)
+	return tail(f, err, max)
+}
+
+func tail(f *os.File, err error, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +160,25 @@ func ReadTail(path string, max int64) ([]byte, error) {
 
 // ReadDir is os.ReadDir through OpenDir, sorted by name.
 func ReadDir(path string) ([]os.DirEntry, error) {
-	f, err := OpenDir(path)
+	return list(OpenDir(path))
+}
+
+// OpenDirIn is OpenDir for the folder name inside the folder r: no link,
+// ".." or absolute name leads out of r (a link inside it is followed).
+func OpenDirIn(r *os.Root, name string) (*os.File, error) {
+	f, err := r.OpenFile(name, os.O_RDONLY|oDirectory|oNonblock|oNoCTTY, 0)
+	if err != nil {
+		return nil, err
+	}
+	return check(f, name, true)
+}
+
+// ReadDirIn is ReadDir for the folder name inside the folder r.
+func ReadDirIn(r *os.Root, name string) ([]os.DirEntry, error) {
+	return list(OpenDirIn(r, name))
+}
+
+func list(f *os.File, err error) ([]os.DirEntry, error) {
 	if err != nil {
 		return nil, err
 	}

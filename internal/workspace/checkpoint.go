@@ -5,13 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/gofrs/flock"
-
-	"github.com/ai-heart/ai-heart/internal/safeopen"
 )
 
 // CheckpointEntry is one line of a checkpoint file: "HH:MM:SS <message>".
@@ -95,34 +90,19 @@ const checkpointLock = ".checkpoint.lock"
 // line. It returns the new entry as a proof.
 func (w *Workspace) AddCheckpoint(id ID, t time.Time, msg string) (Proof, error) {
 	rel := CheckpointsDir + "/" + string(id) + ".txt"
-	stats, err := w.statsDir()
+	unlock, err := w.lock(checkpointLock)
 	if err != nil {
-		return Proof{}, fmt.Errorf("add checkpoint: %w", err)
-	}
-	dir, err := w.Resolve(CheckpointsDir)
-	if err != nil {
-		return Proof{}, fmt.Errorf("add checkpoint: %w", err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return Proof{}, fmt.Errorf("add checkpoint: %w", err)
-	}
-	lock := flock.New(filepath.Join(stats, checkpointLock), flock.SetFlag(safeopen.LockFlag))
-	if err := lock.Lock(); err != nil {
 		return Proof{}, fmt.Errorf("lock checkpoints: %w", err)
 	}
-	defer lock.Unlock()
-	abs, err := w.Resolve(rel)
-	if err != nil {
-		return Proof{}, fmt.Errorf("add checkpoint: %w", err)
-	}
-	old, err := safeopen.ReadAll(abs, MaxTextFile)
+	defer unlock()
+	old, err := w.ReadAll(rel, MaxTextFile)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return Proof{}, fmt.Errorf("add checkpoint: %w", err)
 	}
 	if err := w.WriteFile(rel, AppendCheckpoint(old, t.In(w.Loc), msg)); err != nil {
 		return Proof{}, fmt.Errorf("add checkpoint: %w", err)
 	}
-	fi, err := os.Stat(abs)
+	fi, err := w.Stat(rel)
 	if err != nil {
 		return Proof{}, fmt.Errorf("add checkpoint: %w", err)
 	}

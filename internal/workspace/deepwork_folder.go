@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"sort"
 	"strings"
 	"time"
@@ -44,7 +43,7 @@ func (w *Workspace) ReadActiveDeepWork() ([]DeepWorkFile, error) {
 
 func (w *Workspace) readDeepWork(completed bool) (DeepWorkFolder, error) {
 	var out DeepWorkFolder
-	ents, err := ReadAgentDir(w.Path(DeepWorkDir))
+	ents, err := w.ReadDir(DeepWorkDir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return out, nil
 	}
@@ -87,12 +86,12 @@ func (w *Workspace) readDeepWork(completed bool) (DeepWorkFolder, error) {
 // by another process meanwhile) or not a regular file.
 func (w *Workspace) readDeclarationFile(rel string, id ID) (DeepWorkFile, bool) {
 	f := DeepWorkFile{Rel: rel, ID: id}
-	fi, err := os.Stat(w.Path(rel))
+	fi, err := w.Stat(rel)
 	if err != nil || !fi.Mode().IsRegular() {
 		return f, false
 	}
 	f.ModTime = fi.ModTime()
-	b, err := ReadAgentFile(w.Path(rel), MaxSmallFile)
+	b, err := w.ReadFile(rel, MaxSmallFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return f, false
 	}

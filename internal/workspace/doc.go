@@ -3,10 +3,15 @@
 // checkpoints and deep-work declarations (new and legacy Japanese forms), and
 // how files are written.
 //
+// Every read and write of the workspace goes through one os.Root per
+// Workspace (root.go): no "..", no link out and no folder swapped for a link
+// in the middle of a call reaches outside it.
+//
 // Caveats:
 //   - Writes are atomic only where rename(2) is atomic (local file systems;
-//     not NFS with several clients). On Windows renameio is unavailable and
-//     plain writes are used.
+//     not NFS with several clients).
+//   - A link inside the workspace is followed only when it is relative and
+//     stays inside: os.Root follows no absolute link.
 //   - Names that must never be clobbered (<ID>_NN.md) are claimed by writing a
 //     whole temp file and hard-linking it into place, so the file system must
 //     support hard links.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -56,7 +55,7 @@ func (w *Workspace) HistoryDirs() ([]string, error) {
 	seen := map[string]bool{} // real theme folders: linked folders can loop
 	var walk func(dir string) error
 	walk = func(dir string) error {
-		ents, err := ReadAgentDir(w.Path(dir))
+		ents, err := w.ReadDir(dir)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
@@ -77,7 +76,7 @@ func (w *Workspace) HistoryDirs() ([]string, error) {
 				continue
 			}
 			seen[real] = true
-			if fi, err := os.Stat(w.Path(theme, HistoriesDir)); err == nil && fi.IsDir() {
+			if fi, err := w.Stat(theme + "/" + HistoriesDir); err == nil && fi.IsDir() {
 				out = append(out, theme+"/"+HistoriesDir)
 			}
 			if err := walk(theme + "/" + SubthemesDir); err != nil {
@@ -101,7 +100,7 @@ func isDirEntry(w *Workspace, rel string, e fs.DirEntry) bool {
 	if e.Type()&fs.ModeSymlink == 0 {
 		return false
 	}
-	fi, err := os.Stat(w.Path(rel))
+	fi, err := w.Stat(rel)
 	return err == nil && fi.IsDir()
 }
 
@@ -115,7 +114,7 @@ func (w *Workspace) NewestByName(dir string, k int, keep func(string) bool) ([]F
 	if k <= 0 {
 		return nil, nil
 	}
-	f, err := OpenAgentDir(w.Path(dir))
+	f, err := w.OpenDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -140,7 +139,7 @@ func (w *Workspace) NewestByName(dir string, k int, keep func(string) bool) ([]F
 	out := make([]FileStat, 0, len(top))
 	for _, n := range top {
 		rel := dir + "/" + n
-		fi, err := os.Stat(w.Path(rel))
+		fi, err := w.Stat(rel)
 		if err != nil || !fi.Mode().IsRegular() {
 			continue // renamed away meanwhile, or a folder
 		}
@@ -153,7 +152,7 @@ func (w *Workspace) NewestByName(dir string, k int, keep func(string) bool) ([]F
 
 // ReadLog reads and parses the activity log at rel.
 func (w *Workspace) ReadLog(rel string) (ActivityLog, error) {
-	b, err := ReadAgentFile(w.Path(rel), MaxTextFile)
+	b, err := w.ReadFile(rel, MaxTextFile)
 	if err != nil {
 		return ActivityLog{}, fmt.Errorf("read log %s: %w", rel, err)
 	}
@@ -187,7 +186,7 @@ func (w *Workspace) ScanLatest() (Latest, error) {
 	}
 	folders := make([]folder, 0, len(dirs))
 	for _, d := range dirs {
-		if fi, err := os.Stat(w.Path(d)); err == nil {
+		if fi, err := w.Stat(d); err == nil {
 			folders = append(folders, folder{d, fi.ModTime()})
 		}
 	}
@@ -256,12 +255,11 @@ func newestProofs(w *Workspace, logs []FileStat, types map[string]readType) Late
 
 // ReadCheckpointProof reads the checkpoint file at rel as a proof.
 func (w *Workspace) ReadCheckpointProof(rel string) (Proof, error) {
-	abs := w.Path(rel)
-	fi, err := os.Stat(abs)
+	fi, err := w.Stat(rel)
 	if err != nil {
 		return Proof{}, fmt.Errorf("read checkpoint %s: %w", rel, err)
 	}
-	b, err := ReadAgentFileTail(abs, MaxTextFile)
+	b, err := w.ReadFileTail(rel, MaxTextFile)
 	if err != nil {
 		return Proof{}, fmt.Errorf("read checkpoint %s: %w", rel, err)
 	}

@@ -4,13 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
-
-	"github.com/gofrs/flock"
-
-	"github.com/ai-heart/ai-heart/internal/safeopen"
 )
 
 // Proof is one file that proves activity: an activity log or a checkpoint.
@@ -72,7 +66,7 @@ func newer(held *Proof, p Proof) bool {
 // ReadLatest reads the index as stored; fs.ErrNotExist when there is none.
 func (w *Workspace) ReadLatest() (Latest, error) {
 	var l Latest
-	b, err := ReadAgentFile(w.Path(LatestFile), MaxTextFile)
+	b, err := w.ReadFile(LatestFile, MaxTextFile)
 	if err != nil {
 		return l, fmt.Errorf("read %s: %w", LatestFile, err)
 	}
@@ -100,15 +94,11 @@ func (w *Workspace) NoteLatest(fn func(*Latest)) error {
 }
 
 func (w *Workspace) updateLatest(fn func(*Latest), scan bool) error {
-	dir, err := w.statsDir()
+	unlock, err := w.lock(".latest_proof.lock")
 	if err != nil {
-		return fmt.Errorf("update %s: %w", LatestFile, err)
-	}
-	lock := flock.New(filepath.Join(dir, ".latest_proof.lock"), flock.SetFlag(safeopen.LockFlag))
-	if err := lock.Lock(); err != nil {
 		return fmt.Errorf("lock %s: %w", LatestFile, err)
 	}
-	defer lock.Unlock()
+	defer unlock()
 	l, raw := w.readVerified()
 	if scan && l.Log == nil {
 		if l, err = w.withScan(l); err != nil {
@@ -157,7 +147,7 @@ func (w *Workspace) withScan(l Latest) (Latest, error) {
 // corrupt index reads as empty and is rebuilt, never fatal.
 func (w *Workspace) readVerified() (Latest, []byte) {
 	var l Latest
-	raw, err := ReadAgentFile(w.Path(LatestFile), MaxTextFile)
+	raw, err := w.ReadFile(LatestFile, MaxTextFile)
 	if err != nil {
 		return l, nil
 	}
@@ -170,25 +160,12 @@ func (w *Workspace) readVerified() (Latest, []byte) {
 	return l, raw
 }
 
-// statsDir resolves stats/ (refusing a symlink that leads out of the
-// workspace) and creates it, so locks and indexes never land outside.
-func (w *Workspace) statsDir() (string, error) {
-	abs, err := w.Resolve(StatsDir)
-	if err != nil {
-		return "", err
-	}
-	if err := os.MkdirAll(abs, 0o755); err != nil {
-		return "", err
-	}
-	return abs, nil
-}
-
 // verify stats the file a proof names.
 func (w *Workspace) verify(p *Proof) *Proof {
 	if p == nil {
 		return nil
 	}
-	fi, err := os.Stat(w.Path(p.Path))
+	fi, err := w.Stat(p.Path)
 	if err != nil {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -42,10 +43,14 @@ var Skeleton = []string{
 var ErrNoCurrentID = errors.New("no current heartbeat ID")
 
 // Workspace is an ai-works folder. Loc is the time zone heartbeat IDs are
-// read in (the watchdog's configured timezone; default Local).
+// read in (the watchdog's configured timezone; default Local). Its files
+// are read and written through one os.Root (see dir), held once opened.
 type Workspace struct {
 	Root string
 	Loc  *time.Location
+
+	mu   sync.Mutex
+	root *os.Root
 }
 
 // New returns the workspace at root with IDs read in loc (nil means Local).
@@ -85,7 +90,7 @@ func (w *Workspace) IDTime(id ID) (time.Time, error) { return id.Time(w.Loc) }
 
 // ReadCurrentID reads stats/current_heartbeat_id.txt.
 func (w *Workspace) ReadCurrentID() (ID, error) {
-	b, err := ReadAgentFile(w.Path(CurrentIDFile), MaxSmallFile)
+	b, err := w.ReadFile(CurrentIDFile, MaxSmallFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", fmt.Errorf("read %s: %w", CurrentIDFile, ErrNoCurrentID)
 	}
@@ -112,22 +117,17 @@ func (w *Workspace) EnsureSkeleton() error {
 	if err := os.MkdirAll(w.Root, 0o755); err != nil {
 		return fmt.Errorf("create workspace: %w", err)
 	}
-	r, err := os.OpenRoot(w.Root)
-	if err != nil {
-		return fmt.Errorf("open workspace: %w", err)
-	}
-	defer r.Close()
 	for _, d := range Skeleton {
-		if _, err := w.Resolve(d); errors.Is(err, ErrOutside) {
-			return fmt.Errorf("create %s: %w", d, err)
-		}
-		// A name the agent took with a FIFO or a file is left as it is:
-		// refusing to start on it would let the agent keep its watchdog
-		// from starting, and the pulse's scan reads around it.
-		if fi, err := r.Lstat(rootName(d)); err == nil && !fi.IsDir() && fi.Mode()&os.ModeSymlink == 0 {
-			continue
-		}
-		if err := r.MkdirAll(rootName(d), 0o755); err != nil {
+		err := w.in(d, func(r *os.Root, name string) error {
+			// A name the agent took with a FIFO or a file is left as it
+			// is: refusing to start on it would let the agent keep its
+			// watchdog from starting, and the pulse's scan reads around it.
+			if fi, err := r.Lstat(name); err == nil && !fi.IsDir() && fi.Mode()&os.ModeSymlink == 0 {
+				return nil
+			}
+			return r.MkdirAll(name, 0o755)
+		})
+		if err != nil {
 			return fmt.Errorf("create %s: %w", d, err)
 		}
 	}

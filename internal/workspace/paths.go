@@ -25,22 +25,13 @@ func (e *OutsideError) Unwrap() error { return ErrOutside }
 
 // Resolve maps a slash-separated workspace-relative path to an absolute one
 // and refuses any that would leave the workspace: absolute paths, "..", and
-// symlinks (in any existing ancestor) that point outside the root.
+// symlinks (in any existing ancestor) that point outside the root. It reads
+// by path, so what it says may change before a use: it only puts a refusal
+// into words; the reads and writes go through the workspace's root.
 func (w *Workspace) Resolve(rel string) (string, error) {
-	if rel == "" {
-		return "", fmt.Errorf("resolve: %w: empty path", ErrOutside)
-	}
-	if strings.ContainsRune(rel, 0) {
-		return "", fmt.Errorf("resolve %q: %w: NUL byte", rel, ErrOutside)
-	}
-	slash := strings.ReplaceAll(rel, `\`, "/")
-	if strings.HasPrefix(slash, "/") || filepath.IsAbs(rel) || filepath.VolumeName(rel) != "" {
-		return "", fmt.Errorf("resolve %q: %w: absolute path", rel, ErrOutside)
-	}
-	for _, seg := range strings.Split(slash, "/") {
-		if seg == ".." {
-			return "", fmt.Errorf("resolve %q: %w: contains ..", rel, ErrOutside)
-		}
+	slash, err := rootPath(rel)
+	if err != nil {
+		return "", err
 	}
 	abs := w.Path(slash)
 	root, err := filepath.EvalSymlinks(w.Root)
@@ -69,6 +60,8 @@ func (w *Workspace) Resolve(rel string) (string, error) {
 	}
 	return filepath.Join(real, rest), nil
 }
+
+func isAbs(p string) bool { return filepath.IsAbs(p) || filepath.VolumeName(p) != "" }
 
 // within reports whether path is root or below it.
 func within(root, path string) bool {

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 )
 
 func TestResolve(t *testing.T) {
@@ -99,37 +98,5 @@ func TestResolveSymlinkedRoot(t *testing.T) {
 	}
 	if b, err := os.ReadFile(real.Path("artifacts/y.md")); err != nil || string(b) != "y" {
 		t.Fatalf("read back = %q, %v, want y", b, err)
-	}
-}
-
-// TestWritesStayInsideWhenASymlinkIsPlantedAfterTheCheck: the agent swaps a
-// folder for a symlink to outside between the containment check and the
-// write (check-then-use). CreateNew and Rename go through os.Root, which
-// refuses to leave the workspace, so nothing lands outside.
-func TestWritesStayInsideWhenASymlinkIsPlantedAfterTheCheck(t *testing.T) {
-	w := newWS(t)
-	outside := t.TempDir()
-	mkdir(t, w.Path("projects/p"))
-	if err := os.WriteFile(w.Path("projects/a.md"), []byte("a"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	plant := func() {
-		os.RemoveAll(w.Path("projects/p"))
-		symlink(t, outside, w.Path("projects/p"))
-	}
-	t.Cleanup(func() { afterCheck = func() {} })
-
-	afterCheck = plant
-	if err := w.CreateNew("projects/p/new.md", []byte("x"), time.Time{}); err == nil {
-		t.Error("CreateNew through a symlink planted after the check succeeded")
-	}
-	os.Remove(w.Path("projects/p"))
-	mkdir(t, w.Path("projects/p"))
-	afterCheck = plant
-	if err := w.Rename("projects/a.md", "projects/p/a.md"); err == nil {
-		t.Error("Rename through a symlink planted after the check succeeded")
-	}
-	if ents, _ := os.ReadDir(outside); len(ents) != 0 {
-		t.Fatalf("files landed outside the workspace: %v", ents)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/safeopen"
 )
 
 // TempMaxAge is how old a writer's temp file must be before SweepTemps
@@ -54,14 +56,9 @@ func allDigits(s string) bool {
 // (ErrOutside), as is a folder that cannot be read. It returns how many
 // files it removed.
 func (w *Workspace) SweepTemps(now time.Time, maxAge time.Duration) (int, error) {
-	r, err := os.OpenRoot(w.Root)
-	if err != nil {
-		return 0, fmt.Errorf("sweep: %w", err)
-	}
-	defer r.Close()
 	dirs := []string{StatsDir, ThemeHistoriesDir}
 	var errs []error
-	if ents, err := ReadAgentDir(w.Path(StatsDir)); err == nil {
+	if ents, err := w.ReadDir(StatsDir); err == nil {
 		for _, e := range ents {
 			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
 				dirs = append(dirs, StatsDir+"/"+e.Name())
@@ -75,7 +72,7 @@ func (w *Workspace) SweepTemps(now time.Time, maxAge time.Duration) (int, error)
 	dirs = append(dirs, hist...)
 	n := 0
 	for _, d := range dirs {
-		removed, err := sweepDir(w, r, d, now, maxAge)
+		removed, err := w.sweepDir(d, now, maxAge)
 		n += removed
 		if err != nil {
 			errs = append(errs, err)
@@ -84,45 +81,42 @@ func (w *Workspace) SweepTemps(now time.Time, maxAge time.Duration) (int, error)
 	return n, errors.Join(errs...)
 }
 
-// sweepDir removes the old writer temps of one folder, through the root, so
-// a link planted after the check cannot carry a removal out.
-func sweepDir(w *Workspace, r *os.Root, d string, now time.Time, maxAge time.Duration) (int, error) {
-	if _, err := w.Resolve(d); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return 0, nil
-		}
-		return 0, fmt.Errorf("sweep %s: %w", d, err)
-	}
-	sub, err := r.OpenRoot(rootName(d))
-	if errors.Is(err, fs.ErrNotExist) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, fmt.Errorf("sweep %s: %w", d, err)
-	}
-	defer sub.Close()
-	ents, err := ReadAgentDir(w.Path(d))
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return 0, nil
-		}
-		return 0, err
-	}
+// sweepDir removes the old writer temps of one folder, opened once inside
+// the root, so a link planted meanwhile cannot carry a removal out.
+func (w *Workspace) sweepDir(d string, now time.Time, maxAge time.Duration) (int, error) {
 	n := 0
-	var errs []error
-	for _, e := range ents {
-		if !e.Type().IsRegular() || !IsWriterTemp(e.Name()) {
-			continue
+	err := w.in(d, func(r *os.Root, name string) error {
+		sub, err := r.OpenRoot(name)
+		if err != nil {
+			return err
 		}
-		fi, err := sub.Lstat(e.Name())
-		if err != nil || !fi.Mode().IsRegular() || now.Sub(fi.ModTime()) < maxAge {
-			continue
+		defer sub.Close()
+		ents, err := safeopen.ReadDirIn(sub, ".")
+		if err != nil {
+			return err
 		}
-		if err := sub.Remove(e.Name()); err == nil {
-			n++
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
+		var errs []error
+		for _, e := range ents {
+			if !e.Type().IsRegular() || !IsWriterTemp(e.Name()) {
+				continue
+			}
+			fi, err := sub.Lstat(e.Name())
+			if err != nil || !fi.Mode().IsRegular() || now.Sub(fi.ModTime()) < maxAge {
+				continue
+			}
+			if err := sub.Remove(e.Name()); err == nil {
+				n++
+			} else if !errors.Is(err, fs.ErrNotExist) {
+				errs = append(errs, err)
+			}
 		}
+		return errors.Join(errs...)
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return n, nil
 	}
-	return n, errors.Join(errs...)
+	if err != nil {
+		return n, fmt.Errorf("sweep %s: %w", d, err)
+	}
+	return n, nil
 }

@@ -6,9 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/safeopen"
@@ -20,19 +18,50 @@ var ErrSequenceFull = errors.New("all 100 names for this heartbeat ID are taken"
 // MaxSequence is the highest NN of an <ID>_NN.md name.
 const MaxSequence = 99
 
-// WriteFile atomically writes data to the workspace-relative path rel,
-// creating its folder; the path must stay inside the workspace.
+// WriteFile atomically replaces the workspace-relative file rel with data,
+// creating its folder, inside the workspace's root: the whole content goes to
+// a new dot-named temp file (created with O_EXCL) in the file's folder, is
+// synced, and is renamed over the name in that same folder, opened once. A
+// kill at any instant leaves the old file or the new one, and at worst a
+// dot-named temp that SweepTemps removes; a folder swapped for a link
+// meanwhile cannot move the write out of the workspace. An existing file
+// keeps its permissions.
 func (w *Workspace) WriteFile(rel string, data []byte) error {
-	abs, err := w.Resolve(rel)
+	err := w.in(rel, func(r *os.Root, name string) error {
+		dir, base := path.Split(name)
+		if dir = path.Clean(dir); dir != "." {
+			if err := r.MkdirAll(dir, 0o755); err != nil {
+				return err
+			}
+		}
+		d, err := r.OpenRoot(dir)
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		return replaceIn(d, base, data)
+	})
 	if err != nil {
 		return fmt.Errorf("write %s: %w", rel, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		return fmt.Errorf("write %s: %w", rel, err)
+	return nil
+}
+
+// replaceIn atomically replaces the file base in the folder d with data.
+func replaceIn(d *os.Root, base string, data []byte) error {
+	tmp, err := stageTemp(d, ".", data, time.Time{})
+	if err != nil {
+		return err
 	}
-	if err := atomicWrite(abs, data); err != nil {
-		return fmt.Errorf("write %s: %w", rel, err)
+	if fi, err := d.Lstat(base); err == nil && fi.Mode().IsRegular() {
+		_ = d.Chmod(tmp, fi.Mode().Perm())
 	}
+	midWrite()
+	if err := d.Rename(tmp, base); err != nil {
+		d.Remove(tmp)
+		return err
+	}
+	syncIn(d)
 	return nil
 }
 
@@ -52,41 +81,47 @@ func SequenceName(id ID, n int, ext string) string {
 // when the name exists, so concurrent writers never share or clobber a name,
 // and the name never holds a partial file.
 func (w *Workspace) ClaimSequenced(dir string, id ID, ext string, data []byte) (string, error) {
-	absDir, err := w.Resolve(dir)
-	if err != nil {
-		return "", fmt.Errorf("claim in %s: %w", dir, err)
-	}
-	// The folder is opened once, inside the root; every name tried is then
-	// one component in it, with no path to walk again.
-	d, err := openRootAt(w.Root, rootName(dir))
-	if err != nil {
-		return "", fmt.Errorf("claim in %s: %w", dir, err)
-	}
-	defer d.Close()
-	tmp, err := stageTemp(d, ".", data, time.Time{})
-	if err != nil {
-		return "", fmt.Errorf("claim in %s: %w", dir, err)
-	}
-	defer d.Remove(tmp)
-	for n := 0; n <= MaxSequence; n++ {
-		name := SequenceName(id, n, ext)
-		err := d.Link(tmp, name)
-		if err == nil {
-			syncDir(absDir)
-			return dir + "/" + name, nil
+	var claimed string
+	err := w.in(dir, func(r *os.Root, name string) error {
+		// The folder is opened once, inside the root; every name tried is
+		// then one component in it, with no path to walk again.
+		d, err := r.OpenRoot(name)
+		if err != nil {
+			return err
 		}
-		if !errors.Is(err, os.ErrExist) {
-			return "", fmt.Errorf("claim %s/%s: %w", dir, name, err)
+		defer d.Close()
+		tmp, err := stageTemp(d, ".", data, time.Time{})
+		if err != nil {
+			return err
 		}
+		defer d.Remove(tmp)
+		midWrite()
+		for n := 0; n <= MaxSequence; n++ {
+			name := SequenceName(id, n, ext)
+			err := d.Link(tmp, name)
+			if err == nil {
+				syncIn(d)
+				claimed = dir + "/" + name
+				return nil
+			}
+			if !errors.Is(err, os.ErrExist) {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+		}
+		return fmt.Errorf("for %s: %w", id, ErrSequenceFull)
+	})
+	if err != nil {
+		return "", fmt.Errorf("claim in %s: %w", dir, err)
 	}
-	return "", fmt.Errorf("claim in %s for %s: %w", dir, id, ErrSequenceFull)
+	return claimed, nil
 }
 
-// syncDir makes a new directory entry durable; best effort (not on Windows).
-func syncDir(dir string) {
-	if d, err := safeopen.OpenDir(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
+// syncIn makes new entries of the folder d durable; best effort (not on
+// Windows).
+func syncIn(d *os.Root) {
+	if f, err := safeopen.OpenDirIn(d, "."); err == nil {
+		_ = f.Sync()
+		f.Close()
 	}
 }
 
@@ -94,67 +129,48 @@ func syncDir(dir string) {
 // replaces an existing file: if newRel exists the rename fails with
 // os.ErrExist, so nothing the agent wrote is lost.
 func (w *Workspace) Rename(oldRel, newRel string) error {
-	if _, err := w.Resolve(oldRel); err != nil {
-		return fmt.Errorf("rename %s: %w", oldRel, err)
-	}
-	newAbs, err := w.Resolve(newRel)
+	n, err := rootPath(newRel)
 	if err != nil {
 		return fmt.Errorf("rename %s: %w", oldRel, err)
 	}
-	// Through the root, so a symlink planted after the check above cannot
-	// carry the rename out of the workspace.
-	afterCheck()
-	r, err := os.OpenRoot(w.Root)
-	if err != nil {
-		return fmt.Errorf("rename %s: %w", oldRel, err)
-	}
-	defer r.Close()
-	o, n := rootName(oldRel), rootName(newRel)
-	// A regular file is hard-linked to its new name and then unlinked: the
-	// link fails if the name exists, so two concurrent renames onto one name
-	// cannot both succeed (checking first and then renaming can, and loses a
-	// file). Folders, symlinks and file systems without links fall back.
-	if fi, err := r.Lstat(o); err == nil && fi.Mode().IsRegular() {
-		err := r.Link(o, n)
-		if errors.Is(err, os.ErrExist) {
-			return fmt.Errorf("rename %s to %s: %w", oldRel, newRel, os.ErrExist)
-		}
-		if err == nil {
-			if err := r.Remove(o); err != nil {
-				return fmt.Errorf("rename %s: %w", oldRel, err)
+	err = w.in(oldRel, func(r *os.Root, o string) error {
+		// A regular file is hard-linked to its new name and then unlinked:
+		// the link fails if the name exists, so two concurrent renames onto
+		// one name cannot both succeed (checking first and then renaming
+		// can, and loses a file). Folders, symlinks and file systems without
+		// links fall back.
+		if fi, err := r.Lstat(o); err == nil && fi.Mode().IsRegular() {
+			midWrite()
+			err := r.Link(o, n)
+			if errors.Is(err, os.ErrExist) {
+				return fmt.Errorf("to %s: %w", newRel, os.ErrExist)
 			}
-			syncDir(filepath.Dir(newAbs))
-			return nil
+			if err == nil {
+				if err := r.Remove(o); err != nil {
+					return err
+				}
+				if d, err := r.OpenRoot(path.Dir(n)); err == nil {
+					syncIn(d)
+					d.Close()
+				}
+				return nil
+			}
 		}
-	}
-	if _, err := r.Lstat(n); err == nil {
-		return fmt.Errorf("rename %s to %s: %w", oldRel, newRel, os.ErrExist)
-	}
-	if err := r.Rename(o, n); err != nil {
-		return fmt.Errorf("rename %s: %w", oldRel, err)
+		if _, err := r.Lstat(n); err == nil {
+			return fmt.Errorf("to %s: %w", newRel, os.ErrExist)
+		}
+		return r.Rename(o, n)
+	})
+	if err != nil {
+		return fmt.Errorf("rename %s: %w", oldRel, w.explain(newRel, err))
 	}
 	return nil
 }
 
-// openRootAt opens the folder rel of the workspace at root as a root of its
-// own, resolved inside the workspace.
-func openRootAt(root, rel string) (*os.Root, error) {
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	return r.OpenRoot(rel)
-}
-
-// afterCheck runs between the containment check and the write, for a test
-// that plants a symlink there.
-var afterCheck = func() {}
-
-// rootName is a workspace-relative path as an os.Root name.
-func rootName(rel string) string {
-	return path.Clean(strings.ReplaceAll(rel, `\`, "/"))
-}
+// midWrite runs in the middle of each writer, after its folder is opened
+// and its temp file staged, before the name is taken: for a test that
+// swaps a folder for a link out of the workspace there.
+var midWrite = func() {}
 
 // stageTemp writes data to a new dot-named temp file in the root's folder
 // dir, synced and closed, with mtime set when non-zero, and returns its
@@ -202,40 +218,36 @@ func stageTemp(r *os.Root, dir string, data []byte, mtime time.Time) (string, er
 // (migrate keeps the old files' times). For names that are one per heartbeat
 // ID (declarations, theme records) and for init and migrate.
 func (w *Workspace) CreateNew(rel string, data []byte, mtime time.Time) error {
-	abs, err := w.Resolve(rel)
+	err := w.in(rel, func(r *os.Root, name string) error {
+		if _, err := r.Lstat(name); err == nil {
+			return os.ErrExist
+		}
+		dir := path.Dir(name)
+		if err := r.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+		d, err := r.OpenRoot(dir)
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		tmp, err := stageTemp(d, ".", data, mtime)
+		if err != nil {
+			return err
+		}
+		defer d.Remove(tmp)
+		midWrite()
+		if err := d.Link(tmp, path.Base(name)); err != nil {
+			return err
+		}
+		syncIn(d)
+		return nil
+	})
 	if err != nil {
-		return fmt.Errorf("create %s: %w", rel, err)
-	}
-	afterCheck()
-	r, err := os.OpenRoot(w.Root)
-	if err != nil {
-		return fmt.Errorf("create %s: %w", rel, err)
-	}
-	defer r.Close()
-	name := rootName(rel)
-	if _, err := r.Lstat(name); err == nil {
-		return fmt.Errorf("create %s: %w", rel, os.ErrExist)
-	}
-	dir := path.Dir(name)
-	if err := r.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", rel, err)
-	}
-	d, err := r.OpenRoot(dir)
-	if err != nil {
-		return fmt.Errorf("create %s: %w", rel, err)
-	}
-	defer d.Close()
-	tmp, err := stageTemp(d, ".", data, mtime)
-	if err != nil {
-		return fmt.Errorf("create %s: %w", rel, err)
-	}
-	defer d.Remove(tmp)
-	if err := d.Link(tmp, path.Base(name)); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return fmt.Errorf("create %s: %w", rel, os.ErrExist)
 		}
 		return fmt.Errorf("create %s: %w", rel, err)
 	}
-	syncDir(filepath.Dir(abs))
 	return nil
 }
