@@ -4,11 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -20,9 +17,9 @@ import (
 	"github.com/ai-heart/ai-heart/internal/day"
 	"github.com/ai-heart/ai-heart/internal/metrics"
 	"github.com/ai-heart/ai-heart/internal/pause"
-	"github.com/ai-heart/ai-heart/internal/safeopen"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/web"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // window is the operator's window of `watchdog run`: the HTTP server with
@@ -181,23 +178,22 @@ func pageDay(agent, date string, loc *time.Location, now time.Time) (web.DayView
 // maxLogShown bounds an activity log the page shows.
 const maxLogShown = 256 << 10
 
-// Log reads an agent's activity log for the page: through the workspace's
-// os.Root (no link leads out), without blocking on a FIFO, a regular file
-// only, at most 256 KiB.
+// Log reads an agent's activity log for the page through the workspace's
+// one os.Root, the daemon's (no link leads out), without blocking on a
+// FIFO, a regular file only, at most 256 KiB.
 func (w *window) Log(agent, rel string) ([]byte, error) {
-	a, err := w.agent(agent)
-	if err != nil {
+	if _, err := w.agent(agent); err != nil {
 		return nil, err
 	}
-	root, err := os.OpenRoot(a.Workspace)
-	if err != nil {
-		return nil, err
+	w.mu.Lock()
+	d := w.d
+	w.mu.Unlock()
+	var ws *workspace.Workspace
+	if d != nil {
+		ws = d.Workspace(agent)
 	}
-	defer root.Close()
-	f, err := safeopen.OpenIn(root, filepath.FromSlash(rel), os.O_RDONLY, 0)
-	if err != nil {
-		return nil, err
+	if ws == nil {
+		return nil, web.ErrUnknownAgent
 	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, maxLogShown))
+	return ws.ReadFile(rel, maxLogShown)
 }

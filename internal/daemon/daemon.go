@@ -162,6 +162,16 @@ func (d *Daemon) Agents() []string {
 	return out
 }
 
+// Workspace is the named agent's workspace, nil for a name it does not
+// run: a reader of its files (the page's log view) goes through the one
+// root the agent holds.
+func (d *Daemon) Workspace(name string) *workspace.Workspace {
+	if a, ok := d.named.Load().(map[string]*agent)[name]; ok {
+		return a.ws
+	}
+	return nil
+}
+
 // Statuses returns the state each agent's last pulse wrote (an agent yet to
 // pulse has only its name).
 func (d *Daemon) Statuses() []state.State {
