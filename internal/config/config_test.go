@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"github.com/ai-heart/ai-heart/internal/lang"
 
 	"os"
@@ -342,7 +343,44 @@ func TestInvalid(t *testing.T) {
 			if !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), path) {
 				t.Fatalf("Load(%q) = %q, want it to name the file and contain %q", path, err, want)
 			}
+			// Each file has one bad key: checking on after it finds no other.
+			if strings.Contains(err.Error(), "keys need fixing") {
+				t.Fatalf("Load(%q) = %q, want only the one bad key", path, err)
+			}
 		})
+	}
+}
+
+// TestInvalidTellsEveryKey: a config with several bad keys is refused with
+// every one of them, each with its reason in the words it has alone, so the
+// operator fixes them in one go.
+func TestInvalidTellsEveryKey(t *testing.T) {
+	c, err := Parse([]byte(`
+workspace: ai-works
+pulse: {interval: 1ns}
+daily_cap: -1
+language: fr
+thresholds: {inactivity_warning: 10m, inactivity_error: 5m, tool_loop: 1}
+agent: {delivery: email}
+budget: {daily_usd: -3}
+`))
+	if err == nil {
+		t.Fatalf("Parse = %+v, nil, want the bad keys", c)
+	}
+	want := `7 keys need fixing:
+  pulse.interval: must be at least 50ms, got 1ns (the default is 60s)
+  language: "fr" is not one of en, ja
+  thresholds.inactivity_error: must be longer than inactivity_warning (10m0s)
+  thresholds.tool_loop: must be at least 2 (calls in a row)
+  daily_cap: must not be negative (0 = unlimited)
+  budget.daily_usd: must be a non-negative amount (0 = off), got -3
+  agent.delivery: "email" is not one of inbox, tmux, exec`
+	if err.Error() != want {
+		t.Fatalf("Parse = %s\nwant %s", err, want)
+	}
+	var one *Error
+	if !errors.As(err, &one) || len(one.All) != 7 {
+		t.Fatalf("Parse = %#v, want an *Error of 7", err)
 	}
 }
 

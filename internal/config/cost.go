@@ -1,7 +1,6 @@
 package config
 
 import (
-	"fmt"
 	"math"
 	"sort"
 	"strings"
@@ -47,46 +46,54 @@ const (
 // On reports whether a daily budget is set.
 func (b Budget) On() bool { return b.DailyTokens > 0 || b.DailyUSD > 0 }
 
-func validatePrices(p map[string]Price) error {
-	names := make([]string, 0, len(p))
-	for m := range p {
+func checkPrices(prices map[string]Price, p *problems) {
+	names := make([]string, 0, len(prices))
+	for m := range prices {
 		names = append(names, m)
 	}
 	sort.Strings(names)
 	for _, m := range names {
-		pr := p[m]
+		pr := prices[m]
 		if strings.TrimSpace(m) == "" {
-			return fmt.Errorf("prices: a model name is empty")
+			p.addf("prices", "a model name is empty")
+			continue
 		}
 		vals := map[string]float64{"input": pr.Input, "output": pr.Output, "cached": pr.Cached}
 		if pr.CacheWrite != nil {
 			vals["cache_write"] = *pr.CacheWrite
 		}
-		for k, v := range vals {
-			if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("prices.%s.%s: must be a non-negative number of USD per million tokens, got %v", m, k, v)
+		for _, k := range []string{"input", "output", "cached", "cache_write"} {
+			if v, ok := vals[k]; ok && (v < 0 || math.IsNaN(v) || math.IsInf(v, 0)) {
+				p.addf("prices."+m+"."+k, "must be a non-negative number of USD per million tokens, got %v", v)
 			}
 		}
 	}
-	return nil
 }
 
-func (b Budget) validate(key string) error {
-	switch {
-	case b.DailyTokens < 0:
-		return fmt.Errorf("%sbudget.daily_tokens: must not be negative (0 = off)", key)
-	case b.DailyUSD < 0 || math.IsNaN(b.DailyUSD) || math.IsInf(b.DailyUSD, 0):
-		return fmt.Errorf("%sbudget.daily_usd: must be a non-negative amount (0 = off), got %v", key, b.DailyUSD)
-	case !(b.WarnAt > 0 && b.WarnAt <= 1):
-		return fmt.Errorf("%sbudget.warn_at: must be a share of the budget above 0 and at most 1 (0.8 = warn at 80%%), got %v", key, b.WarnAt)
-	case b.PerWakeupTokens < 0:
-		return fmt.Errorf("%sbudget.per_wakeup_tokens: must not be negative (0 = off)", key)
-	case key == "fleet_" && (b.MaxReportTokens != 0 || b.MaxReportUSD != 0):
-		return fmt.Errorf("fleet_budget.max_report_tokens and max_report_usd: a report is one agent's run: set them under budget")
-	case key != "fleet_" && b.MaxReportTokens <= 0:
-		return fmt.Errorf("%sbudget.max_report_tokens: must be positive (the most tokens one run's report may plausibly say; default %d)", key, DefaultMaxReportTokens)
-	case key != "fleet_" && !(b.MaxReportUSD > 0 && !math.IsInf(b.MaxReportUSD, 0)):
-		return fmt.Errorf("%sbudget.max_report_usd: must be a positive amount (the most one run's price may plausibly be; default %d)", key, DefaultMaxReportUSD)
+func (b Budget) check(key string, p *problems) {
+	bad := func(field, format string, args ...any) { p.addf(key+"budget."+field, format, args...) }
+	if b.DailyTokens < 0 {
+		bad("daily_tokens", "must not be negative (0 = off)")
 	}
-	return nil
+	if b.DailyUSD < 0 || math.IsNaN(b.DailyUSD) || math.IsInf(b.DailyUSD, 0) {
+		bad("daily_usd", "must be a non-negative amount (0 = off), got %v", b.DailyUSD)
+	}
+	if !(b.WarnAt > 0 && b.WarnAt <= 1) {
+		bad("warn_at", "must be a share of the budget above 0 and at most 1 (0.8 = warn at 80%%), got %v", b.WarnAt)
+	}
+	if b.PerWakeupTokens < 0 {
+		bad("per_wakeup_tokens", "must not be negative (0 = off)")
+	}
+	if key == "fleet_" {
+		if b.MaxReportTokens != 0 || b.MaxReportUSD != 0 {
+			p.addf("fleet_budget.max_report_tokens and max_report_usd", "a report is one agent's run: set them under budget")
+		}
+		return
+	}
+	if b.MaxReportTokens <= 0 {
+		bad("max_report_tokens", "must be positive (the most tokens one run's report may plausibly say; default %d)", DefaultMaxReportTokens)
+	}
+	if !(b.MaxReportUSD > 0 && !math.IsInf(b.MaxReportUSD, 0)) {
+		bad("max_report_usd", "must be a positive amount (the most one run's price may plausibly be; default %d)", DefaultMaxReportUSD)
+	}
 }

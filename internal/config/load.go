@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -145,11 +146,13 @@ func keyAt(b []byte, line, column int) string {
 }
 
 // finish resolves relative paths against base, applies derived defaults and
-// validates.
+// validates, telling every bad key at once.
 func (c *Config) finish(base string) error {
+	var p problems
 	loc, err := LoadLocation(c.Timezone)
+	p.add(err)
 	if err != nil {
-		return err
+		loc = time.Local // to check the rest; the config is refused anyway
 	}
 	c.loc = loc
 	if base != "" {
@@ -178,53 +181,42 @@ func (c *Config) finish(base string) error {
 			c.Healthcheck.URLFile = absUnder(base, f)
 		}
 	}
-	if err := c.FleetBudget.validate("fleet_"); err != nil {
-		return err
-	}
+	c.FleetBudget.check("fleet_", &p)
 	if c.FleetBudget.PerWakeupTokens != 0 {
-		return fmt.Errorf("fleet_budget.per_wakeup_tokens: a run belongs to one agent: set budget.per_wakeup_tokens instead")
+		p.addf("fleet_budget.per_wakeup_tokens", "a run belongs to one agent: set budget.per_wakeup_tokens instead")
 	}
-	if err := validatePrices(c.Prices); err != nil {
-		return err
-	}
+	checkPrices(c.Prices, &p)
 	c.AgentConfig.Prices = c.Prices
-	if err := c.AgentConfig.validate(""); err != nil {
-		return err
-	}
-	if err := c.resolveStateDirs(base); err != nil {
-		return err
-	}
-	if err := c.validateWindow(); err != nil {
-		return err
-	}
-	if err := c.validateHealthcheck(); err != nil {
-		return err
-	}
-	if err := c.validateMQTT(); err != nil {
-		return err
-	}
+	c.AgentConfig.validate("", &p)
+	p.add(c.resolveStateDirs(base))
+	p.add(c.validateWindow())
+	p.add(c.validateHealthcheck())
+	p.add(c.validateMQTT())
 	names, spaces := map[string]int{}, map[string]int{}
 	for i := range c.Agents {
 		a := &c.Agents[i]
 		key := fmt.Sprintf("agents[%d].", i)
 		if a.Workspace == "" {
-			return fmt.Errorf("%sworkspace: required for each agent of a fleet", key)
+			p.addf(key+"workspace", "required for each agent of a fleet")
 		}
 		a.Prices = c.Prices
-		if err := a.validate(key); err != nil {
-			return err
-		}
+		a.validate(key, &p)
 		if j, dup := names[a.DisplayName()]; dup {
-			return fmt.Errorf("%sname: %q is also agents[%d]; give each agent its own name", key, a.DisplayName(), j)
+			p.addf(key+"name", "%q is also agents[%d]; give each agent its own name", a.DisplayName(), j)
+		} else {
+			names[a.DisplayName()] = i
 		}
-		names[a.DisplayName()] = i
+		if a.Workspace == "" {
+			continue
+		}
 		ws, _ := filepath.Abs(a.Workspace)
 		if j, dup := spaces[ws]; dup {
-			return fmt.Errorf("%sworkspace: %q is also agents[%d]'s; agents share nothing", key, a.Workspace, j)
+			p.addf(key+"workspace", "%q is also agents[%d]'s; agents share nothing", a.Workspace, j)
+		} else {
+			spaces[ws] = i
 		}
-		spaces[ws] = i
 	}
-	return nil
+	return p.err()
 }
 
 func absUnder(base, p string) string {

@@ -51,6 +51,9 @@ func (c *Config) resolveStateDirs(base string) error {
 	c.AgentConfig.StateRoot = dir
 	for _, a := range agents {
 		a.StateRoot = dir
+		if a.Workspace == "" {
+			continue // told as a bad workspace
+		}
 		ws, err := filepath.Abs(a.Workspace)
 		if err != nil {
 			return fmt.Errorf("workspace: %w", err)

@@ -14,23 +14,31 @@ func (t Thresholds) IntrospectionLevels() (info, warning, err time.Duration) {
 	return limit / 2, limit * 2 / 3, limit
 }
 
-// Validate refuses thresholds the checks cannot work with, naming the key:
-// zero values from a partial file, an error threshold not after its warning,
-// a strict deep-work cap under a minute.
+// Validate refuses thresholds the checks cannot work with, naming each bad
+// key: zero values from a partial file, an error threshold not after its
+// warning, a strict deep-work cap under a minute.
 func (t Thresholds) Validate() error {
-	switch {
-	case t.InactivityWarning <= 0:
-		return fmt.Errorf("thresholds.inactivity_warning: must be positive")
-	case t.InactivityError <= t.InactivityWarning:
-		return fmt.Errorf("thresholds.inactivity_error: must be longer than inactivity_warning (%s)", t.InactivityWarning.D())
-	case t.Introspection <= 0:
-		return fmt.Errorf("thresholds.introspection: must be positive")
-	case t.MaxStrictDeepWork < Duration(time.Minute):
-		return fmt.Errorf("thresholds.max_strict_deep_work: must be at least 1m (declarations are in whole minutes)")
-	case t.ToolLoop < 2:
-		return fmt.Errorf("thresholds.tool_loop: must be at least 2 (calls in a row)")
+	var p problems
+	t.check("", &p)
+	return p.err()
+}
+
+func (t Thresholds) check(key string, p *problems) {
+	bad := func(field, format string, args ...any) { p.addf(key+"thresholds."+field, format, args...) }
+	if t.InactivityWarning <= 0 {
+		bad("inactivity_warning", "must be positive")
+	} else if t.InactivityError <= t.InactivityWarning {
+		bad("inactivity_error", "must be longer than inactivity_warning (%s)", t.InactivityWarning.D())
 	}
-	return nil
+	if t.Introspection <= 0 {
+		bad("introspection", "must be positive")
+	}
+	if t.MaxStrictDeepWork < Duration(time.Minute) {
+		bad("max_strict_deep_work", "must be at least 1m (declarations are in whole minutes)")
+	}
+	if t.ToolLoop < 2 {
+		bad("tool_loop", "must be at least 2 (calls in a row)")
+	}
 }
 
 // LoadLocation reads a timezone name as the timezone key takes it: "" and

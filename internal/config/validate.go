@@ -28,114 +28,119 @@ func ParseCron(spec string) (cron.Schedule, error) {
 	return sched, nil
 }
 
-func (a *AgentConfig) validate(key string) error {
-	bad := func(field, format string, args ...any) error {
-		return fmt.Errorf("%s%s: %s", key, field, fmt.Sprintf(format, args...))
+func (a *AgentConfig) validate(key string, p *problems) {
+	bad := func(field, format string, args ...any) { p.addf(key+field, format, args...) }
+	if a.Workspace == "" {
+		bad("workspace", "must not be empty")
 	}
 	switch {
-	case a.Workspace == "":
-		return bad("workspace", "must not be empty")
 	case a.Pulse.Interval <= 0:
-		return bad("pulse.interval", "must be positive, got %s", a.Pulse.Interval.D())
+		bad("pulse.interval", "must be positive, got %s", a.Pulse.Interval.D())
 	case a.Pulse.Interval.D() < MinPulseInterval:
 		// 1ns was accepted and pulsed ~900 times a second, each one writing
 		// the ID and the state file.
-		return bad("pulse.interval", "must be at least %s, got %s (the default is 60s)", MinPulseInterval, a.Pulse.Interval.D())
+		bad("pulse.interval", "must be at least %s, got %s (the default is 60s)", MinPulseInterval, a.Pulse.Interval.D())
 	}
 	if a.Language == "" {
 		a.Language = workspace.RecordedLanguage(a.Workspace)
 	}
-	l, err := lang.Parse(string(a.Language))
-	if err != nil {
-		return bad("language", "%v", err)
+	if l, err := lang.Parse(string(a.Language)); err != nil {
+		bad("language", "%v", err)
+	} else {
+		a.Language = l
 	}
-	a.Language = l
-	if err := a.Thresholds.Validate(); err != nil {
-		return fmt.Errorf("%s%w", key, err)
-	}
+	a.Thresholds.check(key, p)
 	switch {
 	case a.Schedule.Every < 0:
-		return bad("schedule.every", "must not be negative (0 turns it off)")
+		bad("schedule.every", "must not be negative (0 turns it off)")
 	case a.Schedule.Every > 0 && a.Schedule.Every.D() < a.MinEvery():
 		// 1ns was accepted and made 624 exec runs in 4 s.
-		return bad("schedule.every", "must be 0 (off) or at least %s, got %s: a wakeup starts a turn of the model, which takes seconds", a.MinEvery(), a.Schedule.Every.D())
-	case a.Idle.After < 0:
-		return bad("idle.after", "must not be negative (0 turns it off)")
-	case a.DailyCap < 0:
-		return bad("daily_cap", "must not be negative (0 = unlimited)")
-	case a.CircuitBreaker.Failures < 1:
-		return bad("circuit_breaker.failures", "must be at least 1")
-	case a.CircuitBreaker.Cooldown <= 0:
-		return bad("circuit_breaker.cooldown", "must be positive")
-	case a.CircuitBreaker.MaxCooldown < a.CircuitBreaker.Cooldown:
-		return bad("circuit_breaker.max_cooldown", "must be at least cooldown (%s)", a.CircuitBreaker.Cooldown.D())
-	case a.Recovery.MaxAttempts < 1:
-		return bad("recovery.max_attempts", "must be at least 1")
-	case a.Recovery.MaxWaitCycles < 1:
-		return bad("recovery.max_wait_cycles", "must be at least 1")
-	case !knownClient(a.Agent.Client):
-		return bad("agent.client", "%q is not one of claude-code, gemini, codex, agy (or empty: the client the hooks name)", a.Agent.Client)
-	case a.Recovery.ResumeAfter < 0:
-		return bad("recovery.resume_after", "must be 0 (off) or positive")
-	case a.Restrictions.Cooldown <= 0 || a.Restrictions.Lock <= 0:
-		return bad("restrictions", "cooldown and lock must be positive")
-	case a.Agent.Timeout <= 0:
-		return bad("agent.timeout", "must be positive")
-	case a.Agent.StopGrace <= 0:
-		return bad("agent.stop_grace", "must be positive")
+		bad("schedule.every", "must be 0 (off) or at least %s, got %s: a wakeup starts a turn of the model, which takes seconds", a.MinEvery(), a.Schedule.Every.D())
 	}
-	if err := a.Budget.validate(key); err != nil {
-		return err
+	if a.Idle.After < 0 {
+		bad("idle.after", "must not be negative (0 turns it off)")
 	}
+	if a.DailyCap < 0 {
+		bad("daily_cap", "must not be negative (0 = unlimited)")
+	}
+	if a.CircuitBreaker.Failures < 1 {
+		bad("circuit_breaker.failures", "must be at least 1")
+	}
+	if a.CircuitBreaker.Cooldown <= 0 {
+		bad("circuit_breaker.cooldown", "must be positive")
+	} else if a.CircuitBreaker.MaxCooldown < a.CircuitBreaker.Cooldown {
+		bad("circuit_breaker.max_cooldown", "must be at least cooldown (%s)", a.CircuitBreaker.Cooldown.D())
+	}
+	if a.Recovery.MaxAttempts < 1 {
+		bad("recovery.max_attempts", "must be at least 1")
+	}
+	if a.Recovery.MaxWaitCycles < 1 {
+		bad("recovery.max_wait_cycles", "must be at least 1")
+	}
+	if !knownClient(a.Agent.Client) {
+		bad("agent.client", "%q is not one of claude-code, gemini, codex, agy (or empty: the client the hooks name)", a.Agent.Client)
+	}
+	if a.Recovery.ResumeAfter < 0 {
+		bad("recovery.resume_after", "must be 0 (off) or positive")
+	}
+	if a.Restrictions.Cooldown <= 0 || a.Restrictions.Lock <= 0 {
+		bad("restrictions", "cooldown and lock must be positive")
+	}
+	if a.Agent.Timeout <= 0 {
+		bad("agent.timeout", "must be positive")
+	}
+	if a.Agent.StopGrace <= 0 {
+		bad("agent.stop_grace", "must be positive")
+	}
+	a.Budget.check(key, p)
 	if a.Budget.PerWakeupTokens > 0 && (a.Agent.Delivery != DeliveryExec || a.Agent.Output != OutputStreamJSON) {
-		return bad("budget.per_wakeup_tokens", "needs exec delivery with agent.output: stream-json: only the client's stream-json events report usage while the run goes on")
+		bad("budget.per_wakeup_tokens", "needs exec delivery with agent.output: stream-json: only the client's stream-json events report usage while the run goes on")
 	}
 	if a.Schedule.Cron != "" {
 		if _, err := ParseCron(a.Schedule.Cron); err != nil {
-			return bad("schedule.cron", "%v", err)
+			bad("schedule.cron", "%v", err)
 		}
 	}
 	for i, x := range a.Schedule.Extra {
 		if _, err := ParseCron(x.Cron); err != nil {
-			return bad(fmt.Sprintf("schedule.extra[%d].cron", i), "%v", err)
+			bad(fmt.Sprintf("schedule.extra[%d].cron", i), "%v", err)
 		}
 		if strings.TrimSpace(x.Prompt) == "" {
-			return bad(fmt.Sprintf("schedule.extra[%d].prompt", i), "must not be empty")
+			bad(fmt.Sprintf("schedule.extra[%d].prompt", i), "must not be empty")
 		}
 	}
 	for i, h := range a.Schedule.ActiveHours {
 		if _, err := ParseHours(h); err != nil {
-			return bad(fmt.Sprintf("schedule.active_hours[%d]", i), "%v", err)
+			bad(fmt.Sprintf("schedule.active_hours[%d]", i), "%v", err)
 		}
 	}
-	if p := strings.TrimSpace(a.Idle.Prompt); p == "" || slices.Contains(defaultIdlePrompts, p) {
+	if prompt := strings.TrimSpace(a.Idle.Prompt); prompt == "" || slices.Contains(defaultIdlePrompts, prompt) {
 		a.Idle.Prompt = IdlePrompt(a.Agent.Delivery, a.Language)
 	}
 	switch a.Agent.Delivery {
 	case DeliveryInbox:
 	case DeliveryTmux:
 		if a.Agent.TmuxTarget == "" {
-			return bad("agent.tmux_target", "must not be empty with tmux delivery")
+			bad("agent.tmux_target", "must not be empty with tmux delivery")
 		}
 	case DeliveryExec:
 		if len(a.Agent.Command) == 0 || a.Agent.Command[0] == "" {
-			return bad("agent.command", "must name a program with exec delivery, like [gemini, -p, \"{prompt}\"]")
+			bad("agent.command", "must name a program with exec delivery, like [gemini, -p, \"{prompt}\"]")
 		}
 	default:
-		return bad("agent.delivery", "%q is not one of inbox, tmux, exec", a.Agent.Delivery)
+		bad("agent.delivery", "%q is not one of inbox, tmux, exec", a.Agent.Delivery)
 	}
 	switch a.Agent.Output {
 	case "", OutputText, OutputStreamJSON:
 	default:
-		return bad("agent.output", "%q is not one of text, stream-json", a.Agent.Output)
+		bad("agent.output", "%q is not one of text, stream-json", a.Agent.Output)
 	}
 	switch {
 	case a.Agent.MaxToolCalls < 0:
-		return bad("agent.max_tool_calls", "must not be negative (0 = off)")
+		bad("agent.max_tool_calls", "must not be negative (0 = off)")
 	case a.Agent.MaxToolCalls > 0 && (a.Agent.Delivery != DeliveryExec || a.Agent.Output != OutputStreamJSON):
-		return bad("agent.max_tool_calls", "needs exec delivery with agent.output: stream-json: only the client's stream-json events (Gemini CLI and Claude Code: --output-format stream-json) show each tool call as it happens")
+		bad("agent.max_tool_calls", "needs exec delivery with agent.output: stream-json: only the client's stream-json events (Gemini CLI and Claude Code: --output-format stream-json) show each tool call as it happens")
 	}
-	return nil
 }
 
 // knownClient reports whether name is a client the watchdog knows the keys
