@@ -1,13 +1,10 @@
 package delivery
 
 import (
-	"encoding/json"
 	"errors"
-	"io/fs"
 	"os"
-	"path/filepath"
 
-	"github.com/ai-heart/ai-heart/internal/workspace"
+	"github.com/ai-heart/ai-heart/internal/statefile"
 )
 
 // runRecord is a live exec run, as RunFile keeps it: its process group and
@@ -28,13 +25,7 @@ func (e *Exec) noteRun(pid int) {
 	if !ok {
 		return
 	}
-	b, err := json.Marshal(runRecord{PGID: pid, Start: start, Boot: boot})
-	if err != nil {
-		return
-	}
-	if os.MkdirAll(filepath.Dir(e.RunFile), 0o700) == nil {
-		_ = workspace.AtomicWriteFile(e.RunFile, b, 0o600)
-	}
+	_ = statefile.Write(e.RunFile, runRecord{PGID: pid, Start: start, Boot: boot})
 }
 
 // forgetRun removes the record of the run that ended.
@@ -46,15 +37,12 @@ func (e *Exec) forgetRun() {
 
 // readRun reads a run record; none is (nil, nil).
 func readRun(path string) (*runRecord, error) {
-	b, err := workspace.ReadAgentFile(path, 4<<10)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
 	var r runRecord
-	if err := json.Unmarshal(b, &r); err != nil || r.PGID <= 1 {
+	found, err := statefile.Read(path, &r)
+	switch {
+	case !found:
+		return nil, nil
+	case err != nil || r.PGID <= 1:
 		return nil, errors.New("run record " + path + " is damaged")
 	}
 	return &r, nil

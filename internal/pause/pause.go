@@ -9,7 +9,6 @@
 package pause
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -17,15 +16,12 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/ai-heart/ai-heart/internal/workspace"
+	"github.com/ai-heart/ai-heart/internal/statefile"
 )
 
 // LegacyFile is where the pause lived before, inside the workspace. The
 // daemon only notices that one exists, to tell the operator it is ignored.
 const LegacyFile = "stats/pause.json"
-
-// maxFile bounds what is read: a pause is a few hundred bytes.
-const maxFile = 64 << 10
 
 // Pause is a pause in force. A zero Until lasts until resumed.
 type Pause struct {
@@ -51,16 +47,13 @@ func Read(path string) (*Pause, error) {
 	if path == "" {
 		return nil, errors.New("read pause: no pause file configured")
 	}
-	b, err := workspace.ReadAgentFile(path, maxFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	var p Pause
+	found, err := statefile.Read(path, &p)
 	if err != nil {
 		return nil, fmt.Errorf("read pause: %w", err)
 	}
-	var p Pause
-	if err := json.Unmarshal(b, &p); err != nil {
-		return nil, fmt.Errorf("read pause %s: %w", path, err)
+	if !found {
+		return nil, nil
 	}
 	if p.Since.IsZero() {
 		return nil, fmt.Errorf("read pause %s: no since", path)
@@ -77,14 +70,7 @@ func Set(path string, p Pause) error {
 	if path == "" {
 		return errors.New("write pause: no pause file configured")
 	}
-	b, err := json.MarshalIndent(p, "", "  ")
-	if err != nil {
-		return fmt.Errorf("write pause: %w", err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("write pause: %w", err)
-	}
-	if err := workspace.AtomicWriteFile(path, append(b, '\n'), 0o600); err != nil {
+	if err := statefile.Write(path, p); err != nil {
 		return fmt.Errorf("write pause: %w", err)
 	}
 	return nil
@@ -103,22 +89,17 @@ func Clear(path string) error {
 // also ends a recovery that gave up.
 const resumedName = "resumed.json"
 
+type resumed struct {
+	At time.Time `json:"at"`
+}
+
 // Resume removes the pause and stamps the resume, so a daemon whose
 // recovery gave up wakes the agent again too.
 func Resume(path string, now time.Time) error {
 	if err := Clear(path); err != nil {
 		return err
 	}
-	b, err := json.Marshal(struct {
-		At time.Time `json:"at"`
-	}{now.UTC()})
-	if err != nil {
-		return fmt.Errorf("resume: %w", err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("resume: %w", err)
-	}
-	if err := workspace.AtomicWriteFile(filepath.Join(filepath.Dir(path), resumedName), append(b, '\n'), 0o600); err != nil {
+	if err := statefile.Write(filepath.Join(filepath.Dir(path), resumedName), resumed{now.UTC()}); err != nil {
 		return fmt.Errorf("resume: %w", err)
 	}
 	return nil
@@ -129,14 +110,8 @@ func ResumedAt(path string) time.Time {
 	if path == "" {
 		return time.Time{}
 	}
-	b, err := workspace.ReadAgentFile(filepath.Join(filepath.Dir(path), resumedName), maxFile)
-	if err != nil {
-		return time.Time{}
-	}
-	var r struct {
-		At time.Time `json:"at"`
-	}
-	if json.Unmarshal(b, &r) != nil {
+	var r resumed
+	if _, err := statefile.Read(filepath.Join(filepath.Dir(path), resumedName), &r); err != nil {
 		return time.Time{}
 	}
 	return r.At

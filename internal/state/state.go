@@ -335,7 +335,7 @@ func Load(dir string) (State, error) {
 // show, and never decides anything for the watchdog, status or the page.
 func ReadPublished(ws *workspace.Workspace) (State, error) {
 	var s State
-	b, err := workspace.ReadAgentFile(ws.Path(workspace.StateFile), workspace.MaxTextFile)
+	b, err := ws.ReadFile(workspace.StateFile, workspace.MaxTextFile)
 	if err != nil {
 		return s, fmt.Errorf("read state: %w", err)
 	}

@@ -1,5 +1,6 @@
 // Package statefile keeps the watchdog's own small JSON files (its state,
-// the daily cap, the circuit breaker, the cost ledger) in the agent's state
+// the daily cap, the circuit breaker, the cost ledger, the pause and the
+// last resume, the live exec run's record) in the agent's state
 // folder (config state_dir), outside the workspace the agent writes. Every
 // one of them is read and written here, one way:
 //
