@@ -76,7 +76,9 @@ func (w *Workspace) HistoryDirs() ([]string, error) {
 				continue
 			}
 			seen[real] = true
-			if fi, err := w.Stat(theme + "/" + HistoriesDir); err == nil && fi.IsDir() {
+			// One linked out is listed too: the sweep refuses it by name
+			// (ErrOutside), so the operator hears of it; readers skip it.
+			if fi, err := w.Stat(theme + "/" + HistoriesDir); (err == nil && fi.IsDir()) || errors.Is(err, ErrOutside) {
 				out = append(out, theme+"/"+HistoriesDir)
 			}
 			if err := walk(theme + "/" + SubthemesDir); err != nil {
