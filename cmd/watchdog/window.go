@@ -18,6 +18,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/metrics"
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/state"
+	"github.com/ai-heart/ai-heart/internal/telemetry"
 	"github.com/ai-heart/ai-heart/internal/web"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -50,7 +51,8 @@ func newWindow(cfg *config.Config, sink *alert.Sink) (*window, error) {
 	}
 	w := &window{cfg: cfg}
 	w.metrics = metrics.New(w, nil)
-	w.web = web.New(w, web.Options{Token: token, ReadAuth: readAuth, Pauser: w, Days: w, Logs: w, Metrics: w.metrics.Handler()})
+	w.web = web.New(w, web.Options{Token: token, ReadAuth: readAuth, Pauser: w, Days: w, Logs: w, Metrics: w.metrics.Handler(),
+		OTLP: &telemetry.Receiver{Sink: w.telemetry}})
 	sink.Subscribe(func(a alert.Alert) {
 		w.metrics.Alert(a.Agent, a.Check, a.Level.String())
 		w.web.PublishAlert(web.Alert{Time: a.Time, Agent: a.Agent, Level: a.Level.String(), Check: a.Check, Message: a.Message})
@@ -100,6 +102,18 @@ func (w *window) serve(ctx context.Context, d *daemon.Daemon, log zerolog.Logger
 func (w *window) pulsed(e daemon.PulseEvent) {
 	w.metrics.Pulse(e.Agent, e.Took)
 	w.web.Publish(e.State)
+}
+
+// telemetry hands what a client exported to the daemon, read as the
+// watchdog reads each client's records.
+func (w *window) telemetry(agent string, recs []telemetry.Record) error {
+	w.mu.Lock()
+	d := w.d
+	w.mu.Unlock()
+	if d == nil {
+		return errors.New("the watchdog is starting")
+	}
+	return d.Telemetry(agent, telemetry.Read(recs))
 }
 
 // Statuses makes the window a web.Source and a metrics.Source.

@@ -31,13 +31,14 @@ const (
 	ToolLoop           = "tool_loop"
 	WaitingForYou      = "waiting_for_you"
 	ToolRefused        = "tool_refused"
+	ChannelSilent      = "channel_silent"
 )
 
 // Names lists every check in the fixed order of Result.Findings.
 var Names = []string{
 	Inactivity, Introspection, AfterDeepWork, DeepWorkExpired, InvalidDeclaration,
 	FutureID, StaleID, LogLoop, ThemePattern, Feedback, ToolRestriction,
-	ToolLoop, WaitingForYou, ToolRefused,
+	ToolLoop, WaitingForYou, ToolRefused, ChannelSilent,
 }
 
 // Recoverable reports whether an error from check starts recovery: the
@@ -74,6 +75,8 @@ type Config struct {
 	Client hook.Activity
 	// Refusals is what the client refused in the agent's last run or turn.
 	Refusals Refusals
+	// Channels is when each of the client's channels last spoke.
+	Channels Channels
 }
 
 // Work is where the agent stands between wakeups. The agent is working from
@@ -152,6 +155,9 @@ func (c Config) withDefaults() Config {
 	}
 	if t.ToolLoop <= 0 {
 		t.ToolLoop = d.Thresholds.ToolLoop
+	}
+	if t.ChannelSilent <= 0 {
+		t.ChannelSilent = d.Thresholds.ChannelSilent
 	}
 	if c.Restrictions.Cooldown <= 0 {
 		c.Restrictions.Cooldown = d.Restrictions.Cooldown
@@ -280,6 +286,7 @@ func Evaluate(now time.Time, snap scan.Snapshot, cfg Config, prev State) (Result
 		e.toolLoop(),
 		e.waitingForYou(),
 		e.toolRefused(),
+		e.channelSilent(),
 	}}
 	r.Actions = e.actions
 	return r, next

@@ -49,6 +49,10 @@ type Thresholds struct {
 	// warning; twice as many an error with recovery (8). Seen through the
 	// clients' hooks only.
 	ToolLoop int `yaml:"tool_loop" json:"tool_loop"`
+	// ChannelSilent: how long a channel that spoke before (hooks,
+	// telemetry, exec output) may stay silent after another reported a
+	// turn of the same client, before a channel_silent warning (15m).
+	ChannelSilent Duration `yaml:"channel_silent" json:"channel_silent"`
 }
 
 // ExtraWakeup is an additional scheduled wakeup with its own prompt.
@@ -234,6 +238,7 @@ func Defaults() Config {
 				Introspection:     Duration(30 * time.Minute),
 				MaxStrictDeepWork: Duration(30 * time.Minute),
 				ToolLoop:          8,
+				ChannelSilent:     Duration(15 * time.Minute),
 			},
 			Schedule:       Schedule{Every: Duration(60 * time.Second)},
 			Idle:           Idle{Prompt: DefaultIdlePromptLog},

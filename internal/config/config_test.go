@@ -29,6 +29,7 @@ func TestDefaults(t *testing.T) {
 				Introspection:     Duration(30 * time.Minute),
 				MaxStrictDeepWork: Duration(30 * time.Minute),
 				ToolLoop:          8,
+				ChannelSilent:     Duration(15 * time.Minute),
 			},
 			// Language is left out: the workspace's recorded one, else en, at load.
 			Schedule:       Schedule{Every: Duration(60 * time.Second)},
@@ -127,6 +128,7 @@ func TestLoadFull(t *testing.T) {
 			Introspection:     Duration(45 * time.Minute),
 			ToolLoop:          8,
 			MaxStrictDeepWork: Duration(20 * time.Minute),
+			ChannelSilent:     Duration(15 * time.Minute),
 		},
 		Schedule: Schedule{Every: 0, Cron: "*/30 * * * *", Extra: []ExtraWakeup{
 			{Cron: "0 9 * * *", Prompt: "Good morning."},

@@ -39,6 +39,9 @@ func (t Thresholds) check(key string, p *problems) {
 	if t.ToolLoop < 2 {
 		bad("tool_loop", "must be at least 2 (calls in a row)")
 	}
+	if t.ChannelSilent < Duration(time.Minute) {
+		bad("channel_silent", "must be at least 1m (a client exports its telemetry seconds after a turn)")
+	}
 }
 
 // LoadLocation reads a timezone name as the timezone key takes it: "" and

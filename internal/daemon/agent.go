@@ -83,6 +83,7 @@ type agent struct {
 	hooks    *hook.Tail            // the client's hooks' spool; read by the pulse alone
 	hookErr  string                // its last read error, logged once
 	activity hook.Activity         // what the hooks said so far
+	heard    heard                 // what the other channels said, and when
 	refusals checks.Refusals       // what the client refused in the last exec run (stream-json)
 	// serviceAlerted: a service failure was alerted and no run succeeded since.
 	serviceAlerted bool
@@ -185,6 +186,7 @@ func (a *agent) run(ctx context.Context, phase time.Duration, pulsed func(*agent
 		if err == nil { // never another live watchdog's run
 			a.endLeftover()
 		}
+		a.restoreChannels(a.clock.Now())
 	}
 	var wg sync.WaitGroup
 	wg.Add(4)

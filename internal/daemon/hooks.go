@@ -168,6 +168,7 @@ func (a *agent) bookTurn(t answeredTurn) {
 	if err != nil {
 		a.log.Warn().Err(err).Str("transcript", t.end.Transcript).Msg("turn usage")
 	}
+	a.transcriptHeard(t, u != nil)
 	outcome := cost.Worked
 	if t.end.Ghost {
 		outcome = cost.Ghost

@@ -225,11 +225,12 @@ func (a *agent) evaluate(b *beat) {
 	baseline := a.baseline
 	client := a.activity
 	refusals := a.refusalsNow()
+	channels := a.channelsNow()
 	a.mu.Unlock()
 	b.res, b.checkState = checks.Evaluate(b.now, b.snap, checks.Config{
 		Thresholds: a.cfg.Thresholds, Restrictions: a.cfg.Restrictions,
 		Baseline: baseline, Loc: a.loc, Work: work, Language: a.cfg.Language,
-		Client: client, Refusals: refusals,
+		Client: client, Refusals: refusals, Channels: channels,
 	}, prev)
 }
 

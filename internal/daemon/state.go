@@ -19,10 +19,11 @@ func (a *agent) stateNow() state.State {
 		LastCheck: a.snap.LastCheckpoint, LastProof: a.snap.NewestProof(), Recovery: a.rec,
 		DeepWork: []state.DeepWork{}, Counters: a.counters.Clone(),
 		DailyCap: a.gate.cap.State(now), Breaker: a.gate.breaker.State(now),
-		Notices: append([]string{}, a.notices()...),
-		Work:    a.workState(),
-		Client:  a.clientState(now),
-		Theme:   a.themeState(),
+		Notices:  append([]string{}, a.notices()...),
+		Work:     a.workState(),
+		Client:   a.clientState(now),
+		Theme:    a.themeState(),
+		Channels: channelTimes(a.channelsNow()),
 	}
 	sum := a.ledger.Summary(now)
 	b := a.ledger.Budget(now, a.cfg.Budget)

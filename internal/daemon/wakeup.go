@@ -204,6 +204,11 @@ func (a *agent) account(source string, id workspace.ID, now time.Time, text stri
 	entry := transcript.Entry{Time: now, Agent: a.name, Source: source, Prompt: text, Reply: res.Reply, DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode, Signal: res.Signal, Truncated: res.Truncated}
 	if a.deliver.Traits().RunIsTheWork {
 		entry.Run = a.spend(source, costOutcome(res, err), res.Usage)
+		if res.Reply != "" || res.Usage != nil {
+			a.mu.Lock()
+			a.heard.exec = now // the run's output spoke: a turn's end the others must have seen
+			a.mu.Unlock()
+		}
 	}
 	switch {
 	case errors.Is(err, delivery.ErrToolCap), errors.Is(err, delivery.ErrTokenCap):

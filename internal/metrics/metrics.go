@@ -101,7 +101,10 @@ var (
 	descDeepWork  = prometheus.NewDesc("watchdog_deep_work_active", "Active deep work declarations by mode.", []string{"agent", "mode"}, nil)
 	descPaused    = prometheus.NewDesc("watchdog_paused", "1 while the agent is paused.", []string{"agent"}, nil)
 	descLastPulse = prometheus.NewDesc("watchdog_last_pulse_timestamp_seconds", "When the agent last pulsed (Unix time).", []string{"agent"}, nil)
-	descTokens    = prometheus.NewDesc("watchdog_tokens_total",
+	descChannel   = prometheus.NewDesc("watchdog_channel_last_timestamp_seconds",
+		"When each channel of the agent's client last spoke (Unix time): hooks, telemetry, exec (a run's output), transcript. Absent for a channel that has not.",
+		[]string{"agent", "channel"}, nil)
+	descTokens = prometheus.NewDesc("watchdog_tokens_total",
 		"Tokens the agent's runs reported, by wakeup source and kind (input, output, cache_read, cache_write); kept across restarts in the cost ledger (cost.json in the state folder). Runs that reported no usage are not in it.",
 		[]string{"agent", "source", "kind"}, nil)
 	descWriteFailures = prometheus.NewDesc("watchdog_write_failures_total",
@@ -121,7 +124,7 @@ type stateCollector struct {
 
 func (c *stateCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descPulses, descLevel, descWakeup, descBreaker, descCapUsed, descCapLimit,
-		descProofAge, descIntroAge, descDeepWork, descPaused, descLastPulse, descTokens, descCostUSD, descBudgetSpent, descWriteFailures} {
+		descProofAge, descIntroAge, descDeepWork, descPaused, descLastPulse, descTokens, descCostUSD, descBudgetSpent, descWriteFailures, descChannel} {
 		ch <- d
 	}
 }
@@ -144,6 +147,9 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 		counter(descPulses, s.Counters.Pulses, a)
 		counter(descWriteFailures, s.Chambers.Pulse.WriteFailures, a)
 		gauge(descLastPulse, float64(s.PulseAt.UnixMilli())/1000, a)
+		for ch, at := range s.Channels {
+			gauge(descChannel, float64(at.UnixMilli())/1000, a, ch)
+		}
 		for check, cs := range s.Checks {
 			gauge(descLevel, levels[cs.Level], a, check)
 		}

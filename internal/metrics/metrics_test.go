@@ -40,6 +40,7 @@ func agentStates(n int, now time.Time) states {
 		s.Counters.Wakeup("idle", state.OutcomePaused)
 		if i == 0 {
 			s.Pause = &pause.Pause{Since: now}
+			s.Channels = state.Channels{"hooks": now.Add(-30 * time.Second), "telemetry": now.Add(-90 * time.Second)}
 		}
 		s.Cost = &cost.Summary{Totals: map[string]cost.Cell{
 			"schedule": {Runs: 50, Tokens: cost.Tokens{Input: 2000, Output: 340, CacheRead: 7}, USD: 0.004},
@@ -74,6 +75,8 @@ func TestMetricsCarryTheAgentLabel(t *testing.T) {
 	body := string(scrape(t, m))
 	for _, want := range []string{
 		`watchdog_pulses_total{agent="agent-01"} 42`,
+		fmt.Sprintf(`watchdog_channel_last_timestamp_seconds{agent="agent-00",channel="hooks"} %g`, float64(now.Unix()-30)),
+		fmt.Sprintf(`watchdog_channel_last_timestamp_seconds{agent="agent-00",channel="telemetry"} %g`, float64(now.Unix()-90)),
 		`watchdog_check_level{agent="agent-00",check="introspection"} 2`,
 		`watchdog_wakeups_total{agent="agent-00",outcome="paused",source="idle"} 1`,
 		`watchdog_wakeups_total{agent="agent-00",outcome="delivered",source="schedule"} 3`,

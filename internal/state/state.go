@@ -72,7 +72,13 @@ type State struct {
 	// Theme is the theme the newest theme record names; absent before the
 	// first start_theme.
 	Theme *Theme `json:"theme,omitempty"`
+	// Channels is when each channel of the client last spoke (hooks,
+	// telemetry, exec, transcript); absent for one that has not.
+	Channels Channels `json:"channels,omitempty"`
 }
+
+// Channels maps a channel's name to when it last spoke.
+type Channels map[string]time.Time
 
 // Client modes, from the hooks: in a turn, waiting for the next prompt, or
 // waiting for a person to answer a permission prompt or a question.

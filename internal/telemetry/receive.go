@@ -18,15 +18,18 @@ const (
 
 // Receiver is the OTLP/HTTP endpoint: POST /v1/logs and /v1/metrics,
 // protobuf or JSON, plain or gzip, chunked or not. Each request's records
-// go to Sink in one call; the answer is OTLP's empty success. Guarding who
-// may post is the server's (the window's loopback and token rules).
+// go to Sink in one call, with the agent the path names (its "agent" path
+// value, as in /otlp/{agent}/v1/logs; "" for plain /v1/logs); the answer
+// is OTLP's empty success, or 404 when Sink refuses the agent. Guarding who may post is the server's (the
+// window's loopback and token rules).
 type Receiver struct {
-	Sink func([]Record)
+	Sink func(agent string, recs []Record) error
 }
 
 // ServeHTTP takes one export request; the path's last element names the signal.
 func (rc *Receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	sig := Signal(strings.TrimPrefix(r.URL.Path, "/v1/"))
+	_, last, _ := strings.Cut(r.URL.Path, "/v1/")
+	sig := Signal(last)
 	if r.Method != http.MethodPost || (sig != Logs && sig != Metrics && sig != traces) {
 		http.Error(w, "OTLP/HTTP takes POST /v1/logs and /v1/metrics", http.StatusNotFound)
 		return
@@ -56,7 +59,10 @@ func (rc *Receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if rc.Sink != nil && len(recs) > 0 {
-		rc.Sink(recs)
+		if err := rc.Sink(r.PathValue("agent"), recs); err != nil {
+			http.Error(w, err.Error(), http.StatusNotFound) // no such agent: a client pointed at the wrong watchdog
+			return
+		}
 	}
 	// An empty Export*ServiceResponse: no bytes in protobuf, {} in JSON.
 	if isJSON {

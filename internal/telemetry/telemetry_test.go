@@ -152,7 +152,7 @@ func gz(b []byte) *bytes.Buffer {
 
 func TestReceiverBoundsAndEncodings(t *testing.T) {
 	var got []Record
-	rc := &Receiver{Sink: func(r []Record) { got = append(got, r...) }}
+	rc := &Receiver{Sink: func(_ string, r []Record) error { got = append(got, r...); return nil }}
 	ld := logs("claude-code", claudeRequest(3, 10, 5, 0, 0, 0.1))
 	pb, _ := (&plog.ProtoMarshaler{}).MarshalLogs(ld)
 	js, _ := (&plog.JSONMarshaler{}).MarshalLogs(ld)

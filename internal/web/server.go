@@ -65,7 +65,12 @@ type Options struct {
 	Days     Days         // nil: the day endpoint answers 501
 	Logs     Logs         // nil: the log endpoint answers 501
 	Metrics  http.Handler // nil: no /metrics
-	Now      func() time.Time
+	// OTLP takes the clients' OpenTelemetry exports (POST /v1/logs,
+	// /v1/metrics, /v1/traces, and the same under /otlp/{agent}/ for a
+	// watchdog of several agents); nil: none. Guarded as reads are: open
+	// on loopback, the token off it.
+	OTLP http.Handler
+	Now  func() time.Time
 	// AlertsKept is how many alerts per agent the page shows (default 20).
 	AlertsKept int
 }
@@ -119,6 +124,12 @@ func New(src Source, o Options) *Server {
 	s.mux.Handle("POST /api/v1/agents/{name}/resume", s.write(http.HandlerFunc(s.resume)))
 	if o.Metrics != nil {
 		s.mux.Handle("GET /metrics", s.read(o.Metrics))
+	}
+	if o.OTLP != nil {
+		for _, sig := range []string{"logs", "metrics", "traces"} {
+			s.mux.Handle("POST /v1/"+sig, s.read(o.OTLP))
+			s.mux.Handle("POST /otlp/{agent}/v1/"+sig, s.read(o.OTLP))
+		}
 	}
 	return s
 }

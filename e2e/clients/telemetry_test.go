@@ -1,0 +1,164 @@
+package clients
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/telemetry"
+	"github.com/ai-heart/ai-heart/internal/testutil"
+)
+
+// otlpSink is a stand-in OTLP/HTTP receiver: the watchdog's own decoding,
+// keeping every record that arrives.
+type otlpSink struct {
+	mu    sync.Mutex
+	recs  []telemetry.Record
+	paths map[string]string // path → content type and encoding seen
+}
+
+func newOTLPSink(t testing.TB) (*otlpSink, string) {
+	s := &otlpSink{paths: map[string]string{}}
+	rc := &telemetry.Receiver{Sink: func(_ string, r []telemetry.Record) error {
+		s.mu.Lock()
+		s.recs = append(s.recs, r...)
+		s.mu.Unlock()
+		return nil
+	}}
+	url := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.paths[r.URL.Path] = fmt.Sprintf("%s %s chunked=%v", r.Header.Get("Content-Type"), r.Header.Get("Content-Encoding"), r.ContentLength < 0)
+		s.mu.Unlock()
+		rc.ServeHTTP(w, r)
+	}))
+	return s, url
+}
+
+func (s *otlpSink) records() []telemetry.Record {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]telemetry.Record(nil), s.recs...)
+}
+
+// names lists what arrived: each signal's names, and for each name the
+// attribute keys seen (the resource's too).
+func (s *otlpSink) names() string {
+	keys := map[string]map[string]bool{}
+	for _, r := range s.records() {
+		k := fmt.Sprintf("%s %s [%s]", r.Signal, r.Name, r.Service)
+		if keys[k] == nil {
+			keys[k] = map[string]bool{}
+		}
+		for a := range r.Attrs {
+			keys[k][a] = true
+		}
+	}
+	var out []string
+	for k, as := range keys {
+		var l []string
+		for a := range as {
+			l = append(l, a)
+		}
+		sort.Strings(l)
+		out = append(out, k+": "+strings.Join(l, " "))
+	}
+	sort.Strings(out)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return fmt.Sprintf("paths %v\n%s", s.paths, strings.Join(out, "\n"))
+}
+
+// once runs argv in the workspace with the world's environment and extra,
+// until it exits (at most two minutes).
+func (w *world) once(argv []string, extra ...string) string {
+	w.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = w.ws
+	cmd.Env = append(append([]string(nil), w.env...), extra...)
+	cmd.WaitDelay = 5 * time.Second // a child left holding the output
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		w.t.Fatalf("%s: %v\n%s", argv[0], err, tail(string(out), 3000))
+	}
+	return string(out)
+}
+
+// TestTelemetryNamesSeen runs each client once against its stand-in with
+// telemetry on and logs every event, metric and attribute name that
+// arrives: the names docs/telemetry.md records.
+func TestTelemetryNamesSeen(t *testing.T) {
+	if os.Getenv("AIHEART_TELEMETRY_PROBE") == "" {
+		t.Skip("set AIHEART_TELEMETRY_PROBE=1 to list what the clients send")
+	}
+	for _, proto := range []string{"http/json", "http/protobuf"} {
+		t.Run("claude "+proto, func(t *testing.T) {
+			claude := client(t, "claude")
+			w, s := newWorld(t, "claude-code"), idleScript()
+			sink, otlp := newOTLPSink(t)
+			url := claudeStandIn(t, s)
+			w.env = append(w.env, "ANTHROPIC_API_KEY=standin", "ANTHROPIC_BASE_URL="+url)
+			out := w.once([]string{claude, "-p", "hello", "--output-format", "stream-json", "--verbose"},
+				"CLAUDE_CODE_ENABLE_TELEMETRY=1", "OTEL_LOGS_EXPORTER=otlp", "OTEL_METRICS_EXPORTER=otlp",
+				"OTEL_EXPORTER_OTLP_PROTOCOL="+proto, "OTEL_EXPORTER_OTLP_ENDPOINT="+otlp, "DISABLE_TELEMETRY=")
+			t.Logf("stream-json:\n%s", tail(out, 3000))
+			t.Logf("claude %s:\n%s", proto, sink.names())
+			for _, r := range sink.records() {
+				if r.Name == "api_request" || r.Name == "user_prompt" || r.Name == "assistant_response" {
+					t.Logf("api_request %v", r.Attrs)
+				}
+			}
+		})
+	}
+	t.Run("gemini", func(t *testing.T) {
+		gemini := client(t, "gemini")
+		w, s := newWorld(t), idleScript()
+		sink, otlp := newOTLPSink(t)
+		url := geminiStandIn(t, s)
+		w.writeJSON(".gemini/settings.json", map[string]any{
+			"security":  map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
+			"telemetry": map[string]any{"enabled": true, "otlpEndpoint": otlp, "otlpProtocol": "http", "logPrompts": false}})
+		w.env = append(w.env, "GEMINI_API_KEY=standin", "GOOGLE_GEMINI_BASE_URL="+url)
+		out := w.once([]string{gemini, "-p", "hello", "--output-format", "stream-json"})
+		t.Logf("stream-json:\n%s", tail(out, 3000))
+		t.Logf("gemini:\n%s", sink.names())
+		for _, r := range sink.records() {
+			if strings.Contains(r.Name, "api_response") {
+				t.Logf("api_response %v", r.Attrs)
+			}
+		}
+	})
+	t.Run("codex", func(t *testing.T) {
+		w, s := newHookedWorld(t, "codex"), idleScript()
+		codex, codexHome := w.codexSignIn(s, codexModel)
+		sink, otlp := newOTLPSink(t)
+		b, _ := os.ReadFile(filepath.Join(codexHome, "config.toml"))
+		otel := fmt.Sprintf(`
+[otel]
+log_user_prompt = false
+exporter = { otlp-http = { endpoint = %q, protocol = "binary" } }
+metrics_exporter = { otlp-http = { endpoint = %q, protocol = "binary" } }
+
+`, otlp+"/v1/logs", otlp+"/v1/metrics")
+		os.WriteFile(filepath.Join(codexHome, "config.toml"), append(b, otel...), 0o600)
+		t.Cleanup(func() { testutil.StopCodexDaemon(codex, codexHome, w.env) })
+		out := w.once([]string{codex, "exec", "--skip-git-repo-check", "--json", "hello"})
+		t.Logf("exec --json:\n%s", tail(out, 3000))
+		t.Logf("codex:\n%s", sink.names())
+		for _, r := range sink.records() {
+			if r.Signal == telemetry.Logs && r.Attr("event.name") != "codex.tool_result" {
+				delete(r.Attrs, "mcp_servers")
+				t.Logf("%s: %v", r.Attr("event.name"), r.Attrs)
+			}
+		}
+	})
+}
