@@ -65,6 +65,11 @@ func TestE2EStatusPageClientAndCost(t *testing.T) {
 		cost.Ghost:  {Runs: 1, Tokens: cost.Tokens{Input: 120}, USD: 0.0002},
 	}}}}
 	waiting := &state.Client{Mode: state.ClientWaiting, LastEvent: now}
+	// withChannels gives st the times its client's channels last spoke.
+	withChannels := func(st state.State) state.State {
+		st.Channels = state.Channels{"hooks": now.Add(-20 * time.Second), "telemetry": now.Add(-3 * time.Minute)}
+		return st
+	}
 	waitingChecks := map[string]state.CheckState{"waiting_for_you": {Level: "warning", Message: "waiting for you"}, "tool_loop": {Level: "ok"}}
 
 	// fact reads one fact of a card; visible whether a selector shows.
@@ -105,13 +110,17 @@ func TestE2EStatusPageClientAndCost(t *testing.T) {
 			LastTool: evil, LastToolAt: &toolAt, ToolCalls: 3}
 		unpriced := &cost.Summary{Today: cost.Period{By: cost.Split{"idle": {cost.Worked: {Runs: 2, Tokens: cost.Tokens{Input: 500}, Unpriced: 2}}}}}
 		open(states{
-			agent("ann", lang.English, inTurn, spent, nil),
+			withChannels(agent("ann", lang.English, inTurn, spent, nil)),
 			agent("bob", lang.English, evilClient, unpriced, waitingChecks),
 			agent("cara", lang.English, nil, nil, nil),
 			agent("dora", lang.English, &state.Client{Mode: state.ClientWaiting, LastEvent: now, LastTool: "Read", LastToolAt: &toolAt, ToolCalls: 1}, nil, nil),
 		}, "ann")
 
 		match("ann's client", fact("ann", "client"), `^in a turn since 14:02; 14 tool calls in 5m, last Bash \d+s ago; Bash repeated 12 times$`)
+		match("ann's channels", fact("ann", "channels"), `^hooks \d+s ago · telemetry 3m(0s)? ago$`)
+		if evalIn[bool](t, ctx, `!!document.querySelector('[data-agent="cara"] dd[data-fact="channels"]')`) {
+			t.Error("cara's card shows channels her state does not hold")
+		}
 		match("ann's cost", fact("ann", "cost today"), `^3 runs: 3,460 tokens, \$0\.0042$`)
 		match("ann's ghosts", fact("ann", "ghosts today"), `^1 ghost today, 120 tokens, \$0\.0002$`)
 		if visible(`[data-agent="ann"] .needs-you`) {
@@ -158,11 +167,12 @@ func TestE2EStatusPageClientAndCost(t *testing.T) {
 		open(states{
 			agent("hoshi", lang.Japanese, asking, nil, waitingChecks),
 			agent("kumo", lang.Japanese, waiting, nil, nil),
-			agent("tsuki", lang.Japanese, inTurn, spent, nil),
+			withChannels(agent("tsuki", lang.Japanese, inTurn, spent, nil)),
 			agent("sora", lang.Japanese, nil, nil, nil),
 		}, "tsuki")
 
 		match("tsuki's client", fact("tsuki", "client"), `^14:02:05 から作業中；5分間のツール呼び出し14回、最後は Bash（\d+秒前）；Bash を12回繰り返し$`)
+		match("tsuki's channels", fact("tsuki", "channels"), `^フック \d+秒前 · テレメトリ 3分(0秒)?前$`)
 		match("tsuki's cost", fact("tsuki", "cost today"), `^3回の実行：3,460トークン、\$0\.0042$`)
 		match("tsuki's ghosts", fact("tsuki", "ghosts today"), `^今日のゴースト1回：120トークン、\$0\.0002$`)
 		labels := evalIn[string](t, ctx, `[...document.querySelectorAll('[data-agent="tsuki"] dt')].map((d) => d.textContent).join(" ")`)

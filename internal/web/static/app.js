@@ -32,7 +32,8 @@ const JA = {
   "offline": "オフライン", "host": "ホスト", "last seen": "最後の受信",
   "live": "接続中", "connecting…": "接続しています…", "connection to the watchdog lost; retrying": "watchdog との接続が切れました。再接続しています",
   "Bearer token for pause/resume": "一時停止・再開用の Bearer トークン", "token": "トークン",
-  "client": "クライアント", "no hook event yet": "フックのイベントはまだない", "waiting for you": "あなたの応答待ち",
+  "client": "クライアント", "no hook event yet": "フックのイベントはまだない", "channels": "経路",
+  "hooks": "フック", "telemetry": "テレメトリ", "exec": "実行の出力", "transcript": "トランスクリプト", "waiting for you": "あなたの応答待ち",
   "cost today": "今日のコスト", "ghosts today": "今日のゴースト", "no runs booked": "実行の記録なし", "prices": "価格",
   "usage unknown": "使用量不明", "price unknown": "価格不明", "theme": "テーマ", "last log": "最新の活動ログ",
   "Needs you: the agent waits for your answer in its terminal": "対応が必要です：エージェントが端末であなたの応答を待っています",
@@ -207,6 +208,10 @@ function draw(name) {
   fact(dl, a, "introspection", a.last_introspection ? ago(a.last_introspection.mod_time, a) : noneYet);
   fact(dl, a, "client", clientLine(a));
   $('dd[data-fact="client"]', dl).classList.toggle("ask", asking);
+  // When each channel of the client last spoke (hooks, telemetry, exec
+  // output, transcript): a silent one is the channel_silent check's.
+  const chs = Object.entries(a.channels || {}).sort();
+  if (chs.length) fact(dl, a, "channels", chs.map(([n, t]) => tr(a, n) + " " + ago(t, a)).join(" · "));
   const dw = (a.deep_work || []).map((d) => deepWorkLine(d, a));
   fact(dl, a, "deep work", dw.length ? dw.join(", ") : none);
   // The next wakeup only where one can come: not while paused, outside
