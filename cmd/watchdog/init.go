@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/setup"
 )
@@ -28,6 +29,8 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	})
 	langFlag := fl.String("lang", string(lang.Default), "the `LANG` of GEMINI.md and ai-docs/: en or ja (recorded in the workspace: mcp-heart and the watchdog speak it unless their config says language:)")
 	agentHome := fl.String("agent-home", "", "the home `DIR` of the user the agent runs as: init grants mcp-heart's tools there, in the clients' user settings (default: your home)")
+	cfgPath := fl.String("c", "", "the watchdog's config `FILE`: the clients' telemetry goes to its http.listen (default: "+setup.DefaultTelemetry+")")
+	telemetryOn := fl.Bool("telemetry", true, "turn the clients' OpenTelemetry on towards the watchdog (no prompt text); --telemetry=false leaves it as it is")
 	userUnit := fl.Bool("systemd-user", false, "also write a systemd user unit (systemctl --user) and its config for this workspace, under $XDG_CONFIG_HOME (default ~/.config)")
 	rest, code := parseInterspersed(fl, args)
 	if code >= 0 {
@@ -52,7 +55,17 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "watchdog init: %s is a file, not a folder\n", dir)
 		return 2
 	}
-	res, err := setup.Init(dir, setup.Options{MCPHeart: *mcpHeart, HeartHook: *heartHook, Clients: clients, Language: l, AgentHome: *agentHome})
+	var otlp string
+	if *telemetryOn {
+		if otlp, err = telemetryURL(*cfgPath, dir); err != nil {
+			fmt.Fprintf(stderr, "watchdog init: -c: %v\n", err)
+			return 2
+		}
+		if otlp == "" {
+			fmt.Fprintf(stderr, "watchdog init: warning: %s has no http.listen, so no client telemetry is turned on (set http.listen and run init again)\n", *cfgPath)
+		}
+	}
+	res, err := setup.Init(dir, setup.Options{MCPHeart: *mcpHeart, HeartHook: *heartHook, Clients: clients, Language: l, AgentHome: *agentHome, Telemetry: otlp})
 	if res.Dir != "" {
 		fmt.Fprintf(stdout, "watchdog init: workspace %s\n", res.Dir)
 	}
@@ -93,6 +106,34 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	return initUserUnit(res, stdout, stderr)
+}
+
+// telemetryURL is where the clients of the workspace dir send their
+// telemetry: the window of the config at path (its http.listen; under
+// /otlp/<agent> when it runs several agents), else the default address.
+// A config without http.listen gives "": nothing would receive it.
+func telemetryURL(path, dir string) (string, error) {
+	if path == "" {
+		return setup.DefaultTelemetry, nil
+	}
+	cfg, err := config.Load(path)
+	if err != nil {
+		return "", err
+	}
+	if cfg.HTTP.Listen == "" {
+		return "", nil
+	}
+	agents := cfg.AgentConfigs()
+	if len(agents) == 1 {
+		return setup.TelemetryURL(cfg.HTTP.Listen, ""), nil
+	}
+	abs, _ := filepath.Abs(dir)
+	for _, a := range agents {
+		if w, _ := filepath.Abs(a.Workspace); w == abs {
+			return setup.TelemetryURL(cfg.HTTP.Listen, a.DisplayName()), nil
+		}
+	}
+	return "", fmt.Errorf("%s names no agent with the workspace %s", path, abs)
 }
 
 // reportMCPHeart says where mcp-heart was found, or warns that it was not.

@@ -53,6 +53,8 @@ type world struct {
 	cfg string
 	// codexHooks: Codex runs the hooks init wired (see codexExecModel).
 	codexHooks bool
+	// more is added to the watchdog's config (an http section).
+	more string
 }
 
 // newWorld lays out a workspace for clients (Gemini CLI when none) without
@@ -135,7 +137,7 @@ schedule: {every: %s}
 alerts: {file: %s%s}
 agent: %s
 circuit_breaker: %s
-`, w.ws, w.thresholds, every, w.alerts, notify, agent, w.breaker)
+%s`, w.ws, w.thresholds, every, w.alerts, notify, agent, w.breaker, w.more)
 	if err := os.WriteFile(cfg, []byte(body), 0o644); err != nil {
 		w.t.Fatal(err)
 	}

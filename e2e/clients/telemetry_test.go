@@ -2,7 +2,10 @@ package clients
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -161,4 +164,104 @@ metrics_exporter = { otlp-http = { endpoint = %q, protocol = "binary" } }
 			}
 		}
 	})
+}
+
+// TestTelemetryToNobody: what a client does when its telemetry goes to an
+// address nothing listens on (init's default while the watchdog runs no
+// window): how long the run takes and what it prints.
+func TestTelemetryToNobody(t *testing.T) {
+	if os.Getenv("AIHEART_TELEMETRY_PROBE") == "" {
+		t.Skip("set AIHEART_TELEMETRY_PROBE=1")
+	}
+	claude := client(t, "claude")
+	for _, otlp := range []string{"", "http://127.0.0.1:9"} {
+		w, s := newWorld(t, "claude-code"), idleScript()
+		url := claudeStandIn(t, s)
+		w.env = append(w.env, "ANTHROPIC_API_KEY=standin", "ANTHROPIC_BASE_URL="+url)
+		extra := []string{}
+		if otlp != "" {
+			extra = []string{"CLAUDE_CODE_ENABLE_TELEMETRY=1", "OTEL_LOGS_EXPORTER=otlp", "OTEL_METRICS_EXPORTER=otlp",
+				"OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf", "OTEL_EXPORTER_OTLP_ENDPOINT=" + otlp, "DISABLE_TELEMETRY="}
+		}
+		start := time.Now()
+		out := w.once([]string{claude, "-p", "hello", "--output-format", "stream-json", "--verbose"}, extra...)
+		t.Logf("endpoint %q: %s, output tail %q", otlp, time.Since(start), tail(out, 300))
+	}
+}
+
+// newTelemetryWorld lays out a workspace for client with `watchdog init -c`
+// naming a config whose window listens on a free loopback port: init turns
+// the client's telemetry on towards it, and the watchdog run serves it.
+func newTelemetryWorld(t *testing.T, client string, hooked bool) (*world, string) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cfg := filepath.Join(t.TempDir(), "init.yaml")
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("workspace: /unused\nhttp: {listen: %q}\n", addr)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	hook := "/nonexistent/heart-hook"
+	if hooked {
+		hook = filepath.Join(binDir, "heart-hook")
+	}
+	w := newWorldWith(t, "--heart-hook", hook, "--client", client, "-c", cfg)
+	w.more = fmt.Sprintf("http: {listen: %q}\n", addr)
+	return w, "http://" + addr
+}
+
+// channels reads when each channel last spoke from the state file.
+func (w *world) channels() map[string]time.Time {
+	b, err := os.ReadFile(filepath.Join(w.ws, "stats", "watchdog_state.json"))
+	if err != nil {
+		return nil
+	}
+	var st struct {
+		Channels map[string]time.Time `json:"channels"`
+	}
+	json.Unmarshal(b, &st)
+	return st.Channels
+}
+
+// telemetryArrives waits for the client's telemetry to reach the watchdog
+// through what init wrote, and for /metrics to say when.
+func (w *world) telemetryArrives(window string) {
+	w.t.Helper()
+	w.waitFor("the client's telemetry at the watchdog", 150*time.Second, func() bool {
+		return !w.channels()["telemetry"].IsZero()
+	})
+	resp, err := http.Get(window + "/metrics")
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if !strings.Contains(string(b), `channel="telemetry"`) {
+		w.t.Fatalf("/metrics has no telemetry channel:\n%s", tail(string(b), 2000))
+	}
+	w.t.Logf("channels %v", w.channels())
+}
+
+func TestInitTurnsClaudeCodeTelemetryOn(t *testing.T) {
+	t.Parallel() // waits on its schedule; the timing tests run alone
+	w, window := newTelemetryWorld(t, "claude-code", false)
+	s := idleScript()
+	w.claudeExec(s, []string{"--output-format", "stream-json", "--verbose"}, "output: stream-json")
+	w.telemetryArrives(window)
+}
+
+func TestInitTurnsGeminiCLITelemetryOn(t *testing.T) {
+	t.Parallel() // waits on its schedule; the timing tests run alone
+	w, window := newTelemetryWorld(t, "gemini", false)
+	w.geminiExec(idleScript(), []string{"--output-format", "stream-json"}, "output: stream-json")
+	w.telemetryArrives(window)
+}
+
+func TestInitTurnsCodexTelemetryOn(t *testing.T) {
+	t.Parallel() // waits on its schedule; the timing tests run alone
+	w, window := newTelemetryWorld(t, "codex", false)
+	w.codexExec(idleScript(), []string{"--json"}, "output: stream-json")
+	w.telemetryArrives(window)
 }

@@ -51,6 +51,10 @@ func (e *eval) channelSilent() Finding {
 	f := Finding{Check: ChannelSilent, Message: "every channel that spoke reports the client's turns"}
 	grace := e.cfg.Thresholds.ChannelSilent.D()
 	chs := e.cfg.Channels
+	if len(chs) == 0 {
+		f.Message = "no channel of the client has spoken yet (hooks, telemetry, exec output, transcript)"
+		return f
+	}
 	names := make([]string, 0, len(chs))
 	for n := range chs {
 		names = append(names, n)

@@ -44,6 +44,9 @@ type Wiring struct {
 	// Home is the agent's home folder, where the clients keep what only the
 	// user can grant (see agenthome.go); "" writes nothing there.
 	Home string
+	// Telemetry is the watchdog's OTLP/HTTP base URL the clients export
+	// their telemetry to (see TelemetryURL); "" turns none on.
+	Telemetry string
 }
 
 // Wrote is one client file Wire merged into.

@@ -19,8 +19,16 @@ var geminiClient = client{
 	name: ClientGemini,
 	files: func(w Wiring) []edit {
 		return withHome(w, func(home string) edit { return geminiTrust(home, w.Dir) }, jsonEdit(w.in(SettingsFile), func(root *object, n *notes) error {
-			if err := setMCPServer(root, w, n, kv{"trust", true}); err != nil || !w.hooks() {
+			if err := setMCPServer(root, w, n, kv{"trust", true}); err != nil {
 				return err
+			}
+			if w.Telemetry != "" {
+				if err := setGeminiTelemetry(root, w.Telemetry, n); err != nil {
+					return err
+				}
+			}
+			if !w.hooks() {
+				return nil
 			}
 			events := []hookEvent{
 				{"SessionStart", ""}, {"BeforeAgent", ""}, {"AfterAgent", ""},
@@ -51,13 +59,18 @@ var claudeCodeClient = client{
 		return withHome(w, claudeUserPermission,
 			instructionsLink(w, "CLAUDE.md"),
 			jsonEdit(w.in(".mcp.json"), func(root *object, n *notes) error { return setMCPServer(root, w, n) }),
-			jsonEdit(w.in(".claude/settings.json"), func(root *object, _ *notes) error {
+			jsonEdit(w.in(".claude/settings.json"), func(root *object, n *notes) error {
 				enabled, err := root.array("enabledMcpjsonServers")
 				if err != nil {
 					return err
 				}
 				if !containsString(enabled, ServerName) {
 					root.set("enabledMcpjsonServers", append(enabled, ServerName))
+				}
+				if w.Telemetry != "" {
+					if err := setClaudeTelemetry(root, w.Telemetry, n); err != nil {
+						return err
+					}
 				}
 				if !w.hooks() {
 					return nil

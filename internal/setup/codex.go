@@ -25,7 +25,24 @@ import (
 var codexClient = client{
 	name: ClientCodex,
 	files: func(w Wiring) []edit {
-		trust := func(home string) edit { return codexTrust(home, w.Dir) }
+		// Codex 0.169 ignores [otel] in a project's config.toml (its
+		// telemetry, so set, never left): it goes in the user's, beside
+		// the project's trust.
+		trust := func(home string) edit {
+			e := codexTrust(home, w.Dir)
+			if w.Telemetry == "" {
+				return e
+			}
+			trusted := e.merge
+			e.merge = func(old []byte, n *notes) ([]byte, error) {
+				out, err := trusted(old, n)
+				if err != nil {
+					return nil, err
+				}
+				return mergeCodexOtel(out, w.Telemetry, n)
+			}
+			return e
+		}
 		config := edit{path: w.in(".codex/config.toml"), merge: func(old []byte, n *notes) ([]byte, error) { return mergeCodexConfig(old, w, n) }}
 		agents := instructionsLink(w, "AGENTS.md")
 		if !w.hooks() {

@@ -62,6 +62,9 @@ type Options struct {
 	AgentHome string
 	// WorkspaceOnly writes nothing outside the workspace (the demo).
 	WorkspaceOnly bool
+	// Telemetry is the watchdog's OTLP/HTTP base URL (TelemetryURL) the
+	// clients are told to export to; "" turns no telemetry on.
+	Telemetry string
 }
 
 // Result says what Init did.
@@ -220,7 +223,7 @@ func Init(dir string, opt Options) (Result, error) {
 	}
 	sort.Strings(res.Created)
 
-	w := Wiring{Dir: ws.Root, MCPHeart: res.MCPHeart.Path}
+	w := Wiring{Dir: ws.Root, MCPHeart: res.MCPHeart.Path, Telemetry: opt.Telemetry}
 	if res.HeartHook.Found {
 		w.HeartHook = res.HeartHook.Path
 	}
