@@ -60,7 +60,9 @@ type world struct {
 // newWorld lays out a workspace for clients (Gemini CLI when none) without
 // hooks, as the old system's users have it.
 func newWorld(t testing.TB, clients ...string) *world {
-	args := []string{"--heart-hook", "/nonexistent/heart-hook"}
+	// No telemetry: whatever listens on the default address is not this
+	// test's watchdog (newTelemetryWorld turns it on).
+	args := []string{"--heart-hook", "/nonexistent/heart-hook", "--telemetry=false"}
 	for _, c := range clients {
 		args = append(args, "--client", c)
 	}
@@ -70,7 +72,7 @@ func newWorld(t testing.TB, clients ...string) *world {
 // newHookedWorld lays out a workspace wired for clients by `watchdog init
 // --client`, their hooks running the real heart-hook.
 func newHookedWorld(t testing.TB, clients ...string) *world {
-	args := []string{"--heart-hook", filepath.Join(binDir, "heart-hook")}
+	args := []string{"--heart-hook", filepath.Join(binDir, "heart-hook"), "--telemetry=false"}
 	for _, c := range clients {
 		args = append(args, "--client", c)
 	}
