@@ -44,6 +44,10 @@ type Cell struct {
 	USD float64 `json:"usd"`
 	// Unpriced runs reported tokens but no price is known for them.
 	Unpriced int64 `json:"unpriced,omitempty"`
+	// Telemetry counts the runs whose usage the client's telemetry
+	// reported; the others' came from the run's output or the turn's
+	// transcript (one source per run: Run.Source).
+	Telemetry int64 `json:"telemetry,omitempty"`
 }
 
 // Add returns c plus d. Its sums stop at the largest count or amount
@@ -51,12 +55,12 @@ type Cell struct {
 // that is not negative, and must never turn into a credit.
 func (c Cell) Add(d Cell) Cell {
 	return Cell{Runs: addCount(c.Runs, d.Runs), Unknown: addCount(c.Unknown, d.Unknown), Tokens: c.Tokens.Add(d.Tokens),
-		USD: addUSD(c.USD, d.USD), Unpriced: addCount(c.Unpriced, d.Unpriced)}
+		USD: addUSD(c.USD, d.USD), Unpriced: addCount(c.Unpriced, d.Unpriced), Telemetry: addCount(c.Telemetry, d.Telemetry)}
 }
 
 func (c Cell) bad() bool {
 	t := c.Tokens
-	return c.Runs < 0 || c.Unknown < 0 || c.Unpriced < 0 || t.Input < 0 || t.Output < 0 || t.CacheRead < 0 || t.CacheWrite < 0 ||
+	return c.Runs < 0 || c.Unknown < 0 || c.Unpriced < 0 || c.Telemetry < 0 || t.Input < 0 || t.Output < 0 || t.CacheRead < 0 || t.CacheWrite < 0 ||
 		c.USD < 0 || math.IsNaN(c.USD) || math.IsInf(c.USD, 0)
 }
 
@@ -206,7 +210,17 @@ type Run struct {
 	// Unpriced names the models no price covers (the config's prices
 	// table is keyed by them).
 	Unpriced []string `json:"unpriced_models,omitempty"`
+	// Source says where the usage came from: the run's output (stream),
+	// the turn's transcript, or the client's telemetry; "" when none.
+	Source string `json:"usage_source,omitempty"`
 }
+
+// Where a run's usage came from (Run.Source).
+const (
+	FromStream     = "stream"
+	FromTranscript = "transcript"
+	FromTelemetry  = "telemetry"
+)
 
 // Measure prices a run's usage (nil: unknown) with prices.
 func Measure(u *Usage, prices map[string]config.Price) Run {
@@ -237,6 +251,9 @@ func (l *Ledger) Record(now time.Time, source, outcome string, r Run) error {
 	}
 	if c.bad() { // what the ledger would refuse to load is never booked (Vet says why)
 		c = Cell{Runs: 1, Unknown: 1}
+	}
+	if c.Unknown == 0 && r.Source == FromTelemetry {
+		c.Telemetry = 1
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()

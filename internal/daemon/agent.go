@@ -84,6 +84,7 @@ type agent struct {
 	hookErr  string                // its last read error, logged once
 	activity hook.Activity         // what the hooks said so far
 	heard    heard                 // what the other channels said, and when
+	tele     teleBook              // the telemetry's usage until a run takes it
 	refusals checks.Refusals       // what the client refused in the last exec run (stream-json)
 	// serviceAlerted: a service failure was alerted and no run succeeded since.
 	serviceAlerted bool

@@ -129,7 +129,9 @@ func (d *Daemon) Telemetry(name string, reps []telemetry.Report) error {
 		}
 		return fmt.Errorf("%w %q", ErrUnknownAgent, name)
 	}
-	a.telemetryHeard(a.clock.Now(), reps)
+	now := a.clock.Now()
+	a.telemetryHeard(now, reps)
+	a.tele.add(now, reps)
 	return nil
 }
 

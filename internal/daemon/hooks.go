@@ -174,5 +174,6 @@ func (a *agent) bookTurn(t answeredTurn) {
 		outcome = cost.Ghost
 		a.outcome(t.source, state.OutcomeGhost)
 	}
-	a.spend(t.source, outcome, u)
+	u, from := a.withTelemetry(t.from, t.end.Time, u, cost.FromTranscript)
+	a.spend(t.source, outcome, u, from)
 }

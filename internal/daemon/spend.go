@@ -17,11 +17,15 @@ import (
 // Failed, Capped. It returns the run's measure for its transcript line. This
 // is the one door into the ledger: exec runs come through account, and a
 // tmux session's usage (its Stop hook's transcript) can come through here.
-// What the agent's side reported is vetted here: an implausible report (a
+// from says where u came from (cost.FromStream, FromTranscript,
+// FromTelemetry). What the agent's side reported is vetted here: an implausible report (a
 // negative count, more than budget.max_report_tokens) is a "usage" alert
 // and is booked as unknown, never as a credit.
-func (a *agent) spend(source, outcome string, u *cost.Usage) cost.Run {
+func (a *agent) spend(source, outcome string, u *cost.Usage, from string) cost.Run {
 	r, err := cost.Vet(u, a.cfg.Prices, a.cfg.Budget)
+	if r.Usage != nil {
+		r.Source = from // one source per run: the ledger says which
+	}
 	now := a.clock.Now()
 	if err != nil {
 		a.emit(now, a.currentID(), checks.Warning, "usage", fmt.Sprintf("a %s run's usage cannot be true (%v): booked as unknown usage; the client's output or transcript may have been tampered with", source, err), 0)

@@ -137,7 +137,7 @@ func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
 		a.outcome(source, state.OutcomeFailed)
 		a.log.Info().Str("source", source).Str("heartbeat_id", string(id)).Msg("run ended: the watchdog stops")
 		if exec {
-			a.spend(source, cost.Failed, res.Usage) // what it used is spent all the same
+			a.spend(source, cost.Failed, res.Usage, cost.FromStream) // what it used is spent all the same
 		}
 		return false
 	}
@@ -203,7 +203,8 @@ func (a *agent) recordDelivery(end time.Time, id workspace.ID, err error) {
 func (a *agent) account(source string, id workspace.ID, now time.Time, text string, res delivery.Result, err error, takenOver, probe bool) {
 	entry := transcript.Entry{Time: now, Agent: a.name, Source: source, Prompt: text, Reply: res.Reply, DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode, Signal: res.Signal, Truncated: res.Truncated}
 	if a.deliver.Traits().RunIsTheWork {
-		entry.Run = a.spend(source, costOutcome(res, err), res.Usage)
+		u, from := a.withTelemetry(now, a.clock.Now(), res.Usage, cost.FromStream)
+		entry.Run = a.spend(source, costOutcome(res, err), u, from)
 		if res.Reply != "" || res.Usage != nil {
 			a.mu.Lock()
 			a.heard.exec = now // the run's output spoke: a turn's end the others must have seen
