@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/ai-heart/ai-heart/internal/cost"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -244,12 +246,38 @@ func (w *world) telemetryArrives(window string) {
 	w.t.Logf("channels %v", w.channels())
 }
 
+// bookedOnce waits for a ghost run booked from the telemetry, then checks
+// the day's ghosts: every run at exactly what the stand-in served (perRun),
+// whichever source booked it, so none was counted twice.
+func (w *world) bookedOnce(perRun cost.Tokens) cost.Cell {
+	w.t.Helper()
+	var c cost.Cell
+	w.waitFor("a ghost run booked from the telemetry", 150*time.Second, func() bool {
+		var ok bool
+		c, ok = w.costToday()
+		return ok && c.Telemetry >= 1
+	})
+	want := cost.Tokens{Input: perRun.Input * c.Runs, Output: perRun.Output * c.Runs, CacheRead: perRun.CacheRead * c.Runs, CacheWrite: perRun.CacheWrite * c.Runs}
+	if c.Unknown != 0 || c.Tokens != want {
+		w.t.Fatalf("ghosts today %+v, want %d runs of %+v each: a run counted twice or short", c, c.Runs, perRun)
+	}
+	w.t.Logf("ghosts today %+v (%d of %d runs booked from the telemetry)", c, c.Telemetry, c.Runs)
+	return c
+}
+
+// Claude Code, its telemetry turned on by init, woken by exec with
+// stream-json: the window receives the telemetry, and every run is booked
+// once at what the stand-in served, at Claude Code's own price ($0.000175
+// a request by its cost_usd, three requests a run).
 func TestInitTurnsClaudeCodeTelemetryOn(t *testing.T) {
 	t.Parallel() // waits on its schedule; the timing tests run alone
 	w, window := newTelemetryWorld(t, "claude-code", false)
-	s := idleScript()
-	w.claudeExec(s, []string{"--output-format", "stream-json", "--verbose"}, "output: stream-json")
+	w.claudeExec(idleScript(), []string{"--output-format", "stream-json", "--verbose"}, "output: stream-json")
 	w.telemetryArrives(window)
+	c := w.bookedOnce(cost.Tokens{Input: perRunInput, Output: perRunOutput})
+	if want := 0.000525 * float64(c.Runs); math.Abs(c.USD-want) > 1e-12 || c.Unpriced != 0 {
+		t.Fatalf("ghosts today $%v (%d unpriced), want $%v: Claude Code's own cost_usd", c.USD, c.Unpriced, want)
+	}
 }
 
 func TestInitTurnsGeminiCLITelemetryOn(t *testing.T) {
@@ -257,11 +285,15 @@ func TestInitTurnsGeminiCLITelemetryOn(t *testing.T) {
 	w, window := newTelemetryWorld(t, "gemini", false)
 	w.geminiExec(idleScript(), []string{"--output-format", "stream-json"}, "output: stream-json")
 	w.telemetryArrives(window)
+	w.bookedOnce(cost.Tokens{Input: perRunInput, Output: perRunOutput})
 }
 
+// Codex's stand-in reports 10 input tokens (2 cached) and 5 output a
+// response, three a run.
 func TestInitTurnsCodexTelemetryOn(t *testing.T) {
 	t.Parallel() // waits on its schedule; the timing tests run alone
 	w, window := newTelemetryWorld(t, "codex", false)
 	w.codexExec(idleScript(), []string{"--json"}, "output: stream-json")
 	w.telemetryArrives(window)
+	w.bookedOnce(cost.Tokens{Input: 24, CacheRead: 6, Output: 15})
 }
