@@ -39,7 +39,9 @@ func (t Thresholds) check(key string, p *problems) {
 	if t.ToolLoop < 2 {
 		bad("tool_loop", "must be at least 2 (calls in a row)")
 	}
-	if t.ChannelSilent < Duration(time.Minute) {
+	if t.ChannelSilent != 0 && t.ChannelSilent < Duration(time.Minute) {
+		// 0 is the default (15m): a state file from a watchdog that
+		// predates the key still reads.
 		bad("channel_silent", "must be at least 1m (a client exports its telemetry seconds after a turn)")
 	}
 }

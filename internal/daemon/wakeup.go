@@ -203,11 +203,15 @@ func (a *agent) recordDelivery(end time.Time, id workspace.ID, err error) {
 func (a *agent) account(source string, id workspace.ID, now time.Time, text string, res delivery.Result, err error, takenOver, probe bool) {
 	entry := transcript.Entry{Time: now, Agent: a.name, Source: source, Prompt: text, Reply: res.Reply, DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode, Signal: res.Signal, Truncated: res.Truncated}
 	if a.deliver.Traits().RunIsTheWork {
-		u, from := a.withTelemetry(now, a.clock.Now(), res.Usage, cost.FromStream)
+		end := a.clock.Now()
+		u, from := a.withTelemetry(now, end, res.Usage, cost.FromStream)
 		entry.Run = a.spend(source, costOutcome(res, err), u, from)
-		if res.Reply != "" || res.Usage != nil {
+		if err == nil && (res.Reply != "" || res.Usage != nil) {
+			// The run's output spoke and the run ended on its own: a turn's
+			// end the other channels must have reported (a run ended for
+			// its timeout may have left them rightly quiet).
 			a.mu.Lock()
-			a.heard.exec = now // the run's output spoke: a turn's end the others must have seen
+			a.heard.exec = end
 			a.mu.Unlock()
 		}
 	}
