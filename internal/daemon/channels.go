@@ -64,7 +64,7 @@ func channelTimes(chs checks.Channels) state.Channels {
 // channels that spoke within channelMemory: a hook that broke before a
 // restart stays watched.
 func (a *agent) restoreChannels(now time.Time) {
-	prev, err := state.Read(a.ws)
+	prev, err := state.Load(a.dir) // the watchdog's own copy, not the published one the agent can write
 	if err != nil {
 		return
 	}
