@@ -7,6 +7,7 @@ import (
 
 	"github.com/robfig/cron/v3"
 
+	"github.com/ai-heart/ai-heart/internal/clients"
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -146,9 +147,5 @@ func (a *AgentConfig) validate(key string, p *problems) {
 // knownClient reports whether name is a client the watchdog knows the keys
 // of (the names heart-hook's --client takes), or empty.
 func knownClient(name string) bool {
-	switch name {
-	case "", "claude-code", "gemini", "codex", "agy":
-		return true
-	}
-	return false
+	return name == "" || slices.Contains(clients.Hooked(), name)
 }

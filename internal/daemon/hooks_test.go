@@ -8,6 +8,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/clients/claudecode"
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/hook"
 	"github.com/ai-heart/ai-heart/internal/state"
@@ -17,7 +18,7 @@ import (
 // said writes a hook event at the (fake) present, as heart-hook does.
 func said(t *testing.T, ws *workspace.Workspace, e hook.Event) {
 	t.Helper()
-	e.Time, e.Client = time.Now(), hook.ClaudeCode
+	e.Time, e.Client = time.Now(), claudecode.Name
 	if e.Name == "" {
 		e.Name = string(e.Kind)
 	}
@@ -124,7 +125,7 @@ func TestHooksLoopAndQuestion(t *testing.T) {
 		if c := h.state().Client; c == nil || c.Mode != state.ClientWaitingForYou || c.Asking != "question" {
 			t.Fatalf("client state = %+v, want waiting for you", c)
 		}
-		e := hook.Event{Time: time.Now().Add(24 * time.Hour), Client: hook.ClaudeCode, Name: "PreToolUse", Kind: hook.Tool, Tool: "Forged"}
+		e := hook.Event{Time: time.Now().Add(24 * time.Hour), Client: claudecode.Name, Name: "PreToolUse", Kind: hook.Tool, Tool: "Forged"}
 		if err := hook.Append(ws.Root, e); err != nil {
 			t.Fatal(err)
 		}

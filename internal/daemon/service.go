@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/clients"
+	"github.com/ai-heart/ai-heart/internal/clients/client"
 	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -32,13 +34,13 @@ const (
 	serviceNeedsYou                    // refused: the operator must fix credentials or billing
 )
 
-// fateOf classifies a client's error type (Claude Code's StopFailure
-// matcher values).
+// fateOf classifies a client's error type (its adapter's failure words:
+// Claude Code's StopFailure matcher values).
 func fateOf(kind string) serviceFate {
-	switch kind {
-	case "rate_limit", "overloaded", "server_error":
+	switch clients.Fate(kind) {
+	case client.Busy:
 		return serviceBusy
-	case "authentication_failed", "billing_error", "oauth_org_not_allowed":
+	case client.NeedsYou:
 		return serviceNeedsYou
 	}
 	return serviceOther

@@ -3,17 +3,19 @@ package delivery
 import (
 	"context"
 	"fmt"
+
+	"github.com/ai-heart/ai-heart/internal/clients"
 )
 
 // InterruptClient stops what the client in the pane is doing, with its own
-// keys, and saves its chat under name where the client keeps chats only
-// when asked: Gemini CLI cancels on the first Escape and clears the input on
-// the second, and saves with "/chat save"; Claude Code and Codex stop on one
-// Escape (a second opens their history menus, which would swallow the next
-// prompt) and keep every session themselves, so nothing else is typed. An
-// unknown client gets the single Escape. It reports what it typed.
+// keys (its adapter's: one Escape, or two where the first cancels and the
+// second clears the input), and saves its chat under name where the client
+// keeps chats only when asked (Gemini CLI's "/chat save"); the others keep
+// every session themselves, so nothing else is typed. An unknown client
+// gets the single Escape. It reports what it typed.
 func InterruptClient(ctx context.Context, in Interrupter, client, name string) (typed string, err error) {
-	if client != "gemini" {
+	keys := clients.Keys(client)
+	if keys.Escapes < 2 {
 		if err := in.Cancel(ctx); err != nil {
 			return "", err
 		}
@@ -22,7 +24,7 @@ func InterruptClient(ctx context.Context, in Interrupter, client, name string) (
 	if err := in.Interrupt(ctx); err != nil {
 		return "", err
 	}
-	if name == "" {
+	if name == "" || !keys.SavesChat {
 		return "Escape Escape", nil
 	}
 	if err := in.SaveChat(ctx, name); err != nil {

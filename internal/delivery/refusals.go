@@ -1,7 +1,6 @@
 package delivery
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/ai-heart/ai-heart/internal/termsafe"
@@ -15,13 +14,11 @@ const MaxRefusedTools = 8
 // and tool_result: a stream that never answers its calls cannot grow it.
 const maxPending = 64
 
-// refusals follows the tool calls a client refused, as its stream-json says.
-// Claude Code lists them in its result event (permission_denials: the tool,
-// its use ID and input). Gemini CLI 0.61 answers such a call with a
-// tool_result of status "error": headless, a tool that needs approval is
-// left out of its registry (error type tool_not_registered), and one its
-// policy denies is a policy_violation. The agent writes what the client
-// prints, so names are cut short and few are kept.
+// refusals follows the tool calls a client refused, as its stream-json says
+// (its adapter reads which): Claude Code lists them in its result event,
+// Gemini CLI answers such a call with a result of its own, matched here to
+// the call's beginning. The agent writes what the client prints, so names
+// are cut short and few are kept.
 type refusals struct {
 	tools   []string
 	n       int
@@ -56,27 +53,18 @@ func (r *refusals) begin(id, tool string) {
 	}
 }
 
-// result reads a Gemini CLI tool_result: an error of a refusal's type is a
-// refused call of the tool its tool_use named.
-func (r *refusals) result(id, status string, errField json.RawMessage) {
+// result ends a call begun earlier: a refused one is a refused call of the
+// tool its beginning named.
+func (r *refusals) result(id string, refused bool) {
 	tool, ok := r.pending[id]
 	delete(r.pending, id)
-	if status != "error" {
+	if !refused {
 		return
 	}
-	var e struct {
-		Type string `json:"type"`
+	if !ok {
+		tool = "an unnamed tool"
 	}
-	if json.Unmarshal(errField, &e) != nil {
-		return
-	}
-	switch e.Type {
-	case "tool_not_registered", "policy_violation":
-		if !ok {
-			tool = "an unnamed tool"
-		}
-		r.refuse(tool)
-	}
+	r.refuse(tool)
 }
 
 // toolName keeps a tool's name printable and short: it goes into alert

@@ -96,7 +96,7 @@ func TestStreamRefusalsForged(t *testing.T) {
 	// One long name alone is cut, and the unnamed refusal is named so.
 	r := refusals{}
 	r.refuse(long)
-	r.result("unknown", "error", []byte(`{"type":"tool_not_registered"}`))
+	r.result("unknown", true)
 	if len(r.tools) != 2 || len(r.tools[0]) > 90 || r.tools[1] != "an unnamed tool" {
 		t.Fatalf("tools %q", r.tools)
 	}

@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
+	"github.com/ai-heart/ai-heart/internal/clients"
+	"github.com/ai-heart/ai-heart/internal/clients/client"
 	"github.com/ai-heart/ai-heart/internal/cost"
 )
 
@@ -24,8 +27,9 @@ var ErrRefused = errors.New("the client refused every tool call")
 var ErrTokenCap = errors.New("per-wakeup token cap reached")
 
 // streamReader reads a client's --output-format stream-json (one JSON event
-// per line, Gemini CLI and Claude Code alike): it counts the tool calls as
-// they happen and keeps the final text. Lines that are not JSON are passed
+// per line, Gemini CLI, Claude Code and Codex alike; each client's adapter
+// reads its own events): it counts the tool calls as they happen and keeps
+// the final text. Lines that are not JSON are passed
 // over; a partial last line is read when the stream ends.
 type streamReader struct {
 	max    int    // tool calls allowed (0 = no cap)
@@ -57,56 +61,6 @@ type runningMsg struct {
 	tokens cost.Tokens
 }
 
-// event is the part of a stream-json line the reader needs. Gemini CLI
-// writes {"type":"tool_use",...}, {"type":"message","role":"assistant",
-// "content":"..."} and {"type":"result",...}; Claude Code writes
-// {"type":"assistant","message":{"content":[{"type":"tool_use"},...]}} and
-// {"type":"result","result":"..."}.
-type event struct {
-	Type     string          `json:"type"`
-	Role     string          `json:"role"`
-	Content  json.RawMessage `json:"content"`
-	Result   json.RawMessage `json:"result"`
-	Response string          `json:"response"`
-	Subtype  string          `json:"subtype"`
-	Model    string          `json:"model"` // Claude Code's system init: the session's model
-	Message  *struct {
-		ID      string `json:"id"`
-		Model   string `json:"model"`
-		Content []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		} `json:"content"`
-		Usage *claudeUsage `json:"usage"`
-	} `json:"message"`
-	// Claude Code's result: usage, total_cost_usd, modelUsage.
-	Usage        *claudeUsage                `json:"usage"`
-	TotalCostUSD *float64                    `json:"total_cost_usd"`
-	ModelUsage   map[string]claudeModelUsage `json:"modelUsage"`
-	// Gemini CLI's result: stats.
-	Stats *geminiStats `json:"stats"`
-	// Claude Code names a failed request's cause on the assistant event
-	// ("error":"rate_limit") and its HTTP status on the result; Gemini
-	// CLI's tool_result carries an object ({"type":"policy_violation"}).
-	Error          json.RawMessage `json:"error"`
-	IsError        bool            `json:"is_error"`
-	APIErrorStatus int             `json:"api_error_status"`
-	// Codex's `exec --json`: items (tool calls, the agent's message) and
-	// the turn's end with its usage.
-	Item *struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	} `json:"item"`
-	// Claude Code's result lists the calls it refused; Gemini CLI's
-	// tool_use names a call and its tool_result says how it went.
-	PermissionDenials []struct {
-		ToolName string `json:"tool_name"`
-	} `json:"permission_denials"`
-	ToolName string `json:"tool_name"`
-	ToolID   string `json:"tool_id"`
-	Status   string `json:"status"`
-}
-
 func (s *streamReader) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -135,82 +89,61 @@ func (s *streamReader) finish() {
 	s.line = nil
 }
 
+// take reads one line: its type says which clients' adapters read it
+// (the run's client is not known: each reads the events of its own), and
+// what they say is folded into the run.
 func (s *streamReader) take(l []byte) {
-	var ev event
-	if json.Unmarshal(bytes.TrimSpace(l), &ev) != nil {
+	l = bytes.TrimSpace(l)
+	var head struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(l, &head) != nil {
 		return
 	}
 	s.events++
-	switch ev.Type {
-	case "system":
-		if ev.Subtype == "init" {
-			s.model = ev.Model
+	for _, x := range clients.Execs() {
+		if slices.Contains(x.Types, head.Type) {
+			s.fold(x.Line(head.Type, l))
 		}
-	case "tool_use":
+	}
+}
+
+// fold adds one step of the run, as an adapter read it.
+func (s *streamReader) fold(st client.Step) {
+	if st.Model != nil {
+		s.model = *st.Model
+	}
+	if st.Failure != "" {
+		s.serviceError = st.Failure
+	}
+	if st.FailureIfNone != "" && s.serviceError == "" {
+		s.serviceError = st.FailureIfNone
+	}
+	if m := st.Message; m != nil {
+		s.runningUsage(m.ID, m.Model, m.Tokens)
+	}
+	for range st.Calls {
 		s.call()
-		s.refusals.begin(ev.ToolID, ev.ToolName)
-	case "tool_result":
-		s.refusals.result(ev.ToolID, ev.Status, ev.Error)
-	case "assistant":
-		var why string
-		if json.Unmarshal(ev.Error, &why) == nil && why != "" {
-			s.serviceError = why
+	}
+	if c := st.Begin; c != nil {
+		s.refusals.begin(c.ID, c.Tool)
+	}
+	if r := st.Result; r != nil {
+		s.refusals.result(r.ID, r.Refused)
+	}
+	for _, tool := range st.Refused {
+		s.refusals.refuse(tool)
+	}
+	s.said.WriteString(st.Said)
+	if st.Reply != nil {
+		s.result = *st.Reply
+	}
+	if u := st.Usage; u != nil {
+		if u.Models == nil && s.model != "" {
+			u.Models = map[string]cost.Tokens{s.model: u.Tokens}
 		}
-		if ev.Message != nil && ev.Message.Usage != nil {
-			s.runningUsage(ev.Message.ID, ev.Message.Model, ev.Message.Usage.tokens())
-		}
-		if ev.Message != nil {
-			for _, c := range ev.Message.Content {
-				switch c.Type {
-				case "tool_use":
-					s.call()
-				case "text":
-					s.said.WriteString(c.Text)
-				}
-			}
-		}
-	case "message":
-		var text string
-		if ev.Role == "assistant" && json.Unmarshal(ev.Content, &text) == nil {
-			s.said.WriteString(text)
-		}
-	case "item.started": // Codex: a tool call begins
-		if ev.Item != nil && (ev.Item.Type == "command_execution" || ev.Item.Type == "mcp_tool_call" || ev.Item.Type == "web_search" || ev.Item.Type == "file_change") {
-			s.call()
-		}
-	case "item.completed": // Codex: the agent's message is the reply
-		if ev.Item != nil && ev.Item.Type == "agent_message" {
-			s.result = ev.Item.Text
-		}
-	case "turn.completed": // Codex: the turn's usage, every step summed
-		if ev.Usage != nil {
-			u := &cost.Usage{Tokens: ev.Usage.codexTokens()}
-			if s.model != "" {
-				u.Models = map[string]cost.Tokens{s.model: u.Tokens}
-			}
-			s.final = u
-			s.checkTokens(u.Tokens.Total())
-		}
-	case "result":
-		if ev.IsError && s.serviceError == "" {
-			s.serviceError = statusError(ev.APIErrorStatus)
-		}
-		for _, d := range ev.PermissionDenials {
-			s.refusals.refuse(d.ToolName)
-		}
-		var text string
-		if json.Unmarshal(ev.Result, &text) == nil && text != "" {
-			s.result = text
-		} else if ev.Response != "" {
-			s.result = ev.Response
-		}
-		if u := resultUsage(ev); u != nil {
-			if u.Models == nil && s.model != "" {
-				u.Models = map[string]cost.Tokens{s.model: u.Tokens}
-			}
-			s.final = u
-			s.checkTokens(u.Tokens.Total())
-		}
+		s.final = u
+		s.checkTokens(u.Tokens.Total())
 	}
 }
 
@@ -294,27 +227,12 @@ func (s *streamReader) refused() ([]string, int) {
 	return append([]string(nil), s.refusals.tools...), s.refusals.n
 }
 
-// serviceFailure says why the model's service failed the run: Claude Code's
-// error type (rate_limit, overloaded, authentication_failed, billing_error,
-// ...) or, failing that, the one its result's HTTP status means; "" if the
-// service did not fail it.
+// serviceFailure says why the model's service failed the run, in a word of
+// its client's adapter (Claude Code's rate_limit, overloaded,
+// authentication_failed, billing_error, ...); "" if the service did not
+// fail it.
 func (s *streamReader) serviceFailure() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.serviceError
-}
-
-// statusError is the error type an HTTP status from the model's API means.
-func statusError(code int) string {
-	switch code {
-	case 429:
-		return "rate_limit"
-	case 529, 503:
-		return "overloaded"
-	case 401, 403:
-		return "authentication_failed"
-	case 402:
-		return "billing_error"
-	}
-	return ""
 }

@@ -7,20 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
-
-// Clients whose hooks heart-hook understands.
-const (
-	ClaudeCode = "claude-code"
-	Gemini     = "gemini"
-	Agy        = "agy"
-	Codex      = "codex"
-)
-
-// Clients lists them, for flags and errors.
-var Clients = []string{ClaudeCode, Gemini, Agy, Codex}
 
 // Kind is what an event means, the same for every client.
 type Kind string
@@ -60,106 +50,81 @@ type Event struct {
 	Transcript string `json:"transcript,omitempty"`
 }
 
-// payload is the part of a client's hook input Parse reads. Claude Code and
-// Gemini CLI share the common fields; Codex's notify has its own.
-type payload struct {
-	Event            string          `json:"hook_event_name"`
-	Session          string          `json:"session_id"`
-	Tool             string          `json:"tool_name"`
-	Input            json.RawMessage `json:"tool_input"`
-	NotificationType string          `json:"notification_type"`
-	Error            json.RawMessage `json:"error"` // StopFailure: a type word; PostToolUseFailure: text (never kept)
+// A Dialect is how one client's hooks speak: its adapter
+// (internal/clients) gives it, and Parse reads the client's input with it.
+// It holds no code that needs more than the standard library: heart-hook
+// runs on the agent's critical path.
+type Dialect struct {
+	// Client is the client's name, as heart-hook's --client takes it.
+	Client string
+	// Kinds maps the client's own event names to what they mean; any other
+	// name is Other.
+	Kinds map[string]Kind
+	// Decode reads one hook input (trimmed JSON) into what every client
+	// says in its own words.
+	Decode func(data []byte) (Input, error)
+	// Questions names the tools whose call is a question to the user.
+	Questions []string
+}
 
-	CodexType   string `json:"type"`      // Codex notify: "agent-turn-complete"
-	CodexThread string `json:"thread-id"` // Codex notify
-
-	TranscriptPath string  `json:"transcript_path"`
-	LastMessage    *string `json:"last_assistant_message"` // Claude Code's Stop, Codex's Stop hook
-	PromptResponse *string `json:"prompt_response"`        // Gemini CLI's AfterAgent
-	CodexLast      *string `json:"last-assistant-message"` // Codex's notify
+// Input is what a client's hook input says, in the words Parse keeps.
+type Input struct {
+	Event     string          // the client's event name
+	Session   string          // the client's session (or thread) ID
+	Tool      string          // the tool's name, for a tool event
+	ToolInput json.RawMessage // the tool's input: only its hash is kept
+	// Detail is a client-defined word: the notification type, the
+	// failure's error type (rate_limit, authentication_failed, ...).
+	Detail string
+	// Asks is set when the event waits for a person although its name
+	// does not say so (a notification of a permission prompt).
+	Asks       bool
+	Transcript string  // where the client's session transcript is
+	Said       *string // the agent's last words, at a turn's end (never kept)
 }
 
 // ErrNoEvent reports a payload that names no event.
 var ErrNoEvent = errors.New("no event name in the hook's input")
 
-// Parse reads one hook input from client at now.
-func Parse(client string, data []byte, now time.Time) (Event, error) {
-	var p payload
-	if err := json.Unmarshal(bytes.TrimSpace(data), &p); err != nil {
-		return Event{}, fmt.Errorf("hook input from %s: %w", client, err)
+// Parse reads one hook input from d's client at now.
+func Parse(d Dialect, data []byte, now time.Time) (Event, error) {
+	in, err := d.Decode(bytes.TrimSpace(data))
+	if err != nil {
+		return Event{}, fmt.Errorf("hook input from %s: %w", d.Client, err)
 	}
-	e := Event{Time: now.UTC(), Client: client, Name: p.Event, Session: word(p.Session, 64)}
-	if client == Codex && e.Name == "" {
-		e.Name, e.Session = p.CodexType, word(p.CodexThread, 64)
-	}
+	e := Event{Time: now.UTC(), Client: d.Client, Name: in.Event, Session: word(in.Session, 64)}
 	if e.Name == "" {
 		return Event{}, ErrNoEvent
 	}
 	e.Name = word(e.Name, 40)
-	e.Kind = kindOf(client, e.Name)
-	if p.Tool != "" {
-		e.Tool = AgentToolName(word(p.Tool, 80))
+	e.Kind = d.Kinds[e.Name]
+	if e.Kind == "" {
+		e.Kind = Other
+	}
+	if in.Tool != "" {
+		e.Tool = AgentToolName(word(in.Tool, 80))
 	}
 	if e.Kind == Tool {
-		e.Input = hashInput(p.Input)
-		if isQuestion(e.Tool) {
+		e.Input = hashInput(in.ToolInput)
+		if slices.Contains(d.Questions, e.Tool) {
 			e.Kind, e.Detail = Ask, "question"
 		}
 	}
 	if e.Kind == TurnEnd {
-		for _, said := range []*string{p.LastMessage, p.PromptResponse, p.CodexLast} {
-			if said != nil {
-				e.Ghost = isGhost(*said)
-			}
+		if in.Said != nil {
+			e.Ghost = isGhost(*in.Said)
 		}
-		if len(p.TranscriptPath) <= 1024 { // a spool line stays under MaxLine
-			e.Transcript = word(p.TranscriptPath, 1024)
+		if len(in.Transcript) <= 1024 { // a spool line stays under MaxLine
+			e.Transcript = word(in.Transcript, 1024)
 		}
 	}
-	switch e.Name {
-	case "Notification":
-		e.Detail = word(p.NotificationType, 40)
-		if asksPerson(p.NotificationType) {
-			e.Kind = Ask
-		}
-	case "PermissionRequest":
-		e.Detail = "permission"
-	case "StopFailure":
-		var typ string
-		if json.Unmarshal(p.Error, &typ) == nil {
-			e.Detail = word(typ, 40)
-		}
+	if in.Detail != "" {
+		e.Detail = word(in.Detail, 40)
+	}
+	if in.Asks {
+		e.Kind = Ask
 	}
 	return e, nil
-}
-
-// kindOf maps a client's event name to its Kind.
-func kindOf(client, name string) Kind {
-	switch name {
-	case "UserPromptSubmit", "BeforeAgent", "PreInvocation":
-		return TurnStart
-	case "Stop", "AfterAgent", "agent-turn-complete":
-		return TurnEnd
-	case "PreToolUse", "BeforeTool":
-		return Tool
-	case "PostToolUse", "AfterTool":
-		return ToolDone
-	case "PostToolUseFailure":
-		return ToolFailed
-	case "PermissionDenied":
-		return Refused
-	case "PermissionRequest":
-		return Ask
-	case "StopFailure":
-		return Failure
-	case "SessionStart":
-		return SessionStart
-	case "SessionEnd":
-		return SessionEnd
-	case "PreCompact", "PreCompress":
-		return Compact
-	}
-	return Other
 }
 
 // isGhost reports a reply that is only the idle token: the agent found
@@ -168,20 +133,6 @@ func kindOf(client, name string) Kind {
 func isGhost(said string) bool {
 	s := strings.TrimSpace(said)
 	return s == "[IDLE]" || s == "HEARTBEAT_OK"
-}
-
-// isQuestion reports a tool whose call is a question to the user.
-func isQuestion(tool string) bool { return tool == "AskUserQuestion" }
-
-// asksPerson reports a notification that waits for a person: a permission
-// prompt (Claude Code's permission_prompt, Gemini CLI's ToolPermission) or
-// a form to fill (elicitation_dialog).
-func asksPerson(typ string) bool {
-	switch typ {
-	case "permission_prompt", "worker_permission_prompt", "elicitation_dialog", "ToolPermission":
-		return true
-	}
-	return false
 }
 
 // hashInput is a short hash of a tool's input: equal inputs, equal hashes,

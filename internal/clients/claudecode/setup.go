@@ -1,0 +1,40 @@
+package claudecode
+
+import "github.com/ai-heart/ai-heart/internal/clients/client"
+
+// Setup: Claude Code 2.1 reads project MCP servers from .mcp.json and hooks
+// from .claude/settings.json (timeout in seconds), and its instructions
+// from CLAUDE.md. Headless `claude -p` uses both as they are, but asks
+// permission for each mcp-heart tool: the user-level allow rule grants it.
+// Interactively a server in .mcp.json waits for approval, and 2.1.197
+// honours enabledMcpjsonServers in the project's .claude/settings.json once
+// the folder is trusted (checked with `claude mcp list`: "Pending approval"
+// without it or without the trust, "Connected" with both). The matcher is
+// "*" for the events that match a tool name; the others match everything
+// without one.
+//
+// The allow rule goes in the user's ~/.claude/settings.json: Claude Code
+// 2.1 ignores a project's permissions.allow until the folder is trusted
+// ("Ignoring 1 permissions.allow entry from .claude/settings.json: this
+// workspace has not been trusted"), and headless `claude -p` never shows
+// the trust dialog, so the project's file cannot carry it.
+func (Adapter) Setup() client.Setup {
+	return client.Setup{Files: []client.File{
+		{Path: "CLAUDE.md", Edits: []client.Edit{client.Instructions{}}},
+		{Path: ".mcp.json", Edits: []client.Edit{client.MCPServer{}}},
+		{Path: ".claude/settings.json", Edits: []client.Edit{
+			client.EnableServer{Key: "enabledMcpjsonServers"},
+			client.HookGroups{Events: []client.HookEvent{
+				{Name: "SessionStart"}, {Name: "UserPromptSubmit"},
+				{Name: "PreToolUse", Matcher: "*"}, {Name: "PostToolUse", Matcher: "*"}, {Name: "PostToolUseFailure", Matcher: "*"},
+				{Name: "Stop"}, {Name: "StopFailure"}, {Name: "PermissionRequest", Matcher: "*"}, {Name: "PermissionDenied", Matcher: "*"},
+				{Name: "Notification"}, {Name: "PreCompact"}, {Name: "SessionEnd"},
+			}},
+		}},
+		{Root: client.Home, Path: ".claude/settings.json", Edits: []client.Edit{client.AllowServer{Prefix: AllowPrefix}}},
+	}}
+}
+
+// AllowPrefix begins the permission rule that allows every tool of an MCP
+// server: mcp__SERVER.
+const AllowPrefix = "mcp__"

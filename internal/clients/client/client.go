@@ -1,0 +1,118 @@
+// Package client is what an LLM client's adapter tells the rest of the
+// watchdog: the interface every adapter answers (internal/clients/<name>)
+// and the words its answers are made of. The registry, package clients,
+// lists the adapters; this package holds none, so the adapters can import
+// it. Like them it is the standard library and the leaves it names
+// (internal/hook, internal/cost/tokens): heart-hook links it.
+package client
+
+import (
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/cost/tokens"
+	"github.com/ai-heart/ai-heart/internal/hook"
+)
+
+// Adapter is one LLM client: everything the watchdog knows of it, in one
+// folder. Each part is an answer, empty where the client has nothing of
+// the kind (Claude Desktop has no hooks, no headless mode, no keys).
+type Adapter interface {
+	// Name is what --client takes (init, heart-hook) and agent.client names.
+	Name() string
+	// Title is the client's own name, for people.
+	Title() string
+	// Hooks is how its hooks speak (hook.Parse reads them); nil when it
+	// has none.
+	Hooks() *hook.Dialect
+	// Exec is how the watchdog runs it headless and reads its output; nil
+	// when it has no headless mode.
+	Exec() *Exec
+	// Transcripts reads what a turn used from its session transcript; nil
+	// when its transcripts carry no usage.
+	Transcripts() Transcripts
+	// Failures classifies the words it gives a failed request (a hook's
+	// error type, its stream's error): those it does not list are
+	// failures like any other.
+	Failures() map[string]Fate
+	// Keys is how it is interrupted in a terminal.
+	Keys() Keys
+	// Setup is what `watchdog init --client NAME` writes for it.
+	Setup() Setup
+}
+
+// Fate is what a service failure says of the model's service.
+type Fate int
+
+// Fates.
+const (
+	Other    Fate = iota // a failure like any: the breaker counts it
+	Busy                 // rate-limited or overloaded: it will answer later
+	NeedsYou             // refused: the operator must fix credentials or billing
+)
+
+// Keys is how a client in a terminal is stopped and its chat kept.
+type Keys struct {
+	// Escapes is how many Escapes stop what it is doing: 1, or 2 where the
+	// first cancels and the second clears the input (Gemini CLI). A second
+	// Escape opens Claude Code's and Codex's history menus, which would
+	// swallow the next prompt.
+	Escapes int
+	// SavesChat is set for a client that keeps a chat only when asked
+	// (Gemini CLI's "/chat save NAME"); the others keep every session.
+	SavesChat bool
+}
+
+// Transcripts sums what one turn used, from the end of the client's
+// session transcript (tail: its last bytes, read by the caller), counting
+// only what was said between from and to. nil means unknown.
+type Transcripts func(tail []byte, from, to time.Time) *tokens.Usage
+
+// Exec is how the watchdog wakes a client headless and reads what the run
+// printed.
+type Exec struct {
+	// Command is the argv whose output the watchdog reads tokens, cost and
+	// tool calls from ("{prompt}" is the heartbeat).
+	Command []string
+	// Priced is set when the client prices its own runs; Price is an
+	// example prices entry (config) for one that does not, "" if none fits.
+	Priced bool
+	Price  string
+	// Types lists the "type" of the output's events that Line reads.
+	Types []string
+	// Line reads one event of the output (a JSON line whose type is one of
+	// Types).
+	Line func(typ string, line []byte) Step
+}
+
+// Step is what one event of a run's output says. The reader of the output
+// (package delivery) keeps the run's state: the caps, the running sums.
+type Step struct {
+	Model   *string       // the session's model, when the event names it
+	Calls   int           // tool calls begun
+	Said    string        // the assistant's text, the reply if no event gives one
+	Reply   *string       // the run's reply
+	Message *Message      // an assistant message's usage as it stands
+	Usage   *tokens.Usage // the run's usage, every step summed
+	// Failure says why the model's service failed the run (a word of
+	// Failures); FailureIfNone does the same unless a failure was said.
+	Failure, FailureIfNone string
+	Refused                []string    // tools the client refused to run
+	Begin                  *Call       // a call whose result may come as a later event
+	Result                 *CallResult // the result of a call begun earlier
+}
+
+// Message is one assistant message's usage as last seen: an event may
+// repeat it, and the last one counts.
+type Message struct {
+	ID, Model string
+	Tokens    tokens.Tokens
+}
+
+// Call is a tool call begun.
+type Call struct{ ID, Tool string }
+
+// CallResult is how a call ended: Refused when the client refused it.
+type CallResult struct {
+	ID      string
+	Refused bool
+}

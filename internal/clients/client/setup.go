@@ -1,0 +1,105 @@
+package client
+
+// The words of Setup: what init writes for a client, as data. Package setup
+// applies them with its one merge machinery (JSON and TOML merged in place,
+// the user's keys kept, links followed as it allows); an adapter only says
+// which file gets what.
+
+// ServerName is the MCP server's name in every client's files.
+const ServerName = "mcp-heart"
+
+// Setup is the files init writes for a client, in order, and what to tell
+// the operator afterwards ("" for nothing).
+type Setup struct {
+	Files []File
+	Note  string
+}
+
+// Root is where a client file lies.
+type Root int
+
+// Roots.
+const (
+	Workspace  Root = iota // the agent's workspace
+	Home                   // the agent's home: what only the user can grant; skipped without one
+	UserConfig             // os.UserConfigDir(): for a client with no project scope
+)
+
+// File is one file and its edits, applied in order. A file whose every
+// edit is a hooks edit is not written when no hooks are wired.
+type File struct {
+	Root  Root
+	Path  string // slash-separated, under Root
+	Edits []Edit
+}
+
+// Edit is one change to a file: one of the types below.
+type Edit interface{ isEdit() }
+
+// Instructions makes the file a link to the agent's rules (GEMINI.md), so
+// every client reads the one copy.
+type Instructions struct{}
+
+// MCPServer registers mcp-heart under mcpServers in a JSON file. Trust
+// adds "trust": true (a client that asks before each call otherwise).
+type MCPServer struct{ Trust bool }
+
+// EnableServer adds mcp-heart to the JSON array under Key.
+type EnableServer struct{ Key string }
+
+// HookGroups runs heart-hook on Events, in the hooks shape Claude Code,
+// Gemini CLI and Codex share: {"hooks": {"Event": [{"matcher": …, "hooks":
+// [handler]}]}}. A handler is {type, command, timeout}: Named puts
+// "name": "heart-hook" first, Millis gives the timeout in milliseconds.
+type HookGroups struct {
+	Events []HookEvent
+	Named  bool
+	Millis bool
+}
+
+// HookEvent is one event heart-hook runs on. Matcher "" adds none;
+// Timeout 0 is init's default (seconds).
+type HookEvent struct {
+	Name, Matcher string
+	Timeout       int
+}
+
+// NamedHooks is Antigravity's hooks.json: a top-level hook named
+// heart-hook whose Flat events take a list of handlers and whose Grouped
+// events take [{matcher: "*", hooks: [handler]}].
+type NamedHooks struct{ Flat, Grouped []string }
+
+// AllowServer adds Prefix+ServerName to permissions.allow in a JSON file:
+// the rule that lets every tool of mcp-heart run, and no other tool.
+type AllowServer struct{ Prefix string }
+
+// TrustFolder sets the workspace's path to Value in a JSON object. A value
+// the user set for it otherwise stops init: Refused says what follows from
+// it ("Gemini CLI would leave mcp-heart disabled").
+type TrustFolder struct{ Value, Refused string }
+
+// TOMLServer adds [mcp_servers.mcp-heart] to a TOML file, by text.
+type TOMLServer struct{}
+
+// TOMLTrust adds [projects."DIR"] trust_level = "trusted" to a TOML file;
+// Refused says what follows from an entry that does not trust it.
+type TOMLTrust struct{ Refused string }
+
+func (Instructions) isEdit() {}
+func (MCPServer) isEdit()    {}
+func (EnableServer) isEdit() {}
+func (HookGroups) isEdit()   {}
+func (NamedHooks) isEdit()   {}
+func (AllowServer) isEdit()  {}
+func (TrustFolder) isEdit()  {}
+func (TOMLServer) isEdit()   {}
+func (TOMLTrust) isEdit()    {}
+
+// IsHooks reports an edit that wires heart-hook.
+func IsHooks(e Edit) bool {
+	switch e.(type) {
+	case HookGroups, NamedHooks:
+		return true
+	}
+	return false
+}

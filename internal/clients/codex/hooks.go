@@ -1,0 +1,53 @@
+package codex
+
+import (
+	"encoding/json"
+
+	"github.com/ai-heart/ai-heart/internal/hook"
+)
+
+// Hooks is how Codex's hooks speak: Claude Code's input fields and event
+// names, and its notify program's own JSON (given as the last argument):
+// {"type":"agent-turn-complete","thread-id":…,"last-assistant-message":…}.
+var Hooks = hook.Dialect{
+	Client: Name,
+	Kinds: map[string]hook.Kind{
+		"SessionStart": hook.SessionStart, "SessionEnd": hook.SessionEnd,
+		"UserPromptSubmit": hook.TurnStart, "Stop": hook.TurnEnd, "agent-turn-complete": hook.TurnEnd,
+		"PreToolUse": hook.Tool, "PostToolUse": hook.ToolDone,
+		"PermissionRequest": hook.Ask, "PreCompact": hook.Compact,
+	},
+	Decode: decodeHook,
+}
+
+// payload is the part of a hook's or notify's input that is read.
+type payload struct {
+	Event          string          `json:"hook_event_name"`
+	Session        string          `json:"session_id"`
+	Tool           string          `json:"tool_name"`
+	Input          json.RawMessage `json:"tool_input"`
+	TranscriptPath string          `json:"transcript_path"`
+	LastMessage    *string         `json:"last_assistant_message"` // the Stop hook
+
+	NotifyType   string  `json:"type"`
+	NotifyThread string  `json:"thread-id"`
+	NotifyLast   *string `json:"last-assistant-message"`
+}
+
+func decodeHook(data []byte) (hook.Input, error) {
+	var p payload
+	if err := json.Unmarshal(data, &p); err != nil {
+		return hook.Input{}, err
+	}
+	in := hook.Input{Event: p.Event, Session: p.Session, Tool: p.Tool, ToolInput: p.Input, Transcript: p.TranscriptPath, Said: p.LastMessage}
+	if in.Event == "" {
+		in.Event, in.Session = p.NotifyType, p.NotifyThread
+	}
+	if p.NotifyLast != nil {
+		in.Said = p.NotifyLast
+	}
+	if p.Event == "PermissionRequest" {
+		in.Detail = "permission"
+	}
+	return in, nil
+}

@@ -1,0 +1,43 @@
+package gemini
+
+import (
+	"encoding/json"
+
+	"github.com/ai-heart/ai-heart/internal/hook"
+)
+
+// Hooks is how Gemini CLI's hooks speak: Claude Code's input fields under
+// its own event names.
+var Hooks = hook.Dialect{
+	Client: Name,
+	Kinds: map[string]hook.Kind{
+		"SessionStart": hook.SessionStart, "SessionEnd": hook.SessionEnd,
+		"BeforeAgent": hook.TurnStart, "AfterAgent": hook.TurnEnd,
+		"BeforeTool": hook.Tool, "AfterTool": hook.ToolDone, "PreCompress": hook.Compact,
+	},
+	Decode: decodeHook,
+}
+
+// payload is the part of a hook's input that is read.
+type payload struct {
+	Event            string          `json:"hook_event_name"`
+	Session          string          `json:"session_id"`
+	Tool             string          `json:"tool_name"`
+	Input            json.RawMessage `json:"tool_input"`
+	NotificationType string          `json:"notification_type"`
+	TranscriptPath   string          `json:"transcript_path"`
+	PromptResponse   *string         `json:"prompt_response"` // AfterAgent
+}
+
+func decodeHook(data []byte) (hook.Input, error) {
+	var p payload
+	if err := json.Unmarshal(data, &p); err != nil {
+		return hook.Input{}, err
+	}
+	in := hook.Input{Event: p.Event, Session: p.Session, Tool: p.Tool, ToolInput: p.Input, Transcript: p.TranscriptPath, Said: p.PromptResponse}
+	if p.Event == "Notification" {
+		// ToolPermission: a tool call waits for a person's approval.
+		in.Detail, in.Asks = p.NotificationType, p.NotificationType == "ToolPermission"
+	}
+	return in, nil
+}
