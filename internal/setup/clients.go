@@ -9,16 +9,22 @@ import (
 	"strings"
 
 	aiheart "github.com/ai-heart/ai-heart"
+	"github.com/ai-heart/ai-heart/internal/clients/agy"
+	"github.com/ai-heart/ai-heart/internal/clients/claudecode"
+	"github.com/ai-heart/ai-heart/internal/clients/claudedesktop"
+	"github.com/ai-heart/ai-heart/internal/clients/codex"
+	"github.com/ai-heart/ai-heart/internal/clients/gemini"
 )
 
-// The clients `watchdog init --client` wires. Each registers mcp-heart and
-// runs heart-hook on the client's own events, in the client's own files.
+// Some of the clients `watchdog init --client` wires (all of them:
+// ClientNames, from internal/clients). Each registers mcp-heart and runs
+// heart-hook on the client's own events, in the client's own files.
 const (
-	ClientGemini        = "gemini"
-	ClientClaudeCode    = "claude-code"
-	ClientClaudeDesktop = "claude-desktop"
-	ClientAgy           = "agy"
-	ClientCodex         = "codex"
+	ClientGemini        = gemini.Name
+	ClientClaudeCode    = claudecode.Name
+	ClientClaudeDesktop = claudedesktop.Name
+	ClientAgy           = agy.Name
+	ClientCodex         = codex.Name
 )
 
 // HeartHookName is the hook receiver's binary, installed next to watchdog
@@ -90,7 +96,7 @@ type edit struct {
 }
 
 // clients is the table, in the order `init` wires and lists them.
-var clients = []client{geminiClient, claudeCodeClient, claudeDesktopClient, agyClient, codexClient}
+var clients = fromRegistry()
 
 // ClientNames lists the names --client takes.
 func ClientNames() []string {

@@ -11,63 +11,6 @@ import (
 	"github.com/pelletier/go-toml/v2"
 )
 
-// codexClient: Codex CLI 0.169 reads the project's .codex/config.toml and
-// .codex/hooks.json when the project is trusted (checked with `codex mcp
-// list` and `codex doctor` in a throwaway CODEX_HOME). mcp-heart goes in
-// config.toml as [mcp_servers.mcp-heart]. The hooks go in hooks.json, in
-// the Claude Code shape Codex's hooks documentation uses (timeout in
-// seconds, SessionEnd capped at 3 s by Codex); JSON, so that config.toml
-// gets one table and nothing else. No `notify`: 0.169 ignores it in a
-// project config ("Ignored unsupported project-local config keys …:
-// notify", from `codex doctor`), and in the user's config it would fire
-// for every project with this workspace's name; the Stop hook reports the
-// same turn end.
-var codexClient = client{
-	name: ClientCodex,
-	files: func(w Wiring) []edit {
-		// Codex 0.169 ignores [otel] in a project's config.toml (its
-		// telemetry, so set, never left): it goes in the user's, beside
-		// the project's trust.
-		trust := func(home string) edit {
-			e := codexTrust(home, w.Dir)
-			if w.Telemetry == "" {
-				return e
-			}
-			trusted := e.merge
-			e.merge = func(old []byte, n *notes) ([]byte, error) {
-				out, err := trusted(old, n)
-				if err != nil {
-					return nil, err
-				}
-				return mergeCodexOtel(out, w.Telemetry, n)
-			}
-			return e
-		}
-		config := edit{path: w.in(".codex/config.toml"), merge: func(old []byte, n *notes) ([]byte, error) { return mergeCodexConfig(old, w, n) }}
-		agents := instructionsLink(w, "AGENTS.md")
-		if !w.hooks() {
-			return withHome(w, trust, agents, config)
-		}
-		return withHome(w, trust,
-			agents,
-			config,
-			jsonEdit(w.in(".codex/hooks.json"), func(root *object, _ *notes) error {
-				events := []hookEvent{
-					{"SessionStart", ""}, {"UserPromptSubmit", ""}, {"PreToolUse", ""}, {"PostToolUse", ""},
-					{"PermissionRequest", ""}, {"PreCompact", ""}, {"Stop", ""}, {"SessionEnd", ""},
-				}
-				return mergeHookGroups(root, events, func(event string) *object {
-					timeout := hookTimeout
-					if event == "SessionEnd" {
-						timeout = 3
-					}
-					return objectOf(kv{"type", "command"}, kv{"command", w.hookCommand(ClientCodex)}, kv{"timeout", timeout})
-				})
-			}),
-		)
-	},
-}
-
 // mcpHeartTable matches the header of [mcp_servers.mcp-heart], its name
 // bare or quoted.
 var mcpHeartTable = regexp.MustCompile(`(?m)^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*(?:mcp-heart|"mcp-heart"|'mcp-heart')[ \t]*\][ \t]*(?:#.*)?$`)

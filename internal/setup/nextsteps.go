@@ -7,38 +7,44 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	registry "github.com/ai-heart/ai-heart/internal/clients"
+	"github.com/ai-heart/ai-heart/internal/clients/claudecode"
+	adapter "github.com/ai-heart/ai-heart/internal/clients/client"
 )
 
-// headless is how the watchdog wakes a client that has a headless mode:
-// its argv ("{prompt}" is the heartbeat) printing the events the watchdog
-// reads tokens, cost and tool calls from (output: stream-json), and
-// whether the client prices its own runs.
+// headless is how the watchdog wakes a client that has a headless mode
+// (its adapter's Exec): its argv ("{prompt}" is the heartbeat) printing the
+// events the watchdog reads tokens, cost and tool calls from (output:
+// stream-json), and whether the client prices its own runs, else an
+// example prices entry for it.
 type headless struct {
-	name    string
-	command []string
-	priced  bool
-	// price is an example prices entry for a client that reports none.
-	price string
+	name string
+	*adapter.Exec
 }
 
-var headlessClients = map[string]headless{
-	ClientClaudeCode: {"Claude Code", []string{"claude", "-p", "{prompt}", "--output-format", "stream-json", "--verbose"}, true, ""},
-	ClientGemini: {"Gemini CLI", []string{"gemini", "-p", "{prompt}", "--output-format", "stream-json"}, false,
-		"gemini-2.5-pro: {input: 1.25, output: 10, cached: 0.31}"},
-	// Codex's events name no model: prices cannot apply, tokens can.
-	ClientCodex: {"Codex", []string{"codex", "exec", "--skip-git-repo-check", "--json", "{prompt}"}, false, ""},
+// headlessOf is the headless mode of the client named name.
+func headlessOf(name string) (headless, bool) {
+	if a := registry.Lookup(name); a != nil && a.Exec() != nil {
+		return headless{a.Title(), a.Exec()}, true
+	}
+	return headless{}, false
 }
 
 // mainClient is the first wired client the watchdog can wake headless,
 // "" when none can (Claude Desktop, agy: the agent reads its inbox).
 func mainClient(clients []string) string {
 	for _, c := range clients {
-		if _, ok := headlessClients[c]; ok {
+		if _, ok := headlessOf(c); ok {
 			return c
 		}
 	}
 	return ""
 }
+
+// claudeAllowRule is the permission rule init gives Claude Code: every
+// tool of mcp-heart, and no other tool.
+const claudeAllowRule = claudecode.AllowPrefix + ServerName
 
 // WatchdogConfig is a watchdog config for the workspace of res that wakes
 // its main client headless: a wakeup every 30 minutes, at most 48 a day,
@@ -48,11 +54,11 @@ func WatchdogConfig(res Result) string {
 	var b strings.Builder
 	dir, _ := json.Marshal(res.Dir)
 	fmt.Fprintf(&b, "workspace: %s\n", dir)
-	h, ok := headlessClients[mainClient(res.Clients)]
+	h, ok := headlessOf(mainClient(res.Clients))
 	if !ok {
 		b.WriteString("agent: {delivery: inbox}   # the heartbeats wait in the workspace's inbox\n")
 	} else {
-		argv, _ := json.Marshal(h.command)
+		argv, _ := json.Marshal(h.Command)
 		fmt.Fprintf(&b, "agent:\n  delivery: exec   # headless %s, one run a wakeup\n", h.name)
 		fmt.Fprintf(&b, "  command: %s\n", argv)
 		b.WriteString("  output: stream-json   # tokens, cost and tool calls read from the client's own events\n")
@@ -61,16 +67,16 @@ func WatchdogConfig(res Result) string {
 	b.WriteString("schedule: {every: 30m}   # a wakeup every 30 minutes\n")
 	b.WriteString("daily_cap: 48            # at most 48 wakeups a day, every source\n")
 	switch {
-	case ok && h.priced:
+	case ok && h.Priced:
 		b.WriteString("budget: {daily_usd: 5}   # no wakeup once today's runs cost $5 (the client prices them)\n")
-	case ok && h.price == "":
+	case ok && h.Price == "":
 		b.WriteString("budget: {daily_tokens: 3000000}   # no wakeup once today's runs used 3M tokens\n")
 		fmt.Fprintf(&b, "# %s names no model in its events, so no price applies: the tokens are counted.\n", h.name)
 	case ok:
 		b.WriteString("budget: {daily_tokens: 3000000}   # no wakeup once today's runs used 3M tokens\n")
 		fmt.Fprintf(&b, "# %s reports no price: for dollars, price its model (USD per million tokens;\n", h.name)
 		b.WriteString("# example figures: use your provider's, and the model name `watchdog status` shows)\n")
-		fmt.Fprintf(&b, "# prices:\n#   %s\n", h.price)
+		fmt.Fprintf(&b, "# prices:\n#   %s\n", h.Price)
 	}
 	b.WriteString("http: {listen: \"127.0.0.1:9477\"}   # the status page and /metrics\n")
 	return b.String()

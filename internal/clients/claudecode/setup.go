@@ -24,6 +24,7 @@ func (Adapter) Setup() client.Setup {
 		{Path: ".mcp.json", Edits: []client.Edit{client.MCPServer{}}},
 		{Path: ".claude/settings.json", Edits: []client.Edit{
 			client.EnableServer{Key: "enabledMcpjsonServers"},
+			client.Telemetry{Shape: client.EnvVars},
 			client.HookGroups{Events: []client.HookEvent{
 				{Name: "SessionStart"}, {Name: "UserPromptSubmit"},
 				{Name: "PreToolUse", Matcher: "*"}, {Name: "PostToolUse", Matcher: "*"}, {Name: "PostToolUseFailure", Matcher: "*"},

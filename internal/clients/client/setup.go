@@ -85,6 +85,20 @@ type TOMLServer struct{}
 // Refused says what follows from an entry that does not trust it.
 type TOMLTrust struct{ Refused string }
 
+// Telemetry turns the client's OpenTelemetry on towards the watchdog (when
+// init is given its address), in the client's Shape, without prompt text.
+type Telemetry struct{ Shape TelemetryShape }
+
+// TelemetryShape is where a client reads its telemetry settings.
+type TelemetryShape int
+
+// The shapes.
+const (
+	EnvVars       TelemetryShape = iota + 1 // Claude Code: OTEL_* in the settings' env
+	SettingsBlock                           // Gemini CLI: the settings' telemetry object
+	OtelTable                               // Codex: [otel] in the user's config.toml
+)
+
 func (Instructions) isEdit() {}
 func (MCPServer) isEdit()    {}
 func (EnableServer) isEdit() {}
@@ -94,6 +108,7 @@ func (AllowServer) isEdit()  {}
 func (TrustFolder) isEdit()  {}
 func (TOMLServer) isEdit()   {}
 func (TOMLTrust) isEdit()    {}
+func (Telemetry) isEdit()    {}
 
 // IsHooks reports an edit that wires heart-hook.
 func IsHooks(e Edit) bool {

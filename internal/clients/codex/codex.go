@@ -58,6 +58,8 @@ func (Adapter) Setup() client.Setup {
 			{Name: "SessionStart"}, {Name: "UserPromptSubmit"}, {Name: "PreToolUse"}, {Name: "PostToolUse"},
 			{Name: "PermissionRequest"}, {Name: "PreCompact"}, {Name: "Stop"}, {Name: "SessionEnd", Timeout: 3},
 		}}}},
-		{Root: client.Home, Path: ".codex/config.toml", Edits: []client.Edit{client.TOMLTrust{Refused: "Codex would ignore .codex/"}}},
+		// Codex 0.169 ignores [otel] in a project's config.toml: its
+		// telemetry goes in the user's, beside the project's trust.
+		{Root: client.Home, Path: ".codex/config.toml", Edits: []client.Edit{client.TOMLTrust{Refused: "Codex would ignore .codex/"}, client.Telemetry{Shape: client.OtelTable}}},
 	}}
 }

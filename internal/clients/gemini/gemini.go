@@ -56,6 +56,7 @@ func (Adapter) Setup() client.Setup {
 	return client.Setup{Files: []client.File{
 		{Path: SettingsFile, Edits: []client.Edit{
 			client.MCPServer{Trust: true},
+			client.Telemetry{Shape: client.SettingsBlock},
 			client.HookGroups{Named: true, Millis: true, Events: []client.HookEvent{
 				{Name: "SessionStart"}, {Name: "BeforeAgent"}, {Name: "AfterAgent"},
 				{Name: "BeforeTool", Matcher: "*"}, {Name: "AfterTool", Matcher: "*"},
