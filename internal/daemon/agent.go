@@ -34,8 +34,40 @@ const (
 	srcFeedback = "feedback" // an urgent (interrupt.) feedback item
 )
 
-// agent supervises one agent: its workspace, chambers and wakeup gate.
+// agent supervises one agent: its workspace, chambers and wakeup gate. Its
+// state is grouped by idea: what it was given at the start, and under mu
+// what the pulses saw, the wakeups' life, the pause, and what the client
+// said.
 type agent struct {
+	agentWiring // fixed once built
+
+	pulseMu sync.Mutex    // one pulse at a time (the loop, or a test's direct call)
+	pulsed  chan struct{} // closed (and replaced) as each pulse ends; under mu
+
+	mu sync.Mutex // guards the memories below
+	pulseMemory
+	wakeMemory
+	pauseMemory
+	clientMemory
+	writes writeHealth // the watchdog's own writes failing (a full disk)
+	// writing orders the state file's writers (the pulse, and a delivery
+	// noting the work), so an older state never lands over a newer one.
+	writing sync.Mutex
+
+	// reloaded: this agent replaces one of the same workspace (a config
+	// reload), which never stopped; handover: this one is being replaced.
+	// Neither start nor stop is a "stopped" mark on the day strip then.
+	reloaded bool
+	handover atomic.Bool
+
+	bg sync.WaitGroup // work beside the pulse (a turn's usage); waited for at the end
+	// stateNotes are what the operator hears once, on the first pulse,
+	// about the state folder (old state in the workspace, a lost ledger).
+	stateNotes []string
+}
+
+// agentWiring is what an agent is given when it is built, never changed.
+type agentWiring struct {
 	name    string
 	cfg     config.AgentConfig
 	tz      string
@@ -52,59 +84,58 @@ type agent struct {
 	scanner *scan.Scanner
 	started time.Time // when the watchdog started
 	onPulse func(PulseEvent)
+	fleet   *fleetBudget  // fleet_budget, shared by the config's agents; nil when off
+	day     *day.Recorder // the day strip's marks (in dir)
+	hooks   *hook.Tail    // the client's hooks' spool; read by the pulse alone
+}
 
-	pulseMu sync.Mutex    // one pulse at a time (the loop, or a test's direct call)
-	pulsed  chan struct{} // closed (and replaced) as each pulse ends; under mu
-
-	mu         sync.Mutex // guards everything below
+// pulseMemory is what the pulses saw and what the last one wrote. Under
+// agent.mu.
+type pulseMemory struct {
 	id         workspace.ID
 	snap       scan.Snapshot
 	result     checks.Result
 	checkState checks.State
-	levels     map[string]checks.Level
-	rec        state.Recovery
-	next       *schedule.Wakeup
-	idleHeld   bool            // an idle wakeup is held back by active hours (counted once)
-	announced  map[string]bool // inbox items already named in an idle wakeup
+	levels     map[string]checks.Level // each check's last level, for the alerts on change
+	lastProof  time.Time
+	last       state.State // the state the last pulse wrote
 	counters   state.Counters
 	pulse      state.PulseChamber
-	lastProof  time.Time
-	work       workClock    // working versus waiting
+	noted      [2]string // proofs last copied into the latest-proof index
+	// themeName caches the start record's name (themeState).
+	themeName struct{ record, name string }
+}
+
+// wakeMemory is the wakeups' life beside the gate: working versus waiting,
+// recovery, the next scheduled wakeup, the idle chamber's announcements and
+// the notices still owed. Under agent.mu.
+type wakeMemory struct {
+	work      workClock // working versus waiting
+	rec       state.Recovery
+	next      *schedule.Wakeup
+	idleHeld  bool                  // an idle wakeup is held back by active hours (counted once)
+	announced map[string]bool       // inbox items already named in an idle wakeup
+	held      map[string]heldNotice // event notices not yet carried, by check
+}
+
+// pauseMemory is the operator's pause as the pulses read it. Under agent.mu.
+type pauseMemory struct {
 	baseline   time.Time    // nothing older is held against the agent: the start, or the end of a pause
 	paused     *pause.Pause // the pause in force, read each pulse
 	pauseErr   string       // the pause file's last read error, said once
 	legacySeen bool         // the workspace's old stats/pause.json was reported
-	last       state.State  // the state the last pulse wrote
-	// writing orders the state file's writers (the pulse, and a delivery
-	// noting the work), so an older state never lands over a newer one.
-	writing  sync.Mutex
-	noted    [2]string             // proofs last copied into the latest-proof index
-	held     map[string]heldNotice // event notices not yet carried, by check
-	hooks    *hook.Tail            // the client's hooks' spool; read by the pulse alone
-	hookErr  string                // its last read error, logged once
-	activity hook.Activity         // what the hooks said so far
-	heard    heard                 // what the other channels said, and when
-	tele     teleBook              // the telemetry's usage until a run takes it
-	refusals checks.Refusals       // what the client refused in the last exec run (stream-json)
+}
+
+// clientMemory is what the client said through its channels. Under
+// agent.mu.
+type clientMemory struct {
+	hookErr  string          // the spool's last read error, logged once
+	activity hook.Activity   // what the hooks said so far
+	heard    heard           // what the other channels said, and when
+	tele     teleBook        // the telemetry's usage until a run takes it
+	refusals checks.Refusals // what the client refused in the last exec run (stream-json)
 	// serviceAlerted: a service failure was alerted and no run succeeded since.
 	serviceAlerted bool
-	// themeName caches the start record's name (themeState).
-	themeName struct{ record, name string }
-
-	// reloaded: this agent replaces one of the same workspace (a config
-	// reload), which never stopped; handover: this one is being replaced.
-	// Neither start nor stop is a "stopped" mark on the day strip then.
-	reloaded bool
-	handover atomic.Bool
-
-	writes writeHealth // the watchdog's own writes failing (a full disk); under mu
-
-	bg    sync.WaitGroup // work beside the pulse (a turn's usage); waited for at the end
-	fleet *fleetBudget   // fleet_budget, shared by the config's agents; nil when off
-	day   *day.Recorder  // the day strip's marks (in dir)
-	// stateNotes are what the operator hears once, on the first pulse,
-	// about the state folder (old state in the workspace, a lost ledger).
-	stateNotes []string
 }
 
 // PulseEvent reports one finished pulse (for tests and measurements).
@@ -157,12 +188,18 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 	sc.Poll = o.ScanPoll
 	sc.Logf = func(format string, args ...any) { log.Warn().Msgf(format, args...) } // full rescans, unwatchable folders
 	a := &agent{
-		name: name, cfg: cfg, tz: tz, loc: loc, ws: ws, dir: cfg.StateDir(), stateNotes: g.notes,
-		clock: clock.Or(o.Clock), log: log,
-		alerts: o.Alerts, deliver: d, gate: newGate(clock.Or(o.Clock), g.cap, g.breaker), plan: plan, ledger: g.ledger,
-		scanner: sc, started: started, onPulse: o.OnPulse,
-		levels: map[string]checks.Level{}, announced: map[string]bool{}, baseline: started, held: map[string]heldNotice{},
-		work: newWorkClock(cfg, started), hooks: hook.NewTail(ws.Root), day: day.NewRecorder(cfg.StateDir(), loc), pulsed: make(chan struct{}),
+		agentWiring: agentWiring{
+			name: name, cfg: cfg, tz: tz, loc: loc, ws: ws, dir: cfg.StateDir(),
+			clock: clock.Or(o.Clock), log: log,
+			alerts: o.Alerts, deliver: d, gate: newGate(clock.Or(o.Clock), g.cap, g.breaker), plan: plan, ledger: g.ledger,
+			scanner: sc, started: started, onPulse: o.OnPulse,
+			hooks: hook.NewTail(ws.Root), day: day.NewRecorder(cfg.StateDir(), loc),
+		},
+		pulseMemory: pulseMemory{levels: map[string]checks.Level{}},
+		wakeMemory:  wakeMemory{work: newWorkClock(cfg, started), announced: map[string]bool{}, held: map[string]heldNotice{}},
+		pauseMemory: pauseMemory{baseline: started},
+		pulsed:      make(chan struct{}),
+		stateNotes:  g.notes,
 	}
 	a.hooks.Start(a.clock.Now())
 	if cfg.Budget.On() {

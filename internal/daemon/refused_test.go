@@ -107,7 +107,7 @@ func TestRefusalsNowPrefersTheNewer(t *testing.T) {
 		{"hooks only", checks.Refusals{}, denied(t0), checks.Refusals{Seen: true, At: t0, Tools: []string{"Bash"}, Refused: 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := &agent{refusals: tc.run, activity: tc.activity}
+			a := &agent{clientMemory: clientMemory{refusals: tc.run, activity: tc.activity}}
 			if got := a.refusalsNow(); !reflect.DeepEqual(got, tc.want) {
 				t.Fatalf("refusalsNow = %+v, want %+v", got, tc.want)
 			}
