@@ -136,6 +136,7 @@ type clientMemory struct {
 	refusals checks.Refusals // what the client refused in the last exec run (stream-json)
 	// serviceAlerted: a service failure was alerted and no run succeeded since.
 	serviceAlerted bool
+	svcOwed        *serviceNote // a service hold the agent has not been told of
 }
 
 // PulseEvent reports one finished pulse (for tests and measurements).

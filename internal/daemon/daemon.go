@@ -137,7 +137,7 @@ func (a *agent) adopt(old *agent) {
 	scheduled := a.work.scheduled
 	a.work = old.work
 	a.work.scheduled = scheduled
-	a.activity, a.refusals, a.serviceAlerted = old.activity, old.refusals, old.serviceAlerted
+	a.activity, a.refusals, a.serviceAlerted, a.svcOwed = old.activity, old.refusals, old.serviceAlerted, old.svcOwed
 	a.gate.adopt(old.gate)
 	if a.ws.Root == old.ws.Root {
 		a.ledger = old.ledger // one ledger per workspace: the old one is current

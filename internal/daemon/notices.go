@@ -82,6 +82,10 @@ func (a *agent) noticesCarried() ([]string, map[string]time.Time) {
 		out = append(out, "[warning] recovery: "+owedNotice(o, a.loc, a.cfg.Language))
 		carried[owedKey] = o.Ended
 	}
+	if n := a.svcOwed; n != nil {
+		out = append(out, "[info] service: "+serviceNotice(n, a.loc, a.cfg.Language))
+		carried[svcKey] = n.until
+	}
 	if a.rec.Active && a.rec.Attempt > 0 && !recoveryLogged(a.rec, a.snap.RecentLogs) {
 		// Tagged like the checks' notices, so the graded advice applies
 		// and a recovery log's reply can leave it out. Once the recovery
@@ -111,6 +115,9 @@ func (a *agent) noticesCarried() ([]string, map[string]time.Time) {
 // carried lets go of the held notices a delivered wakeup carried (unless
 // a newer one of the same check arrived meanwhile). Call with a.mu held.
 func (a *agent) carried(notices map[string]time.Time) {
+	if until, ok := notices[svcKey]; ok && a.svcOwed != nil && a.svcOwed.until.Equal(until) {
+		a.svcOwed = nil
+	}
 	if ended, ok := notices[owedKey]; ok {
 		a.rec = a.rec.Told(&recovery.GiveUp{Ended: ended})
 	}

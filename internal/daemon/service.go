@@ -8,6 +8,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/clients"
 	"github.com/ai-heart/ai-heart/internal/clients/client"
 	"github.com/ai-heart/ai-heart/internal/humanize"
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -109,7 +110,8 @@ func (a *agent) serviceFailed(now time.Time, id workspace.ID, kind string, woken
 	}
 	a.mu.Lock()
 	a.serviceAlerted = true
-	a.work.answered(now) // the agent waits for the service, not for its own work
+	a.svcOwed = &serviceNote{kind: kind, at: now, until: h.until} // the agent hears of the quiet spell
+	a.work.answered(now)                                          // the agent waits for the service, not for its own work
 	a.mu.Unlock()
 	a.noteWork()
 	hold := fmt.Sprintf("wakeups held until %s (%s), then one wakeup probes it", h.until.In(a.loc).Format("15:04:05"), humanize.Duration(h.until.Sub(now)))
@@ -135,4 +137,21 @@ func (a *agent) serviceAnswers(at time.Time, id workspace.ID) {
 	if was {
 		a.emit(at, id, checks.OK, "service", "the model's service answers again", 0)
 	}
+}
+
+// serviceNote is a hold of the model's service the agent has not been told
+// of yet: the first wakeup after it says why it was quiet.
+type serviceNote struct {
+	kind      string
+	at, until time.Time
+}
+
+// svcKey marks, among the notices a wakeup carried, the service hold.
+const svcKey = "service:owed"
+
+// serviceNotice tells the agent why no wakeup came for a while, in
+// language l: the model's own limit, not report_tool_usage's.
+func serviceNotice(n *serviceNote, loc *time.Location, l lang.Lang) string {
+	return ja.F(l, "The model's service answered %s at %s, so the watchdog held your wakeups until %s and then tried once more. This was the model's own limit, not one of report_tool_usage's. If work was cut off, pick it up now.",
+		n.kind, n.at.In(loc).Format("15:04:05"), n.until.In(loc).Format("15:04:05"))
 }

@@ -3,6 +3,8 @@ package daemon
 import (
 	"context"
 	"errors"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -76,6 +78,44 @@ func TestStopFailureHookHoldsWakeups(t *testing.T) {
 		synctest.Wait()
 		if n := len(rec.prompts()); n != 2 {
 			t.Fatalf("%d wakeups after the hold, want the next one", n)
+		}
+	})
+}
+
+// The first wakeup after a hold tells the agent why it was quiet: the
+// model's own limit, not report_tool_usage's; the next does not repeat it.
+func TestTheWakeupAfterAHoldSaysWhy(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Schedule.Every = config.Duration(100 * time.Millisecond)
+		cfg.CircuitBreaker = config.CircuitBreaker{Failures: 2, Cooldown: config.Duration(time.Second), MaxCooldown: config.Duration(2 * time.Second)}
+		var prompts []string
+		var mu sync.Mutex
+		h := startFake(t, cfg, func(config.Delivery, *workspace.Workspace) (delivery.Deliverer, error) {
+			return &fakeDeliverer{method: config.DeliveryExec, deliver: func(ctx context.Context, p string) (delivery.Result, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				prompts = append(prompts, p)
+				if len(prompts) == 1 {
+					return delivery.Result{ExitCode: 1, ServiceError: "rate_limit"}, errors.New("exit status 1")
+				}
+				return delivery.Result{Reply: "did some work"}, nil
+			}}, nil
+		})
+		time.Sleep(2 * time.Second) // the hold, then runs again
+		synctest.Wait()
+		h.stop()
+		mu.Lock()
+		defer mu.Unlock()
+		if len(prompts) < 3 {
+			t.Fatalf("%d runs, want the failed one and two after the hold", len(prompts))
+		}
+		const why = "[info] service: The model's service answered rate_limit"
+		if !strings.Contains(prompts[1], why) || !strings.Contains(prompts[1], "not one of report_tool_usage's") {
+			t.Errorf("the first wakeup after the hold = %q, want it to say the model's limit held it", prompts[1])
+		}
+		if strings.Contains(prompts[2], why) {
+			t.Errorf("the second wakeup after the hold says it again: %q", prompts[2])
 		}
 	})
 }
