@@ -20,7 +20,7 @@ import (
 var operatorFiles = map[string]string{
 	"internal/config/load.go":             "the operator's config file",
 	"internal/notify/secret.go":           "the operator's notification URL file",
-	"internal/web/server.go":              "the operator's token file (a mode check of its own)",
+	"internal/web/auth.go":                "the operator's token file (a mode check of its own)",
 	"internal/fleet/conn.go":              "the operator's MQTT password and CA files",
 	"internal/delivery/leftover_linux.go": "the kernel's /proc files of a run",
 	"internal/setup/userunit.go":          "init's user unit, created with O_EXCL",

@@ -101,7 +101,7 @@ func (t *Tools) CheckThemeStatus(in checkThemeStatusInput) (*ThemeStatus, error)
 	}
 	st := &ThemeStatus{ThemeInfo: *info, Subthemes: []ThemeInfo{}}
 	if withSubs {
-		subs, err := workspace.ReadAgentDir(t.WS.Path(theme.Dir() + "/" + workspace.SubthemesDir))
+		subs, err := t.WS.ReadDir(theme.Dir() + "/" + workspace.SubthemesDir)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, err
 		}
@@ -128,7 +128,7 @@ func (t *Tools) CheckThemeStatus(in checkThemeStatusInput) (*ThemeStatus, error)
 
 // themeRecords lists artifacts/theme_histories once.
 func (t *Tools) themeRecords() (map[string]bool, error) {
-	ents, err := workspace.ReadAgentDir(t.WS.Path(workspace.ThemeHistoriesDir))
+	ents, err := t.WS.ReadDir(workspace.ThemeHistoriesDir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
@@ -158,7 +158,7 @@ func (t *Tools) themeStatus(th workspace.Theme, records map[string]bool) (*Theme
 	sort.Strings(ends)
 	for i := len(ends) - 1; i >= 0; i-- {
 		rel := workspace.ThemeHistoriesDir + "/" + ends[i]
-		b, err := workspace.ReadAgentFile(t.WS.Path(rel), workspace.MaxSmallFile)
+		b, err := t.WS.ReadFile(rel, workspace.MaxSmallFile)
 		if err != nil {
 			continue
 		}
@@ -168,7 +168,7 @@ func (t *Tools) themeStatus(th workspace.Theme, records map[string]bool) (*Theme
 			break
 		}
 	}
-	logs, err := workspace.ReadAgentDir(t.WS.Path(th.HistoriesDir()))
+	logs, err := t.WS.ReadDir(th.HistoriesDir())
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
@@ -189,7 +189,7 @@ const maxRecordHead = 4 << 10
 // recordName reads the theme name from a start record's first heading
 // ("# Theme start: X", or the old "# テーマ開始: X").
 func (t *Tools) recordName(rel string) string {
-	b, err := workspace.ReadAgentFile(t.WS.Path(rel), maxRecordHead)
+	b, err := t.WS.ReadFile(rel, maxRecordHead)
 	if err != nil {
 		return ""
 	}

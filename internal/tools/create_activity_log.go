@@ -134,7 +134,7 @@ func (t *Tools) CreateActivityLog(in createActivityLogInput) (*LogResult, error)
 	}
 	res.SincePreviousCheckpointSeconds = since(now, latest.Checkpoint)
 
-	fi, statErr := os.Stat(t.WS.Path(rel))
+	fi, statErr := t.WS.Stat(rel)
 	mod := now
 	if statErr == nil {
 		mod = fi.ModTime()
@@ -259,10 +259,12 @@ func (t *Tools) completeDeepWork(now time.Time) ([]CompletedDeepWork, error) {
 	return out, errors.Join(errs...)
 }
 
-// gone reports whether the workspace file rel no longer exists.
+// gone reports whether the workspace file rel no longer exists (or leads
+// out of the workspace: nothing of the workspace is there, and writing it
+// is refused with its own words).
 func (t *Tools) gone(rel string) bool {
-	_, err := os.Lstat(t.WS.Path(rel))
-	return errors.Is(err, os.ErrNotExist)
+	_, err := t.WS.Lstat(rel)
+	return errors.Is(err, os.ErrNotExist) || errors.Is(err, workspace.ErrOutside)
 }
 
 // strictEndedBefore finds a strict deadline this log comes after: one the

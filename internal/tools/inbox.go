@@ -66,7 +66,7 @@ func (r *InboxItemResult) Text(l lang.Lang) string {
 // inboxItems lists a box's unprocessed items (*.md, not draft. or processed.),
 // oldest name first.
 func (t *Tools) inboxItems(dir string) ([]string, error) {
-	ents, err := workspace.ReadAgentDir(t.WS.Path(dir))
+	ents, err := t.WS.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

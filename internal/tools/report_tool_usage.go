@@ -86,7 +86,7 @@ func (t *Tools) ReportToolUsage(in reportToolUsageInput) (*ToolUsageResult, erro
 	}
 	if status == usageSuccess {
 		lock := workspace.LockDir + "/" + id
-		if err := os.Remove(t.WS.Path(lock)); err == nil {
+		if err := t.WS.Remove(lock); err == nil {
 			res.Cleared = lock
 		} else if !errors.Is(err, os.ErrNotExist) {
 			return nil, err

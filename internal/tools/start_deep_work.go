@@ -168,7 +168,7 @@ func (t *Tools) warningComes(now time.Time) say {
 // named by id in any state (active, completed, expired or invalid), or "",
 // and the IDs of the active declarations older than id, oldest first.
 func (t *Tools) deepWorkFiles(id workspace.ID) (taken string, older []workspace.ID, err error) {
-	ents, err := workspace.ReadAgentDir(t.WS.Path(workspace.DeepWorkDir))
+	ents, err := t.WS.ReadDir(workspace.DeepWorkDir)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil, nil
 	}

@@ -129,7 +129,7 @@ func (t *Tools) StartTheme(in startThemeInput) (*StartThemeResult, error) {
 		mkdirAll = os.MkdirAll
 	}
 	if err := mkdirAll(histAbs, 0o755); err != nil {
-		if rmErr := os.Remove(t.WS.Path(record)); rmErr != nil {
+		if rmErr := t.WS.Remove(record); rmErr != nil {
 			return nil, fmt.Errorf("create %s: %w (and the start record %s could not be removed: %v; remove it before retrying)", theme.HistoriesDir(), err, record, rmErr)
 		}
 		return nil, fmt.Errorf("create %s: %w", theme.HistoriesDir(), err)
@@ -175,7 +175,7 @@ func (c *checker) themebox(f *string) {
 		c.report(f, sayf("themebox/%s does not exist or is not a regular file", name), sayf("pass the name of a file listed in themebox/, or leave themebox_file out"))
 		return
 	}
-	if _, err := os.Lstat(ws.Path(workspace.ThemeboxDir + "/processed." + name)); !errors.Is(err, os.ErrNotExist) {
+	if _, err := ws.Lstat(workspace.ThemeboxDir + "/processed." + name); !errors.Is(err, os.ErrNotExist) {
 		c.report(f, sayf("themebox/processed.%s already exists", name), sayf("rename one of the two files, or leave themebox_file out"))
 		return
 	}
@@ -196,7 +196,7 @@ func escapeHeadings(s string) string {
 
 // endedIn is the end record of a theme ended in heartbeat id, "" if none.
 func (t *Tools) endedIn(id workspace.ID) string {
-	ents, err := workspace.ReadAgentDir(t.WS.Path(workspace.ThemeHistoriesDir))
+	ents, err := t.WS.ReadDir(workspace.ThemeHistoriesDir)
 	if err != nil {
 		return ""
 	}

@@ -150,7 +150,7 @@ func (t *Tools) GetLatestThemeContext(in getLatestThemeContextInput) (*ThemeCont
 
 // newestContext is the greatest <ID>.md name in dir (IDs sort by time).
 func (t *Tools) newestContext(dir string) (string, error) {
-	ents, err := workspace.ReadAgentDir(t.WS.Path(dir))
+	ents, err := t.WS.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil
 	}

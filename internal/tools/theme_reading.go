@@ -80,7 +80,7 @@ func (t *Tools) GetLatestActivityLog(in getLatestActivityLogInput) (*LatestLogsR
 	if err := t.checkTheme(theme); err != nil {
 		return nil, err
 	}
-	ents, err := workspace.ReadAgentDir(t.WS.Path(theme.HistoriesDir()))
+	ents, err := t.WS.ReadDir(theme.HistoriesDir())
 	if err != nil {
 		return nil, err
 	}
