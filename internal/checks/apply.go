@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"strings"
 
@@ -45,18 +44,16 @@ func apply(ws *workspace.Workspace, a Action) error {
 		if !within(a.Rel, workspace.CooldownDir) && !within(a.Rel, workspace.LockDir) {
 			return fmt.Errorf("%w: %s is not a restriction marker", ErrBadAction, a.Rel)
 		}
-		abs, err := ws.Resolve(a.Rel)
-		if err != nil {
-			return err
-		}
-		if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// Through the workspace's root: a marker folder swapped for a
+		// link out between the check and the removal removes nothing there.
+		if err := ws.Remove(a.Rel); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 		return nil
 	default:
 		return fmt.Errorf("%w: unknown kind %q", ErrBadAction, a.Kind)
 	}
-	if _, err := os.Lstat(ws.Path(a.Rel)); errors.Is(err, fs.ErrNotExist) {
+	if _, err := ws.Lstat(a.Rel); errors.Is(err, fs.ErrNotExist) {
 		return nil // already renamed by someone else (mcp-heart, the agent)
 	}
 	return ws.Rename(a.Rel, a.NewRel)

@@ -6,7 +6,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/ai-heart/ai-heart/internal/safeopen"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -36,7 +35,7 @@ func (a *agent) themeState() *state.Theme {
 	case strings.HasPrefix(rest, "start_"):
 		th.StartID, th.Dir = id, strings.TrimPrefix(rest, "start_")
 		if a.themeName.record != rec {
-			a.themeName.record, a.themeName.name = rec, themeName(a.ws.Path(rec))
+			a.themeName.record, a.themeName.name = rec, themeName(a.ws, rec)
 		}
 		th.Name = a.themeName.name
 	case strings.HasPrefix(rest, "end_"):
@@ -51,9 +50,10 @@ func (a *agent) themeState() *state.Theme {
 }
 
 // themeName reads a start record's heading ("# Theme start: X", or the
-// Japanese and old ones); "" when there is none.
-func themeName(file string) string {
-	b, err := safeopen.ReadHead(file, maxThemeHead)
+// Japanese and old ones) through the workspace's root; "" when there is
+// none.
+func themeName(ws *workspace.Workspace, rec string) string {
+	b, err := ws.ReadFile(rec, maxThemeHead)
 	if err != nil {
 		return ""
 	}
