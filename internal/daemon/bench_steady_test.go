@@ -1,0 +1,101 @@
+package daemon
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/testutil"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// BenchmarkSteadyPulse is one whole pulse of the daemon (ID, pause, scan,
+// hooks, checks, state file and its published copy, day strip) on a
+// long history, after the first scan: what every pulse of a running
+// watchdog costs. "quiet" is a pulse with nothing new in the workspace
+// (most pulses); "writing" has the agent add a checkpoint line before each
+// pulse (a busy agent). Each reports its allocations per pulse, so the next
+// feature shows its cost here.
+//
+//	go test -run '^$' -bench SteadyPulse -benchtime 2000x ./internal/daemon
+//
+// The histories are generated once and cached under os.TempDir().
+func BenchmarkSteadyPulse(b *testing.B) {
+	for _, logs := range []int{1_000, 100_000} {
+		for _, mode := range []string{"quiet", "writing"} {
+			b.Run(fmt.Sprintf("%s/%dk", mode, logs/1000), func(b *testing.B) {
+				benchSteady(b, logs, mode == "writing")
+			})
+		}
+	}
+}
+
+// benchHistory returns a cached generated workspace of logs activity logs
+// in logs/1000 themes (at least 10).
+func benchHistory(b *testing.B, logs int) string {
+	themes := max(10, logs/1000)
+	root := filepath.Join(os.TempDir(), fmt.Sprintf("aiheart-daemon-bench-%d-%d-v1", logs, themes))
+	if _, err := os.Stat(root + ".ready"); err == nil {
+		return root
+	}
+	os.RemoveAll(root)
+	if err := testutil.GenerateHistory(root, logs, themes, time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(root+".ready", nil, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return root
+}
+
+func benchSteady(b *testing.B, logs int, writing bool) {
+	root := benchHistory(b, logs)
+	cfg, err := config.Parse([]byte("pulse: {interval: 1s}\nschedule: {every: 0s}\n"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.Workspace, cfg.Name, cfg.StateRoot = root, "bench", b.TempDir()
+	ws, _ := workspace.New(root, nil)
+	a, err := newAgent(cfg.AgentConfigs()[0], cfg.Timezone, cfg.Location(), Options{Log: zerolog.Nop()}, time.Now())
+	if err != nil {
+		b.Fatal(err)
+	}
+	var added []string
+	b.Cleanup(func() {
+		a.scanner.Close()
+		for _, rel := range added { // keep the cached history as generated
+			os.Remove(ws.Path(rel))
+		}
+	})
+	b.ReportAllocs()
+	for range 3 { // the first scan, and the pulses that settle the levels
+		a.pulseOnce(time.Now())
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	n := 0
+	for b.Loop() {
+		if writing {
+			b.StopTimer()
+			p, err := ws.AddCheckpoint(a.currentID(), time.Now(), "working")
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(added) == 0 || added[len(added)-1] != p.Path {
+				added = append(added, p.Path)
+			}
+			b.StartTimer()
+		}
+		a.pulseOnce(time.Now())
+		n++
+	}
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/float64(n), "allocs/pulse")
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(n), "B/pulse")
+}
