@@ -134,14 +134,15 @@ func (a *agent) noteStateDir(b *beat) {
 	}
 }
 
-// saveState writes st to the agent's state folder, then publishes the copy
-// the agent's tools read.
+// saveState writes st to the agent's state folder and publishes the copy
+// the agent's tools read, both at once (see state.SaveAndPublish).
 func (a *agent) saveState(st state.State) error {
-	if err := state.Save(a.dir, st); err != nil {
-		return err
+	serr, perr := state.SaveAndPublish(a.dir, a.ws, st)
+	if serr != nil {
+		return serr
 	}
-	if err := state.Publish(a.ws, st); err != nil {
-		return fmt.Errorf("publish state: %w", err)
+	if perr != nil {
+		return fmt.Errorf("publish state: %w", perr)
 	}
 	return nil
 }

@@ -361,20 +361,5 @@ func (s State) Running(now time.Time) bool {
 	return now.Sub(s.PulseAt) <= 2*iv
 }
 
-// Save writes the state file to the agent's state folder dir atomically
-// (0600).
-func Save(dir string, s State) error {
-	return statefile.Write(filepath.Join(dir, File), s)
-}
-
-// Publish writes the copy for the agent's tools to the workspace atomically.
-func Publish(ws *workspace.Workspace, s State) error {
-	b, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return fmt.Errorf("publish state: %w", err)
-	}
-	return ws.WriteFile(workspace.StateFile, append(b, '\n'))
-}
-
 // Recovery is the recovery state of one agent (docs/design.md section 5, Recovery).
 type Recovery = recovery.State

@@ -64,10 +64,15 @@ func Write(path string, v any) error {
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", path, err)
 	}
+	return WriteEncoded(path, append(b, '\n'))
+}
+
+// WriteEncoded is Write for a value already encoded as b.
+func WriteEncoded(path string, b []byte) error {
 	if err := EnsureDir(filepath.Dir(path)); err != nil {
 		return err
 	}
-	if err := workspace.AtomicWriteFile(path, append(b, '\n'), FileMode); err != nil {
+	if err := workspace.AtomicWriteFile(path, b, FileMode); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil

@@ -1,0 +1,69 @@
+package state
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sync"
+
+	"github.com/ai-heart/ai-heart/internal/statefile"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// Save writes the state file to the agent's state folder dir atomically
+// (0600).
+func Save(dir string, s State) error {
+	return statefile.Write(filepath.Join(dir, File), s)
+}
+
+// Publish writes the copy for the agent's tools to the workspace atomically.
+func Publish(ws *workspace.Workspace, s State) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("publish state: %w", err)
+	}
+	return ws.WriteFile(workspace.StateFile, append(b, '\n'))
+}
+
+// SaveAndPublish is Save and Publish of one pulse: s is encoded once, into
+// a buffer kept from one pulse to the next, and the two copies are written
+// at the same time, so that their fsyncs overlap (on ext4 they share one
+// journal commit) instead of adding up. The bytes are those Save and
+// Publish write. Both copies are always attempted: the published one no
+// longer waits for the state folder's, and each reports its own error.
+func SaveAndPublish(dir string, ws *workspace.Workspace, s State) (saveErr, publishErr error) {
+	e := encoders.Get().(*encoder)
+	defer encoders.Put(e)
+	b, err := e.encode(s)
+	if err != nil {
+		return fmt.Errorf("encode state: %w", err), fmt.Errorf("publish state: %w", err)
+	}
+	published := make(chan error, 1)
+	go func() { published <- ws.WriteFile(workspace.StateFile, b) }()
+	saveErr = statefile.WriteEncoded(filepath.Join(dir, File), b)
+	return saveErr, <-published
+}
+
+// encoder turns a State into the file's bytes (indented JSON and a
+// newline, as json.MarshalIndent), reusing its buffers.
+type encoder struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+var encoders = sync.Pool{New: func() any {
+	e := &encoder{}
+	e.enc = json.NewEncoder(&e.buf)
+	e.enc.SetIndent("", "  ")
+	return e
+}}
+
+// encode returns s's bytes, valid until e is used again.
+func (e *encoder) encode(s State) ([]byte, error) {
+	e.buf.Reset()
+	if err := e.enc.Encode(s); err != nil {
+		return nil, err
+	}
+	return e.buf.Bytes(), nil
+}
