@@ -76,6 +76,7 @@ func (a *agent) pulseOnce(scheduled time.Time) {
 	a.mint(b)
 	a.readPause(b)
 	a.scan(b)
+	a.minted(b)
 	a.readHooks(b)
 	a.evaluate(b)
 	a.apply(b)
@@ -93,8 +94,9 @@ func (a *agent) pulseOnce(scheduled time.Time) {
 type beat struct {
 	scheduled, startMono, now time.Time
 	id                        workspace.ID
+	idWritten                 chan error // the ID's write, under way beside the scan
 	log                       zerolog.Logger
-	err                       error // the first failure to write the ID or scan
+	err                       error // the failure to scan, else to write the ID
 	snap                      scan.Snapshot
 	res                       checks.Result
 	checkState                checks.State
@@ -115,9 +117,10 @@ type beat struct {
 // off, and says so once.
 func (a *agent) readPause(b *beat) {
 	a.noteLegacyPause(b)
-	b.resumedAt = pause.ResumedAt(a.cfg.PauseFile())
+	file := a.cfg.PauseFile() // hashes the workspace's path: once a pulse
+	b.resumedAt = pause.ResumedAt(file)
 	a.noteStateDir(b)
-	p, err := pause.Read(a.cfg.PauseFile())
+	p, err := pause.Read(file)
 	why := ""
 	if err != nil {
 		why = err.Error()
@@ -129,7 +132,7 @@ func (a *agent) readPause(b *beat) {
 		}
 	}
 	if p != nil && !p.Active(b.now) {
-		if err := pause.Clear(a.cfg.PauseFile()); err != nil {
+		if err := pause.Clear(file); err != nil {
 			b.log.Warn().Err(err).Msg("end of pause")
 		}
 		p = nil
@@ -180,12 +183,21 @@ func (a *agent) noteLegacyPause(b *beat) {
 	a.emit(b.now, b.id, checks.Warning, "pause", pause.LegacyFile+" in the workspace is ignored: the agent can write there, so the pause now lives in "+a.cfg.PauseFile()+"; pause again with `watchdog pause` and delete the old file", 0)
 }
 
-// mint writes this pulse's heartbeat ID.
+// mint starts writing this pulse's heartbeat ID, and minted waits for it:
+// the write (an fsync) goes on while the pause is read and the workspace
+// scanned, instead of before them.
 func (a *agent) mint(b *beat) {
 	b.id = workspace.NewID(b.now.In(a.loc))
 	b.log = a.log.With().Str("heartbeat_id", string(b.id)).Logger()
-	if err := a.ws.WriteCurrentID(b.id); err != nil {
-		b.err = err
+	b.idWritten = make(chan error, 1)
+	go func(id workspace.ID) { b.idWritten <- a.ws.WriteCurrentID(id) }(b.id)
+}
+
+func (a *agent) minted(b *beat) {
+	if err := <-b.idWritten; err != nil {
+		if b.err == nil {
+			b.err = err
+		}
 		a.wrote(b.now, "heartbeat ID", err)
 	}
 }
