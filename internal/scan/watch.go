@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -72,13 +73,15 @@ func (h *hub) join() (*watcher, error) {
 
 func (h *hub) loop(fw *fsnotify.Watcher, done chan struct{}) {
 	defer close(done)
+	var to []*watcher
 	for {
 		select {
 		case ev, ok := <-fw.Events:
 			if !ok {
 				return
 			}
-			for _, w := range h.route(ev.Name) {
+			to = h.route(to, ev.Name)
+			for _, w := range to {
 				w.note(ev)
 			}
 		case err, ok := <-fw.Errors:
@@ -94,16 +97,16 @@ func (h *hub) loop(fw *fsnotify.Watcher, done chan struct{}) {
 }
 
 // route returns the watchers of the folder an event happened in, and of the
-// path itself when it is a watched folder (its own removal).
-func (h *hub) route(name string) []*watcher {
+// path itself when it is a watched folder (its own removal), in out's
+// array: the loop reuses one for every event (a pulse's own writes make
+// about ten).
+func (h *hub) route(out []*watcher, name string) []*watcher {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	var out []*watcher
-	seen := map[*watcher]bool{}
-	for _, dir := range []string{filepath.Dir(name), name} {
+	out = out[:0]
+	for _, dir := range [2]string{filepath.Dir(name), name} {
 		for w := range h.owners[dir] {
-			if !seen[w] {
-				seen[w] = true
+			if !slices.Contains(out, w) { // a folder has a watcher or two
 				out = append(out, w)
 			}
 		}
