@@ -154,14 +154,14 @@ func (t *Tail) abs(rel string) string { return filepath.Join(t.root, filepath.Fr
 // reads go through the workspace's os.Root (nothing outside is ever
 // opened), and this says why to the operator.
 func (t *Tail) linkedOut() error {
-	root, err := filepath.EvalSymlinks(t.root)
-	if err != nil {
-		return nil // the open says what is wrong
-	}
-	for _, rel := range []string{path.Dir(SpoolDir), SpoolDir} {
+	for _, rel := range [2]string{path.Dir(SpoolDir), SpoolDir} {
 		fi, err := os.Lstat(t.abs(rel))
 		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
-			continue
+			continue // the common case, every pulse: nothing more to resolve
+		}
+		root, err := filepath.EvalSymlinks(t.root)
+		if err != nil {
+			return nil // the open says what is wrong
 		}
 		real, err := filepath.EvalSymlinks(t.abs(rel))
 		if err != nil {
