@@ -22,7 +22,7 @@ func BenchmarkPulse(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg.Workspace, cfg.Name = b.TempDir(), "bench"
+	cfg.Workspace, cfg.Name, cfg.StateRoot = b.TempDir(), "bench", b.TempDir() // a state folder, as config.Load gives
 	ws, _ := workspace.New(cfg.Workspace, nil)
 	start := time.Now().Add(-time.Hour)
 	for i := range 20 {
