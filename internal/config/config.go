@@ -192,6 +192,8 @@ type AgentConfig struct {
 	Agent          Delivery       `yaml:"agent"`
 	// Budget caps the tokens and money of a day's wakeups.
 	Budget Budget `yaml:"budget"`
+	// RateLimit is what the client's own rate-limit report does.
+	RateLimit RateLimit `yaml:"rate_limit"`
 	// Prices is the config's prices table, copied in at load (the table is
 	// the whole config's: models cost the same for every agent).
 	Prices map[string]Price `yaml:"-"`
@@ -245,6 +247,7 @@ func Defaults() Config {
 			CircuitBreaker: CircuitBreaker{Failures: 3, Cooldown: Duration(15 * time.Minute), MaxCooldown: Duration(2 * time.Hour)},
 			Recovery:       Recovery{MaxAttempts: 3, MaxWaitCycles: 5, ResumeAfter: Duration(time.Hour)},
 			Budget:         Budget{WarnAt: 0.8, MaxReportTokens: DefaultMaxReportTokens, MaxReportUSD: DefaultMaxReportUSD},
+			RateLimit:      RateLimit{HoldUntilReset: true, SpreadAt: 0.8},
 			Restrictions:   Restrictions{Cooldown: Duration(10 * time.Minute), Lock: Duration(60 * time.Minute)},
 			Agent: Delivery{
 				Delivery:   DeliveryInbox,

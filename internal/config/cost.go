@@ -35,6 +35,41 @@ type Budget struct {
 	// booked as unknown usage. They are no budget: far above any real run.
 	MaxReportTokens int64   `yaml:"max_report_tokens"`
 	MaxReportUSD    float64 `yaml:"max_report_usd"`
+	// Enforce is where a spent budget binds: "wakeup" (the default: the
+	// next wakeup does not start) or "turn" (the client's pre-tool hook
+	// also refuses the tool calls of the turn in flight).
+	Enforce string `yaml:"enforce"`
+	// UnknownPrice is what a run of a model with no price does to
+	// daily_usd: "unknown" (the default: it counts nothing) or "stop" (the
+	// budget is spent: fail closed).
+	UnknownPrice string `yaml:"unknown_price"`
+}
+
+// Where a spent budget binds, and what an unpriced run does to it.
+const (
+	EnforceWakeup    = "wakeup"
+	EnforceTurn      = "turn"
+	UnknownPriceKeep = "unknown"
+	UnknownPriceStop = "stop"
+)
+
+// BindsTurn reports whether a spent budget refuses the turn's tool calls.
+func (b Budget) BindsTurn() bool { return b.Enforce == EnforceTurn }
+
+// RateLimit is what a client's own rate-limit report does to wakeups.
+type RateLimit struct {
+	// HoldUntilReset holds wakeups until the limit's reset when the client
+	// says it is used up (true); false keeps only the cooldown holds.
+	HoldUntilReset bool `yaml:"hold_until_reset"`
+	// SpreadAt is the share of a limit past which the schedule's wakeups
+	// are spread out until its reset (0.8; 0 = off).
+	SpreadAt float64 `yaml:"spread_at"`
+}
+
+func (r RateLimit) check(key string, p *problems) {
+	if !(r.SpreadAt >= 0 && r.SpreadAt < 1) {
+		p.addf(key+"rate_limit.spread_at", "must be a share of the limit from 0 (off) to below 1 (0.8 = spread past 80%%), got %v", r.SpreadAt)
+	}
 }
 
 // Defaults of the report limits: a billion tokens, $10,000 for one run.
@@ -84,7 +119,16 @@ func (b Budget) check(key string, p *problems) {
 	if b.PerWakeupTokens < 0 {
 		bad("per_wakeup_tokens", "must not be negative (0 = off)")
 	}
+	if b.Enforce != "" && b.Enforce != EnforceWakeup && b.Enforce != EnforceTurn {
+		bad("enforce", "must be %q (the next wakeup does not start) or %q (the turn's tool calls are refused too), got %q", EnforceWakeup, EnforceTurn, b.Enforce)
+	}
+	if b.UnknownPrice != "" && b.UnknownPrice != UnknownPriceKeep && b.UnknownPrice != UnknownPriceStop {
+		bad("unknown_price", "must be %q (an unpriced run counts nothing) or %q (it spends the budget), got %q", UnknownPriceKeep, UnknownPriceStop, b.UnknownPrice)
+	}
 	if key == "fleet_" {
+		if b.Enforce != "" || b.UnknownPrice != "" {
+			p.addf("fleet_budget.enforce and unknown_price", "set them under budget: they are each agent's")
+		}
 		if b.MaxReportTokens != 0 || b.MaxReportUSD != 0 {
 			p.addf("fleet_budget.max_report_tokens and max_report_usd", "a report is one agent's run: set them under budget")
 		}

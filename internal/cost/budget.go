@@ -2,6 +2,7 @@ package cost
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
@@ -41,6 +42,8 @@ func (l *Ledger) Budget(now time.Time, b config.Budget) BudgetState {
 		st.Spent, st.Reason = true, fmt.Sprintf("%d of %d tokens used today", st.UsedTokens, b.DailyTokens)
 	case b.DailyUSD > 0 && st.UsedUSD >= b.DailyUSD:
 		st.Spent, st.Reason = true, fmt.Sprintf("$%.4g of $%.4g spent today", st.UsedUSD, b.DailyUSD)
+	case b.DailyUSD > 0 && b.UnknownPrice == config.UnknownPriceStop && all.Unpriced > 0:
+		st.Spent, st.Reason = true, fmt.Sprintf("%d run(s) today of a model with no price (%s), and budget.unknown_price is stop", all.Unpriced, strings.Join(d.UnpricedModels, ", "))
 	}
 	return st
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -169,5 +170,30 @@ func TestBudgetCheck(t *testing.T) {
 	}
 	if n := spend(next, 0.9); !n.Warn || n.Spent {
 		t.Fatalf("the next day: %+v, want the warning again", n)
+	}
+}
+
+// TestBudgetUnknownPriceStop: with unknown_price: stop a run of a model
+// with no price spends a dollar budget (fail closed); by default it counts
+// nothing and the budget stays open.
+func TestBudgetUnknownPriceStop(t *testing.T) {
+	ws := newWS(t)
+	day := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+	l, _ := Open(ws, time.UTC, day)
+	if err := l.Record(day, "schedule", Worked, Run{Usage: &Usage{Tokens: Tokens{Input: 10}}, Unpriced: []string{"mystery-1"}}); err != nil {
+		t.Fatal(err)
+	}
+	keep := config.Budget{DailyUSD: 1, WarnAt: 0.8}
+	if st := l.Budget(day, keep); st.Spent {
+		t.Fatalf("default: %+v, want an open budget (an unpriced run counts nothing)", st)
+	}
+	stop := keep
+	stop.UnknownPrice = config.UnknownPriceStop
+	st := l.Budget(day, stop)
+	if !st.Spent || !strings.Contains(st.Reason, "mystery-1") {
+		t.Fatalf("unknown_price: stop: %+v, want spent naming the model", st)
+	}
+	if st := l.Budget(day.Add(24*time.Hour), stop); st.Spent {
+		t.Fatalf("the next day: %+v, want a fresh budget", st)
 	}
 }
