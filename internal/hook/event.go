@@ -28,6 +28,7 @@ const (
 	SessionStart Kind = "session_start" // the client started
 	SessionEnd   Kind = "session_end"   // the client ended
 	Compact      Kind = "compact"       // the client compacts its context
+	RateLimit    Kind = "rate_limit"    // the client reported its rate limits (Claude Code's status line); Limits says them
 	Other        Kind = "other"         // anything else: still proof the client is alive
 )
 
@@ -48,6 +49,38 @@ type Event struct {
 	// client's transcript is (a path, for the turn's token usage).
 	Ghost      bool   `json:"ghost,omitempty"`
 	Transcript string `json:"transcript,omitempty"`
+	// Limits are a rate_limit event's limits, as the client reported them.
+	Limits []Limit `json:"limits,omitempty"`
+}
+
+// Limit is one of the client's rate limits: how much of its window is
+// used, and when the window resets. The agent can forge it: the watchdog
+// bounds what it believes.
+type Limit struct {
+	Window string    `json:"window"` // five_hour, seven_day
+	Used   float64   `json:"used"`   // percent of the limit used
+	Resets time.Time `json:"resets"` // when the window resets
+}
+
+// MaxLimits bounds the limits one event carries.
+const MaxLimits = 4
+
+// RateLimitEvent is the spool's event of limits a client reported at now
+// (nil when it reported none): each window a word, each share within
+// 0..100, at most MaxLimits.
+func RateLimitEvent(client string, limits []Limit, now time.Time) *Event {
+	var kept []Limit
+	for _, l := range limits {
+		if len(kept) == MaxLimits || l.Window == "" || l.Resets.IsZero() || l.Used != l.Used {
+			continue
+		}
+		l.Window, l.Used, l.Resets = word(l.Window, 32), min(max(l.Used, 0), 100), l.Resets.UTC()
+		kept = append(kept, l)
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	return &Event{Time: now.UTC(), Client: client, Name: "statusline", Kind: RateLimit, Limits: kept}
 }
 
 // A Dialect is how one client's hooks speak: its adapter

@@ -30,6 +30,11 @@ func AgentToolName(name string) string {
 	return name
 }
 
+// HeartTool reports whether a tool's name, as the client gives it, is one
+// of mcp-heart's (the prefixes above): a spent budget never refuses them,
+// so the agent can still write its activity log.
+func HeartTool(name string) bool { return AgentToolName(name) != name }
+
 // statusTools are mcp-heart's read-only status tools: their result changes
 // with time, so calling one again is no loop, and it does not break one.
 var statusTools = map[string]bool{

@@ -97,6 +97,8 @@ func (w Wiring) jsonChanges(name string, root *object, n *notes, changes []adapt
 			err = mergeHookGroups(root, hookEvents(c.Events), func(event string) *object { return w.handler(name, c, event) })
 		case adapter.NamedHooks:
 			err = w.namedHooks(name, root, c)
+		case adapter.StatusLine:
+			err = w.setStatusLine(name, root, n)
 		case adapter.AllowServer:
 			err = allowServer(root, c.Prefix+ServerName)
 		case adapter.TrustFolder:

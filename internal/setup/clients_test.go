@@ -109,7 +109,8 @@ func expectedFiles(w Wiring, client string) map[string]string {
 			".claude/settings.json": `{"enabledMcpjsonServers": ["mcp-heart"], "hooks": ` + groups(
 				[]string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop", "StopFailure", "PermissionRequest", "PermissionDenied", "Notification", "PreCompact", "SessionEnd"},
 				map[string]string{"PreToolUse": "*", "PostToolUse": "*", "PostToolUseFailure": "*", "PermissionRequest": "*", "PermissionDenied": "*"},
-				func(string) string { return handler("claude-code", 5) }) + `}`,
+				func(string) string { return handler("claude-code", 5) }) + `,
+				"statusLine": {"type": "command", "command": ` + q(shQuote(w.HeartHook)+` --client claude-code --statusline --workspace `+shQuote(w.Dir)) + `, "padding": 0}}`,
 		}
 	case ClientClaudeDesktop:
 		return map[string]string{

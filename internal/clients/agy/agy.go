@@ -103,3 +103,9 @@ func (Adapter) Setup() client.Setup {
 			"to confirm it, so check that `agy` lists mcp-heart and the heart-hook hook.",
 	}
 }
+
+// Deny: no decision format known; its calls are not refused.
+func (Adapter) Deny(string) []byte { return nil }
+
+// Statusline: none.
+func (Adapter) Statusline() client.Statusline { return nil }

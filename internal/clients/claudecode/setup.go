@@ -18,6 +18,9 @@ import "github.com/ai-heart/ai-heart/internal/clients/client"
 // ("Ignoring 1 permissions.allow entry from .claude/settings.json: this
 // workspace has not been trusted"), and headless `claude -p` never shows
 // the trust dialog, so the project's file cannot carry it.
+//
+// The statusLine is heart-hook's: Claude Code hands its status line the
+// subscription's rate limits (statusline.go), and nothing else does.
 func (Adapter) Setup() client.Setup {
 	return client.Setup{Files: []client.File{
 		{Path: "CLAUDE.md", Edits: []client.Edit{client.Instructions{}}},
@@ -31,6 +34,7 @@ func (Adapter) Setup() client.Setup {
 				{Name: "Stop"}, {Name: "StopFailure"}, {Name: "PermissionRequest", Matcher: "*"}, {Name: "PermissionDenied", Matcher: "*"},
 				{Name: "Notification"}, {Name: "PreCompact"}, {Name: "SessionEnd"},
 			}},
+			client.StatusLine{},
 		}},
 		{Root: client.Home, Path: ".claude/settings.json", Edits: []client.Edit{client.AllowServer{Prefix: AllowPrefix}}},
 	}}

@@ -48,3 +48,9 @@ func (Adapter) Setup() client.Setup {
 			"in the project instructions.",
 	}
 }
+
+// Deny: no decision format known; its calls are not refused.
+func (Adapter) Deny(string) []byte { return nil }
+
+// Statusline: none.
+func (Adapter) Statusline() client.Statusline { return nil }

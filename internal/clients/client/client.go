@@ -38,7 +38,19 @@ type Adapter interface {
 	Keys() Keys
 	// Setup is what `watchdog init --client NAME` writes for it.
 	Setup() Setup
+	// Deny is what its pre-tool hook prints on stdout to refuse the tool
+	// call with reason, in its own decision format; nil when its hooks
+	// cannot refuse one. The hook exits 0 all the same: init's hook command
+	// ends in "|| true", which would lose an exit code.
+	Deny(reason string) []byte
+	// Statusline reads its status line's input (the rate limits it
+	// reports); nil when it has none.
+	Statusline() Statusline
 }
+
+// Statusline reads a client's status-line input: the rate limits it
+// reports, none when it reports none.
+type Statusline func(data []byte) ([]hook.Limit, error)
 
 // Fate is what a service failure says of the model's service.
 type Fate int

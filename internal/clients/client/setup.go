@@ -109,11 +109,17 @@ func (TrustFolder) isEdit()  {}
 func (TOMLServer) isEdit()   {}
 func (TOMLTrust) isEdit()    {}
 func (Telemetry) isEdit()    {}
+func (StatusLine) isEdit()   {}
+
+// StatusLine sets the JSON file's statusLine to heart-hook's status line
+// (Claude Code's: it reads the rate limits the client reports). A
+// statusLine of the user's own is kept, with a note on how to chain it.
+type StatusLine struct{}
 
 // IsHooks reports an edit that wires heart-hook.
 func IsHooks(e Edit) bool {
 	switch e.(type) {
-	case HookGroups, NamedHooks:
+	case HookGroups, NamedHooks, StatusLine:
 		return true
 	}
 	return false

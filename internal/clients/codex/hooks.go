@@ -3,6 +3,7 @@ package codex
 import (
 	"encoding/json"
 
+	"github.com/ai-heart/ai-heart/internal/clients/client"
 	"github.com/ai-heart/ai-heart/internal/hook"
 )
 
@@ -51,3 +52,16 @@ func decodeHook(data []byte) (hook.Input, error) {
 	}
 	return in, nil
 }
+
+// Deny refuses a PreToolUse call as Claude Code's hooks do: Codex 0.169
+// reads hookSpecificOutput's permissionDecision "deny" with a non-empty
+// permissionDecisionReason (it rejects "allow" and "ask" there).
+func (Adapter) Deny(reason string) []byte {
+	b, _ := json.Marshal(map[string]any{"hookSpecificOutput": map[string]any{
+		"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}})
+	return b
+}
+
+// Statusline: none read (its rate limits are in its session's token_count
+// events, which no hook carries).
+func (Adapter) Statusline() client.Statusline { return nil }

@@ -3,6 +3,7 @@ package gemini
 import (
 	"encoding/json"
 
+	"github.com/ai-heart/ai-heart/internal/clients/client"
 	"github.com/ai-heart/ai-heart/internal/hook"
 )
 
@@ -41,3 +42,14 @@ func decodeHook(data []byte) (hook.Input, error) {
 	}
 	return in, nil
 }
+
+// Deny refuses a BeforeTool call: Gemini CLI 0.61 reads {"decision":
+// "deny", "reason": …} and sends the reason to the model as the tool's
+// error; the turn goes on.
+func (Adapter) Deny(reason string) []byte {
+	b, _ := json.Marshal(map[string]string{"decision": "deny", "reason": reason})
+	return b
+}
+
+// Statusline: none.
+func (Adapter) Statusline() client.Statusline { return nil }
