@@ -3,19 +3,30 @@
 // workspace's spool (package hook) and gets out of the way.
 //
 //	heart-hook --client claude-code|gemini|agy|codex --workspace DIR [JSON]
+//	heart-hook --client claude-code --statusline --workspace DIR [-- COMMAND ARGS...]
 //	heart-hook --version
 //
 // The event is read from stdin (Claude Code, Gemini CLI, Antigravity CLI),
 // or from the last argument (Codex's notify). It runs on the agent's
-// critical path, so it never fails the client: it always exits 0, writes
-// nothing on stdout (a client would read it as a hook decision), gives up
-// reading after a second, and says what went wrong on stderr only.
+// critical path, so it never fails the client: it always exits 0, gives up
+// reading after a second, and says what went wrong on stderr only. It
+// writes on stdout only a hook decision: while the watchdog's budget gate
+// (hook.GateFile) is closed, a pre-tool event that is not one of
+// mcp-heart's tools gets the client's refusal (its adapter's Deny), so the
+// agent can still write its activity log. A missing, garbled or stale
+// gate allows: the hook never blocks when the watchdog is down.
+//
+// With --statusline it is Claude Code's status line: it records the rate
+// limits the input carries (a rate_limit event, only when they changed)
+// and prints a short status, or hands the input to COMMAND (a status line
+// of the user's own) and prints what that prints.
 // `watchdog init --client` wires it. Each client's hooks are read by its
 // adapter (internal/clients/<name>), which links nothing but the standard
 // library and the hook package: the hook starts in about a millisecond.
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -37,19 +48,23 @@ func main() {
 		fmt.Println("heart-hook", version.Get())
 		os.Exit(0)
 	}
-	if err := run(os.Args[1:], os.Stdin, time.Now()); err != nil {
+	if err := run(os.Args[1:], os.Stdin, os.Stdout, time.Now()); err != nil {
 		fmt.Fprintln(os.Stderr, "heart-hook:", err)
 	}
 	os.Exit(0)
 }
 
-func run(args []string, stdin io.Reader, now time.Time) error {
+func run(args []string, stdin io.Reader, stdout io.Writer, now time.Time) error {
 	fl := flag.NewFlagSet("heart-hook", flag.ContinueOnError)
 	fl.SetOutput(io.Discard)
 	client := fl.String("client", "", "the client that runs the hook")
 	ws := fl.String("workspace", "", "the agent's workspace (ai-works)")
+	statusline := fl.Bool("statusline", false, "be the client's status line")
 	if err := fl.Parse(args); err != nil {
 		return err
+	}
+	if *statusline {
+		return statusLine(*client, *ws, fl.Args(), stdin, stdout, now)
 	}
 	dialect := clients.Dialect(*client)
 	if dialect == nil {
@@ -71,7 +86,32 @@ func run(args []string, stdin io.Reader, now time.Time) error {
 	if err != nil {
 		return err
 	}
+	if e.Kind == hook.Tool {
+		if in, err := dialect.Decode(bytes.TrimSpace(data)); err == nil {
+			deny(*client, *ws, in.Tool, stdout, now)
+		}
+	}
 	return hook.Append(*ws, e)
+}
+
+// deny prints the client's refusal of a call of tool (its name as the
+// client gives it) when the budget gate is closed. mcp-heart's tools
+// always pass: the agent writes its activity log with them.
+func deny(client, ws, tool string, stdout io.Writer, now time.Time) {
+	if hook.HeartTool(tool) {
+		return
+	}
+	g := hook.ReadGate(ws)
+	if !g.Closed(now) {
+		return
+	}
+	a := clients.Lookup(client)
+	if a == nil {
+		return
+	}
+	if out := a.Deny(g.Reason); out != nil {
+		stdout.Write(append(out, '\n'))
+	}
 }
 
 // readBounded reads r to its end, at most max bytes, giving up after

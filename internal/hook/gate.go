@@ -2,8 +2,8 @@ package hook
 
 import (
 	"encoding/json"
-	"path/filepath"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/safeopen"
