@@ -116,6 +116,8 @@ type wakeMemory struct {
 	idleHeld  bool                  // an idle wakeup is held back by active hours (counted once)
 	announced map[string]bool       // inbox items already named in an idle wakeup
 	held      map[string]heldNotice // event notices not yet carried, by check
+	// gateClosed: the budget gate was last written closed.
+	gateClosed bool
 }
 
 // pauseMemory is the operator's pause as the pulses read it. Under agent.mu.
@@ -137,6 +139,8 @@ type clientMemory struct {
 	// serviceAlerted: a service failure was alerted and no run succeeded since.
 	serviceAlerted bool
 	svcOwed        *serviceNote // a service hold the agent has not been told of
+	// limitHeld is the reset a rate limit's hold waits for (zero: none).
+	limitHeld time.Time
 }
 
 // PulseEvent reports one finished pulse (for tests and measurements).

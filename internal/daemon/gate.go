@@ -35,12 +35,13 @@ type gate struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // flight goroutines
 
-	mu         sync.Mutex  // guards everything below
-	cur        *flight     // the newest flight, until answered or ended
-	running    int         // flights whose goroutine has not returned
-	lastWakeup time.Time   // when the last delivered wakeup began
-	idle       bool        // an idle wakeup was delivered and no proof came since
-	svc        serviceHold // the model's service failed: wakeups held, then probed
+	mu         sync.Mutex           // guards everything below
+	cur        *flight              // the newest flight, until answered or ended
+	running    int                  // flights whose goroutine has not returned
+	lastWakeup time.Time            // when the last delivered wakeup began
+	idle       bool                 // an idle wakeup was delivered and no proof came since
+	svc        serviceHold          // the model's service failed: wakeups held, then probed
+	limits     map[string]rateLimit // the client's rate limits, by window
 	// drained, once set, admits no flight and is closed when the last
 	// running one has returned (a reload waits for it).
 	drained chan struct{}

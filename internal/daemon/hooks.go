@@ -44,8 +44,14 @@ func (a *agent) readHooks(b *beat) {
 	}
 	var failures []failure
 	var turns []answeredTurn
+	var limits []hook.Limit
 	answered := false
 	defer func() {
+		if len(limits) > 0 {
+			a.rateLimits(b.now, b.id, limits)
+		}
+		a.limitResumes(b.now, b.id)
+		a.keepGate(b.now)
 		for _, f := range failures {
 			// Dated when the watchdog learnt it: a line dated ahead must
 			// not lengthen the hold.
@@ -63,6 +69,10 @@ func (a *agent) readHooks(b *beat) {
 	defer a.mu.Unlock()
 	for _, e := range evs {
 		if e.Time.After(b.now.Add(hookSkew)) {
+			continue
+		}
+		if e.Kind == hook.RateLimit {
+			limits = append(limits, e.Limits...) // the newest of each window wins
 			continue
 		}
 		inTurn, begun := a.activity.InTurn, a.activity.TurnStart

@@ -30,6 +30,7 @@ The tools name every file with the current heartbeat ID themselves: never type, 
 	"The model's service answered %s at %s, so the watchdog held your wakeups until %s and then tried once more. This was the model's own limit, not one of report_tool_usage's. If work was cut off, pick it up now.": "モデルのサービスが%[2]sに %[1]s を返したため、watchdog は%[3]sまで起動を止め、その後にもう一度だけ試しました。これはモデル自身の制限で、report_tool_usage の制限ではありません。作業が途中で切れていたら、今から続けてください。",
 	"the checks went back to ok":                   "チェックが正常に戻った",
 	"the operator resumed you":                     "ユーザーが再開した",
+	gateReason:                                     "今日の予算を使い切りました。活動ログを書いて、作業を終えてください（mcp-heart のツールは使えます。ほかのツールの呼び出しは現地時間の深夜0時まで拒否されます）。",
 	"the time set in recovery.resume_after passed": "recovery.resume_after の時間が過ぎた",
 }
 

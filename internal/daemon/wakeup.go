@@ -83,7 +83,14 @@ func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
 		return false
 	}
 	now := a.clock.Now()
-	outcome, probe, capReached, err := a.gate.pass(now)
+	var outcome string
+	var probe, capReached bool
+	var err error
+	if source == srcSchedule && a.gate.spreadOut(now, a.cfg.RateLimit.SpreadAt) {
+		outcome = state.OutcomeHeldService // the rest of a rate limit is spread until its reset: no cap spent
+	} else {
+		outcome, probe, capReached, err = a.gate.pass(now)
+	}
 	if err != nil {
 		a.log.Warn().Err(err).Msg("daily cap or circuit breaker state")
 	}

@@ -1,0 +1,44 @@
+package daemon
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/hook"
+)
+
+// With budget.enforce: turn a spent budget binds inside the turn in flight
+// too: the watchdog keeps hook.GateFile current in the workspace, and the
+// client's pre-tool hook (heart-hook) refuses every tool call but
+// mcp-heart's while it says so. The file is rewritten every pulse while the
+// budget is spent and expires two pulses on (at most an hour), so a
+// watchdog that stopped refuses nothing. The agent can write it: forging
+// it only refuses its own calls.
+
+// gateReason is what a refused tool call tells the agent.
+const gateReason = "today's budget is spent; write your activity log and stop (mcp-heart's tools still work; tool calls are refused until local midnight)"
+
+// keepGate writes the budget gate as the budget stands at now: closed
+// while it is spent, open once (then left alone) when it is not.
+func (a *agent) keepGate(now time.Time) {
+	if !a.cfg.Budget.BindsTurn() {
+		return
+	}
+	spent := a.gate.spent != nil && a.gate.spent(now)
+	if !spent && !a.gateClosed {
+		return
+	}
+	g := hook.Gate{Spent: spent, Written: now.UTC()}
+	if spent {
+		ttl := min(2*a.cfg.Pulse.Interval.D(), hook.GateMaxAge)
+		y, m, d := now.In(a.loc).Date()
+		g.Expires, g.Until = now.Add(ttl).UTC(), time.Date(y, m, d+1, 0, 0, 0, 0, a.loc).UTC()
+		g.Reason = ja.F(a.cfg.Language, gateReason)
+	}
+	b, _ := json.Marshal(g)
+	err := a.ws.WriteFile(hook.GateFile, append(b, '\n'))
+	a.wrote(now, "budget gate", err)
+	if err == nil {
+		a.gateClosed = spent
+	}
+}
