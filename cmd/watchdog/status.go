@@ -234,6 +234,9 @@ func blockedWord(b state.Blocked, now time.Time) string {
 			w = b.Word() + " until " + b.Until.Local().Format("2006-01-02 15:04")
 		}
 	}
+	if b.Detail != "" {
+		w += " (" + b.Detail + ")"
+	}
 	return w
 }
 

@@ -71,8 +71,8 @@ func (a *agent) stateNow() state.State {
 		t := a.lastActivity().Add(after)
 		s.Chambers.Idle.WakeAt = &t
 	}
-	if t, _ := a.gate.held(); t.After(now) {
-		sc.HeldUntil = &t
+	if t, why := a.gate.held(); t.After(now) {
+		sc.HeldUntil, sc.HeldFor = &t, why
 	}
 	// A wakeup the gate would drop is not announced: the page and status
 	// say why none comes instead.

@@ -2,6 +2,7 @@ package state
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/budget"
@@ -35,6 +36,9 @@ type Blocked struct {
 	// Until is when it lifts by itself; absent when a person or the
 	// agent's health lifts it.
 	Until *time.Time `json:"until,omitempty"`
+	// Detail names what holds it, for the word: "5-hour limit, 100 %
+	// used".
+	Detail string `json:"detail,omitempty"`
 }
 
 // Word is the reason in a word or two ("budget spent").
@@ -83,10 +87,13 @@ func Blocking(s State, now time.Time, loc *time.Location) *Blocked {
 		return &Blocked{Why: BlockedBreaker, Reason: fmt.Sprintf("circuit breaker open after %d delivery failures: wakeups are skipped until its cooldown ends, then one probe goes", s.Breaker.Failures), Until: at(s.Breaker.OpenUntil)}
 	case sc.HeldUntil != nil && sc.HeldUntil.After(now):
 		why := "the model's service asked for a rest"
-		if s.Client != nil && s.Client.Failure != "" {
+		switch {
+		case strings.Contains(sc.HeldFor, "limit"):
+			why = "the client's rate limit is used up (" + sc.HeldFor + ")"
+		case s.Client != nil && s.Client.Failure != "":
 			why += " (" + s.Client.Failure + ")"
 		}
-		return &Blocked{Why: BlockedService, Reason: why + ": wakeups are held until then, and one wakeup probes it", Until: at(*sc.HeldUntil)}
+		return &Blocked{Why: BlockedService, Reason: why + ": wakeups are held until then, and one wakeup probes it", Until: at(*sc.HeldUntil), Detail: sc.HeldFor}
 	case sc.OutsideActiveHours:
 		return &Blocked{Why: BlockedHours, Reason: "outside active hours: schedule and idle wakeups wait for them (recovery and urgent feedback still go)"}
 	}

@@ -205,6 +205,9 @@ type ScheduleChamber struct {
 	// HeldUntil is when the model service's hold ends (rate limit,
 	// overload): wakeups wait until then.
 	HeldUntil *time.Time `json:"held_until,omitempty"`
+	// HeldFor says what holds it ("5-hour limit, 100 % used", a failure's
+	// word).
+	HeldFor string `json:"held_for,omitempty"`
 	// Blocked is why no wakeup can reach the agent (Blocking at the
 	// pulse); NextWakeup is absent while it lasts.
 	Blocked *Blocked `json:"blocked,omitempty"`
