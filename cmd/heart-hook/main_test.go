@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -141,6 +142,14 @@ func BenchmarkHookLatency(b *testing.B) {
 		b.Logf("load average before: %s", strings.TrimSpace(string(la)))
 	}
 	hookArgs := []string{filepath.Join(binDir, "heart-hook"), "--client", "claude-code", "--workspace", ws}
+	// A workspace whose budget gate is closed: the hook reads it and
+	// prints the refusal (the worst case of the pre-tool hook).
+	gated := b.TempDir()
+	t0 := time.Now()
+	gate, _ := json.Marshal(hook.Gate{Spent: true, Written: t0, Expires: t0.Add(time.Hour), Until: t0.Add(2 * time.Hour), Reason: "today's budget is spent; write your activity log and stop"})
+	os.MkdirAll(filepath.Join(gated, "stats"), 0o755)
+	os.WriteFile(filepath.Join(gated, filepath.FromSlash(hook.GateFile)), gate, 0o644)
+	gateArgs := []string{filepath.Join(binDir, "heart-hook"), "--client", "claude-code", "--workspace", gated}
 	bare, err := exec.LookPath("true")
 	if err != nil {
 		b.Fatal(err)
@@ -149,7 +158,7 @@ func BenchmarkHookLatency(b *testing.B) {
 		for _, run := range []struct {
 			name string
 			argv []string
-		}{{"heart-hook", hookArgs}, {"true", []string{bare}}} {
+		}{{"heart-hook", hookArgs}, {"heart-hook-gate-closed", gateArgs}, {"true", []string{bare}}} {
 			b.Run(load+"/"+run.name, func(b *testing.B) {
 				if load == "load" {
 					defer hog(b, runtime.NumCPU())()
@@ -157,7 +166,7 @@ func BenchmarkHookLatency(b *testing.B) {
 				var took []time.Duration
 				for b.Loop() {
 					start := time.Now()
-					if code, out, errs := spawn(b, payload, run.argv...); code != 0 || out != "" || errs != "" {
+					if code, out, errs := spawn(b, payload, run.argv...); code != 0 || (out != "") != (run.name == "heart-hook-gate-closed") || errs != "" {
 						b.Fatalf("exit %d stdout %q stderr %q", code, out, errs)
 					}
 					took = append(took, time.Since(start))
