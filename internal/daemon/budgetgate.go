@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/cost"
 	"github.com/ai-heart/ai-heart/internal/hook"
 )
 
@@ -24,7 +25,7 @@ func (a *agent) keepGate(now time.Time) {
 	if !a.cfg.Budget.BindsTurn() {
 		return
 	}
-	spent := a.gate.spent != nil && a.gate.spent(now)
+	spent := a.gate.spent != nil && a.gate.spent(now) || a.inFlightSpends(now)
 	if !spent && !a.gateClosed {
 		return
 	}
@@ -41,4 +42,26 @@ func (a *agent) keepGate(now time.Time) {
 	if err == nil {
 		a.gateClosed = spent
 	}
+}
+
+// inFlightSpends reports whether today's booked use and what the client's
+// telemetry has reported of the turn in flight, not booked until it ends,
+// reach the daily budget: the gate closes in the turn that spends it, not
+// only in the next. (Forged reports close only the agent's own gate.)
+func (a *agent) inFlightSpends(now time.Time) bool {
+	b := a.cfg.Budget
+	reps := a.tele.pending()
+	if !b.On() || len(reps) == 0 {
+		return false
+	}
+	u := teleUsageOf(reps)
+	if u == nil {
+		return false
+	}
+	st := a.ledger.Budget(now, b)
+	if b.DailyTokens > 0 && st.UsedTokens+u.Tokens.Total() >= b.DailyTokens {
+		return true
+	}
+	r := cost.Measure(u, a.cfg.Prices)
+	return b.DailyUSD > 0 && r.USD != nil && st.UsedUSD+*r.USD >= b.DailyUSD
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/cost"
 	"github.com/ai-heart/ai-heart/internal/delivery"
 	"github.com/ai-heart/ai-heart/internal/hook"
+	"github.com/ai-heart/ai-heart/internal/telemetry"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -194,4 +195,32 @@ func TestBudgetGateClosesWhenSpent(t *testing.T) {
 			})
 		})
 	}
+}
+
+// The gate closes in the turn that spends the budget: the client's
+// telemetry reports each model request as the turn goes (an interactive
+// client exports every few seconds), before the turn's end books it.
+func TestBudgetGateClosesInTheTurnThatSpendsIt(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Budget.DailyTokens, cfg.Budget.Enforce = 1000, config.EnforceTurn
+		h := startFake(t, cfg, nil)
+		p := filepath.Join(cfg.Workspace, filepath.FromSlash(hook.GateFile))
+		time.Sleep(300 * time.Millisecond)
+		synctest.Wait()
+		if _, err := os.Stat(p); err == nil {
+			t.Fatal("a gate before anything was used")
+		}
+		h.d.agents[0].tele.add(time.Now(), []telemetry.Report{
+			{Client: "claude-code", Kind: telemetry.KindUsage, Key: "s/1", Model: "m", Tokens: cost.Tokens{Input: 700}},
+			{Client: "claude-code", Kind: telemetry.KindUsage, Key: "s/2", Model: "m", Tokens: cost.Tokens{Input: 400}},
+		})
+		time.Sleep(300 * time.Millisecond) // the next pulses
+		synctest.Wait()
+		b, err := os.ReadFile(p)
+		var g hook.Gate
+		if err != nil || json.Unmarshal(b, &g) != nil || !g.Closed(time.Now()) {
+			t.Fatalf("gate %s (%v): want closed by the turn's reported 1,100 tokens of a 1,000 budget", b, err)
+		}
+	})
 }

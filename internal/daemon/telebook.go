@@ -72,6 +72,17 @@ func (b *teleBook) prune(now time.Time) {
 	}
 }
 
+// pending returns the usage held, not yet taken by a run or turn.
+func (b *teleBook) pending() []telemetry.Report {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]telemetry.Report, 0, len(b.held))
+	for _, u := range b.held {
+		out = append(out, u.rep)
+	}
+	return out
+}
+
 // take removes and returns the usage that arrived within [from, to].
 func (b *teleBook) take(from, to time.Time) []telemetry.Report {
 	b.mu.Lock()
