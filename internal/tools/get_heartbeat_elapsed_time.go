@@ -124,7 +124,13 @@ func (r *ElapsedResult) Text(l lang.Lang) string {
 		switch {
 		case th.Paused || th.RemainingSeconds == nil:
 		case th.Crossed:
-			crossed = append(crossed, fmt.Sprintf(tr(l, "%s %s (%s)"), th.Check, levelWord(l, th.Level), humanize.DurationIn(l, time.Duration(th.ThresholdSeconds)*time.Second)))
+			c := fmt.Sprintf(tr(l, "%s %s (%s)"), th.Check, levelWord(l, th.Level), humanize.DurationIn(l, time.Duration(th.ThresholdSeconds)*time.Second))
+			if r.PendingNoticesHeartbeatID != "" && !noticed(r.PendingNotices, th.Check, th.Level) {
+				// Crossed since the watchdog's last pulse: its notice is
+				// not among those below yet.
+				c += tr(l, ", which the watchdog's next pulse will raise")
+			}
+			crossed = append(crossed, c)
 		case th.Check == "inactivity" && len(next) == 0 && th.Deadline != "":
 			if d, err := time.Parse(time.RFC3339, th.Deadline); err == nil {
 				next = append(next, fmt.Sprintf(tr(l, "inactivity %s at %s (in %s)"), levelWord(l, th.Level), clockOf(d), humanSec(l, th.RemainingSeconds, "")))
@@ -301,3 +307,14 @@ func (s standing) introspection(level string, limit time.Duration, paused bool) 
 
 // clockOf is a time as the replies show it: the clock time in t's zone.
 func clockOf(t time.Time) string { return t.Format("15:04:05") }
+
+// noticed reports whether notices carry check's notice at level (their
+// tags, "[warning] inactivity: ", are the same in every language).
+func noticed(notices []string, check, level string) bool {
+	for _, n := range notices {
+		if strings.HasPrefix(n, "["+level+"] "+check+":") {
+			return true
+		}
+	}
+	return false
+}

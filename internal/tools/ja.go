@@ -116,6 +116,7 @@ var ja = lang.Catalogue{
 	"No deep work in force.\n":                               "有効な深い作業はありません。\n",
 	"No watchdog threshold is crossed.\n":                    "watchdog のしきい値を超えているものはありません。\n",
 	"Watchdog thresholds crossed: ":                          "超えている watchdog のしきい値：",
+	", which the watchdog's next pulse will raise":           "（watchdog の次のパルスで通知されます）",
 	"(cut at 64 KiB; read the rest of the file itself)\n":    "（64 KiB で切りました。続きはファイルそのものを読んでください）\n",
 	"Marked handled: %s.\n":                                  "処理済みにしました：%s。\n",
 	"No other unprocessed item waits there. ":                "ほかに未処理の項目はありません。",

@@ -133,3 +133,25 @@ func TestSinceNeverNegative(t *testing.T) {
 		t.Errorf("since a proof 3s ahead = %v, want 0", s)
 	}
 }
+
+// A threshold crossed since the watchdog's last pulse is not yet among its
+// notices: the reply says the next pulse raises it, rather than naming a
+// crossing the notices beside it do not show.
+func TestElapsedCrossedAheadOfThePulse(t *testing.T) {
+	zero := int64(0)
+	r := &ElapsedResult{HeartbeatID: "20250101120000", Work: "working", PendingNoticesHeartbeatID: "20250101115950",
+		Thresholds: []ThresholdStatus{
+			{Check: "inactivity", Level: "warning", ThresholdSeconds: 8, Crossed: true, RemainingSeconds: &zero},
+			{Check: "introspection", Level: "info", ThresholdSeconds: 900, Crossed: true, RemainingSeconds: &zero},
+		},
+		PendingNotices: []string{"[info] introspection: そろそろ振り返ってください。"}}
+	en := r.Text(lang.English)
+	if !strings.Contains(en, "inactivity warning (8s), which the watchdog's next pulse will raise") || strings.Contains(en, "introspection info (15m), which") {
+		t.Errorf("English reply:\n%s\nwant only the crossing its notices do not show yet marked", en)
+	}
+	ja := r.Text(lang.Japanese)
+	if !strings.Contains(ja, "次のパルスで通知されます") {
+		t.Errorf("Japanese reply:\n%s", ja)
+	}
+	testutil.CheckJapanese(t, "elapsed reply", ja)
+}
