@@ -15,8 +15,8 @@ Reset before anything else. Do this now:
 2. Re-read GEMINI.md and ai-docs/ (healthy activity, deep work, heartbeat notices).
 3. Write an activity log with create_activity_log, activity_type "recovery", saying what happened and what you will do next.
 4. If a notice below says an introspection is due, write it too (activity_type introspection).
-The tools name every file with the current heartbeat ID themselves: never type, reuse or invent one.`: `回復通知（%d回目／全%d回）：watchdog が問題を検知しました：%s
-ほかのことより先に立て直します。今、次のことをしてください。
+The tools name every file with the current heartbeat ID themselves: never type, reuse or invent one.`: `回復通知（%d回目／全%d回）：watchdog が問題を検知しました。%s。
+何よりも先に立て直してください。今、次のことをしてください。
 1. していたことをやめます。直前の操作を繰り返さないでください。
 2. GEMINI.md と ai-docs/（健全な活動状態、深い作業、ハートビートの通知）を読み直します。
 3. create_activity_log で活動種別「回復」の活動ログを書き、何が起きたか、次に何をするかを記録します。
@@ -37,7 +37,7 @@ The tools name every file with the current heartbeat ID themselves: never type, 
 // jaRecoveryReasons say in Japanese why each recoverable check started
 // recovery (the English notice carries the check's alert line instead).
 var jaRecoveryReasons = map[string]string{
-	checks.Inactivity:   "活動ログもチェックポイントもないまま、無活動チェック（`inactivity`）のエラーのしきい値を超えました",
+	checks.Inactivity:   "活動ログもチェックポイントもないまま、無活動チェック（`inactivity`）のエラーのしきい値を超えています",
 	checks.StaleID:      "最新の活動の証明に古いハートビートIDが使い回されています（`stale_id`）",
 	checks.FutureID:     "最新の活動の証明に、現在より後のハートビートIDが付いています（`future_id`）",
 	checks.LogLoop:      "同じ活動ログが何度も書き換えられています（`log_loop`）",

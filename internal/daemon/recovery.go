@@ -62,7 +62,7 @@ func recoveryReason(r state.Recovery, l lang.Lang) string {
 	if why, ok := jaRecoveryReasons[r.Check]; ok {
 		return why
 	}
-	return "`" + r.Check + "` のチェックがエラーになりました"
+	return "`" + r.Check + "` のチェックがエラーになっています"
 }
 
 // recoveryConfig is the recovery machine's configuration.
