@@ -52,11 +52,19 @@ func (r *InboxItemResult) Text(l lang.Lang) string {
 		fmt.Fprintf(&b, tr(l, "Marked handled: %s.\n"), r.Processed)
 	}
 	// Said of the others: after a preview the item shown still waits.
-	switch r.Remaining {
-	case 0:
+	// Themebox items are named theme ideas, as the agent's docs call them.
+	theme := strings.HasPrefix(r.File, workspace.ThemeboxDir+"/")
+	switch {
+	case r.Remaining == 0 && theme:
+		b.WriteString(tr(l, "No other theme idea waits there. ") + r.Next)
+	case r.Remaining == 0:
 		b.WriteString(tr(l, "No other unprocessed item waits there. ") + r.Next)
-	case 1:
+	case r.Remaining == 1 && theme:
+		b.WriteString(tr(l, "1 more theme idea waits there. ") + r.Next)
+	case r.Remaining == 1:
 		b.WriteString(tr(l, "1 more unprocessed item waits there. ") + r.Next)
+	case theme:
+		fmt.Fprintf(&b, tr(l, "%d more theme ideas wait there. %s"), r.Remaining, r.Next)
 	default:
 		fmt.Fprintf(&b, tr(l, "%d more unprocessed items wait there. %s"), r.Remaining, r.Next)
 	}

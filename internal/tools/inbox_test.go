@@ -134,6 +134,23 @@ func TestInboxCountsTheOthers(t *testing.T) {
 		{0, lang.Japanese, "ほかに未処理の項目はありません。"},
 		{2, lang.Japanese, "ほかに2件の未処理の項目があります。"},
 	} {
+		r := &InboxItemResult{Found: true, File: "feedbackbox/next.md", Content: "x", Remaining: tc.remaining}
+		if got := r.Text(tc.l); !strings.Contains(got, tc.want) {
+			t.Errorf("%d left, %s: %q, want %q", tc.remaining, tc.l, got, tc.want)
+		}
+	}
+	// A preview names the others as theme ideas, the word the docs use.
+	for _, tc := range []struct {
+		remaining int
+		l         lang.Lang
+		want      string
+	}{
+		{0, lang.English, "No other theme idea waits there."},
+		{1, lang.English, "1 more theme idea waits there."},
+		{2, lang.English, "2 more theme ideas wait there."},
+		{0, lang.Japanese, "ほかにテーマ案はありません。"},
+		{1, lang.Japanese, "ほかにテーマ案が1件あります。"},
+	} {
 		r := &InboxItemResult{Found: true, File: "themebox/next.md", Content: "x", Remaining: tc.remaining}
 		if got := r.Text(tc.l); !strings.Contains(got, tc.want) {
 			t.Errorf("%d left, %s: %q, want %q", tc.remaining, tc.l, got, tc.want)
