@@ -155,7 +155,7 @@ func (c *checker) themebox(f *string) {
 	s := strings.TrimPrefix(strings.ReplaceAll(*f, `\`, "/"), workspace.ThemeboxDir+"/")
 	name, err := workspace.CheckPart(s)
 	if err != nil {
-		c.report(f, partProblem(err), sayf("pass the file's name inside themebox/, e.g. next_theme.md"))
+		c.report(f, nameProblem(err), sayf("pass only the file's name inside themebox/, e.g. next_theme.md"))
 		return
 	}
 	switch {

@@ -63,6 +63,20 @@ func partProblem(err error) say {
 	return osReason(err)
 }
 
+// nameProblem is why a file name was refused: CheckPart's reason alone,
+// since "bad directory name" and "give one folder name" would call a file a
+// folder.
+func nameProblem(err error) say {
+	var pe *workspace.PartError
+	if !errors.As(err, &pe) {
+		return osReason(err)
+	}
+	if pe.Format == "%q contains a path separator; give one folder name" {
+		return sayf("%q contains a path separator", pe.Args...)
+	}
+	return sayf(pe.Format, pe.Args...)
+}
+
 // osReason is why a file operation failed, in words for the agent: the
 // kinds it can act on said in its language, the system's own message kept
 // in backquotes beside them for the path, and a message of any other kind
