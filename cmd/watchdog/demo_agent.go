@@ -62,11 +62,11 @@ func runDemoAgent(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	}
 	switch {
 	case reply == demo.Idle && l == lang.Japanese:
-		say(demo.KindAgent, "[IDLE] と返事：今することはありません")
+		say(demo.KindAgent, "[IDLE] と応答：今することはありません")
 	case reply == demo.Idle:
 		say(demo.KindAgent, "replies [IDLE]: nothing to do right now")
 	case l == lang.Japanese:
-		say(demo.KindAgent, "返事："+reply)
+		say(demo.KindAgent, "応答："+reply)
 	default:
 		say(demo.KindAgent, "replies: "+reply)
 	}

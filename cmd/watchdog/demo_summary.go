@@ -29,10 +29,10 @@ type fate struct {
 // not sent (paused, gave up, outside active hours) were never admitted:
 // they follow, apart.
 func wakeupFates(c state.Counters) (admitted []fate, apart []fate) {
-	d := fate{n: c.Delivered, en: "delivered", ja: "届けたもの"}
+	d := fate{n: c.Delivered, en: "delivered", ja: "届けた起動"}
 	if c.Ghosts > 0 {
 		d.subsetEN = fmt.Sprintf(" (%d of them ghosts: [IDLE], nothing to do)", c.Ghosts)
-		d.subsetJA = fmt.Sprintf("（うちゴースト%d回：[IDLE] だけの返事）", c.Ghosts)
+		d.subsetJA = fmt.Sprintf("（うちゴースト%d回：[IDLE] だけの応答）", c.Ghosts)
 	}
 	admitted = []fate{d,
 		{n: c.DeliveryFailures, en: "failed", ja: "失敗"},
@@ -50,7 +50,7 @@ func wakeupFates(c state.Counters) (admitted []fate, apart []fate) {
 	}
 	admitted = append(admitted, fate{n: c.Wakeups - sum, en: "still running when the demo ended", ja: "デモの終わりにまだ実行中だったもの"})
 	apart = []fate{
-		{n: c.Coalesced, en: "came due while one was running and joined it", ja: "実行中に期限が来て、その実行にまとめた"},
+		{n: c.Coalesced, en: "came due while one was running and joined it", ja: "実行中に重なって一つにまとめた"},
 		{n: c.Paused, en: "not sent: paused", ja: "一時停止中で送らなかった"},
 		{n: c.GaveUp, en: "not sent: recovery gave up", ja: "回復をあきらめたので送らなかった"},
 		{n: c.OutsideActiveHours, en: "held outside active hours", ja: "活動時間外で控えた"},

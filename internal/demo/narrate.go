@@ -73,7 +73,7 @@ func (n *Narrator) flush() {
 			msg = fmt.Sprintf("… %d more wakeups, each with the same reply", n.repeats)
 		}
 		if n.Lang == lang.Japanese {
-			msg = fmt.Sprintf("… 同じ返事の起動がさらに%d回", n.repeats)
+			msg = fmt.Sprintf("… 同じ応答の起動がさらに%d回", n.repeats)
 		}
 		n.print(n.repeatAt, "", msg)
 		n.repeats = 0

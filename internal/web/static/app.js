@@ -23,7 +23,7 @@ const JA = {
   "outside active hours": "活動時間外", "always": "常時作業", "working": "作業中", "waiting": "待機中",
   "heartbeat": "ハートビートID", "last proof": "最新の活動の証明", "none yet": "まだなし",
   "introspection": "内省", "deep work": "深い作業", "none": "なし", "left": "残り",
-  "next wakeup": "次の起動", "stopped (recovery gave up)": "停止（回復を断念）", "in flight": "応答待ち",
+  "next wakeup": "次の起動", "stopped (recovery gave up)": "停止（回復を断念）", "in flight": "エージェントの応答待ち",
   "wakeup": "起動", "since": "開始", "daily cap": "1日の上限", "of": "/", "no limit": "上限なし",
   "breaker": "ブレーカー", "until resumed": "再開まで", "none while paused": "一時停止中はなし", "held until active hours": "活動時間まで待機", "active hours": "活動時間",
   "outside: schedule and idle wakeups wait": "時間外：予定とアイドルの起動は待機中",
@@ -67,11 +67,16 @@ const pageLang = () => {
 
 const ja = (a) => !!a && a.language === "ja";
 
-// span renders seconds as 42s, 7m or 1.5h (in Japanese 42秒, 7分, 1.5時間).
+// span renders seconds as 42s, 7m or 1.5h (in Japanese 42秒, 7分,
+// 1時間30分: the docs' durations, never a decimal hour).
 function span(s, a) {
   const [sec, min, hr] = ja(a) ? ["秒", "分", "時間"] : ["s", "m", "h"];
   if (s < 90) return s + sec;
   if (s < 5400) return Math.round(s / 60) + min;
+  if (ja(a)) {
+    const m = Math.round(s / 60);
+    return Math.floor(m / 60) + hr + (m % 60 ? (m % 60) + min : "");
+  }
   return (s / 3600).toFixed(1) + hr;
 }
 function ago(t, a) {
