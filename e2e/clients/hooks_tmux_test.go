@@ -366,7 +366,9 @@ func (w *world) claudeInTmux(s *script) (sock string, pane func() string) {
 			exec.Command("tmux", "-S", sock, "send-keys", "-t", "agent", "Enter").Run()
 			return false
 		}
-		return strings.Contains(p, "for shortcuts")
+		// The footer shows the shortcuts hint, or the status line init
+		// wires (heart-hook's "heart: ok") in its place.
+		return strings.Contains(p, "for shortcuts") || strings.Contains(p, "heart: ")
 	})
 	if !trusted {
 		w.t.Fatal("Claude Code never asked to trust the workspace: the test no longer starts where a new user does")
