@@ -312,7 +312,7 @@ func (d *demoRun) summary() {
 		d.say.Printf("The day's cost: %s: %s; %s of them ghosts: %s; the pulse $0. (The scripted agent calls no model: its tokens are its bytes / 4, priced at an example $3 / $15 per million.)\n",
 			countOf(all.Runs, "run"), cellCost(all), countOf(g.Runs, "run"), cellCost(g))
 	}
-	d.say.Printf("The demo workspace is %s: the agent's logs are under artifacts/, the watchdog's state in stats/.\n", d.dir)
+	d.say.Printf("The demo workspace is %s: the agent's logs are under artifacts/, the watchdog's published state in stats/watchdog_state.json (its own state folder went with the demo).\n", d.dir)
 	wd := watchdogCommand()
 	d.say.Printf("To look after a real agent: `%s init ai-works`, then `%s run` (see README: Setting up a workspace).\n", wd, wd)
 }

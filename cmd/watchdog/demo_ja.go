@@ -46,7 +46,7 @@ func (d *demoRun) summaryJa(c state.Counters, rec int, cs *cost.Summary) {
 		d.say.Printf("1日のコスト：実行%d回で%s。うちゴースト%d回で%s。パルスは$0。（台本のエージェントはモデルを呼ばないので、バイト数÷4をトークンとし、例として100万トークンあたり$3／$15で計算しています。）\n",
 			all.Runs, cellCostJa(all), g.Runs, cellCostJa(g))
 	}
-	d.say.Printf("デモのワークスペースは %s です。エージェントのログは artifacts/ に、watchdog の状態は stats/ にあります。\n", d.dir)
+	d.say.Printf("デモのワークスペースは %s です。エージェントのログは artifacts/ に、watchdog が公開した状態は stats/watchdog_state.json にあります（watchdog 自身の状態のフォルダはデモとともに消えました）。\n", d.dir)
 	wd := watchdogCommand()
 	d.say.Printf("本物のエージェントを見守るには：`%s init --lang ja ai-works`、次に `%s run`（README の「Setting up a workspace」）。\n", wd, wd)
 }
