@@ -29,12 +29,7 @@ const MaxSequence = 99
 func (w *Workspace) WriteFile(rel string, data []byte) error {
 	err := w.in(rel, func(r *os.Root, name string) error {
 		dir, base := path.Split(name)
-		if dir = path.Clean(dir); dir != "." {
-			if err := r.MkdirAll(dir, 0o755); err != nil {
-				return err
-			}
-		}
-		d, err := r.OpenRoot(dir)
+		d, err := openDirIn(r, path.Clean(dir))
 		if err != nil {
 			return err
 		}
@@ -222,11 +217,7 @@ func (w *Workspace) CreateNew(rel string, data []byte, mtime time.Time) error {
 		if _, err := r.Lstat(name); err == nil {
 			return os.ErrExist
 		}
-		dir := path.Dir(name)
-		if err := r.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-		d, err := r.OpenRoot(dir)
+		d, err := openDirIn(r, path.Dir(name))
 		if err != nil {
 			return err
 		}
@@ -250,4 +241,17 @@ func (w *Workspace) CreateNew(rel string, data []byte, mtime time.Time) error {
 		return fmt.Errorf("create %s: %w", rel, err)
 	}
 	return nil
+}
+
+// openDirIn opens the folder dir of r as a root of its own, creating it
+// (and its parents) inside r first: writers stage and rename within the
+// folder they opened, so a folder swapped for a link afterwards is not
+// followed.
+func openDirIn(r *os.Root, dir string) (*os.Root, error) {
+	if dir != "." {
+		if err := r.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	return r.OpenRoot(dir)
 }
