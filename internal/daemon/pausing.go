@@ -19,7 +19,12 @@ import (
 func (a *agent) readPause(b *beat) {
 	a.noteLegacyPause(b)
 	file := a.cfg.PauseFile() // hashes the workspace's path: once a pulse
-	b.resumedAt = pause.ResumedAt(file)
+	a.mu.Lock()
+	gaveUp := a.rec.GaveUp
+	a.mu.Unlock()
+	if gaveUp { // only a give-up waits for the operator's resume: no read a pulse otherwise
+		b.resumedAt = pause.ResumedAt(file)
+	}
 	a.noteStateDir(b)
 	p, err := pause.Read(file)
 	why := ""
