@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -148,18 +147,13 @@ func envInt(t testing.TB, name string, def int) int {
 	return n
 }
 
-// cpuOf is a process's user+system CPU time so far, from /proc (clock
-// ticks of 10 ms on Linux).
+// cpuOf is a process's user+system CPU time so far.
 func cpuOf(t testing.TB, pid int) time.Duration {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		t.Fatalf("cpu of %d: %v", pid, err)
+	d, ok := testutil.CPUTime(pid)
+	if !ok {
+		t.Fatalf("no CPU time for %d", pid)
 	}
-	// Fields after the command name (which may hold spaces) in parentheses.
-	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+2:]))
-	ut, _ := strconv.ParseInt(f[11], 10, 64)
-	st, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(ut+st) * 10 * time.Millisecond
+	return d
 }
 
 func procField(t testing.TB, pid int, key string) string {

@@ -7,8 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -80,7 +78,7 @@ func otlpIngest(b *testing.B, batch int) {
 			bodies = append(bodies, body)
 		}
 	}
-	cpu0 := cpuTicks(b, p.Cmd.Process.Pid)
+	cpu0 := cpuOf(b, p.Cmd.Process.Pid)
 	p0 := pulses()
 	start := time.Now()
 	sent, failed := 0, 0
@@ -106,31 +104,18 @@ func otlpIngest(b *testing.B, batch int) {
 	}
 	took := time.Since(start)
 	p1 := pulses()
-	cpu1 := cpuTicks(b, p.Cmd.Process.Pid)
+	cpu1 := cpuOf(b, p.Cmd.Process.Pid)
 	st := readState(b, ws)
 	pulse, _ := st["pulse"].(map[string]any)
 	late, _ := pulse["max_late_ms"].(float64)
 	b.ReportMetric(float64(sent)/took.Seconds(), "events/s")
 	b.ReportMetric(late, "max-late-ms")
 	b.ReportMetric(p1-p0, "pulses-held")
-	b.ReportMetric(float64(cpu1-cpu0)/100/took.Seconds()*100, "cpu-%")
+	b.ReportMetric((cpu1-cpu0).Seconds()/took.Seconds()*100, "cpu-%")
 	if failed > 0 {
 		b.Errorf("%d posts failed", failed)
 	}
 	if p1-p0 < 40 {
 		b.Errorf("only %v pulses in %s under load, want about 50", p1-p0, held)
 	}
-}
-
-// cpuTicks is a process's user and system time so far, in clock ticks
-// (100 a second on Linux).
-func cpuTicks(b *testing.B, pid int) int64 {
-	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		b.Skip("no /proc: ", err)
-	}
-	f := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+2:]))
-	u, _ := strconv.ParseInt(f[11], 10, 64)
-	s, _ := strconv.ParseInt(f[12], 10, 64)
-	return u + s
 }

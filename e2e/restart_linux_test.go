@@ -13,16 +13,6 @@ import (
 	"github.com/ai-heart/ai-heart/internal/testutil"
 )
 
-// alive reports whether pid runs (a zombie waiting for its reaper does not).
-func alive(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	i := strings.LastIndexByte(string(b), ')')
-	return i > 0 && i+2 < len(b) && b[i+2] != 'Z' && b[i+2] != 'X'
-}
-
 // TestE2EKillNineLeavesNoRunBehind: an exec run hangs with a child of its
 // own; the watchdog is killed with -9. The kernel ends the run's leader with
 // it, and the next watchdog ends what the leader started before it wakes the
@@ -47,13 +37,13 @@ func TestE2EKillNineLeavesNoRunBehind(t *testing.T) {
 		t.Fatal(err)
 	}
 	first.Wait()
-	waitUntil(t, "the kernel to end the run's leader with the watchdog", 10*time.Second, func() bool { return !alive(leader) })
-	if !alive(child) {
+	waitUntil(t, "the kernel to end the run's leader with the watchdog", 10*time.Second, func() bool { return !testutil.Alive(leader) })
+	if !testutil.Alive(child) {
 		t.Fatal("the leader's child ended too: nothing left for the next watchdog to prove")
 	}
 	os.Remove(pids)
 	runWatchdog(t, cfg)
-	waitUntil(t, "the next watchdog to end the left-over child", 15*time.Second, func() bool { return !alive(child) })
+	waitUntil(t, "the next watchdog to end the left-over child", 15*time.Second, func() bool { return !testutil.Alive(child) })
 	waitUntil(t, "the alert that says so", 5*time.Second, func() bool { return has(alertsIn(t, alerts), "run=warning") })
 	if msg := alertMessage(t, alerts, "run"); !strings.Contains(msg, fmt.Sprint(leader)) {
 		t.Fatalf("run alert = %q, want the process group named", msg)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -130,9 +131,8 @@ func liveRuns(marker string) int {
 		if err != nil || !strings.Contains(string(b), marker) {
 			continue
 		}
-		stat, err := os.ReadFile(filepath.Join(filepath.Dir(p), "stat"))
-		if i := strings.LastIndexByte(string(stat), ')'); err == nil && i > 0 && i+2 < len(stat) && (stat[i+2] == 'Z' || stat[i+2] == 'X') {
-			continue // a zombie has ended; it waits for its reaper
+		if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(p))); err != nil || !testutil.Alive(pid) {
+			continue // gone, or a zombie that waits for its reaper
 		}
 		n++
 	}

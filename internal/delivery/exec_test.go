@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/testutil"
 )
 
 func TestSubstitute(t *testing.T) {
@@ -175,7 +177,7 @@ func TestExecTimeout(t *testing.T) {
 	}
 	for _, pid := range pids {
 		deadline := time.Now().Add(3 * time.Second)
-		for alive(pid) {
+		for testutil.Alive(pid) {
 			if time.Now().After(deadline) {
 				t.Errorf("process %d is still running after the timeout", pid)
 				break
@@ -183,18 +185,6 @@ func TestExecTimeout(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
-}
-
-// alive reports whether pid is a live process (a zombie is dead: it only
-// waits for a reaper).
-func alive(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || (s[i+2] != 'Z' && s[i+2] != 'X')
 }
 
 func TestExecCancelledIsNotTimeout(t *testing.T) {
@@ -351,7 +341,7 @@ func TestExecStubbornRunIsKilledAfterGrace(t *testing.T) {
 	if took := time.Since(ended); took < grace {
 		t.Errorf("killed %s after the end, before the grace of %s: SIGTERM was not given its time", took, grace)
 	}
-	if alive(pid) {
+	if testutil.Alive(pid) {
 		t.Errorf("process %d outlived Deliver", pid)
 	}
 }
