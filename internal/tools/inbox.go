@@ -96,11 +96,7 @@ func (t *Tools) inboxItems(dir string) ([]string, error) {
 
 // readItem reads at most maxItemBytes of an inbox file.
 func (t *Tools) readItem(rel string) (string, bool, error) {
-	abs, err := t.WS.Resolve(rel)
-	if err != nil {
-		return "", false, err
-	}
-	b, err := workspace.ReadAgentFile(abs, maxItemBytes+1)
+	b, err := t.WS.ReadFile(rel, maxItemBytes+1)
 	if err != nil {
 		return "", false, err
 	}

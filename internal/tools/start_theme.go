@@ -94,8 +94,9 @@ func (t *Tools) StartTheme(in startThemeInput) (*StartThemeResult, error) {
 		return nil, badField(themePartParam, sayf("a theme was ended in this heartbeat (%s)", ended),
 			sayf("start the next theme in a later heartbeat: close this cycle with create_activity_log (activity_type theme_end) and wait for the next heartbeat"))
 	}
-	histAbs, err := t.WS.Resolve(theme.HistoriesDir())
-	if err != nil {
+	if _, err := t.WS.Resolve(theme.HistoriesDir()); err != nil {
+		// Said before anything is written; the folder is made inside the
+		// root below all the same, so a swap meanwhile cannot lead out.
 		return nil, badField(themePartParam, sayf("the theme folder would lie outside the workspace (%s)", osReason(err)), sayf("make sure artifacts/ (and the parent theme folder) are real folders inside the workspace"))
 	}
 	// The record is claimed first: it is the one name that must be unique,
@@ -126,9 +127,9 @@ func (t *Tools) StartTheme(in startThemeInput) (*StartThemeResult, error) {
 	}
 	mkdirAll := t.mkdirAll
 	if mkdirAll == nil {
-		mkdirAll = os.MkdirAll
+		mkdirAll = t.WS.MkdirAll
 	}
-	if err := mkdirAll(histAbs, 0o755); err != nil {
+	if err := mkdirAll(theme.HistoriesDir()); err != nil {
 		if rmErr := t.WS.Remove(record); rmErr != nil {
 			return nil, fmt.Errorf("create %s: %w (and the start record %s could not be removed: %v; remove it before retrying)", theme.HistoriesDir(), err, record, rmErr)
 		}
@@ -166,12 +167,12 @@ func (c *checker) themebox(f *string) {
 		c.report(f, sayf("%q is a draft the user has not finished", name), sayf("pass a file without the draft. prefix, or leave themebox_file out"))
 		return
 	}
-	abs, err := ws.Resolve(workspace.ThemeboxDir + "/" + name)
-	if err != nil {
+	fi, err := ws.Lstat(workspace.ThemeboxDir + "/" + name)
+	if errors.Is(err, workspace.ErrOutside) {
 		c.report(f, sayf("themebox/%s leads outside the workspace", name), sayf("pass a regular file inside themebox/"))
 		return
 	}
-	if fi, err := os.Lstat(abs); err != nil || !fi.Mode().IsRegular() {
+	if err != nil || !fi.Mode().IsRegular() {
 		c.report(f, sayf("themebox/%s does not exist or is not a regular file", name), sayf("pass the name of a file listed in themebox/, or leave themebox_file out"))
 		return
 	}

@@ -2,7 +2,7 @@ package tools
 
 import (
 	"errors"
-	"os"
+	"io/fs"
 
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -79,14 +79,13 @@ var (
 // inside the workspace after following symlinks. field names the parameter
 // to blame.
 func (t *Tools) existingDir(rel, field string, fix say) error {
-	abs, err := t.WS.Resolve(rel)
+	fi, err := t.WS.Stat(rel)
 	if errors.Is(err, workspace.ErrOutside) {
 		return badField(field, sayf("the folder %s leads outside the workspace (a symlink pointing elsewhere); mcp-heart never writes through it", rel), sayf("use a theme whose folder is inside the workspace, or replace the symlink with a real folder"))
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	fi, err := os.Stat(abs)
 	if err != nil || !fi.IsDir() {
 		return badField(field, sayf("the folder %s does not exist", rel), fix)
 	}

@@ -3,14 +3,11 @@ package tools
 import (
 	"fmt"
 	"io/fs"
-	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/lang"
-	"github.com/ai-heart/ai-heart/internal/safeopen"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -175,29 +172,24 @@ func (t *Tools) ListThemeArtifacts(in listThemeArtifactsInput) (*ArtifactsResult
 	if err := t.existingDir(theme.Dir(), themeIDParam, sayf("%s%s", themeNotFoundFixHint, t.suggestTheme(theme))); err != nil {
 		return nil, err
 	}
-	root, err := t.WS.Resolve(theme.Dir())
-	if err != nil {
-		return nil, err
-	}
 	// Walk order is by name within each folder, not by whole path, so the
 	// page is cut from the sorted list: the cursor is a path.
 	var all []ArtifactEntry
-	err = safeopen.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	base := theme.Dir()
+	err := t.WS.WalkDir(base, func(full string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // an unreadable folder is skipped, not fatal
 		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
+		rel := strings.TrimPrefix(strings.TrimPrefix(full, base), "/")
 		if d.IsDir() {
 			switch {
-			case rel == ".":
+			case rel == "":
 				return nil
 			case !sub, rel == workspace.HistoriesDir, rel == workspace.SubthemesDir, strings.HasPrefix(d.Name(), "."):
-				return filepath.SkipDir
+				return fs.SkipDir
 			}
 			return nil
 		}
-		full := path.Join(theme.Dir(), rel)
 		if strings.HasPrefix(d.Name(), ".") || !d.Type().IsRegular() || (cursor != "" && full <= cursor) {
 			return nil
 		}

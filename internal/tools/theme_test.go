@@ -57,7 +57,7 @@ func TestStartTheme(t *testing.T) {
 // same call succeeds once the folder can be made.
 func TestStartThemeRetryAfterFailedFolder(t *testing.T) {
 	e := newEnv(t)
-	e.tl.mkdirAll = func(string, os.FileMode) error { return errors.New("disk full") }
+	e.tl.mkdirAll = func(string) error { return errors.New("disk full") }
 	startArgs := `{"theme_name":"X","theme_directory_part":"x","reason":"r"}`
 	_, err := call(e.tl, e.tl.StartTheme, args(t, startArgs))
 	var ie *InputError

@@ -3,7 +3,6 @@ package tools
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -37,9 +36,10 @@ type Tools struct {
 	// logs nothing.
 	Log zerolog.Logger
 
-	// mkdirAll makes folders; nil means os.MkdirAll. Tests make it fail,
-	// which root cannot be made to see through permissions.
-	mkdirAll func(path string, perm os.FileMode) error
+	// mkdirAll makes a folder inside the workspace; nil means WS.MkdirAll.
+	// Tests make it fail, which root cannot be made to see through
+	// permissions.
+	mkdirAll func(rel string) error
 }
 
 // New returns Tools for ws with the given thresholds and real time.

@@ -19,13 +19,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/cost"
-	"github.com/ai-heart/ai-heart/internal/safeopen"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -111,18 +109,10 @@ func Append(ws *workspace.Workspace, loc *time.Location, e Entry) error {
 	if err := enc.Encode(e); err != nil {
 		return fmt.Errorf("encode wakeup: %w", err)
 	}
-	abs, err := ws.Resolve(rel)
-	if err != nil {
-		return fmt.Errorf("append wakeup: %w", err)
-	}
-
 	mu.Lock()
 	defer mu.Unlock()
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		return fmt.Errorf("append wakeup: %w", err)
-	}
 	// Transcripts hold prompts and replies: not for other users.
-	f, err := safeopen.Open(abs, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o640)
+	f, err := ws.OpenAppend(rel, 0o640)
 	if err != nil {
 		return fmt.Errorf("append wakeup: %w", err)
 	}
@@ -166,11 +156,7 @@ const maxRead = 16 << 20
 // missing file has no entries. Lines that are not valid entries are skipped
 // and reported together in the error, alongside the entries that were read.
 func Read(ws *workspace.Workspace, rel string) ([]Entry, error) {
-	abs, err := ws.Resolve(rel)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", rel, err)
-	}
-	b, err := safeopen.ReadTail(abs, maxRead)
+	b, err := ws.ReadFileTail(rel, maxRead)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

@@ -1,8 +1,11 @@
 package workspace
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -105,4 +108,65 @@ func TestWriteFileRacingASwap(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(w.Path("projects"), "p", "x.md")); err != nil {
 		t.Fatalf("no write landed inside: %v", err)
 	}
+}
+
+// TestWalkDirAfterASwap: while the walk stands on a theme's sub-folder, the
+// agent swaps the theme's folder for a link out to a tree of the same shape.
+// The next listing is refused by the root; nothing outside is ever named.
+// (A walk by path lists the outside's secret.)
+func TestWalkDirAfterASwap(t *testing.T) {
+	w := newWS(t)
+	outside := t.TempDir()
+	mkdir(t, filepath.Join(outside, "sub"))
+	if err := os.WriteFile(filepath.Join(outside, "sub", "secret.txt"), []byte("s"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mkdir(t, w.Path("artifacts/t/sub"))
+	var seen []string
+	err := w.WalkDir("artifacts/t", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		seen = append(seen, p)
+		if p == "artifacts/t/sub" {
+			swapOut(t, w, "artifacts/t", outside)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(seen, "artifacts/t/sub/secret.txt") {
+		t.Fatalf("the walk listed a file outside the workspace: %v", seen)
+	}
+	if !slices.Contains(seen, "artifacts/t/sub") {
+		t.Fatalf("the walk never reached the sub-folder: %v", seen)
+	}
+}
+
+// TestOpenAppendRefusesALinkOut: a transcript folder that is a link out is
+// never appended through, and nothing is created outside.
+func TestOpenAppendRefusesALinkOut(t *testing.T) {
+	w := newWS(t)
+	outside := t.TempDir()
+	mkdir(t, w.Path("stats"))
+	if err := os.Symlink(outside, w.Path("stats/wakeups")); err != nil {
+		t.Fatal(err)
+	}
+	f, err := w.OpenAppend("stats/wakeups/2026-11-27.jsonl", 0o640)
+	if err == nil {
+		f.Close()
+		t.Fatal("OpenAppend opened a file through a link out of the workspace")
+	}
+	if !errors.Is(err, ErrOutside) {
+		t.Errorf("err = %v, want ErrOutside", err)
+	}
+	if got := names(t, outside); len(got) != 0 {
+		t.Fatalf("created outside: %v", got)
+	}
+	f, err = w.OpenAppend("stats/t/2026-11-27.jsonl", 0o640)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
 }
