@@ -41,3 +41,13 @@ func TestStaleID(t *testing.T) {
 		{"flexible does not pause", active(scan.Snapshot{LastCheckpoint: named(m, 30*m)}, decl(workspace.Flexible, 5*m, 0)), cfg, Error},
 	})
 }
+
+// TestIDCenturiesAhead: a proof named with the last ID there is, written
+// now. Its age saturates time.Duration; every check still answers (the
+// texts once recursed on it until the watchdog's stack overflowed).
+func TestIDCenturiesAhead(t *testing.T) {
+	p := cpAgo(0)
+	p.ID = "99991231235959"
+	runLevels(t, FutureID, []levelCase{{"year 9999", scan.Snapshot{LastCheckpoint: p}, cfg, Error}})
+	runLevels(t, StaleID, []levelCase{{"year 9999", scan.Snapshot{LastCheckpoint: p}, cfg, OK}})
+}

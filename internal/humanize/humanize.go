@@ -5,6 +5,7 @@
 package humanize
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -16,7 +17,7 @@ import (
 // millisecond, "200ms" (never "610.932446ms").
 func Duration(d time.Duration) string {
 	if d < 0 {
-		return "-" + Duration(-d)
+		return "-" + Duration(neg(d))
 	}
 	if d > 0 && d < time.Second {
 		return d.Round(time.Millisecond).String()
@@ -41,4 +42,13 @@ func units(d time.Duration, names [3]string) string {
 		}
 	}
 	return b.String()
+}
+
+// neg is -d for a negative d; -math.MinInt64 is itself, so that one (an age
+// saturated by an ID centuries away) is taken as the largest duration.
+func neg(d time.Duration) time.Duration {
+	if d == math.MinInt64 {
+		return math.MaxInt64
+	}
+	return -d
 }

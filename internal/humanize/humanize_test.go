@@ -1,8 +1,12 @@
 package humanize
 
 import (
+	"math"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 func TestDuration(t *testing.T) {
@@ -24,6 +28,21 @@ func TestDuration(t *testing.T) {
 	} {
 		if got := Duration(tc.d); got != tc.want {
 			t.Errorf("Duration(%v) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+}
+
+// TestDurationAtTheEnds: an age saturated by an ID centuries away reaches
+// the ends of time.Duration; -math.MinInt64 is itself, and Duration once
+// recursed on it until the stack overflowed, ending the watchdog.
+func TestDurationAtTheEnds(t *testing.T) {
+	for _, d := range []time.Duration{math.MinInt64, math.MinInt64 + 1, math.MaxInt64} {
+		en, ja := Duration(d), DurationIn(lang.Japanese, d)
+		if !strings.HasSuffix(en, "s") || !strings.HasSuffix(ja, "秒") {
+			t.Errorf("%d: %q / %q", int64(d), en, ja)
+		}
+		if (d < 0) != strings.HasPrefix(en, "-") {
+			t.Errorf("%d: sign lost in %q", int64(d), en)
 		}
 	}
 }

@@ -15,7 +15,7 @@ func DurationIn(l lang.Lang, d time.Duration) string {
 		return Duration(d)
 	}
 	if d < 0 {
-		return "-" + DurationIn(l, -d)
+		return "-" + DurationIn(l, neg(d))
 	}
 	if d > 0 && d < time.Second {
 		return strconv.FormatInt(d.Milliseconds(), 10) + "ミリ秒"
