@@ -54,6 +54,9 @@ func TestInactivityWithHooks(t *testing.T) {
 		{"busy on hooks alone past 3x the error", activity(turn(31 * time.Minute)...), Error, "for 31m, only the client's hooks"},
 		{"calls stopped", activity(toolAt(11*time.Minute, "Bash", "x")), Error, "last tool call Bash at"},
 		{"asking", activity(toolAt(30*time.Minute, "Bash", "x"), hook.Event{Time: now.Add(-15 * time.Minute), Kind: hook.Ask, Detail: "permission"}), OK, "waiting for you since"},
+		// The person took 29 minutes to answer: not the agent's minutes.
+		{"answered", activity(toolAt(30*time.Minute, "Bash", "x"), hook.Event{Time: now.Add(-30 * time.Minute), Kind: hook.Ask, Detail: "permission", Tool: "Bash"}, hook.Event{Time: now.Add(-20 * time.Second), Kind: hook.ToolDone, Tool: "Bash"}), OK, "a person answered at"},
+		{"answered, then nothing", activity(toolAt(40*time.Minute, "Bash", "x"), hook.Event{Time: now.Add(-40 * time.Minute), Kind: hook.Ask, Detail: "permission", Tool: "Bash"}, hook.Event{Time: now.Add(-11 * time.Minute), Kind: hook.ToolDone, Tool: "Bash"}), Error, "a person answered at"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, _ := Evaluate(now, snap, Config{Client: tc.client}, State{})

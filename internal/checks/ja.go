@@ -23,6 +23,7 @@ var ja = lang.Catalogue{
 	" (urgent)":        "（緊急）",
 	"your latest activity log or checkpoint (%s)":  "最新の活動ログかチェックポイント（%s）",
 	"the end of your strict deep work (%s)":        "strict な深い作業の終わり（%s）",
+	"the answer to your question (%s)":             "あなたの確認にユーザーが答えたとき（%s）",
 	"your last tool call (%s)":                     "最後のツール呼び出し（%s）",
 	"the wakeup (%s)":                              "起動（%s）",
 	"the start of your turn (%s)":                  "ターンの始まり（%s）",

@@ -79,6 +79,14 @@ func InactivityStretch(proof *workspace.Proof, strictEnded time.Time, c hook.Act
 	if c.LastToolAt.After(s.From) {
 		s.From, s.What, s.Busy, s.Hooked, s.Kind = c.LastToolAt, "last tool call "+c.LastTool+" at "+clock(c.LastToolAt), true, true, FromTool
 	}
+	// The minutes a person took to answer are not the agent's: the stretch,
+	// and what the hooks alone may hold, begin again at the answer.
+	if c.Answered.After(s.From) {
+		s.From, s.What, s.Busy, s.Hooked, s.Kind = c.Answered, "a person answered at "+clock(c.Answered), false, true, FromAnswer
+	}
+	if c.Answered.After(s.Own) {
+		s.Own = c.Answered
+	}
 	if w.Scheduled && !w.Working {
 		s.Waiting = true
 		return s
@@ -124,6 +132,7 @@ const (
 	FromProof  = "proof"
 	FromStrict = "strict"
 	FromTool   = "tool"
+	FromAnswer = "answer" // a person answered the agent's question
 	FromWakeup = "wakeup"
 	FromTurn   = "turn" // a turn the client's hooks show in progress
 	FromOwn    = "own"  // the agent's own last word, past what the hooks alone may hold
@@ -141,6 +150,7 @@ func (f StretchFrom) In(l lang.Lang) string {
 		FromProof:  "your latest activity log or checkpoint (%s)",
 		FromStrict: "the end of your strict deep work (%s)",
 		FromTool:   "your last tool call (%s)",
+		FromAnswer: "the answer to your question (%s)",
 		FromWakeup: "the wakeup (%s)",
 		FromTurn:   "the start of your turn (%s)",
 		FromOwn:    "your own last log, checkpoint or wakeup (%s)",

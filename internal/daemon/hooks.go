@@ -151,6 +151,10 @@ func (a *agent) clientState(now time.Time) *state.Client {
 	if c.Repeats > 1 {
 		s.Repeats, s.LoopTools = c.Repeats, c.LoopTools
 	}
+	if !c.Answered.IsZero() {
+		t := c.Answered
+		s.Answered = &t
+	}
 	switch {
 	case c.Asking:
 		t := c.AskSince

@@ -38,6 +38,9 @@ type Activity struct {
 	Asking   bool
 	AskSince time.Time
 	AskWhat  string
+	// Answered is when a person last answered: the time they took is not
+	// the agent's, so inactivity counts again from here.
+	Answered time.Time
 
 	// Refusals are the current (or last) turn's tool calls and those the
 	// client refused; a turn's start clears them.
@@ -67,7 +70,7 @@ func (a *Activity) Apply(e Event) {
 		a.Last = e.Time
 	}
 	if a.Asking && e.Kind != Ask && e.Kind != Other && e.Kind != Compact {
-		a.Asking = false // the person answered: the agent moves on
+		a.Asking, a.Answered = false, e.Time // the person answered: the agent moves on
 	}
 	switch e.Kind {
 	case ToolDone, ToolFailed, Refused, TurnStart, TurnEnd, Failure, SessionEnd, SessionStart:

@@ -104,8 +104,10 @@ type Client struct {
 	// Repeats is the run of the same call (or two alternating), of LoopTools.
 	Repeats   int    `json:"repeats,omitempty"`
 	LoopTools string `json:"loop_tools,omitempty"`
-	// Asking says what the agent waits for a person about.
-	Asking string `json:"asking,omitempty"`
+	// Asking says what the agent waits for a person about; Answered is
+	// when a person last answered (inactivity counts again from there).
+	Asking   string     `json:"asking,omitempty"`
+	Answered *time.Time `json:"answered,omitempty"`
 	// Failure is the model service's last failure type (rate_limit, ...)
 	// until a turn starts after it.
 	Failure string `json:"failure,omitempty"`

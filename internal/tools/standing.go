@@ -83,6 +83,9 @@ func (t *Tools) standing(now time.Time, latest workspace.Latest) standing {
 		if cl.LastToolAt != nil {
 			c.LastToolAt = *cl.LastToolAt
 		}
+		if cl.Answered != nil {
+			c.Answered = *cl.Answered
+		}
 	}
 	var baseline, strictEnded time.Time
 	if b := st.Work.Baseline; b != nil {
