@@ -88,6 +88,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 
 	t := tools.New(ws, settings.Thresholds, logger)
 	t.Restrictions, t.Lang, t.Pulse = settings.Restrictions, settings.Language, settings.Pulse
+	t.FollowWatchdog = *cfgPath == ""
 	stdio := server.NewStdioServer(tools.NewServer(t, version.Get().Short()))
 	stdio.SetErrorLogger(log.New(logger, "", 0))
 	d := newDrain(stdin, stdout) // EOF waits for the replies still owed

@@ -98,7 +98,7 @@ func (t *Tools) Checkpoint(in checkpointInput) (*CheckpointResult, error) {
 			res.DeepWorkActive = true
 		}
 	}
-	warn := t.Thresholds.InactivityWarning.D()
+	warn := t.limits().InactivityWarning.D()
 	if !res.DeepWorkActive && !sd.recovering() && cycle != nil && time.Duration(*cycle)*time.Second >= warn {
 		res.Notes = append(res.Notes, t.trf("This cycle has run %s. If this work will take a while longer, you can declare it with start_deep_work (flexible: until your next log, with checkpoints at natural breaks; strict: a planned duration with inactivity, introspection and stale_id paused). Otherwise, close it with an activity log at the next natural break.", humanSec(t.Lang, cycle, "")))
 	}

@@ -218,7 +218,7 @@ func (t *Tools) GetHeartbeatElapsedTime(noInput) (*ElapsedResult, error) {
 	if sd.counting() && !strict { // strict pauses inactivity: it counts again from the deadline
 		res.StretchStart = sd.stretch.From.In(t.WS.Loc).Format(time.RFC3339)
 	}
-	th := t.Thresholds
+	th := t.limits()
 	info, warning, limit := th.IntrospectionLevels()
 	res.Thresholds = append(res.Thresholds,
 		sd.inactivity("warning", th.InactivityWarning.D(), now, strict),

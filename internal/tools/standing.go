@@ -53,6 +53,10 @@ func (t *Tools) standing(now time.Time, latest workspace.Latest) standing {
 	if ok, _ := st.Fresh(now); !ok {
 		return standing{why: notRunning}
 	}
+	if t.FollowWatchdog && st.Thresholds.Validate() == nil {
+		th := st.Thresholds
+		t.live.Store(&th)
+	}
 	s := standing{live: true, judged: true, st: st}
 	w := checks.Work{Scheduled: st.Work.Mode == state.WorkWorking || st.Work.Mode == state.WorkWaiting,
 		Working: st.Work.Mode == state.WorkWorking, Worked: st.Work.WorkedSinceIntrospection.D()}

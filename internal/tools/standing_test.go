@@ -352,3 +352,29 @@ func TestNoCycleAdviceDuringRecovery(t *testing.T) {
 		t.Errorf("checkpoint during recovery:\n%s", text)
 	}
 }
+
+// TestLimitsFollowTheWatchdog: mcp-heart started before the watchdog (or
+// before its reload) with the default 5m; the watchdog publishes 5s/10s.
+// The status reply and the deep-work reply quote the watchdog's limits,
+// never "nothing crossed" beside its own error. With a config named, its
+// limits stay.
+func TestLimitsFollowTheWatchdog(t *testing.T) {
+	for _, follow := range []bool{true, false} {
+		e := newEnv(t)
+		e.tl.FollowWatchdog = follow
+		th := config.Defaults().Thresholds
+		th.InactivityWarning, th.InactivityError = config.Duration(5*time.Second), config.Duration(10*time.Second)
+		since := e.now().Add(-30 * time.Second)
+		e.writeStateWith(t, state.State{PulseAt: e.now(), Delivery: "tmux", Thresholds: th, Work: state.Work{Mode: state.WorkWorking, Since: &since}})
+		res, err := e.tl.GetHeartbeatElapsedTime(noInput{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := thresholdOf(t, res, "inactivity", "error").Crossed; got != follow {
+			t.Errorf("follow=%v: inactivity error crossed = %v, want %v:\n%s", follow, got, follow, res.Text(lang.English))
+		}
+		if got := e.tl.warningComes(e.now()); follow != strings.Contains(got.String(), "already due") {
+			t.Errorf("follow=%v: deep work says %q", follow, got)
+		}
+	}
+}

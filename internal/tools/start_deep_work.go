@@ -152,14 +152,13 @@ func (t *Tools) StartDeepWork(in startDeepWorkInput) (*DeepWorkResult, error) {
 // a proof, or now, when the count (which declaring does not restart) has
 // already passed it.
 func (t *Tools) warningComes(now time.Time) say {
-	warn := t.Thresholds.InactivityWarning.D()
+	var sd standing
 	if latest, err := t.WS.LoadLatest(); err == nil {
-		if sd := t.standing(now, latest); sd.counting() {
-			at := sd.stretch.From.Add(warn).In(t.WS.Loc)
-			if !at.After(now) {
-				return sayf("the inactivity warning is already due: write one now")
-			}
-		}
+		sd = t.standing(now, latest)
+	}
+	warn := t.limits().InactivityWarning.D()
+	if sd.counting() && !sd.stretch.From.Add(warn).After(now) {
+		return sayf("the inactivity warning is already due: write one now")
 	}
 	return sayf("the watchdog warns when %s pass with no proof of activity, and declaring does not restart that count", humanize.Span(warn))
 }

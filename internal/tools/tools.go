@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -22,6 +23,12 @@ type Tools struct {
 	WS *workspace.Workspace
 	// Thresholds are the watchdog's limits, so messages and alerts agree.
 	Thresholds config.Thresholds
+	// FollowWatchdog: no config names the limits (mcp-heart started with no
+	// -c), so they are the running watchdog's, as its published state says
+	// at each call: a session outlives the watchdog's restarts and
+	// reloads, and may have begun before it.
+	FollowWatchdog bool
+	live           atomic.Pointer[config.Thresholds]
 	// Restrictions are the durations of report_tool_usage's markers; zero
 	// fields take the defaults.
 	Restrictions config.Restrictions
@@ -45,6 +52,15 @@ type Tools struct {
 // New returns Tools for ws with the given thresholds and real time.
 func New(ws *workspace.Workspace, th config.Thresholds, log zerolog.Logger) *Tools {
 	return &Tools{WS: ws, Thresholds: th, Log: log}
+}
+
+// limits are the thresholds replies quote: the running watchdog's, when
+// they follow it and it has published them, else Thresholds.
+func (t *Tools) limits() config.Thresholds {
+	if p := t.live.Load(); p != nil {
+		return *p
+	}
+	return t.Thresholds
 }
 
 // tr is s in the agent's language; trf formats it.
@@ -209,7 +225,7 @@ func (t *Tools) closedNote(gap *int64, deepWork bool) (stage, note string) {
 		return "", ""
 	}
 	d := time.Duration(*gap) * time.Second
-	th := t.Thresholds
+	th := t.limits()
 	switch {
 	case d > th.InactivityError.D():
 		return "split", t.trf("Before this log, %s passed with no proof of activity, past the inactivity error (%s). Next time, write a checkpoint at each natural break, or close what is done with an activity log and go on in the next cycle; for work that cannot stop for either, declare it first with start_deep_work.", humanize.Span(d), humanize.Span(th.InactivityError.D()))
@@ -223,11 +239,11 @@ func (t *Tools) cycleNote(cycle *int64, deepWork bool) (stage, note string) {
 	if cycle == nil || deepWork {
 		return "", ""
 	}
-	d := time.Duration(*cycle) * time.Second
+	d, th := time.Duration(*cycle)*time.Second, t.limits()
 	switch {
-	case d >= t.Thresholds.InactivityError.D():
+	case d >= th.InactivityError.D():
 		return "split", t.trf("This cycle has run %s. At a natural break, consider closing what is done with an activity log and going on in a new cycle; for work that needs longer, start_deep_work declares it.", humanize.Span(d))
-	case d >= t.Thresholds.InactivityWarning.D():
+	case d >= th.InactivityWarning.D():
 		return "notice", t.trf("This cycle has run %s. When you reach a natural break, close it with an activity log, or write a checkpoint if the work goes on.", humanize.Span(d))
 	}
 	return "", ""
