@@ -308,12 +308,17 @@ func (s standing) introspection(level string, limit time.Duration, paused bool) 
 // clockOf is a time as the replies show it: the clock time in t's zone.
 func clockOf(t time.Time) string { return t.Format("15:04:05") }
 
-// noticed reports whether notices carry check's notice at level (their
+// noticed reports whether notices carry check's notice at level or above (their
 // tags, "[warning] inactivity: ", are the same in every language).
 func noticed(notices []string, check, level string) bool {
+	// A notice carries a check's highest level: an error raised long ago
+	// has raised its warning too.
+	rank := map[string]int{"info": 1, "warning": 2, "error": 3}
 	for _, n := range notices {
-		if strings.HasPrefix(n, "["+level+"] "+check+":") {
-			return true
+		for l, r := range rank {
+			if r >= rank[level] && strings.HasPrefix(n, "["+l+"] "+check+":") {
+				return true
+			}
 		}
 	}
 	return false

@@ -154,4 +154,15 @@ func TestElapsedCrossedAheadOfThePulse(t *testing.T) {
 		t.Errorf("Japanese reply:\n%s", ja)
 	}
 	testutil.CheckJapanese(t, "elapsed reply", ja)
+
+	// Raised long ago: the error's notice stands, and with it the lower
+	// levels of its check, which no pulse will raise again.
+	r.Thresholds = []ThresholdStatus{
+		{Check: "inactivity", Level: "warning", ThresholdSeconds: 5, Crossed: true, RemainingSeconds: &zero},
+		{Check: "inactivity", Level: "error", ThresholdSeconds: 10, Crossed: true, RemainingSeconds: &zero},
+	}
+	r.PendingNotices = []string{"[error] inactivity: No activity log or checkpoint for 30s."}
+	if en := r.Text(lang.English); strings.Contains(en, "next pulse will raise") {
+		t.Errorf("a warning under a standing error is said to come:\n%s", en)
+	}
 }
