@@ -91,7 +91,8 @@ func (t *Tools) StartTheme(in startThemeInput) (*StartThemeResult, error) {
 	// never in the same one (a start right after an end is the churn
 	// theme_pattern warns about).
 	if ended := t.endedIn(id); ended != "" {
-		return nil, badField(themePartParam, sayf("a theme was ended in this heartbeat (%s)", ended),
+		// No parameter is wrong: the call comes too soon.
+		return nil, badField("", sayf("a theme was ended in this heartbeat (%s)", ended),
 			sayf("start the next theme in a later heartbeat: close this cycle with create_activity_log (activity_type theme_end) and wait for the next heartbeat"))
 	}
 	if _, err := t.WS.Resolve(theme.HistoriesDir()); err != nil {
