@@ -33,6 +33,17 @@ func IdlePrompt(delivery string, l lang.Lang) string {
 	return DefaultIdlePromptLog
 }
 
+// IdlePromptHooked is prompt for an agent whose client's hooks the
+// watchdog hears: the end of its turn answers the wakeup, so "[IDLE]" alone
+// does, as under exec, and a log saying nothing happened is not needed. A
+// prompt of the operator's own is kept as it is.
+func IdlePromptHooked(prompt string, l lang.Lang) string {
+	if prompt == DefaultIdlePromptLog || prompt == DefaultIdlePromptLogJa {
+		return IdlePrompt(DeliveryExec, l)
+	}
+	return prompt
+}
+
 // defaultIdlePrompts are the built-in idle prompts, any of which a config
 // may repeat and still get the one that fits its delivery and language.
 var defaultIdlePrompts = []string{DefaultIdlePrompt, DefaultIdlePromptLog, DefaultIdlePromptJa, DefaultIdlePromptLogJa,

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/schedule"
 	"github.com/ai-heart/ai-heart/internal/state"
@@ -107,8 +108,12 @@ func (a *agent) idleTick(now time.Time, after time.Duration) {
 		for _, it := range append(append([]scan.InboxItem(nil), a.snap.Themebox...), a.snap.Feedback...) {
 			a.announced[it.Rel] = true // the idle prompt is sent now; only newer items re-wake
 		}
+		prompt := a.cfg.Idle.Prompt
+		if a.activity.Wired {
+			prompt = config.IdlePromptHooked(prompt, a.cfg.Language)
+		}
 		a.mu.Unlock()
-		a.wake(srcIdle, a.cfg.Idle.Prompt)
+		a.wake(srcIdle, prompt)
 	}
 }
 

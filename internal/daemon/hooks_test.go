@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -180,4 +181,32 @@ func TestHookedTurnsAreBooked(t *testing.T) {
 			t.Fatalf("ghost = %+v, ghosts %d: want one ghost of unknown usage", ghost, st.Counters.Ghosts)
 		}
 	})
+}
+
+// Where the client's hooks are heard, the end of a turn answers the idle
+// wakeup, so the built-in tmux idle prompt offers [IDLE] rather than a log
+// saying nothing happened; without hooks it still asks for the log.
+func TestIdlePromptWithHooksOffersIdleToken(t *testing.T) {
+	for _, hooked := range []bool{false, true} {
+		synctest.Test(t, func(t *testing.T) {
+			cfg := testConfig(t)
+			cfg.Agent.Delivery = config.DeliveryTmux
+			cfg.Idle = config.Idle{After: config.Duration(600 * time.Millisecond), Prompt: config.IdlePrompt(config.DeliveryTmux, cfg.Language)}
+			rec := &recorder{method: config.DeliveryTmux}
+			startFake(t, cfg, rec.factory)
+			ws, _ := workspace.New(cfg.Workspace, nil)
+			if hooked {
+				said(t, ws, hook.Event{Kind: hook.SessionStart})
+			}
+			time.Sleep(750 * time.Millisecond)
+			synctest.Wait()
+			p := rec.prompts()
+			if len(p) != 1 {
+				t.Fatalf("hooked=%v: %d wakeups, want the idle one", hooked, len(p))
+			}
+			if got := strings.Contains(p[0], "[IDLE]"); got != hooked || strings.Contains(p[0], "activity log saying so") == hooked {
+				t.Fatalf("hooked=%v: idle prompt %q", hooked, p[0])
+			}
+		})
+	}
 }
