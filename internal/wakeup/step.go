@@ -1,0 +1,215 @@
+package wakeup
+
+import (
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/state"
+)
+
+// Step is one event in a wakeup's life: the next state and the effects to
+// carry out, in order.
+func Step(s State, ev Event, now time.Time) (State, []Effect) {
+	switch e := ev.(type) {
+	case Ask:
+		return s.ask(e, now)
+	case Pass:
+		return s.pass(e, now)
+	case Ran:
+		return s.ran(e, now)
+	case Pulse:
+		return s.pulse(e)
+	case Turn:
+		var out []Effect
+		if f := s.Cur; f != nil && f.Phase == Held && e.Begun.After(f.At) {
+			s.Cur = nil
+			out = append(out, Effect{Kind: Answered, N: f.N, Source: f.Source, At: f.At})
+		}
+		if s.Work.answerTurn(e.Begun, e.End) {
+			out = append(out, Effect{Kind: Worked})
+		}
+		return s, out
+	case Proof:
+		return s.proof(e.At)
+	case Release:
+		if s.Cur != nil && s.Cur.Phase == Held {
+			s.Cur = nil
+		}
+		return s, nil
+	case Wait:
+		s.Work.answered(now)
+		return s, []Effect{{Kind: Worked}}
+	case Close:
+		s.Closed = true
+		if !e.Stop || s.Stopped {
+			return s, nil
+		}
+		s.Stopped = true
+		if f := s.Cur; f != nil {
+			if f.Phase == Held {
+				s.Cur = nil // nothing runs: it just ends
+				return s, nil
+			}
+			return s, []Effect{{Kind: End, N: f.N, Source: f.Source, Outcome: "stopped"}}
+		}
+		return s, nil
+	}
+	return s, nil
+}
+
+// ask is a chamber asking: refused by what stands (hours, the pause, a
+// give-up), coalesced into the flight in progress, or admitted.
+func (s State) ask(e Ask, now time.Time) (State, []Effect) {
+	count := func(outcome string) (State, []Effect) {
+		return s, []Effect{{Kind: Count, Source: e.Source, Outcome: outcome}}
+	}
+	switch {
+	case e.Outside:
+		return count(state.OutcomeOutsideHrs)
+	case e.Paused:
+		return count(state.OutcomePaused)
+	case e.GaveUp:
+		return count(state.OutcomeGaveUp)
+	case s.Closed:
+		return s, nil // the agent that replaces this one asks again
+	case s.Cur != nil && !e.Takeover:
+		return count(state.OutcomeCoalesced)
+	}
+	s.LastN++
+	f := &Flight{N: s.LastN, Source: e.Source, At: now, Phase: Running}
+	var out []Effect
+	if old := s.Cur; old != nil {
+		if old.Phase != Held {
+			f.Prev, f.Phase = old.N, Queued // its run is gone before this one starts
+		}
+		out = append(out, Effect{Kind: End, N: old.N, Source: old.Source, Outcome: state.OutcomeTakenOver})
+	}
+	s.Cur = f
+	return s, append(out, Effect{Kind: Admit, N: f.N, Prev: f.Prev, Source: f.Source})
+}
+
+// pass is a flight at the gate. The facts are weighed in an order that
+// spends nothing on a wakeup that cannot go: a hold before the breaker (a
+// run that cannot succeed is no failure to count), the plainly open
+// breaker before the budget and the cap (a skipped wakeup spends no cap),
+// the cap before the half-open breaker's probe (a dropped wakeup never
+// holds the probe).
+func (s State) pass(e Pass, now time.Time) (State, []Effect) {
+	f := s.Cur
+	if f == nil || f.N != e.N {
+		if s.Stopped {
+			return s, nil // the watchdog stops: no fate
+		}
+		return s, []Effect{{Kind: Count, N: e.N, Source: e.Source, Outcome: state.OutcomeCoalesced}} // taken over before it began
+	}
+	c := *f
+	if c.Prev != 0 {
+		c.Prev, c.At = 0, now // its wakeup begins now
+	}
+	c.Phase = Running
+	s.Cur = &c
+	refuse := func(k ...Effect) (State, []Effect) {
+		s.Cur = nil
+		return s, k
+	}
+	fate := func(outcome string) Effect { return Effect{Kind: Count, N: c.N, Source: c.Source, Outcome: outcome} }
+	x := e.Facts
+	switch {
+	case x.Held, x.Spread && c.Source == Schedule:
+		return refuse(fate(state.OutcomeHeldService))
+	case x.BreakerOpen:
+		return refuse(Effect{Kind: Skip, N: c.N}, fate(state.OutcomeSkipped))
+	case x.Spent:
+		return refuse(fate(state.OutcomeDroppedBudget), Effect{Kind: Spent, N: c.N, Source: c.Source})
+	case x.CapFull:
+		return refuse(Effect{Kind: Drop, N: c.N}, fate(state.OutcomeDroppedCap))
+	case x.ProbeOut:
+		return refuse(Effect{Kind: Skip, N: c.N}, fate(state.OutcomeSkipped))
+	}
+	out := []Effect{{Kind: Book, N: c.N, Source: c.Source}}
+	if s.Cfg.RunIsTheWork {
+		s.Work.delivered(now) // the run is the work
+		out = append(out, Effect{Kind: Worked})
+	}
+	return s, append(out, Effect{Kind: Deliver, N: c.N, Source: c.Source, At: c.At})
+}
+
+// ran is a delivery's end: the working stretch, the idle chamber's clock,
+// the fate, and whether the flight waits for the agent's answer.
+func (s State) ran(e Ran, now time.Time) (State, []Effect) {
+	cur := s.Cur != nil && s.Cur.N == e.N
+	if e.Result == Stopped {
+		if cur {
+			s.Cur = nil
+		}
+		return s, []Effect{{Kind: Count, N: e.N, Source: e.Source, Outcome: state.OutcomeFailed}}
+	}
+	switch {
+	case !s.Cfg.RunIsTheWork:
+		if e.Result == OK {
+			s.Work.delivered(e.Start) // answered later by the turn's end or a log
+		}
+	case e.Result == OK:
+		s.Work.answered(now) // a successful end of the run answers the wakeup
+	case e.Result != TakenOver:
+		// No answer: the agent is still working, its stretch counted from
+		// the first wakeup, and named for what ended the run.
+		s.Work.cut(now, e.Cut)
+	}
+	s.LastWakeup = e.Start
+	if e.Source == Idle {
+		s.Idle = true
+	}
+	out := []Effect{{Kind: Worked}, {Kind: Count, N: e.N, Source: e.Source, Outcome: e.Result.outcome()}}
+	if cur {
+		if e.Result == OK && s.Cfg.Holds && !s.Stopped {
+			c := *s.Cur
+			c.Phase = Held
+			s.Cur = &c
+		} else {
+			s.Cur = nil
+		}
+	}
+	return s, out
+}
+
+// outcome is a delivery's fate as the counters name it.
+func (r Result) outcome() string {
+	switch r {
+	case OK:
+		return state.OutcomeDelivered
+	case ToolCapped:
+		return state.OutcomeToolCapped
+	case TokenCapped:
+		return state.OutcomeTokenCapped
+	case Refused:
+		return state.OutcomeToolRefused
+	case TakenOver:
+		return state.OutcomeTakenOver
+	}
+	return state.OutcomeFailed
+}
+
+// pulse folds in what a pulse saw: the working stretch, a proof that ends
+// idleness, and a log that answers a held wakeup where hooks do not speak.
+func (s State) pulse(p Pulse) (State, []Effect) {
+	s.Work.observe(p, !s.Cfg.RunIsTheWork && !p.Hooked)
+	var out []Effect
+	if !p.NewestProof.IsZero() {
+		s, out = s.proof(p.NewestProof)
+	}
+	if f := s.Cur; f != nil && f.Phase == Held && !p.Hooked && !p.LastLog.IsZero() && p.LastLog.After(f.At) {
+		s.Cur = nil
+		out = append(out, Effect{Kind: Answered, N: f.N, Source: f.Source, At: f.At})
+	}
+	return s, out
+}
+
+// proof is a proof of activity at at: one after the last wakeup ends
+// idleness.
+func (s State) proof(at time.Time) (State, []Effect) {
+	if s.Idle && at.After(s.LastWakeup) {
+		s.Idle = false
+		return s, []Effect{{Kind: Woke}}
+	}
+	return s, nil
+}

@@ -1,0 +1,220 @@
+// Package wakeup is a wakeup's life as one pure machine: asked for by a
+// chamber, coalesced into the flight in progress or taking over from it,
+// passed or refused by the gate's facts, delivered, answered, and its fate;
+// and beside it the agent's working-versus-waiting stretch. Step takes the
+// last state, one event and now, and returns the next state and what to do.
+// It does no I/O and reads no clock: the daemon evaluates the facts (the
+// pause, active hours, the daily cap, the circuit breaker, the budget, the
+// service and rate-limit holds), steps the machine and carries out the
+// effects.
+//
+// Its promises:
+//   - at most one flight is current, and a flight is ended at most once;
+//   - every wakeup asked for gets exactly one fate: refused, coalesced,
+//     or admitted and then refused at the gate, or delivered and ended;
+//   - a wakeup the gate refuses never takes from the daily cap;
+//   - a takeover ends the flight it replaces, and its run starts only once
+//     the replaced run is gone;
+//   - working begins at a delivery and ends only by an answer (a
+//     successful run, a turn begun after the wakeup, a log) or by a wait
+//     for the model's service.
+package wakeup
+
+import (
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/checks"
+)
+
+// The chambers that ask for wakeups.
+const (
+	Schedule = "schedule"
+	Idle     = "idle"
+	Recovery = "recovery"
+	Feedback = "feedback" // an urgent (interrupt.) feedback item
+)
+
+// Config is what the machine knows of the agent, fixed while it runs.
+type Config struct {
+	// Scheduled: a schedule or the idle chamber wakes the agent (else it
+	// is always working).
+	Scheduled bool
+	// RunIsTheWork: the delivery is the agent's whole turn (exec): the run
+	// starts the working stretch and its successful end answers it.
+	RunIsTheWork bool
+	// Holds: a delivered wakeup stays in flight until the agent answers
+	// it (tmux).
+	Holds bool
+}
+
+// Phase is where a flight is in its life.
+type Phase int
+
+// The phases.
+const (
+	Queued  Phase = iota // admitted; waits for the run it replaces to be gone
+	Running              // past the gate, or on its way to it
+	Held                 // delivered; waits for the agent's answer (tmux)
+)
+
+// Flight is one admitted wakeup, from admission to its answer or its end.
+type Flight struct {
+	N      int // its number, naming it in events and effects
+	Source string
+	At     time.Time // when its wakeup began
+	Phase  Phase
+	Prev   int // the flight whose run must be gone before this one starts (0: none)
+}
+
+// State is the machine's state.
+type State struct {
+	Cfg        Config
+	Cur        *Flight   // the newest flight, until answered or ended
+	LastN      int       // the last flight number handed out
+	Idle       bool      // an idle wakeup was delivered and no proof came since
+	LastWakeup time.Time // when the last delivered wakeup began
+	Work       Work
+	Closed     bool // shut down, or handing over to a reloaded agent: admits nothing
+	Stopped    bool // shut down: every flight is ended
+}
+
+// New is the machine at the start: waiting, counting work from started.
+func New(cfg Config, started time.Time) State {
+	return State{Cfg: cfg, Work: Work{scheduled: cfg.Scheduled, countedTo: started}}
+}
+
+// Carry is s for a reloaded agent of configuration cfg: the wakeup history
+// and the working stretch go on (a wakeup still unanswered is still owed,
+// whatever the new config schedules); the old machine's flight does not.
+func (s State) Carry(cfg Config) State {
+	n := New(cfg, s.Work.countedTo)
+	n.Idle, n.LastWakeup, n.LastN = s.Idle, s.LastWakeup, s.LastN
+	n.Work = s.Work
+	n.Work.scheduled = cfg.Scheduled
+	return n
+}
+
+// Kind is what an effect asks the driver to do.
+type Kind int
+
+// The effects.
+const (
+	Count    Kind = iota // count Outcome under Source (and mark it on the day)
+	Admit                // count an admitted wakeup; start flight N's run after flight Prev's is gone
+	End                  // end flight N's run (SIGTERM for exec): Outcome says why
+	Skip                 // the open breaker counts a skipped wakeup
+	Drop                 // the daily cap counts a dropped wakeup (the first of a day alerts)
+	Book                 // take one from the daily cap, then ask the breaker (a probe when half-open)
+	Deliver              // deliver flight N's wakeup now
+	Answered             // flight N's wakeup, begun At, was answered by the agent
+	Woke                 // the agent stopped being idle
+	Worked               // the working stretch changed: the state file shows it
+	Spent                // the budget refused a wakeup: check it (its alert)
+)
+
+var kindNames = [...]string{"count", "admit", "end", "skip", "drop", "book", "deliver", "answered", "woke", "worked", "spent"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// Effect is one thing the driver does after a step, in order.
+type Effect struct {
+	Kind    Kind
+	N       int
+	Prev    int // Admit: the flight whose run must be gone first
+	Source  string
+	Outcome string    // Count: the fate; End: why
+	At      time.Time // Answered: when the wakeup began
+}
+
+// Event is what happens to the machine.
+type Event interface{ event() }
+
+// Ask: a chamber asks for a wakeup; Takeover ends the flight in progress
+// (recovery, urgent feedback). The facts are read when it is asked.
+type Ask struct {
+	Source   string
+	Takeover bool
+	Outside  bool // outside active hours
+	Paused   bool // the operator's pause
+	GaveUp   bool // recovery gave up
+}
+
+// Facts are the gate's facts as the flight reaches it.
+type Facts struct {
+	Held        bool // the model's service or rate limit holds wakeups
+	Spread      bool // a scheduled wakeup waits to spread a rate limit's rest
+	BreakerOpen bool // the breaker is open and its cooldown not over
+	ProbeOut    bool // the breaker is half-open and its one probe is out
+	Spent       bool // today's token or money budget is spent
+	CapFull     bool // the daily cap allows no more today
+}
+
+// Pass: flight N reaches the gate (its replaced run is gone, and a
+// scheduled wakeup has waited for its pulse).
+type Pass struct {
+	N      int
+	Source string
+	Facts  Facts
+}
+
+// Ran: flight N's delivery returned, begun at Start, ended as Result says;
+// Cut is what ended an exec run early (zero: it failed by itself).
+type Ran struct {
+	N      int
+	Source string
+	Start  time.Time
+	Result Result
+	Cut    checks.RunEnd
+}
+
+// Result is how a delivery ended.
+type Result int
+
+// The results.
+const (
+	OK          Result = iota
+	Failed             // the delivery or the run failed
+	ToolCapped         // the run was ended at the tool cap
+	TokenCapped        // the run was ended at the token cap
+	Refused            // the client refused every call: the run did nothing
+	TakenOver          // a takeover ended the run
+	Stopped            // the watchdog stopped and ended the run
+)
+
+// Pulse: what a pulse saw, for the working stretch and the answers.
+type Pulse struct {
+	Now               time.Time
+	Paused            bool
+	Hooked            bool      // the client's hooks speak: a turn's end answers, a log alone does not
+	LastLog           time.Time // the newest activity log (zero: none)
+	LastIntrospection time.Time
+	NewestProof       time.Time
+}
+
+// Turn: the client's hooks said a turn begun at Begun ended at End.
+type Turn struct{ Begun, End time.Time }
+
+// Proof: a proof of activity (a tool call the hooks saw) at At.
+type Proof struct{ At time.Time }
+
+// Release: the held flight is over whatever its answer (recovery ended, or
+// the turn failed on the model's service).
+type Release struct{}
+
+// Wait: the agent waits for the model's service or its rate limit from
+// now, not for its own work: the working stretch ends.
+type Wait struct{}
+
+// Close: the machine admits nothing more (shutdown, or a reload's drain);
+// Stop also ends the flight in progress.
+type Close struct{ Stop bool }
+
+func (Ask) event()     {}
+func (Pass) event()    {}
+func (Ran) event()     {}
+func (Pulse) event()   {}
+func (Turn) event()    {}
+func (Proof) event()   {}
+func (Release) event() {}
+func (Wait) event()    {}
+func (Close) event()   {}
