@@ -23,6 +23,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/schedule"
 	"github.com/ai-heart/ai-heart/internal/state"
+	"github.com/ai-heart/ai-heart/internal/wakeup"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -106,11 +107,10 @@ type pulseMemory struct {
 	themeName struct{ record, name string }
 }
 
-// wakeMemory is the wakeups' life beside the gate: working versus waiting,
+// wakeMemory is what the chambers keep beside the wakeup machine:
 // recovery, the next scheduled wakeup, the idle chamber's announcements and
 // the notices still owed. Under agent.mu.
 type wakeMemory struct {
-	work      workClock // working versus waiting
 	rec       state.Recovery
 	next      *schedule.Wakeup
 	idleHeld  bool                  // an idle wakeup is held back by active hours (counted once)
@@ -196,12 +196,12 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 		agentWiring: agentWiring{
 			name: name, cfg: cfg, tz: tz, loc: loc, ws: ws, dir: cfg.StateDir(),
 			clock: clock.Or(o.Clock), log: log,
-			alerts: o.Alerts, deliver: d, gate: newGate(clock.Or(o.Clock), g.cap, g.breaker), plan: plan, ledger: g.ledger,
+			alerts: o.Alerts, deliver: d, gate: newGate(clock.Or(o.Clock), g.cap, g.breaker, wakeup.New(machineConfig(cfg, d), started)), plan: plan, ledger: g.ledger,
 			scanner: sc, started: started, onPulse: o.OnPulse,
 			hooks: hook.NewTail(ws.Root), day: day.NewRecorder(cfg.StateDir(), loc),
 		},
 		pulseMemory: pulseMemory{levels: map[string]checks.Level{}},
-		wakeMemory:  wakeMemory{work: newWorkClock(cfg, started), announced: map[string]bool{}, held: map[string]heldNotice{}},
+		wakeMemory:  wakeMemory{announced: map[string]bool{}, held: map[string]heldNotice{}},
 		pauseMemory: pauseMemory{baseline: started},
 		pulsed:      make(chan struct{}),
 		stateNotes:  g.notes,
@@ -267,4 +267,11 @@ func (a *agent) currentID() workspace.ID {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.id
+}
+
+// machineConfig is what the wakeup machine knows of the agent: whether it
+// is scheduled, and what its deliverer's traits say answers a wakeup.
+func machineConfig(cfg config.AgentConfig, d delivery.Deliverer) wakeup.Config {
+	t := d.Traits()
+	return wakeup.Config{Scheduled: cfg.Scheduled(), RunIsTheWork: t.RunIsTheWork, Holds: t.Holds}
 }

@@ -25,11 +25,7 @@ func (a *agent) scheduleLoop(ctx context.Context) {
 			return
 		case <-timer.C:
 		}
-		if a.cfg.Schedule.Active(a.clock.Now().In(a.loc)) {
-			a.wake(w.Source, w.Prompt)
-		} else {
-			a.outcome(w.Source, state.OutcomeOutsideHrs)
-		}
+		a.wake(w.Source, w.Prompt) // outside active hours the machine refuses it
 		w, ok = a.plan.NextFrom(w.At, a.clock.Now())
 	}
 	a.setNext(nil)

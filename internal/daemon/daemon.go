@@ -132,12 +132,9 @@ func (a *agent) adopt(old *agent) {
 	a.announced, a.pulse, a.held = old.announced, old.pulse, old.held
 	a.writes = old.writes
 	a.baseline, a.paused, a.last = old.baseline, old.paused, old.last
+	a.activity, a.refusals, a.serviceAlerted, a.svcOwed = old.activity, old.refusals, old.serviceAlerted, old.svcOwed
 	// The working stretch goes on across a reload: a wakeup still
 	// unanswered is still owed, whatever the new config schedules.
-	scheduled := a.work.scheduled
-	a.work = old.work
-	a.work.scheduled = scheduled
-	a.activity, a.refusals, a.serviceAlerted, a.svcOwed = old.activity, old.refusals, old.serviceAlerted, old.svcOwed
 	a.gate.adopt(old.gate)
 	if a.ws.Root == old.ws.Root {
 		a.ledger = old.ledger // one ledger per workspace: the old one is current

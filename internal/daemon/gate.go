@@ -8,21 +8,21 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/budget"
 	"github.com/ai-heart/ai-heart/internal/clock"
-	"github.com/ai-heart/ai-heart/internal/state"
+	"github.com/ai-heart/ai-heart/internal/wakeup"
 )
 
 // errTakenOver is the cause of a flight's end when a takeover replaces it.
 var errTakenOver = errors.New("taken over")
 
-// gate is an agent's wakeup gate. It owns everything about a wakeup's life:
-// the flight in progress (its source, start and run), the idle state, the
-// daily cap and the circuit breaker. Its promise: at most one run of the
-// agent is alive at a time. A wakeup asked for while one is in flight is
-// coalesced; a takeover (recovery, urgent feedback) ends the flight it
-// replaces and starts only once that run is gone.
+// gate is an agent's wakeup gate: the wakeup machine (internal/wakeup), which
+// decides every wakeup's life, and the runs it starts. Its promise, the
+// machine's: at most one run of the agent is alive at a time. A wakeup asked
+// for while one is in flight is coalesced; a takeover (recovery, urgent
+// feedback) ends the flight it replaces and starts only once that run is
+// gone.
 //
-// The gate counts nothing itself: each call returns the fate the caller
-// counts, so the agent's lock is never needed under the gate's.
+// The gate counts nothing itself: each step returns the effects the agent
+// carries out, so the agent's lock is never needed under the gate's.
 type gate struct {
 	clock   clock.Clock
 	cap     *budget.DailyCap
@@ -35,191 +35,147 @@ type gate struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // flight goroutines
 
-	mu         sync.Mutex           // guards everything below
-	cur        *flight              // the newest flight, until answered or ended
-	running    int                  // flights whose goroutine has not returned
-	lastWakeup time.Time            // when the last delivered wakeup began
-	idle       bool                 // an idle wakeup was delivered and no proof came since
-	svc        serviceHold          // the model's service failed: wakeups held, then probed
-	limits     map[string]rateLimit // the client's rate limits, by window
+	mu      sync.Mutex           // guards everything below
+	m       wakeup.State         // the machine
+	flights map[int]*flight      // the machine's flights whose context is not ended
+	running int                  // flights whose goroutine has not returned
+	svc     serviceHold          // the model's service failed: wakeups held, then probed
+	limits  map[string]rateLimit // the client's rate limits, by window
 	// drained, once set, admits no flight and is closed when the last
 	// running one has returned (a reload waits for it).
 	drained chan struct{}
 }
 
-// flight is one wakeup from admission to its answer.
+// flight is the run of one of the machine's flights.
 type flight struct {
-	source string
-	at     time.Time
-	ctx    context.Context // ends the run: takeover or shutdown
-	cancel context.CancelCauseFunc
-	done   chan struct{} // closed when the goroutine has returned: its run is gone
-	prev   *flight       // the flight this one took over from
-	held   bool          // delivered and waiting for the agent's answer (tmux)
+	ctx      context.Context // ends the run: takeover or shutdown
+	cancel   context.CancelCauseFunc
+	done     chan struct{} // closed when the goroutine has returned: its run is gone
+	returned bool          // under gate.mu
 }
 
-func newGate(c clock.Clock, dc *budget.DailyCap, br *budget.Breaker) *gate {
+func newGate(c clock.Clock, dc *budget.DailyCap, br *budget.Breaker, m wakeup.State) *gate {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &gate{clock: c, cap: dc, breaker: br, ctx: ctx, cancel: cancel}
+	return &gate{clock: c, cap: dc, breaker: br, ctx: ctx, cancel: cancel, m: m, flights: map[int]*flight{}}
 }
 
-// open admits a wakeup from source and runs fly on its own goroutine. It
-// never blocks. With takeover false a flight in progress coalesces the
-// wakeup: open returns false and the caller counts it. With takeover true
-// the flight in progress is ended, and fly starts only once its goroutine
-// has returned. fly gets the flight's context and reports whether the flight
-// stays in flight after it returns (a tmux wakeup waits for its answer).
-// After shutdown open returns false and the wakeup is not counted.
-func (g *gate) open(source string, takeover bool, fly func(ctx context.Context) (hold bool)) (admitted, shutdown bool) {
+// step feeds the machine one event and returns what the agent carries out.
+// The flights' own effects are carried out here: a takeover ends the run it
+// replaces, and a flight that is over has its context ended.
+func (g *gate) step(now time.Time, ev wakeup.Event) []wakeup.Effect {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.ctx.Err() != nil || g.drained != nil {
-		return false, true // shut down, or handing over to a reloaded gate: the new one asks again
+	return g.stepLocked(now, ev, nil)
+}
+
+// stepLocked is step with g.mu held; fly starts an admitted flight's run.
+func (g *gate) stepLocked(now time.Time, ev wakeup.Event, fly func(ctx context.Context, n int)) []wakeup.Effect {
+	var effs []wakeup.Effect
+	g.m, effs = wakeup.Step(g.m, ev, now)
+	for _, e := range effs {
+		switch e.Kind {
+		case wakeup.End:
+			if f := g.flights[e.N]; f != nil && e.Outcome == "taken_over" {
+				f.cancel(errTakenOver)
+			}
+		case wakeup.Admit:
+			g.start(e.N, g.flights[e.Prev], fly)
+		}
 	}
-	if g.cur != nil && !takeover {
-		return false, false
+	for n, f := range g.flights {
+		if f.returned && (g.m.Cur == nil || g.m.Cur.N != n) {
+			f.cancel(nil) // answered, released or ended: nothing runs any more
+			delete(g.flights, n)
+		}
 	}
+	return effs
+}
+
+// start runs flight n's fly on its own goroutine, once the run of prev (the
+// flight it replaces; nil: none) is gone. Called with g.mu held.
+func (g *gate) start(n int, prev *flight, fly func(ctx context.Context, n int)) {
 	ctx, cancel := context.WithCancelCause(g.ctx)
-	f := &flight{source: source, at: g.clock.Now(), ctx: ctx, cancel: cancel, done: make(chan struct{}), prev: g.cur}
-	if f.prev != nil {
-		f.prev.cancel(errTakenOver)
-	}
-	g.cur = f
+	f := &flight{ctx: ctx, cancel: cancel, done: make(chan struct{})}
+	g.flights[n] = f
 	g.running++
 	g.wg.Add(1)
 	go func() {
 		defer g.wg.Done()
 		defer close(f.done)
-		if f.prev != nil {
-			<-f.prev.done // the run it replaces is gone before this one starts
-			g.mu.Lock()
-			f.prev, f.at = nil, g.clock.Now() // its wakeup begins now
-			g.mu.Unlock()
+		if prev != nil {
+			<-prev.done // the run it replaces is gone before this one starts
 		}
-		hold := fly(ctx)
+		fly(ctx, n)
 		g.mu.Lock()
 		defer g.mu.Unlock()
 		g.running--
 		if g.running == 0 && g.drained != nil {
 			close(g.drained)
 		}
-		if g.cur != f {
-			return // taken over meanwhile
+		f.returned = true
+		if g.m.Cur == nil || g.m.Cur.N != n {
+			cancel(nil) // not held for an answer: over
+			delete(g.flights, n)
 		}
-		if hold && ctx.Err() == nil {
-			f.held = true
-			return
-		}
-		g.cur = nil
-		cancel(nil)
 	}()
-	return true, false
 }
 
-// superseded reports whether a flight was taken over (or shut down) before
-// its run began: the caller counts it as coalesced into the newer one.
-func superseded(ctx context.Context) bool { return ctx.Err() != nil }
-
-// answer ends a held flight that began before at: the agent answered it
-// (a log written after the tmux wakeup, or the turn's end). A flight still
-// running is untouched. It reports the answered flight's source and start.
-func (g *gate) answer(at time.Time) (source string, since time.Time, ok bool) {
+// ask asks the machine for a wakeup; an admitted one runs fly on its own
+// goroutine. It never blocks.
+func (g *gate) ask(e wakeup.Ask, fly func(ctx context.Context, n int)) []wakeup.Effect {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if f := g.cur; f != nil && f.held && at.After(f.at) {
-		g.cur = nil
-		f.cancel(nil)
-		return f.source, f.at, true
-	}
-	return "", time.Time{}, false
+	return g.stepLocked(g.clock.Now(), e, fly)
 }
 
-// release ends a held flight whatever its answer (recovery finished).
-func (g *gate) release() {
+// work is the machine's working stretch.
+func (g *gate) work() wakeup.Work {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if f := g.cur; f != nil && f.held {
-		g.cur = nil
-		f.cancel(nil)
-	}
+	return g.m.Work
 }
 
 // inFlight reports the flight in progress, if any.
 func (g *gate) inFlight() (source string, since time.Time, ok bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.cur == nil {
+	if g.m.Cur == nil {
 		return "", time.Time{}, false
 	}
-	return g.cur.source, g.cur.at, true
-}
-
-// delivered records a wakeup that reached the agent at at: the idle chamber
-// counts from it, and an idle one makes the agent idle.
-func (g *gate) delivered(at time.Time, idle bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.lastWakeup = at
-	if idle {
-		g.idle = true
-	}
-}
-
-// proof folds in the newest proof of activity: one after the last wakeup
-// ends idleness. It reports whether the agent stopped being idle.
-func (g *gate) proof(at time.Time) (woke bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.idle && at.After(g.lastWakeup) {
-		g.idle = false
-		return true
-	}
-	return false
+	return g.m.Cur.Source, g.m.Cur.At, true
 }
 
 // idleState reports whether the agent is idle and when it was last woken.
 func (g *gate) idleState() (idle bool, lastWakeup time.Time) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.idle, g.lastWakeup
+	return g.m.Idle, g.m.LastWakeup
 }
 
 // adopt carries the wakeup history of a gate being replaced (config reload).
 // The old gate has shut down: no flight carries over.
 func (g *gate) adopt(old *gate) {
-	idle, last := old.idleState()
 	old.mu.Lock()
-	svc := old.svc
+	m, svc := old.m, old.svc
 	old.mu.Unlock()
 	g.mu.Lock()
-	g.idle, g.lastWakeup, g.svc = idle, last, svc
+	g.m, g.svc = m.Carry(g.m.Cfg), svc
 	g.mu.Unlock()
 }
 
-// pass decides whether a flight may invoke the agent now. outcome is ""
-// when it may (the daily cap has been taken), else the wakeup's fate. The
-// breaker comes first when it is plainly open, so a skipped wakeup spends no
-// cap; the cap before Allow, so a dropped wakeup never holds the probe.
-// capReached reports the first wakeup dropped today, for the one alert.
-func (g *gate) pass(now time.Time) (outcome string, probe, capReached bool, err error) {
-	if until, _ := g.held(); now.Before(until) {
-		return state.OutcomeHeldService, false, false, nil // nothing retries a run that cannot succeed
+// facts are the gate's facts at now, as a flight reaches it: the holds, the
+// breaker, the budget and the cap, read without changing them.
+func (g *gate) facts(now time.Time, spreadAt float64) wakeup.Facts {
+	until, _ := g.held()
+	br := g.breaker.State(now)
+	return wakeup.Facts{
+		Held:        now.Before(until), // nothing retries a run that cannot succeed
+		Spread:      g.spreadOut(now, spreadAt),
+		BreakerOpen: br.State == budget.Open && br.CooldownLeft > 0,
+		ProbeOut:    br.State == budget.HalfOpen && br.ProbeOut,
+		Spent:       g.spent != nil && g.spent(now),
+		CapFull:     g.capSpent(now),
 	}
-	if st := g.breaker.State(now); st.State == budget.Open && st.CooldownLeft > 0 {
-		g.breaker.Allow(now) // counts the skip
-		return state.OutcomeSkipped, false, false, nil
-	}
-	if g.spent != nil && g.spent(now) {
-		return state.OutcomeDroppedBudget, false, false, nil
-	}
-	ok, first, err := g.cap.Take(now)
-	if !ok {
-		return state.OutcomeDroppedCap, false, first, err
-	}
-	if ok, probe = g.breaker.Allow(now); !ok {
-		return state.OutcomeSkipped, false, false, err
-	}
-	return "", probe, false, err
 }
 
 // held is when the service hold ends (zero: none), and the failure that
@@ -242,6 +198,7 @@ func (g *gate) capSpent(now time.Time) bool {
 // before its agent stops, so the reload ends no run.
 func (g *gate) drain(ctx context.Context) {
 	g.mu.Lock()
+	g.stepLocked(g.clock.Now(), wakeup.Close{}, nil)
 	if g.drained == nil {
 		g.drained = make(chan struct{})
 		if g.running == 0 {
@@ -263,6 +220,7 @@ func (g *gate) shuttingDown() bool { return g.ctx.Err() != nil }
 // lock, so no flight is admitted between the end and the wait.
 func (g *gate) shutdown() {
 	g.mu.Lock()
+	g.stepLocked(g.clock.Now(), wakeup.Close{Stop: true}, nil)
 	g.cancel()
 	g.mu.Unlock()
 	g.wg.Wait()

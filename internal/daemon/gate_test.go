@@ -185,7 +185,7 @@ func gateSequence(t *testing.T, seed uint64) {
 		case r < 19:
 			step = "recovery"
 			asked++
-			a.takeOver(srcRecovery, "")
+			a.takeOver(srcRecovery, "", false, false)
 		case r < 23:
 			step = "urgent"
 			asked++
@@ -253,7 +253,7 @@ func TestTakeoverEndsTheRunItReplaces(t *testing.T) {
 		a.wake(srcSchedule, "heartbeat")
 		synctest.Wait()
 		a.wake(srcSchedule, "heartbeat") // coalesced: one is in flight
-		a.takeOver(srcRecovery, "")
+		a.takeOver(srcRecovery, "", false, false)
 		synctest.Wait()
 		mu.Lock()
 		got := fmt.Sprint(events)
@@ -270,7 +270,8 @@ func TestTakeoverEndsTheRunItReplaces(t *testing.T) {
 			t.Fatalf("events = %s, want the first run gone before the second starts", got)
 		}
 		a.mu.Lock()
-		c, working := a.counters.Clone(), a.work.working
+		c := a.counters.Clone()
+		working, _ := a.gate.work().Working()
 		a.mu.Unlock()
 		if by := c.BySource[srcSchedule]; by[state.OutcomeTakenOver] != 1 || by[state.OutcomeCoalesced] != 1 {
 			t.Fatalf("schedule wakeups %v, want the ended run taken over and the second coalesced", by)

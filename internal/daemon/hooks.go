@@ -9,6 +9,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/delivery"
 	"github.com/ai-heart/ai-heart/internal/hook"
 	"github.com/ai-heart/ai-heart/internal/state"
+	"github.com/ai-heart/ai-heart/internal/wakeup"
 )
 
 // hookSkew is how far in the future a hook event may be dated and still be
@@ -80,22 +81,34 @@ func (a *agent) readHooks(b *beat) {
 		if e.Kind == hook.Failure && e.Time.After(a.started) {
 			failures = append(failures, failure{e.Detail, a.awaited()}) // acted on once, not again after a restart
 			if !exec {
-				a.gate.release() // the turn is over, unanswered: the hold decides what comes next
+				a.gate.step(b.now, wakeup.Release{}) // the turn is over, unanswered: the hold decides what comes next
 			}
 		}
 		// A tool call is work: it ends idleness as a proof file does (a
 		// ghost's turn, with no tool call, does not).
-		if e.Kind == hook.Tool && a.gate.proof(e.Time) {
-			a.announced = map[string]bool{}
+		if e.Kind == hook.Tool {
+			a.woke(a.gate.step(b.now, wakeup.Proof{At: e.Time}))
 		}
 		if e.Kind == hook.TurnEnd && !exec && inTurn {
-			if src, since, ok := a.gate.answer(begun); ok {
-				turns = append(turns, answeredTurn{source: src, from: since, end: e})
-				answered = true
+			for _, x := range a.gate.step(b.now, wakeup.Turn{Begun: begun, End: e.Time}) {
+				switch x.Kind {
+				case wakeup.Answered:
+					turns = append(turns, answeredTurn{source: x.Source, from: x.At, end: e})
+					answered = true
+				case wakeup.Worked:
+					answered = true
+				}
 			}
-			if a.work.answerTurn(begun, e.Time) {
-				answered = true
-			}
+		}
+	}
+}
+
+// woke carries out a proof's effect: an agent no longer idle has every
+// inbox item named again in its next idle spell. Called with a.mu held.
+func (a *agent) woke(effs []wakeup.Effect) {
+	for _, e := range effs {
+		if e.Kind == wakeup.Woke {
+			a.announced = map[string]bool{}
 		}
 	}
 }
@@ -107,8 +120,8 @@ func (a *agent) awaited() time.Time {
 	if _, since, ok := a.gate.inFlight(); ok {
 		return since
 	}
-	if a.work.working {
-		return a.work.since
+	if working, since := a.gate.work().Working(); working {
+		return since
 	}
 	return time.Time{}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/recovery"
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/state"
+	"github.com/ai-heart/ai-heart/internal/wakeup"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -151,11 +152,8 @@ func (a *agent) scan(b *beat) {
 func (a *agent) evaluate(b *beat) {
 	a.mu.Lock()
 	prev := a.checkState
-	if b.paused {
-		a.work.hold(b.now) // paused: introspection is not owed on this time
-	}
-	a.work.observe(b.now, b.snap, a.deliver.Traits().RunIsTheWork, a.activity.Wired)
-	work := a.clientWork(a.work.checks())
+	a.woke(a.gate.step(b.now, pulseSaw(b, a.activity.Wired)))
+	work := a.clientWork(a.gate.work().Checks())
 	work.HeldUntil, work.HeldFor = a.gate.held()
 	baseline := a.baseline
 	client := a.activity
@@ -167,6 +165,23 @@ func (a *agent) evaluate(b *beat) {
 		Baseline: baseline, Loc: a.loc, Work: work, Language: a.cfg.Language,
 		Client: client, Refusals: refusals, Channels: channels,
 	}, prev)
+}
+
+// pulseSaw is what the pulse tells the wakeup machine: the working
+// stretch's clock (paused: none of this time is work), the proof that ends
+// idleness, the log that answers a held wakeup where no hooks speak.
+func pulseSaw(b *beat, hooked bool) wakeup.Pulse {
+	p := wakeup.Pulse{Now: b.now, Paused: b.paused, Hooked: hooked}
+	if l := b.snap.LastLog; l != nil {
+		p.LastLog = l.ModTime
+	}
+	if in := b.snap.LastIntrospection; in != nil {
+		p.LastIntrospection = in.ModTime
+	}
+	if pr := b.snap.NewestProof(); pr != nil {
+		p.NewestProof = pr.ModTime
+	}
+	return p
 }
 
 // apply carries out the checks' renames and copies new proofs into the
@@ -188,12 +203,6 @@ func (a *agent) record(b *beat) {
 	a.id, a.snap, a.result, a.checkState = b.id, b.snap, b.res, b.checkState
 	if p := b.snap.NewestProof(); p != nil {
 		a.lastProof = p.ModTime
-		if a.gate.proof(p.ModTime) {
-			a.announced = map[string]bool{} // no longer idle: a new idle spell names every item again
-		}
-	}
-	if b.snap.LastLog != nil && a.deliver.Traits().Holds && !a.activity.Wired {
-		a.gate.answer(b.snap.LastLog.ModTime) // a log after the tmux wakeup answers it (without hooks: readHooks)
 	}
 	a.holdNotices(b.now, b.snap, b.res)
 	b.changes = a.levelChanges(b.res)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/hook"
+	"github.com/ai-heart/ai-heart/internal/wakeup"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -87,7 +88,7 @@ func (g *gate) spreadOut(now time.Time, mark float64) bool {
 			continue
 		}
 		gap := time.Duration(float64(l.resets.Sub(now)) * (u - mark) / (1 - mark))
-		if !g.lastWakeup.IsZero() && now.Sub(g.lastWakeup) < gap {
+		if last := g.m.LastWakeup; !last.IsZero() && now.Sub(last) < gap {
 			return true
 		}
 	}
@@ -119,7 +120,7 @@ func (a *agent) rateLimits(now time.Time, id workspace.ID, limits []hook.Limit) 
 		a.mu.Lock()
 		a.serviceAlerted = true
 		a.limitHeld = l.resets
-		a.work.answered(now) // the agent waits for the limit, not for its own work
+		a.gate.step(now, wakeup.Wait{}) // the agent waits for the limit, not for its own work
 		a.mu.Unlock()
 		a.noteWork()
 		a.emit(now, id, checks.Warning, "service", fmt.Sprintf("the client's rate limit is used up: wakeups held until %s (%s), then one wakeup probes it (rate_limit.hold_until_reset)", l.resets.In(a.loc).Format("15:04"), why), 0)

@@ -12,6 +12,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/recovery"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/termsafe"
+	"github.com/ai-heart/ai-heart/internal/wakeup"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -78,25 +79,17 @@ func (a *agent) recoveryStep(now time.Time, id workspace.ID, eff recovery.Effect
 	switch eff {
 	case recovery.Attempt:
 		msg := fmt.Sprintf("recovery attempt %d of %d: %s", rec.Attempt, a.cfg.Recovery.MaxAttempts, rec.Reason)
-		if a.budgetSpent(now) {
-			// Like the cap: recovery alerts and watches, but does not
-			// touch or invoke the agent until the budget resets.
-			a.outcome(srcRecovery, state.OutcomeDroppedBudget)
-			a.checkBudget(now)
-			a.emit(now, id, checks.Warning, "recovery", msg+"; the daily budget is spent, so the agent is not woken (recovery keeps watching)", 0)
-			return
-		}
-		if a.gate.capSpent(now) {
-			// The cap protects a budget: recovery alerts and watches, but
-			// does not touch or invoke the agent until the cap resets.
-			a.outcome(srcRecovery, state.OutcomeDroppedCap)
-			a.emit(now, id, checks.Warning, "recovery", msg+"; the daily cap is spent, so the agent is not woken (recovery keeps watching)", 0)
-			return
+		// Recovery takes over from a wakeup that got no answer: the run in
+		// flight is ended, then the agent interrupted and woken. With the
+		// budget or the cap spent it alerts and watches, but does not touch
+		// or invoke the agent until they reset.
+		switch a.takeOver(srcRecovery, "", a.budgetSpent(now), a.gate.capSpent(now)) {
+		case state.OutcomeDroppedBudget:
+			msg += "; the daily budget is spent, so the agent is not woken (recovery keeps watching)"
+		case state.OutcomeDroppedCap:
+			msg += "; the daily cap is spent, so the agent is not woken (recovery keeps watching)"
 		}
 		a.emit(now, id, checks.Warning, "recovery", msg, 0)
-		// Recovery takes over from a wakeup that got no answer: the run
-		// in flight is ended, then the agent interrupted and woken.
-		a.takeOver(srcRecovery, "")
 	case recovery.Waiting:
 		a.mu.Lock()
 		what := a.activity.AskWhat
@@ -106,7 +99,7 @@ func (a *agent) recoveryStep(now time.Time, id workspace.ID, eff recovery.Effect
 		}
 		a.emit(now, id, checks.Warning, "recovery", fmt.Sprintf("recovery waits: %s, but the agent is asking a person (%s); nothing is typed into its pane until that is answered", rec.Reason, termsafe.Line(what)), 0)
 	case recovery.Recovered:
-		a.gate.release() // its wakeup is answered by the recovery itself
+		a.gate.step(now, wakeup.Release{}) // its wakeup is answered by the recovery itself
 		a.emit(now, id, checks.OK, "recovery", "no check that starts recovery is at error any more; recovery finished", 0)
 	case recovery.GaveUp:
 		ends := "the checks go back to ok or `watchdog resume`"

@@ -9,6 +9,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/clients/client"
 	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/wakeup"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -111,7 +112,7 @@ func (a *agent) serviceFailed(now time.Time, id workspace.ID, kind string, woken
 	a.mu.Lock()
 	a.serviceAlerted = true
 	a.svcOwed = &serviceNote{kind: kind, at: now, until: h.until} // the agent hears of the quiet spell
-	a.work.answered(now)                                          // the agent waits for the service, not for its own work
+	a.gate.step(now, wakeup.Wait{})                               // the agent waits for the service, not for its own work
 	a.mu.Unlock()
 	a.noteWork()
 	hold := fmt.Sprintf("wakeups held until %s (%s), then one wakeup probes it", h.until.In(a.loc).Format("15:04:05"), humanize.Duration(h.until.Sub(now)))

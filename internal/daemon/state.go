@@ -111,8 +111,9 @@ func (a *agent) writeState() {
 // hooks saw counts as working), with what they count from. Called with
 // a.mu held.
 func (a *agent) workState() state.Work {
-	s := a.work.state()
-	if w := a.clientWork(a.work.checks()); w.Working && s.Mode == state.WorkWaiting {
+	work := a.gate.work()
+	s := work.State()
+	if w := a.clientWork(work.Checks()); w.Working && s.Mode == state.WorkWaiting {
 		t := w.Since
 		s.Mode, s.Since = state.WorkWorking, &t
 	}

@@ -14,60 +14,100 @@ import (
 	"github.com/ai-heart/ai-heart/internal/delivery"
 	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/prompt"
+	"github.com/ai-heart/ai-heart/internal/schedule"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/transcript"
+	"github.com/ai-heart/ai-heart/internal/wakeup"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // wake asks for a wakeup from a chamber (schedule, idle). It never blocks:
 // the delivery runs on its own goroutine; a flight in progress coalesces it.
-func (a *agent) wake(source, text string) { a.request(source, text, false) }
+func (a *agent) wake(source, text string) { a.request(wakeup.Ask{Source: source}, text) }
 
-// takeOver wakes the agent for recovery or urgent feedback. It ends the
+// takeOver wakes the agent for recovery (spent and capFull: whether the
+// budget or the daily cap refuse it before it ends anything). It ends the
 // flight in progress (an exec run gets SIGTERM, then SIGKILL) and delivers
-// once that run is gone. It never blocks the pulse.
-func (a *agent) takeOver(source, text string) { a.request(source, text, true) }
+// once that run is gone. It never blocks the pulse, and returns the fate of
+// a wakeup refused at once ("" when admitted or coalesced).
+func (a *agent) takeOver(source, text string, spent, capFull bool) string {
+	return a.request(wakeup.Ask{Source: source, Takeover: true, Spent: spent, CapFull: capFull}, text)
+}
 
 // wakeUrgent interrupts the agent and hands it the urgent feedback items. It
 // goes through the gate like every invocation: it counts toward the daily cap.
 func (a *agent) wakeUrgent(items []string) {
-	a.takeOver(srcFeedback, ja.F(a.cfg.Language, "Urgent feedback: %s. Take it now with check_and_process_item (one file per call, with its text; it renames each processed.<name>), act on it before your current work, and record what you did in your activity log.", strings.Join(items, ", ")))
+	a.request(wakeup.Ask{Source: srcFeedback, Takeover: true}, ja.F(a.cfg.Language, "Urgent feedback: %s. Take it now with check_and_process_item (one file per call, with its text; it renames each processed.<name>), act on it before your current work, and record what you did in your activity log.", strings.Join(items, ", ")))
 }
 
-// request counts every wakeup asked for exactly once: refused here (paused,
-// recovery gave up), coalesced into the flight in progress, or admitted and
-// given its fate by fly.
-func (a *agent) request(source, text string, takeover bool) {
+// request asks the wakeup machine for a wakeup: refused by what stands
+// (active hours for the schedule, the pause, a give-up), coalesced into the
+// flight in progress, or admitted and given its fate by fly. Each gets
+// exactly one fate, counted by carry. It returns the fate of a wakeup
+// refused or coalesced at once.
+func (a *agent) request(ask wakeup.Ask, text string) (fate string) {
+	now := a.clock.Now()
 	a.mu.Lock()
-	refused := ""
-	switch {
-	case a.paused != nil:
-		refused = state.OutcomePaused
-	case a.rec.GaveUp:
-		refused = state.OutcomeGaveUp
-	}
-	if refused != "" {
-		a.counters.Wakeup(source, refused)
-		a.mu.Unlock()
-		return
-	}
+	ask.Paused, ask.GaveUp = a.paused != nil, a.rec.GaveUp
 	a.mu.Unlock()
-	admitted, shutdown := a.gate.open(source, takeover, func(ctx context.Context) bool {
-		return a.fly(ctx, source, text)
-	})
-	switch {
-	case shutdown:
-	case admitted:
-		a.count(func(c *state.Counters) { c.Wakeups++ })
-	default:
-		a.outcome(source, state.OutcomeCoalesced)
+	if ask.Source == srcSchedule || ask.Source == schedule.SourceExtra {
+		ask.Outside = !a.cfg.Schedule.Active(now.In(a.loc))
 	}
+	source := ask.Source
+	effs := a.gate.ask(ask, func(ctx context.Context, n int) { a.fly(ctx, n, source, text) })
+	for _, e := range effs {
+		if e.Kind == wakeup.Count {
+			fate = e.Outcome
+		}
+	}
+	a.carry(now, effs)
+	return fate
 }
 
-// fly is one admitted wakeup: gated by the breaker and the daily cap, its
-// prompt built, delivered, and its fate counted. It reports whether the
-// wakeup stays in flight until the agent answers (tmux).
-func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
+// carry carries out the machine's effects on the flight's path, with no
+// lock held; it reports whether the wakeup is to be delivered, and whether
+// as the breaker's probe.
+func (a *agent) carry(now time.Time, effs []wakeup.Effect) (deliver, probe bool) {
+	for _, e := range effs {
+		switch e.Kind {
+		case wakeup.Count:
+			a.outcome(e.Source, e.Outcome)
+		case wakeup.Admit:
+			a.count(func(c *state.Counters) { c.Wakeups++ })
+		case wakeup.Skip:
+			a.gate.breaker.Allow(now) // counts the skip
+		case wakeup.Spent:
+			a.log.Info().Str("source", e.Source).Msg("wakeup dropped: daily budget spent")
+			a.checkBudget(now)
+		case wakeup.Drop:
+			_, first, err := a.gate.cap.Take(now) // counts the drop
+			a.wrote(now, "daily cap", err)
+			a.log.Info().Msg("wakeup dropped: daily cap reached")
+			if first {
+				st := a.gate.cap.State(now)
+				a.emit(now, a.currentID(), checks.Warning, "daily_cap", fmt.Sprintf("daily cap of %d wakeups reached for %s; further wakeups today are dropped, recovery included", st.Limit, st.Day), 0)
+			}
+		case wakeup.Book:
+			ok, _, err := a.gate.cap.Take(now)
+			if err != nil {
+				a.log.Warn().Err(err).Msg("daily cap state")
+			}
+			if !ok {
+				a.log.Warn().Msg("the daily cap refused a wakeup the gate passed")
+			}
+			_, probe = a.gate.breaker.Allow(now)
+		case wakeup.Worked:
+			a.noteWork()
+		case wakeup.Deliver:
+			deliver = true
+		}
+	}
+	return deliver, probe
+}
+
+// fly is one admitted wakeup, flight n: past the gate, its prompt built,
+// delivered, and its fate counted.
+func (a *agent) fly(ctx context.Context, n int, source, text string) {
 	// The schedule fires on its own timer, often on the pulse's very tick:
 	// wait for that pulse, so the prompt carries this moment's ID and
 	// notices, not the previous pulse's (an introspection notice a second
@@ -76,38 +116,10 @@ func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
 	if source == srcSchedule {
 		a.awaitPulse(ctx, a.clock.Now())
 	}
-	if superseded(ctx) {
-		if !a.gate.shuttingDown() {
-			a.outcome(source, state.OutcomeCoalesced) // taken over before it began
-		}
-		return false
-	}
 	now := a.clock.Now()
-	var outcome string
-	var probe, capReached bool
-	var err error
-	if source == srcSchedule && a.gate.spreadOut(now, a.cfg.RateLimit.SpreadAt) {
-		outcome = state.OutcomeHeldService // the rest of a rate limit is spread until its reset: no cap spent
-	} else {
-		outcome, probe, capReached, err = a.gate.pass(now)
-	}
-	if err != nil {
-		a.log.Warn().Err(err).Msg("daily cap or circuit breaker state")
-	}
-	if outcome != "" {
-		a.outcome(source, outcome)
-		if outcome == state.OutcomeDroppedBudget {
-			a.log.Info().Str("source", source).Msg("wakeup dropped: daily budget spent")
-			a.checkBudget(now)
-		}
-		if outcome == state.OutcomeDroppedCap {
-			a.log.Info().Str("source", source).Msg("wakeup dropped: daily cap reached")
-			if capReached {
-				st := a.gate.cap.State(now)
-				a.emit(now, a.currentID(), checks.Warning, "daily_cap", fmt.Sprintf("daily cap of %d wakeups reached for %s; further wakeups today are dropped, recovery included", st.Limit, st.Day), 0)
-			}
-		}
-		return false
+	deliver, probe := a.carry(now, a.gate.step(now, wakeup.Pass{N: n, Source: source, Facts: a.gate.facts(now, a.cfg.RateLimit.SpreadAt)}))
+	if !deliver {
+		return
 	}
 
 	a.mu.Lock()
@@ -127,53 +139,38 @@ func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
 	a.interruptFor(ctx, source, id)
 
 	exec := a.deliver.Traits().RunIsTheWork
-	if exec {
-		a.mu.Lock()
-		a.work.delivered(now) // the run is the work
-		a.mu.Unlock()
-		a.noteWork()
-	}
 	a.log.Debug().Str("source", source).Str("heartbeat_id", string(id)).Msg("delivering wakeup")
 	res, err := a.deliver.Deliver(ctx, text)
 	end := a.clock.Now()
-	if err != nil && a.gate.shuttingDown() && errors.Is(err, context.Canceled) {
+	ran := wakeup.Ran{N: n, Source: source, Start: now, Result: resultOf(ctx, err)}
+	if ran.Result == wakeup.Stopped {
 		// The watchdog stops (a reload waits for the run instead): the run
 		// it ended is booked, counted and logged like any failed run, so
 		// the ledger, the counts and the log agree; the breaker does not
 		// hear of it, as it is not the agent's failure.
-		a.outcome(source, state.OutcomeFailed)
+		a.carry(end, a.gate.step(end, ran))
 		a.log.Info().Str("source", source).Str("heartbeat_id", string(id)).Msg("run ended: the watchdog stops")
 		if exec {
 			a.spend(source, cost.Failed, res.Usage, cost.FromStream) // what it used is spent all the same
 		}
-		return false
+		return
 	}
-	takenOver := err != nil && context.Cause(ctx) == errTakenOver
+	takenOver := ran.Result == wakeup.TakenOver
 	if takenOver {
 		err = fmt.Errorf("ended unanswered by a takeover: %w", err)
+	}
+	if err != nil && exec && !takenOver {
+		ran.Cut = a.endedBy(err, res)
 	}
 	a.mu.Lock()
 	if exec && a.cfg.Agent.Output == config.OutputStreamJSON {
 		a.refusals = checks.Refusals{Seen: true, At: end, Tools: res.Refused, Refused: res.RefusedCalls, Calls: res.ToolCalls}
 	}
-	switch {
-	case err != nil:
-		// No answer: a failed, timed-out, capped or ended run leaves the
-		// agent working, its stretch still counted from the first wakeup,
-		// and named for what ended the run.
-		if exec && !takenOver {
-			a.work.cut(end, a.endedBy(err, res))
-		}
-	case exec:
-		a.work.answered(end) // a successful end of the run answers the wakeup
-	default:
-		a.work.delivered(now) // answered later by the turn's end or a log
-	}
 	if err == nil {
 		a.carried(carried)
 	}
 	a.mu.Unlock()
-	a.noteWork()
+	effs := a.gate.step(end, ran) // its effects are carried out by account
 	// A run the watchdog ended is not the delivery's failure, nor is a
 	// service that asked for a rest or refused the agent; a probe must
 	// still be recorded, or the breaker would wait for it for ever.
@@ -184,9 +181,26 @@ func (a *agent) fly(ctx context.Context, source, text string) (hold bool) {
 	if err == nil && exec {
 		a.serviceAnswers(end, id) // tmux and inbox: the turn's end says so (readHooks)
 	}
-	a.gate.delivered(now, source == srcIdle)
-	a.account(source, id, now, text, res, err, takenOver, probe)
-	return err == nil && a.deliver.Traits().Holds
+	a.account(source, id, now, text, res, err, probe, effs)
+}
+
+// resultOf names how a delivery ended, for the machine.
+func resultOf(ctx context.Context, err error) wakeup.Result {
+	switch {
+	case err == nil:
+		return wakeup.OK
+	case ctx.Err() != nil && context.Cause(ctx) == errTakenOver:
+		return wakeup.TakenOver
+	case ctx.Err() != nil && errors.Is(err, context.Canceled):
+		return wakeup.Stopped
+	case errors.Is(err, delivery.ErrToolCap):
+		return wakeup.ToolCapped
+	case errors.Is(err, delivery.ErrTokenCap):
+		return wakeup.TokenCapped
+	case errors.Is(err, delivery.ErrRefused):
+		return wakeup.Refused
+	}
+	return wakeup.Failed
 }
 
 // recordDelivery tells the circuit breaker how the delivery went and alerts
@@ -205,11 +219,13 @@ func (a *agent) recordDelivery(end time.Time, id workspace.ID, err error) {
 	a.emit(end, id, level, "circuit_breaker", msg, 0)
 }
 
-// account counts a delivered wakeup's fate and keeps its transcript line
-// (exec replies other than ghosts).
-func (a *agent) account(source string, id workspace.ID, now time.Time, text string, res delivery.Result, err error, takenOver, probe bool) {
+// account carries out a delivered wakeup's end: its fate as the machine
+// named it, what the run cost, and its transcript line (exec replies other
+// than ghosts).
+func (a *agent) account(source string, id workspace.ID, now time.Time, text string, res delivery.Result, err error, probe bool, effs []wakeup.Effect) {
 	entry := transcript.Entry{Time: now, Agent: a.name, Source: source, Prompt: text, Reply: res.Reply, DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode, Signal: res.Signal, Truncated: res.Truncated}
-	if a.deliver.Traits().RunIsTheWork {
+	exec := a.deliver.Traits().RunIsTheWork
+	if exec {
 		end := a.clock.Now()
 		u, from := a.withTelemetry(now, end, res.Usage, cost.FromStream)
 		entry.Run = a.spend(source, costOutcome(res, err), u, from)
@@ -222,40 +238,37 @@ func (a *agent) account(source string, id workspace.ID, now time.Time, text stri
 			a.mu.Unlock()
 		}
 	}
-	switch {
-	case errors.Is(err, delivery.ErrToolCap), errors.Is(err, delivery.ErrTokenCap):
-		// A failure for the breaker and the totals; its one fate by source
-		// is tool_capped or token_capped. Ended and discarded like a ghost
-		// (no transcript).
-		a.count(func(c *state.Counters) { c.DeliveryFailures++ })
-		if errors.Is(err, delivery.ErrTokenCap) {
-			a.outcome(source, state.OutcomeTokenCapped)
-		} else {
-			a.outcome(source, state.OutcomeToolCapped)
+	fate := ""
+	for _, e := range effs {
+		if e.Kind == wakeup.Count {
+			fate = e.Outcome
 		}
+	}
+	a.carry(a.clock.Now(), effs)
+	switch fate {
+	case state.OutcomeToolCapped, state.OutcomeTokenCapped:
+		// A failure for the breaker and the totals. Ended and discarded
+		// like a ghost (no transcript).
+		a.count(func(c *state.Counters) { c.DeliveryFailures++ })
 		a.log.Warn().Err(err).Str("source", source).Bool("probe", probe).Msg("delivery failed")
 		return
-	case errors.Is(err, delivery.ErrRefused):
+	case state.OutcomeToolRefused:
 		// The client refused every call: the run did nothing, so it is no
-		// answer. A failure for the breaker and the totals, its one fate
-		// tool_refused; its transcript says what the agent made of it.
+		// answer. A failure for the breaker and the totals; its transcript
+		// says what the agent made of it.
 		a.count(func(c *state.Counters) { c.DeliveryFailures++ })
-		a.outcome(source, state.OutcomeToolRefused)
 		a.log.Warn().Err(err).Str("source", source).Bool("probe", probe).Msg("delivery failed")
-		entry.Error = err.Error()
-	case takenOver:
-		a.outcome(source, state.OutcomeTakenOver)
+	case state.OutcomeTakenOver:
 		a.log.Info().Err(err).Str("source", source).Msg("run ended by a takeover")
-		entry.Error = err.Error()
-	case err != nil:
-		a.outcome(source, state.OutcomeFailed)
+	case state.OutcomeFailed:
 		a.log.Warn().Err(err).Str("source", source).Bool("probe", probe).Msg("delivery failed")
-		entry.Error = err.Error()
 	default:
-		a.outcome(source, state.OutcomeDelivered)
 		a.log.Info().Str("source", source).Str("heartbeat_id", string(id)).Str("delivery", a.deliver.Method()).Msg("agent woken")
 	}
-	if !a.deliver.Traits().RunIsTheWork {
+	if err != nil {
+		entry.Error = err.Error()
+	}
+	if !exec {
 		return
 	}
 	if err == nil && transcript.IsGhost(res.Reply) {
@@ -283,4 +296,20 @@ func (a *agent) awaitPulse(ctx context.Context, at time.Time) {
 	case <-t.C:
 	case <-ctx.Done():
 	}
+}
+
+// endedBy says what ended an exec run that gave no answer: a cap, its
+// timeout, a signal; the zero RunEnd for a run that failed by itself.
+func (a *agent) endedBy(err error, res delivery.Result) checks.RunEnd {
+	switch {
+	case errors.Is(err, delivery.ErrToolCap):
+		return checks.RunEnd{Kind: checks.EndToolCap, Detail: fmt.Sprint(a.cfg.Agent.MaxToolCalls)}
+	case errors.Is(err, delivery.ErrTokenCap):
+		return checks.RunEnd{Kind: checks.EndTokenCap, Detail: fmt.Sprint(a.cfg.Budget.PerWakeupTokens)}
+	case errors.Is(err, delivery.ErrTimeout):
+		return checks.RunEnd{Kind: checks.EndTimeout, Detail: humanize.Duration(a.cfg.Agent.Timeout.D())}
+	case res.Signal != "":
+		return checks.RunEnd{Kind: checks.EndSignal, Detail: res.Signal}
+	}
+	return checks.RunEnd{}
 }

@@ -190,7 +190,7 @@ func (d *sim) draw(r *rand.Rand, s State, now time.Time, sources []string, quiet
 	case 0, 1, 2:
 		src := sources[r.IntN(len(sources))]
 		return Ask{Source: src, Takeover: (src == Recovery || src == Feedback) && r.IntN(2) == 0,
-			Outside: r.IntN(15) == 0, Paused: r.IntN(15) == 0, GaveUp: r.IntN(15) == 0}
+			Outside: r.IntN(15) == 0, Paused: r.IntN(15) == 0, GaveUp: r.IntN(15) == 0, Spent: r.IntN(15) == 0, CapFull: r.IntN(15) == 0}
 	case 3:
 		return Pulse{Now: now, Paused: r.IntN(10) == 0, Hooked: r.IntN(2) == 0, LastLog: back(), LastIntrospection: back(), NewestProof: back()}
 	case 4:

@@ -69,6 +69,11 @@ func (s State) ask(e Ask, now time.Time) (State, []Effect) {
 		return count(state.OutcomePaused)
 	case e.GaveUp:
 		return count(state.OutcomeGaveUp)
+	case e.Spent:
+		s, out := count(state.OutcomeDroppedBudget)
+		return s, append(out, Effect{Kind: Spent, Source: e.Source})
+	case e.CapFull:
+		return count(state.OutcomeDroppedCap)
 	case s.Closed:
 		return s, nil // the agent that replaces this one asks again
 	case s.Cur != nil && !e.Takeover:

@@ -58,6 +58,10 @@ func TestStep(t *testing.T) {
 		{"outside active hours", New(execCfg, t0), Ask{Source: Schedule, Outside: true, Paused: true}, "count:schedule:outside_active_hours", nil},
 		{"paused", New(execCfg, t0), Ask{Source: Idle, Paused: true, GaveUp: true}, "count:idle:paused", nil},
 		{"recovery gave up", New(execCfg, t0), Ask{Source: Schedule, GaveUp: true}, "count:schedule:skipped_gave_up", nil},
+		{"a takeover that cannot pass ends nothing: the budget", flying(execCfg, Schedule, Running), Ask{Source: Recovery, Takeover: true, Spent: true, CapFull: true}, "count:recovery:dropped_budget spent:recovery", func(s State) error {
+			return want(s.Cur != nil && s.Cur.N == 1, "the run in flight was ended: %+v", s.Cur)
+		}},
+		{"a takeover that cannot pass ends nothing: the cap", flying(execCfg, Schedule, Running), Ask{Source: Recovery, Takeover: true, CapFull: true}, "count:recovery:dropped_cap", nil},
 		{"closed: no fate, the next agent asks again", State{Closed: true}, Ask{Source: Schedule}, "", nil},
 		{"one in flight: coalesced", flying(execCfg, Schedule, Running), Ask{Source: Idle}, "count:idle:coalesced", nil},
 		{"a held one coalesces too", flying(tmuxCfg, Schedule, Held), Ask{Source: Schedule}, "count:schedule:coalesced", nil},

@@ -137,6 +137,10 @@ type Ask struct {
 	Outside  bool // outside active hours
 	Paused   bool // the operator's pause
 	GaveUp   bool // recovery gave up
+	// Spent and CapFull, for a takeover that must not end the flight in
+	// progress for nothing (recovery): refused before it ends anything.
+	// The gate weighs them again when the flight reaches it.
+	Spent, CapFull bool
 }
 
 // Facts are the gate's facts as the flight reaches it.
