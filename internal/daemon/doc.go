@@ -16,18 +16,20 @@
 //
 // The state file's content is assembled in state.go.
 //
-// Wakeups pass one gate per agent (gate.go): at most one run of the agent is
-// alive at a time. A wakeup due while one is in flight is coalesced; a
-// takeover (recovery, urgent feedback) ends the run it replaces and starts
-// once that run is gone; every invocation is gated by the circuit breaker,
-// the daily cap and the day's budget. What a wakeup does once it passes
-// (compose, deliver, account, book its cost) is in wakeup.go and spend.go;
-// what answers it in work.go and hooks.go. A delivery that hangs or fails
-// never delays a pulse: deliveries run on their own goroutine and the pulse
-// never waits for them.
+// Every wakeup's life is decided by the wakeup machine (internal/wakeup):
+// at most one run of the agent is alive at a time; a wakeup due while one is
+// in flight is coalesced; a takeover (recovery, urgent feedback) ends the run
+// it replaces and starts once that run is gone; every invocation is gated by
+// the holds, the circuit breaker, the day's budget and the daily cap. The
+// agent drives it: the gate (gate.go) reads the facts, steps the machine and
+// runs its flights; wakeup.go carries out the effects (compose, deliver,
+// count, book the cap; the cost in spend.go); hooks.go and pulse.go feed it
+// what answers a wakeup (a turn's end, a log, a proof). A delivery that
+// hangs or fails never delays a pulse: deliveries run on their own goroutine
+// and the pulse never waits for them.
 //
-// Working versus waiting (work.go): a successful exec run answers its
-// wakeup, and for tmux and inbox an activity log after it or the client's
-// end-of-turn hook does; a failed, timed-out, capped or ended exec run leaves
-// the agent working.
+// Working versus waiting is the machine's too: a successful exec run answers
+// its wakeup, and for tmux and inbox an activity log after it or the
+// client's end-of-turn hook does; a failed, timed-out, capped or ended exec
+// run leaves the agent working.
 package daemon
