@@ -8,6 +8,7 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/budget"
 	"github.com/ai-heart/ai-heart/internal/clock"
+	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/wakeup"
 )
 
@@ -75,7 +76,7 @@ func (g *gate) stepLocked(now time.Time, ev wakeup.Event, fly func(ctx context.C
 	for _, e := range effs {
 		switch e.Kind {
 		case wakeup.End:
-			if f := g.flights[e.N]; f != nil && e.Outcome == "taken_over" {
+			if f := g.flights[e.N]; f != nil && e.Outcome == state.OutcomeTakenOver {
 				f.cancel(errTakenOver)
 			}
 		case wakeup.Admit:

@@ -44,12 +44,8 @@ func Step(s State, ev Event, now time.Time) (State, []Effect) {
 			return s, nil
 		}
 		s.Stopped = true
-		if f := s.Cur; f != nil {
-			if f.Phase == Held {
-				s.Cur = nil // nothing runs: it just ends
-				return s, nil
-			}
-			return s, []Effect{{Kind: End, N: f.N, Source: f.Source, Outcome: "stopped"}}
+		if f := s.Cur; f != nil && f.Phase != Held { // a held wakeup runs nothing: it stays owed
+			return s, []Effect{{Kind: End, N: f.N, Source: f.Source, Outcome: EndStopped}}
 		}
 		return s, nil
 	}

@@ -116,6 +116,10 @@ var kindNames = [...]string{"count", "admit", "end", "skip", "drop", "book", "de
 
 func (k Kind) String() string { return kindNames[k] }
 
+// EndStopped is why an End effect ends a run when the watchdog stops (a
+// takeover's End says state.OutcomeTakenOver).
+const EndStopped = "stopped"
+
 // Effect is one thing the driver does after a step, in order.
 type Effect struct {
 	Kind    Kind
