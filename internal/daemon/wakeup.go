@@ -81,8 +81,10 @@ func (a *agent) carry(now time.Time, effs []wakeup.Effect) (deliver, probe bool)
 			a.checkBudget(now)
 		case wakeup.Drop:
 			_, first, err := a.gate.cap.Take(now) // counts the drop
-			a.wrote(now, "daily cap", err)
-			a.log.Info().Msg("wakeup dropped: daily cap reached")
+			if err != nil {
+				a.log.Warn().Err(err).Msg("daily cap state")
+			}
+			a.log.Info().Str("source", e.Source).Msg("wakeup dropped: daily cap reached")
 			if first {
 				st := a.gate.cap.State(now)
 				a.emit(now, a.currentID(), checks.Warning, "daily_cap", fmt.Sprintf("daily cap of %d wakeups reached for %s; further wakeups today are dropped, recovery included", st.Limit, st.Day), 0)

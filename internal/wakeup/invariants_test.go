@@ -36,7 +36,7 @@ func TestStepInvariants(t *testing.T) {
 		ends := map[int]int{}
 		for i := range 400 {
 			now = now.Add(time.Duration(r.IntN(5000)) * time.Millisecond)
-			ev := d.draw(r, s, now, sources, i > 350)
+			ev := d.draw(r, s, now, sources, seed%2 == 0 && i > 350) // odd seeds stop with runs alive
 			if ev == nil {
 				continue
 			}

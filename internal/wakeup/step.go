@@ -96,10 +96,13 @@ func (s State) ask(e Ask, now time.Time) (State, []Effect) {
 // holds the probe).
 func (s State) pass(e Pass, now time.Time) (State, []Effect) {
 	f := s.Cur
-	if f == nil || f.N != e.N {
-		if s.Stopped {
-			return s, nil // the watchdog stops: no fate
+	if s.Stopped {
+		if f != nil && f.N == e.N {
+			s.Cur = nil
 		}
+		return s, nil // the watchdog stops before it began: no fate
+	}
+	if f == nil || f.N != e.N {
 		return s, []Effect{{Kind: Count, N: e.N, Source: e.Source, Outcome: state.OutcomeCoalesced}} // taken over before it began
 	}
 	c := *f
@@ -118,13 +121,13 @@ func (s State) pass(e Pass, now time.Time) (State, []Effect) {
 	case x.Held, x.Spread && c.Source == Schedule:
 		return refuse(fate(state.OutcomeHeldService))
 	case x.BreakerOpen:
-		return refuse(Effect{Kind: Skip, N: c.N}, fate(state.OutcomeSkipped))
+		return refuse(Effect{Kind: Skip, N: c.N, Source: c.Source}, fate(state.OutcomeSkipped))
 	case x.Spent:
 		return refuse(fate(state.OutcomeDroppedBudget), Effect{Kind: Spent, N: c.N, Source: c.Source})
 	case x.CapFull:
-		return refuse(Effect{Kind: Drop, N: c.N}, fate(state.OutcomeDroppedCap))
+		return refuse(Effect{Kind: Drop, N: c.N, Source: c.Source}, fate(state.OutcomeDroppedCap))
 	case x.ProbeOut:
-		return refuse(Effect{Kind: Skip, N: c.N}, fate(state.OutcomeSkipped))
+		return refuse(Effect{Kind: Skip, N: c.N, Source: c.Source}, fate(state.OutcomeSkipped))
 	}
 	out := []Effect{{Kind: Book, N: c.N, Source: c.Source}}
 	if s.Cfg.RunIsTheWork {

@@ -90,10 +90,10 @@ func TestStep(t *testing.T) {
 		{"held by the service", flying(execCfg, Schedule, Running), Pass{N: 1, Source: Schedule, Facts: Facts{Held: true, CapFull: true}}, "count:schedule:held_service", noFlight},
 		{"a scheduled wakeup spread over a limit's rest", flying(execCfg, Schedule, Running), Pass{N: 1, Source: Schedule, Facts: Facts{Spread: true}}, "count:schedule:held_service", noFlight},
 		{"spreading holds the schedule only", flying(execCfg, Recovery, Running), Pass{N: 1, Source: Recovery, Facts: Facts{Spread: true}}, "book:recovery worked deliver:recovery", nil},
-		{"the open breaker skips before the cap", flying(execCfg, Idle, Running), Pass{N: 1, Source: Idle, Facts: Facts{BreakerOpen: true, Spent: true, CapFull: true}}, "skip count:idle:skipped_breaker", noFlight},
+		{"the open breaker skips before the cap", flying(execCfg, Idle, Running), Pass{N: 1, Source: Idle, Facts: Facts{BreakerOpen: true, Spent: true, CapFull: true}}, "skip:idle count:idle:skipped_breaker", noFlight},
 		{"the budget", flying(execCfg, Schedule, Running), Pass{N: 1, Source: Schedule, Facts: Facts{Spent: true, CapFull: true}}, "count:schedule:dropped_budget spent:schedule", noFlight},
-		{"the cap", flying(execCfg, Schedule, Running), Pass{N: 1, Source: Schedule, Facts: Facts{CapFull: true, ProbeOut: true}}, "drop count:schedule:dropped_cap", noFlight},
-		{"the probe is out: skipped, the cap untouched", flying(execCfg, Schedule, Running), Pass{N: 1, Source: Schedule, Facts: Facts{ProbeOut: true}}, "skip count:schedule:skipped_breaker", noFlight},
+		{"the cap", flying(execCfg, Schedule, Running), Pass{N: 1, Source: Schedule, Facts: Facts{CapFull: true, ProbeOut: true}}, "drop:schedule count:schedule:dropped_cap", noFlight},
+		{"the probe is out: skipped, the cap untouched", flying(execCfg, Schedule, Running), Pass{N: 1, Source: Schedule, Facts: Facts{ProbeOut: true}}, "skip:schedule count:schedule:skipped_breaker", noFlight},
 		{"an exec run's success answers", func() State { s := flying(execCfg, Schedule, Running); s.Work.delivered(at(0)); return s }(),
 			Ran{N: 1, Source: Schedule, Start: at(0)}, "worked count:schedule:delivered", func(s State) error {
 				w, _ := s.Work.Working()
@@ -140,6 +140,7 @@ func TestStep(t *testing.T) {
 		{"release ends a held wakeup", flying(tmuxCfg, Schedule, Held), Release{}, "", noFlight},
 		{"release leaves a running one", flying(execCfg, Schedule, Running), Release{}, "", func(s State) error { return want(s.Cur != nil, "ended a running flight") }},
 		{"stop ends the run in flight", flying(execCfg, Schedule, Running), Close{Stop: true}, "end:schedule:stopped", nil},
+		{"stopped before it passed: no fate, nothing delivered", func() State { s := flying(execCfg, Schedule, Running); s.Closed, s.Stopped = true, true; return s }(), Pass{N: 1, Source: Schedule}, "", noFlight},
 		{"a drain ends nothing", flying(execCfg, Schedule, Running), Close{}, "", func(s State) error { return want(s.Closed && s.Cur != nil, "drain ended the flight") }},
 	}
 	for _, tc := range tests {
