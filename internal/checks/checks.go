@@ -77,6 +77,10 @@ type Config struct {
 	Refusals Refusals
 	// Channels is when each of the client's channels last spoke.
 	Channels Channels
+	// Urgent are the feedback files (workspace-relative) handed over as
+	// urgent that have since lost their interrupt. prefix: the notice
+	// still marks them urgent until they are taken.
+	Urgent []string
 }
 
 // Work is where the agent stands between wakeups. The agent is working from

@@ -3,6 +3,7 @@ package checks
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -32,7 +33,7 @@ func (e *eval) feedback() Finding {
 			names = append(names, feedbackName{workspace.FeedbackboxDir + "/" + n, true})
 			continue
 		}
-		names = append(names, feedbackName{workspace.FeedbackboxDir + "/" + n, false})
+		names = append(names, feedbackName{workspace.FeedbackboxDir + "/" + n, slices.Contains(e.cfg.Urgent, it.Rel)})
 	}
 	f.Level = Info
 	f.Message = fmt.Sprintf("%d unprocessed feedback file(s): %s", len(items), names.In(lang.English))

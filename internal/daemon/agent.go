@@ -115,6 +115,7 @@ type wakeMemory struct {
 	next      *schedule.Wakeup
 	idleHeld  bool                  // an idle wakeup is held back by active hours (counted once)
 	announced map[string]bool       // inbox items already named in an idle wakeup
+	urgent    map[string]bool       // feedback handed over as urgent, by its name without interrupt., until taken
 	held      map[string]heldNotice // event notices not yet carried, by check
 	// gateClosed: the budget gate was last written closed.
 	gateClosed bool
@@ -201,7 +202,7 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 			hooks: hook.NewTail(ws.Root), day: day.NewRecorder(cfg.StateDir(), loc),
 		},
 		pulseMemory: pulseMemory{levels: map[string]checks.Level{}},
-		wakeMemory:  wakeMemory{announced: map[string]bool{}, held: map[string]heldNotice{}},
+		wakeMemory:  wakeMemory{announced: map[string]bool{}, urgent: map[string]bool{}, held: map[string]heldNotice{}},
 		pauseMemory: pauseMemory{baseline: started},
 		pulsed:      make(chan struct{}),
 		stateNotes:  g.notes,

@@ -73,7 +73,9 @@ func (a *agent) idleTick(now time.Time, after time.Duration) {
 	var fresh []string
 	if idle {
 		for _, it := range append(append([]scan.InboxItem(nil), a.snap.Themebox...), a.snap.Feedback...) {
-			if !a.announced[it.Rel] {
+			// Urgent feedback has a wakeup of its own (the pulse's): it is
+			// not one more item that came while idle.
+			if !a.announced[it.Rel] && !it.Interrupt && !a.urgent[it.Rel] {
 				a.announced[it.Rel] = true
 				fresh = append(fresh, it.Rel)
 			}

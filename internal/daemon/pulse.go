@@ -156,6 +156,7 @@ func (a *agent) evaluate(b *beat) {
 	work := a.clientWork(a.gate.work().Checks())
 	work.HeldUntil, work.HeldFor = a.gate.held()
 	baseline := a.baseline
+	urgent := a.urgentWaiting(b.snap)
 	client := a.activity
 	refusals := a.refusalsNow()
 	channels := a.channelsNow()
@@ -163,7 +164,7 @@ func (a *agent) evaluate(b *beat) {
 	b.res, b.checkState = checks.Evaluate(b.now, b.snap, checks.Config{
 		Thresholds: a.cfg.Thresholds, Restrictions: a.cfg.Restrictions,
 		Baseline: baseline, Loc: a.loc, Work: work, Language: a.cfg.Language,
-		Client: client, Refusals: refusals, Channels: channels,
+		Client: client, Refusals: refusals, Channels: channels, Urgent: urgent,
 	}, prev)
 }
 
@@ -188,6 +189,11 @@ func pulseSaw(b *beat, hooked bool) wakeup.Pulse {
 // latest-proof index.
 func (a *agent) apply(b *beat) {
 	b.urgent = urgentItems(b.res.Actions)
+	a.mu.Lock()
+	for _, rel := range b.urgent {
+		a.urgent[rel] = true
+	}
+	a.mu.Unlock()
 	for _, err := range checks.Apply(a.ws, b.res.Actions) {
 		b.log.Warn().Err(err).Msg("apply check action")
 	}
@@ -281,6 +287,26 @@ func urgentItems(actions []checks.Action) []string {
 		if x.Kind == checks.StripInterrupt {
 			out = append(out, x.NewRel)
 		}
+	}
+	return out
+}
+
+// urgentWaiting lists the feedback handed over as urgent that still waits
+// in snap, and forgets the rest (taken). Under inbox delivery a later
+// wakeup replaces the urgent one's prompt: the notice keeps the mark. Call
+// with a.mu held.
+func (a *agent) urgentWaiting(snap scan.Snapshot) []string {
+	var out []string
+	waiting := map[string]bool{}
+	for _, it := range snap.Feedback {
+		waiting[it.Rel] = true
+	}
+	for rel := range a.urgent {
+		if !waiting[rel] {
+			delete(a.urgent, rel)
+			continue
+		}
+		out = append(out, rel)
 	}
 	return out
 }
