@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,7 +37,7 @@ type CheckpointResult struct {
 	PreviousCheckpointMessage      string   `json:"previous_checkpoint_message,omitempty" jsonschema:"what the checkpoint before this one said"`
 	DeepWorkActive                 bool     `json:"deep_work_active" jsonschema:"whether a deep-work declaration is in force"`
 	Notes                          []string `json:"notes" jsonschema:"advice for the agent"`
-	WatchdogNotices                []string `json:"watchdog_notices" jsonschema:"the running watchdog's notices (warnings, feedback, recovery) from its last pulse, less what this checkpoint answered (inactivity): act on them"`
+	WatchdogNotices                []string `json:"watchdog_notices" jsonschema:"the running watchdog's notices (warnings, feedback, recovery) from its last pulse, less what this checkpoint answered (inactivity) and what logs or checkpoints written since that pulse answered: act on them"`
 	NoticesAgeSeconds              *int64   `json:"notices_age_seconds,omitempty" jsonschema:"how old the pulse the notices come from is"`
 }
 
@@ -80,7 +81,7 @@ func (t *Tools) Checkpoint(in checkpointInput) (*CheckpointResult, error) {
 		return nil, err
 	}
 	res := &CheckpointResult{HeartbeatID: string(id), Path: p.Path, Message: p.Message, Notes: []string{}}
-	_, res.WatchdogNotices, res.NoticesAgeSeconds = sd.notices(now, append(answered("", false), t.taken()...)...)
+	_, res.WatchdogNotices, res.NoticesAgeSeconds = sd.notices(now, slices.Concat(answered("", false), sd.answeredSincePulse(latest), t.taken())...)
 	if err != nil {
 		res.Notes = append(res.Notes, t.trf("Warning: the checkpoint was written but the latest-proof index could not be updated (%s).", osReason(err).in(t.Lang)))
 	}

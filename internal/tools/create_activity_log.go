@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -64,7 +65,7 @@ type LogResult struct {
 	CompletedDeepWork              []CompletedDeepWork `json:"completed_deep_work" jsonschema:"deep-work declarations this log completed"`
 	Stage                          string              `json:"stage" jsonschema:"empty, notice (this cycle, from the previous log or the wakeup if later, ran past the inactivity warning) or split (past the error: split your work)"`
 	Notes                          []string            `json:"notes" jsonschema:"advice for the agent"`
-	WatchdogNotices                []string            `json:"watchdog_notices" jsonschema:"the running watchdog's notices (warnings, feedback, recovery) from its last pulse, less what this log answered (inactivity and deep_work_expired; an introspection log introspection; a recovery log the recovery): act on them"`
+	WatchdogNotices                []string            `json:"watchdog_notices" jsonschema:"the running watchdog's notices (warnings, feedback, recovery) from its last pulse, less what this log answered (inactivity and deep_work_expired; an introspection log introspection; a recovery log the recovery) and what logs or checkpoints written since that pulse answered: act on them"`
 	NoticesAgeSeconds              *int64              `json:"notices_age_seconds,omitempty" jsonschema:"how old the pulse the notices come from is"`
 }
 
@@ -127,7 +128,7 @@ func (t *Tools) CreateActivityLog(in createActivityLogInput) (*LogResult, error)
 	}
 	now := t.now()
 	res := &LogResult{HeartbeatID: string(id), Path: rel, ActivityType: string(typ), CompletedDeepWork: []CompletedDeepWork{}, Notes: []string{}}
-	_, res.WatchdogNotices, res.NoticesAgeSeconds = sd.notices(now, append(answered(typ, true), t.taken()...)...)
+	_, res.WatchdogNotices, res.NoticesAgeSeconds = sd.notices(now, slices.Concat(answered(typ, true), sd.answeredSincePulse(latest), t.taken())...)
 	if latest.Log != nil {
 		res.PreviousLog = latest.Log.Path
 		res.SincePreviousLogSeconds = since(now, latest.Log)

@@ -224,8 +224,8 @@ func answered(typ workspace.ActivityType, log bool) []string {
 const recoveryCheck = "recovery"
 
 // answeredSincePulse lists the checks that proofs written after the
-// watchdog's last pulse have answered, so a status reply does not repeat
-// a notice its own summary no longer bears out.
+// watchdog's last pulse have answered, so no reply repeats a notice an
+// earlier log or checkpoint has answered since.
 func (s standing) answeredSincePulse(latest workspace.Latest) []string {
 	var done []string
 	if p := latest.NewestProof(); p != nil && p.ModTime.After(s.st.PulseAt) {
@@ -236,6 +236,9 @@ func (s standing) answeredSincePulse(latest workspace.Latest) []string {
 	}
 	if in := latest.Introspection; in != nil && in.ModTime.After(s.st.PulseAt) {
 		done = append(done, checks.Introspection, checks.AfterDeepWork)
+	}
+	if r := latest.Recovery; r != nil && r.ModTime.After(s.st.PulseAt) {
+		done = append(done, recoveryCheck)
 	}
 	return done
 }

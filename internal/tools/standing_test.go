@@ -203,6 +203,29 @@ func TestRepliesLeaveOutWhatTheCallAnswered(t *testing.T) {
 			}
 			return r.PendingNotices, r.Text(lang.English)
 		}, []string{recovery, intro, feedback}},
+		// What a log written since the pulse answered is left out too: the
+		// recovery log answered the recovery, so the introspection log
+		// right after it does not ask for it again.
+		{"introspection log right after a recovery log", func(e *env) ([]string, string) {
+			if _, err := call(e.tl, e.tl.CreateActivityLog, args(t, strings.Replace(goodLog, `"creation"`, `"recovery"`, 1))); err != nil {
+				t.Fatal(err)
+			}
+			r, err := call(e.tl, e.tl.CreateActivityLog, args(t, strings.Replace(goodLog, `"creation"`, `"introspection"`, 1)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r.WatchdogNotices, r.Text(lang.English)
+		}, []string{feedback}},
+		{"checkpoint right after an introspection log", func(e *env) ([]string, string) {
+			if _, err := call(e.tl, e.tl.CreateActivityLog, args(t, strings.Replace(goodLog, `"creation"`, `"introspection"`, 1))); err != nil {
+				t.Fatal(err)
+			}
+			r, err := call(e.tl, e.tl.Checkpoint, args(t, `{"current_activity":"still reading"}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r.WatchdogNotices, r.Text(lang.English)
+		}, []string{recovery, feedback}},
 		// Feedback taken since the pulse is not announced again.
 		{"log after the feedback was taken", func(e *env) ([]string, string) {
 			if err := os.Rename(e.ws.Path("feedbackbox/001_note.md"), e.ws.Path("feedbackbox/processed.001_note.md")); err != nil {

@@ -24,6 +24,9 @@ type Latest struct {
 	Log           *Proof `json:"log,omitempty"`
 	Introspection *Proof `json:"introspection,omitempty"`
 	Checkpoint    *Proof `json:"checkpoint,omitempty"`
+	// Recovery is the newest recovery log: a reply leaves out the
+	// recovery notice it has answered since the watchdog's pulse.
+	Recovery *Proof `json:"recovery,omitempty"`
 }
 
 // NewestProof is the newer of the last log and the last checkpoint, or nil.
@@ -48,6 +51,10 @@ func (l *Latest) NoteLog(p Proof) {
 	if p.Type == Introspection && newer(l.Introspection, p) {
 		c := p
 		l.Introspection = &c
+	}
+	if p.Type == Recovery && newer(l.Recovery, p) {
+		c := p
+		l.Recovery = &c
 	}
 }
 
@@ -157,6 +164,7 @@ func (w *Workspace) readVerified() (Latest, []byte) {
 	l.Log = w.verify(l.Log)
 	l.Introspection = w.verify(l.Introspection)
 	l.Checkpoint = w.verify(l.Checkpoint)
+	l.Recovery = w.verify(l.Recovery)
 	return l, raw
 }
 
