@@ -17,7 +17,7 @@ const DefaultIdlePromptLog = "Nothing has happened for a while. Check themebox/ 
 const DefaultIdlePromptJa = "しばらく何も起きていません。themebox/ と feedbackbox/ を確認してから、次の活動を選んでください。今やる価値のあることがなければ、`[IDLE]` とだけ答えてください。"
 
 // DefaultIdlePromptLogJa is DefaultIdlePromptLog for language: ja.
-const DefaultIdlePromptLogJa = "しばらく何も起きていません。themebox/ と feedbackbox/ を確認してから、次の活動を選んでください。今やる価値のあることがなければ、そう書いた短い活動ログ（activity_type その他）を残して、次のハートビートを待ってください。"
+const DefaultIdlePromptLogJa = "しばらく何も起きていません。themebox/ と feedbackbox/ を確認してから、次の活動を選んでください。今やる価値のあることがなければ、そう書いた短い活動ログ（活動種別「その他」）を残して、次のハートビートを待ってください。"
 
 // IdlePrompt is the built-in idle prompt for a delivery and a language.
 func IdlePrompt(delivery string, l lang.Lang) string {
@@ -49,4 +49,6 @@ func IdlePromptHooked(prompt string, l lang.Lang) string {
 var defaultIdlePrompts = []string{DefaultIdlePrompt, DefaultIdlePromptLog, DefaultIdlePromptJa, DefaultIdlePromptLogJa,
 	// The prompts before [IDLE] was mentioned, as older configs may hold them.
 	"Nothing has happened for a while. Check themebox/ and feedbackbox/, then choose your next activity.",
-	"しばらく何も起きていません。themebox/ と feedbackbox/ を確認してから、次の活動を選んでください。"}
+	"しばらく何も起きていません。themebox/ と feedbackbox/ を確認してから、次の活動を選んでください。",
+	// The Japanese log prompt before the activity type was quoted.
+	"しばらく何も起きていません。themebox/ と feedbackbox/ を確認してから、次の活動を選んでください。今やる価値のあることがなければ、そう書いた短い活動ログ（activity_type その他）を残して、次のハートビートを待ってください。"}

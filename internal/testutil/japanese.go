@@ -42,8 +42,9 @@ var capitals = regexp.MustCompile(`^[A-Z]+$`)
 var nameToken = regexp.MustCompile(`[A-Za-z0-9_./<>:@\-]+`)
 
 // bareActivity is an activity_type value (Japanese) given without 「」:
-// 「activity_type 内省」 reads as a parameter and a loose word.
-var bareActivity = regexp.MustCompile(`(?:activity_type|活動種別)[ 　]*(?:を|に|は|が)?[ 　]*[（(]?[ 　]*(` + strings.Join(workspace.JapaneseActivityTypes, "|") + `)`)
+// 「activity_type 内省」 or 「種別 観測」 reads as a parameter and a loose
+// word.
+var bareActivity = regexp.MustCompile(`(?:activity_type|種別)[ 　]*(?:を|に|は|が)?[ 　]*[（(]?[ 　]*(` + strings.Join(workspace.JapaneseActivityTypes, "|") + `)`)
 
 var (
 	// backquoted is a check name or a value quoted as code (`inactivity`).
@@ -97,6 +98,7 @@ func EnglishIn(s string, allowed ...string) []string {
 	for _, m := range bareActivity.FindAllStringSubmatch(t, -1) {
 		out = append(out, "an activity_type value without 「」 "+m[1])
 	}
+	out = append(out, unglossed(s)...)
 	for _, a := range allowed {
 		t = strings.ReplaceAll(t, a, " ")
 	}
@@ -151,4 +153,69 @@ func CheckCatalogueJapanese(t testing.TB, c lang.Catalogue) {
 // passes them: a workspace path for strings, a count for numbers.
 func realArgs(en string) []any {
 	return verbArgs(en, "stats/checkpoints/20250601120000.txt", ':')
+}
+
+// glossed are the checks with a Japanese name, and the words that may stand
+// before the backquoted name: 無活動（`inactivity`）, never `inactivity`
+// alone.
+var glossed = map[string][]string{
+	"inactivity":    {"無活動（", "無活動チェック（"},
+	"introspection": {"内省（", "内省チェック（"},
+}
+
+// unglossed lists the backquoted names of checks that have a Japanese name
+// but stand without it.
+func unglossed(s string) []string {
+	var out []string
+	for name, before := range glossed {
+		q := "`" + name + "`"
+		for i := 0; ; {
+			j := strings.Index(s[i:], q)
+			if j < 0 {
+				break
+			}
+			at := i + j
+			if !slices.ContainsFunc(before, func(b string) bool { return strings.HasSuffix(s[:at], b) }) {
+				out = append(out, "a check name without its Japanese gloss "+q)
+			}
+			i = at + len(q)
+		}
+	}
+	return out
+}
+
+var (
+	// fixSentence is an error's 直し方 and what ends it.
+	fixSentence = regexp.MustCompile(`直し方：([^。]*)(。?)`)
+	// instruction is a 直し方 that asks for something: it ends in
+	// 「ください」, perhaps with a parenthesis after it.
+	instruction = regexp.MustCompile(`ください(?:（[^）]*）)?$`)
+	// jaParen is an innermost parenthesis.
+	jaParen = regexp.MustCompile(`（[^（）]*）`)
+)
+
+// ErrorFlaws lists what makes a Japanese error read badly: two colons in
+// one sentence (「直し方：次を渡してください：…」), and a 直し方 that is not
+// one instruction ending in 「ください。」.
+func ErrorFlaws(s string) []string {
+	var out []string
+	if strings.Contains(s, "。。") {
+		out = append(out, "a doubled 。")
+	}
+	for _, sent := range strings.Split(s, "。") {
+		// Quotations and parentheses (「例：…」, （例：…）) are asides.
+		bare := jaQuoted.ReplaceAllString(sent, "")
+		for p := ""; p != bare; {
+			p, bare = bare, jaParen.ReplaceAllString(bare, "")
+		}
+		if strings.Count(bare, "：") > 1 {
+			out = append(out, "two colons in one sentence: "+sent)
+		}
+	}
+	for _, m := range fixSentence.FindAllStringSubmatch(s, -1) {
+		if m[2] != "。" || !instruction.MatchString(m[1]) {
+			out = append(out, "a 直し方 that is not an instruction ending in 「ください。」: "+m[0])
+		}
+	}
+	return out
 }

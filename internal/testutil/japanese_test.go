@@ -28,12 +28,34 @@ func TestEnglishIn(t *testing.T) {
 		{"gemini.google.search (lock until 16:27:06)", "English lock until"},
 		{"最初のパルス（1分 以内）を待って", "a duration set off by a space 1分 以"},
 		{"証明がないまま 5分 と 10分", "a duration set off by a space"},
-		{"期限15:49:16に達し、`inactivity` の警告（5分）", ""},
+		{"期限15:49:16に達し、無活動（`inactivity`）の警告（5分）", ""},
+		{"次：`inactivity` の警告は12:01:22（あと6秒）。", "a check name without its Japanese gloss `inactivity`"},
+		{"（ハートビートID 20261127115903、種別 観測）", "an activity_type value without 「」 観測"},
 		{"期限 15:49:16 に達し", "a clock time set off by a space"},
 	} {
 		got := strings.Join(EnglishIn(tc.s), "; ")
 		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
 			t.Errorf("EnglishIn(%q) = %q, want %q", tc.s, got, tc.want)
+		}
+	}
+}
+
+func TestErrorFlaws(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		want string // a substring of the problems, "" for none
+	}{
+		{"theme_start_id: 空にはできません。直し方：theme_start_id を空でない文字列で渡してください。", ""},
+		{"tool_id: 「.x」はツールIDではありません。直し方：ドットで始めないでください（例：gemini.google.search）。", ""},
+		{"直し方：次を渡してください：サブテーマのときだけ：親テーマの14桁の開始ID。", "two colons in one sentence"},
+		{"直し方：引数なしで呼んでください", "a 直し方 that is not an instruction"},
+		{"直し方：テーマを始めたときの14桁のハートビートID。", "a 直し方 that is not an instruction"},
+		{"直し方：省いてください（省略時は1）。", ""},
+		{"直し方：省いてください。。", "a doubled 。"},
+	} {
+		got := strings.Join(ErrorFlaws(tc.s), "; ")
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("ErrorFlaws(%q) = %q, want %q", tc.s, got, tc.want)
 		}
 	}
 }

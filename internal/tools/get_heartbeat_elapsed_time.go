@@ -118,19 +118,17 @@ func (r *ElapsedResult) Text(l lang.Lang) string {
 	}
 	// The text names only what needs attention; the structured content
 	// has every threshold with its countdown.
-	var crossed, next []string
+	var crossed crossings
+	var next []string
 	var nextIntro bool
 	for _, th := range r.Thresholds {
 		switch {
 		case th.Paused || th.RemainingSeconds == nil:
 		case th.Crossed:
-			c := fmt.Sprintf(tr(l, "%s %s (%s)"), th.Check, levelWord(l, th.Level), humanize.DurationIn(l, time.Duration(th.ThresholdSeconds)*time.Second))
-			if r.PendingNoticesHeartbeatID != "" && !noticed(r.PendingNotices, th.Check, th.Level) {
-				// Crossed since the watchdog's last pulse: its notice is
-				// not among those below yet.
-				c += tr(l, ", which the watchdog's next pulse will raise")
-			}
-			crossed = append(crossed, c)
+			// Crossed since the watchdog's last pulse: its notice (or one
+			// of a higher level) is not among those below yet.
+			ahead := r.PendingNoticesHeartbeatID != "" && !noticed(r.PendingNotices, th.Check, th.Level)
+			crossed.add(l, th, ahead)
 		case th.Check == "inactivity" && len(next) == 0 && th.Deadline != "":
 			if d, err := time.Parse(time.RFC3339, th.Deadline); err == nil {
 				next = append(next, fmt.Sprintf(tr(l, "inactivity %s at %s (in %s)"), levelWord(l, th.Level), clockOf(d), humanSec(l, th.RemainingSeconds, "")))
@@ -142,10 +140,10 @@ func (r *ElapsedResult) Text(l lang.Lang) string {
 	}
 	switch {
 	case r.Work == workUnknown:
-	case len(crossed) == 0:
+	case len(crossed.checks) == 0:
 		b.WriteString(tr(l, "No watchdog threshold is crossed.\n"))
 	default:
-		b.WriteString(tr(l, "Watchdog thresholds crossed: ") + strings.Join(crossed, tr(l, ", ")) + tr(l, ".\n"))
+		b.WriteString(crossed.text(l))
 	}
 	if len(next) > 0 {
 		b.WriteString(tr(l, "Next: ") + strings.Join(next, tr(l, ", ")) + tr(l, ".\n"))

@@ -81,7 +81,7 @@ var jaSchema = lang.Catalogue{
 	"the themebox file's new name, themebox/processed.<name>": "themebox/ のファイルの新しい名前 themebox/processed.<名前>",
 	"the threshold":     "しきい値",
 	"the tool reported": "報告したツール",
-	"the watchdog check: inactivity or introspection":                          "watchdog のチェック：`inactivity` か `introspection`",
+	"the watchdog check: inactivity or introspection":                          "watchdog のチェック：無活動（`inactivity`）か内省（`introspection`）",
 	"time from the declaration to this log":                                    "宣言からこのログまでの時間",
 	"true when a sub-theme has none of its own and this is the parent theme's": "サブテーマに自分のものがなく、これが親テーマのものであるとき `true`",
 	"what the checkpoint before this one said":                                 "一つ前のチェックポイントの内容",

@@ -106,7 +106,8 @@ func TestElapsedSummaryAgreesWithTheNotices(t *testing.T) {
 			t.Fatal(err)
 		}
 		text := res.Text(lang.English)
-		if strings.Contains(text, "No watchdog threshold is crossed") || !strings.Contains(text, "inactivity error (10m)") {
+		if strings.Contains(text, "No watchdog threshold is crossed") || !strings.Contains(text, "inactivity warning (5m) and error (10m)") ||
+			strings.Contains(text, "next pulse will raise") {
 			t.Errorf("the summary contradicts the notice:\n%s", text)
 		}
 	})

@@ -106,7 +106,7 @@ func (e *InputError) In(l lang.Lang) string {
 		// second "Fix:" after the last part's.
 		parts := make([]string, len(e.All))
 		for i, x := range e.All {
-			parts[i] = fmt.Sprintf("(%d) %s%s", i+1, x.In(l), ja.T(l, "."))
+			parts[i] = fmt.Sprintf("(%d) %s", i+1, x.In(l)) // each ends as a sentence
 		}
 		b.WriteString(sayf("%d parameters need fixing. %s", len(e.All), strings.Join(parts, " ")).in(l))
 		if !e.Fix.empty() {
@@ -117,6 +117,10 @@ func (e *InputError) In(l lang.Lang) string {
 	b.WriteString(e.Problem.in(l))
 	if !e.Fix.empty() {
 		b.WriteString(ja.T(l, ". Fix: ") + e.Fix.in(l))
+	}
+	// A single error ends as a sentence, as each part of several does.
+	if end := ja.T(l, "."); !strings.HasSuffix(b.String(), end) {
+		b.WriteString(end)
 	}
 	return b.String()
 }

@@ -2,11 +2,14 @@ package tools
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -99,4 +102,59 @@ func osReason(err error) say {
 		return sayf("a file or folder is missing (%s)", raw)
 	}
 	return sayf("the system reported %s", raw)
+}
+
+// crossings are the crossed thresholds as the status reply names them:
+// grouped by check, each check named once, and the pulse that will raise
+// some of them said once, after the list.
+type crossings struct {
+	checks []string            // in order of first crossing
+	levels map[string][]string // "warning (8s)", by check
+	ahead  []string            // "inactivity warning", not yet raised
+}
+
+func (c *crossings) add(l lang.Lang, th ThresholdStatus, ahead bool) {
+	if c.levels == nil {
+		c.levels = map[string][]string{}
+	}
+	if _, ok := c.levels[th.Check]; !ok {
+		c.checks = append(c.checks, th.Check)
+	}
+	lv := levelWord(l, th.Level)
+	c.levels[th.Check] = append(c.levels[th.Check], fmt.Sprintf(tr(l, "%s (%s)"), lv, humanize.DurationIn(l, time.Duration(th.ThresholdSeconds)*time.Second)))
+	if ahead {
+		c.ahead = append(c.ahead, fmt.Sprintf(tr(l, "%s %s"), checkName(l, th.Check), lv))
+	}
+}
+
+// text is the reply's line: "Watchdog thresholds crossed: inactivity
+// warning (8s) and error (16s), introspection info (15m). The watchdog's
+// next pulse will raise the inactivity error."
+func (c *crossings) text(l lang.Lang) string {
+	groups := make([]string, len(c.checks))
+	for i, ch := range c.checks {
+		groups[i] = fmt.Sprintf(tr(l, "%s %s"), checkName(l, ch), listAnd(l, c.levels[ch]))
+	}
+	out := tr(l, "Watchdog thresholds crossed: ") + strings.Join(groups, tr(l, ", ")) + tr(l, ".\n")
+	if len(c.ahead) > 0 {
+		out += fmt.Sprintf(tr(l, "The watchdog's next pulse will raise the %s.\n"), listAnd(l, c.ahead))
+	}
+	return out
+}
+
+// checkName is a check as a sentence names it: glossed in Japanese
+// (無活動（`inactivity`）), plain in English.
+func checkName(l lang.Lang, check string) string {
+	if l == lang.Japanese {
+		return checks.Name(check).In(l)
+	}
+	return check
+}
+
+// listAnd joins a short list: "a, b and c"; in Japanese 「a・b・c」.
+func listAnd(l lang.Lang, xs []string) string {
+	if l == lang.Japanese || len(xs) < 2 {
+		return strings.Join(xs, "・")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }

@@ -47,17 +47,18 @@ func TestElapsedTextJapanese(t *testing.T) {
 			{Check: "inactivity", Level: "warning", ThresholdSeconds: 8, Crossed: true, RemainingSeconds: &zero},
 			{Check: "inactivity", Level: "error", ThresholdSeconds: 16, Crossed: true, RemainingSeconds: &zero},
 			{Check: "introspection", Level: "info", ThresholdSeconds: 900, Crossed: true, RemainingSeconds: &zero},
+			{Check: "introspection", Level: "warning", ThresholdSeconds: 1200, RemainingSeconds: &left},
 			{Check: "introspection", Level: "error", ThresholdSeconds: 1800},
 		}}
 	ja := r.Text(lang.Japanese)
-	for _, w := range []string{"「潮汐表の確認」", "経過1時間", "期限13:01:54まで残り1分54秒", "`inactivity` の警告（8秒）、`inactivity` のエラー（16秒）、`introspection` の注意喚起（15分）。"} {
+	for _, w := range []string{"「潮汐表の確認」", "経過1時間", "期限13:01:54まで残り1分54秒", "無活動（`inactivity`）の警告（8秒）・エラー（16秒）、内省（`introspection`）の注意喚起（15分）。", "次：内省（`introspection`）の警告は作業時間であと1分54秒。"} {
 		if !strings.Contains(ja, w) {
 			t.Errorf("Japanese reply lacks %q:\n%s", w, ja)
 		}
 	}
 	testutil.CheckJapanese(t, "elapsed reply", ja)
 	en := r.Text(lang.English)
-	for _, w := range []string{`"潮汐表の確認"`, "for 1h", "1m54s left until 13:01:54", "inactivity warning (8s), inactivity error (16s), introspection info (15m)."} {
+	for _, w := range []string{`"潮汐表の確認"`, "for 1h", "1m54s left until 13:01:54", "inactivity warning (8s) and error (16s), introspection info (15m).", "Next: introspection warning in 1m54s of working time."} {
 		if !strings.Contains(en, w) {
 			t.Errorf("English reply lacks %q:\n%s", w, en)
 		}
@@ -146,11 +147,11 @@ func TestElapsedCrossedAheadOfThePulse(t *testing.T) {
 		},
 		PendingNotices: []string{"[info] introspection: そろそろ振り返ってください。"}}
 	en := r.Text(lang.English)
-	if !strings.Contains(en, "inactivity warning (8s), which the watchdog's next pulse will raise") || strings.Contains(en, "introspection info (15m), which") {
+	if !strings.Contains(en, "The watchdog's next pulse will raise the inactivity warning.\n") || strings.Contains(en, "raise the introspection") {
 		t.Errorf("English reply:\n%s\nwant only the crossing its notices do not show yet marked", en)
 	}
 	ja := r.Text(lang.Japanese)
-	if !strings.Contains(ja, "次のパルスで通知されます") {
+	if !strings.Contains(ja, "このうち無活動（`inactivity`）の警告は、watchdog の次のパルスで通知されます。") {
 		t.Errorf("Japanese reply:\n%s", ja)
 	}
 	testutil.CheckJapanese(t, "elapsed reply", ja)
