@@ -8,17 +8,17 @@ var ja = lang.Catalogue{
 	"No activity log or checkpoint for %s, counted from %s. If you are still working, write a checkpoint with a short note of what you are doing. " +
 		"If the work needs a long stretch, declare it with start_deep_work (flexible: checkpoints still count; strict: inactivity, introspection and stale_id pause until its deadline). " +
 		"When the activity is done, record it with create_activity_log.": "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。まだ作業中なら、今していることを短く書いたチェックポイントを残してください。" +
-		"長い作業になるなら start_deep_work で宣言します（flexible：チェックポイントは引き続き活動の証明になる。strict：期限まで無活動（`inactivity`）・内省（`introspection`）・`stale_id` が一時停止）。" +
+		"長い作業になるなら start_deep_work で宣言してください（flexible：チェックポイントは引き続き活動の証明になる。strict：期限まで無活動（`inactivity`）・内省（`introspection`）・`stale_id` が一時停止）。" +
 		"活動が終わったら create_activity_log で記録してください。",
 	"You have not reflected for %s%s (introspection is due every %s).": "前回の内省から%[2]s%[1]sたちました（内省は%[3]sごとに必要です）。",
-	"Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.": "次の1〜2サイクルのうちに内省を予定してください（create_activity_log の activity_type を「内省」にします）。長い作業の途中なら、start_deep_work（flexible）でこのチェックを一時停止できます。",
-	"Make your next activity log an introspection (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.":       "次の活動ログを内省にしてください（create_activity_log の activity_type を「内省」にします）。長い作業の途中なら、start_deep_work（flexible）でこのチェックを一時停止できます。",
-	"Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection).":                                                                                      "次の1〜2サイクルのうちに内省を予定してください（create_activity_log の activity_type を「内省」にします）。",
-	"Make your next activity log an introspection (create_activity_log with activity_type introspection).":                                                                                            "次の活動ログを内省にしてください（create_activity_log の activity_type を「内省」にします）。",
-	"Introspect now, in this cycle: look back on your recent activity and record it with create_activity_log with activity_type introspection.":                                                       "今、このサイクルで内省してください。最近の活動を振り返り、create_activity_log の activity_type を「内省」にして記録します。",
+	"Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.": "次の1〜2サイクルのうちに、活動種別「内省」の活動ログ（create_activity_log の activity_type）を予定してください。長い作業の途中なら、start_deep_work（flexible）でこのチェックを一時停止できます。",
+	"Make your next activity log an introspection (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.":       "次の活動ログは、活動種別「内省」の活動ログ（create_activity_log の activity_type）にしてください。長い作業の途中なら、start_deep_work（flexible）でこのチェックを一時停止できます。",
+	"Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection).":                                                                                      "次の1〜2サイクルのうちに、活動種別「内省」の活動ログ（create_activity_log の activity_type）を予定してください。",
+	"Make your next activity log an introspection (create_activity_log with activity_type introspection).":                                                                                            "次の活動ログは、活動種別「内省」の活動ログ（create_activity_log の activity_type）にしてください。",
+	"Introspect now, in this cycle: look back on your recent activity and record it with create_activity_log with activity_type introspection.":                                                       "今、このサイクルで内省してください。最近の活動を振り返り、活動種別「内省」の活動ログ（create_activity_log の activity_type）に記録してください。",
 	"No activity log or checkpoint for %s, counted from %s. The watchdog treats you as stuck and starts recovery: follow the recovery notice " +
 		"(stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery).": "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。watchdog はあなたが行き詰まっているとみなし、回復を始めます。回復通知に従ってください" +
-		"（していたことをやめ、GEMINI.md と ai-docs/ を読み直してから、activity_type が「回復」の活動ログを書きます）。",
+		"（していたことをやめ、GEMINI.md と ai-docs/ を読み直してから、活動種別「回復」の活動ログを書きます）。",
 	" of working time": "作業時間で",
 	" (urgent)":        "（緊急）",
 	"your latest activity log or checkpoint (%s)":  "最新の活動ログかチェックポイント（%s）",
@@ -35,22 +35,22 @@ var ja = lang.Catalogue{
 	"the signal %s":                                "シグナル %s",
 	"Your last run was ended by %s at %s, before it wrote an activity log; keep each run within it.": "前回の実行は、活動ログを書く前に%sによって%sに終了させられました。1回の実行をその範囲に収めてください。",
 	"Your deep work %s ended with %s, and the log after it (%s) was not an introspection. After deep work, reflect first: " +
-		"write your next activity log with create_activity_log with activity_type introspection.": "深い作業 %s は %s で終わりましたが、その次のログ（%s）が内省ではありませんでした。深い作業の後は、まず振り返ります：" +
-		"次の活動ログを create_activity_log に activity_type を「内省」にして書いてください。",
+		"write your next activity log with create_activity_log with activity_type introspection.": "深い作業 %s は %s で終わりましたが、その次のログ（%s）が内省ではありませんでした。深い作業の後は、まず振り返ってください。" +
+		"次の活動ログは活動種別「内省」にしてください。",
 	"Your strict deep work %s reached its deadline %s and has been marked expired: inactivity counts again from the deadline, and introspection and stale_id apply again. " +
 		"In this order: 1. record what you did with create_activity_log now; 2. make the log after it an introspection (why the planned time was too short); " +
 		"3. only if the work goes on, declare again with start_deep_work, with more margin or in flexible mode.": "strict な深い作業 %s は期限（%s）を過ぎたため、期限切れにしました。無活動（`inactivity`）の時間は期限から数え直され、内省（`introspection`）と `stale_id` のチェックも再び動いています。" +
-		"次の順にしてください：1. したことを今 create_activity_log で記録します。2. その次のログを内省にします（予定時間が足りなかった理由）。" +
+		"次の順にしてください：1. したことを今 create_activity_log で記録します。2. その次のログを内省にし、予定時間が足りなかった理由を振り返ります。" +
 		"3. 作業が続くときだけ、余裕を持たせるか flexible にして、start_deep_work でもう一度宣言します。",
 	"A deep-work declaration could not be read and was renamed .invalid.txt, so it pauses nothing: %s. " +
 		"Declare deep work with the start_deep_work tool instead of writing the file by hand.": "深い作業の宣言 %s が読めなかったため、.invalid.txt にリネームしました。この宣言では何も一時停止しません。" +
 		"深い作業は、ファイルを手で書くのではなく start_deep_work ツールで宣言してください。",
 	"Your newest proof %s is named with heartbeat ID %s, which is later than now. Never invent an ID: " +
-		"let the tools (checkpoint, create_activity_log) name files; they read the current ID themselves.": "最新の活動の証明 %s に、現在より後のハートビートID %s が付いています。IDを作り出さないでください：" +
-		"ファイルの名前はツール（checkpoint、create_activity_log）に付けさせましょう。ツールが現在のIDを自分で読みます。",
+		"let the tools (checkpoint, create_activity_log) name files; they read the current ID themselves.": "最新の活動の証明 %s に、現在より後のハートビートID %s が付いています。IDを作り出さないでください。" +
+		"ファイルの名前はツール（checkpoint、create_activity_log）に任せてください。ツールが現在のIDを自分で読みます。",
 	"Your newest proof %s is named with heartbeat ID %s, %s older than when it was written: an old ID was reused. " +
 		"You never need an ID: let the tools (checkpoint, create_activity_log) name files; they read the current ID themselves.": "最新の活動の証明 %s のハートビートID %s は、書かれた時刻より%s古いものです：古いIDが使い回されています。" +
-		"IDが必要になることはありません：ファイルの名前はツール（checkpoint、create_activity_log）に付けさせましょう。ツールが現在のIDを自分で読みます。",
+		"IDが必要になることはありません。ファイルの名前はツール（checkpoint、create_activity_log）に任せてください。ツールが現在のIDを自分で読みます。",
 	"The activity log %s has been rewritten again and again. Stop editing it: it looks like a loop. " +
 		"Re-read your rules (GEMINI.md), then record your next activity as a new log with create_activity_log.": "活動ログ %s が何度も書き換えられています。編集をやめてください：ループのように見えます。" +
 		"ルール（GEMINI.md）を読み直してから、次の活動を create_activity_log で新しいログとして記録してください。",
@@ -60,7 +60,7 @@ var ja = lang.Catalogue{
 	"Feedback from the user is waiting: %s. Take each file with check_and_process_item (it gives you the text and renames the file processed.<name>), " +
 		"act on it, and record what you did in your next activity log.": "ユーザーからのフィードバックが届いています：%s。check_and_process_item で一つずつ受け取り（本文が返され、ファイルは processed.<名前> にリネームされます）、" +
 		"対応して、したことを次の活動ログに書いてください。",
-	"These tools are restricted for now: %s. Do not use them until then; choose another activity meanwhile.": "次のツールは今制限されています：%s。それまでは使わず、その間はほかの活動を選んでください。",
+	"These tools are restricted for now: %s. Do not use them until then; choose another activity meanwhile.": "次のツールは今使えません：%s。表示の時刻までは使わず、ほかの活動を選んでください。",
 	"You have made the same %s call %d times in a row. Repeating it will not change its result: " +
 		"read the last result again and try a different approach, or write a checkpoint saying what blocks you and move to another activity.": "同じ %s の呼び出しを%d回続けています。繰り返しても結果は変わりません：" +
 		"最後の結果を読み直して別のやり方を試すか、何に行き詰まっているかをチェックポイントに書いて、ほかの活動に移ってください。",

@@ -131,8 +131,8 @@ func TestInboxCountsTheOthers(t *testing.T) {
 		{0, lang.English, "No other unprocessed item waits there."},
 		{1, lang.English, "1 more unprocessed item waits there."},
 		{2, lang.English, "2 more unprocessed items wait there."},
-		{0, lang.Japanese, "ほかに未処理の項目はありません。"},
-		{2, lang.Japanese, "ほかに2件の未処理の項目があります。"},
+		{0, lang.Japanese, "ほかに未処理のフィードバックはありません。"},
+		{2, lang.Japanese, "ほかに未処理のフィードバックが2件あります。"},
 	} {
 		r := &InboxItemResult{Found: true, File: "feedbackbox/next.md", Content: "x", Remaining: tc.remaining}
 		if got := r.Text(tc.l); !strings.Contains(got, tc.want) {

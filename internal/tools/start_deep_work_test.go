@@ -209,7 +209,7 @@ func TestFlexibleDeepWorkGivesNoDeadline(t *testing.T) {
 		if at := e.now().Add(2 * time.Minute).Format("15:04:05"); strings.Contains(res.Rules, at) {
 			t.Errorf("%s: the rules give a deadline %s:\n%s", l, at, res.Rules)
 		}
-		if want := map[lang.Lang]string{lang.English: "declaring does not restart that count", lang.Japanese: "宣言してもその数え直しにはなりません"}[l]; !strings.Contains(res.Rules, want) {
+		if want := map[lang.Lang]string{lang.English: "declaring does not restart that count", lang.Japanese: "宣言しても、この時間は数え直されません"}[l]; !strings.Contains(res.Rules, want) {
 			t.Errorf("%s: %q lacks %q", l, res.Rules, want)
 		}
 		if l == lang.Japanese {
