@@ -104,9 +104,14 @@ func (w *Workspace) ReadCurrentID() (ID, error) {
 	return id, nil
 }
 
-// WriteCurrentID atomically replaces stats/current_heartbeat_id.txt.
+// WriteCurrentID atomically replaces stats/current_heartbeat_id.txt, but
+// does not make it durable: a new ID is minted at every pulse and nothing
+// reads an old one back, so a power cut that loses the last ID (or, on some
+// file systems, leaves the file empty, which ReadCurrentID reports as no ID
+// yet) is put right by the restarted watchdog's first pulse. The agent's
+// logs named after an ID are written durably by their own writers.
 func (w *Workspace) WriteCurrentID(id ID) error {
-	return w.WriteFile(CurrentIDFile, []byte(string(id)+"\n"))
+	return w.WriteFileNoSync(CurrentIDFile, []byte(string(id)+"\n"))
 }
 
 // EnsureSkeleton creates the layout's folders that are missing, inside the

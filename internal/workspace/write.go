@@ -27,6 +27,23 @@ const MaxSequence = 99
 // meanwhile cannot move the write out of the workspace. An existing file
 // keeps its permissions.
 func (w *Workspace) WriteFile(rel string, data []byte) error {
+	return w.replace(rel, data, true)
+}
+
+// WriteFileNoSync is WriteFile without its two fsyncs (the file's and its
+// folder's): still a whole temp file renamed over the name, so a reader
+// never sees a part and a killed watchdog leaves the old file or the new
+// one. What it gives up is the power cut: the file may then come back older
+// (ext4 commits the new data with the rename) or, on other file systems,
+// empty, which its readers take as "not written yet". Only for a file the
+// watchdog writes again at every pulse and never reads back, so that a
+// restart puts it right at its first pulse: the heartbeat ID and the state's
+// published copy. The syncs cost most of a pulse.
+func (w *Workspace) WriteFileNoSync(rel string, data []byte) error {
+	return w.replace(rel, data, false)
+}
+
+func (w *Workspace) replace(rel string, data []byte, durable bool) error {
 	err := w.in(rel, func(r *os.Root, name string) error {
 		dir, base := path.Split(name)
 		d, err := openDirIn(r, path.Clean(dir))
@@ -34,7 +51,7 @@ func (w *Workspace) WriteFile(rel string, data []byte) error {
 			return err
 		}
 		defer d.Close()
-		return replaceIn(d, base, data)
+		return replaceIn(d, base, data, durable)
 	})
 	if err != nil {
 		return fmt.Errorf("write %s: %w", rel, err)
@@ -42,9 +59,10 @@ func (w *Workspace) WriteFile(rel string, data []byte) error {
 	return nil
 }
 
-// replaceIn atomically replaces the file base in the folder d with data.
-func replaceIn(d *os.Root, base string, data []byte) error {
-	tmp, err := stageTemp(d, ".", data, time.Time{})
+// replaceIn atomically replaces the file base in the folder d with data;
+// durably (the file and the folder synced) when durable.
+func replaceIn(d *os.Root, base string, data []byte, durable bool) error {
+	tmp, err := stageTemp(d, ".", data, time.Time{}, durable)
 	if err != nil {
 		return err
 	}
@@ -56,7 +74,9 @@ func replaceIn(d *os.Root, base string, data []byte) error {
 		d.Remove(tmp)
 		return err
 	}
-	syncIn(d)
+	if durable {
+		syncIn(d)
+	}
 	return nil
 }
 
@@ -85,7 +105,7 @@ func (w *Workspace) ClaimSequenced(dir string, id ID, ext string, data []byte) (
 			return err
 		}
 		defer d.Close()
-		tmp, err := stageTemp(d, ".", data, time.Time{})
+		tmp, err := stageTemp(d, ".", data, time.Time{}, true)
 		if err != nil {
 			return err
 		}
@@ -115,7 +135,7 @@ func (w *Workspace) ClaimSequenced(dir string, id ID, ext string, data []byte) (
 // Windows).
 func syncIn(d *os.Root) {
 	if f, err := safeopen.OpenDirIn(d, "."); err == nil {
-		_ = f.Sync()
+		_ = syncFile(f)
 		f.Close()
 	}
 }
@@ -162,16 +182,19 @@ func (w *Workspace) Rename(oldRel, newRel string) error {
 	return nil
 }
 
+// syncFile is every fsync of the workspace's writers: a test counts them.
+var syncFile = (*os.File).Sync
+
 // midWrite runs in the middle of each writer, after its folder is opened
 // and its temp file staged, before the name is taken: for a test that
 // swaps a folder for a link out of the workspace there.
 var midWrite = func() {}
 
 // stageTemp writes data to a new dot-named temp file in the root's folder
-// dir, synced and closed, with mtime set when non-zero, and returns its
-// name in the root. The caller links it into place and removes the temp
+// dir, closed (and synced first when durable), with mtime set when
+// non-zero, and returns its name in the root. The caller links it into place and removes the temp
 // name; readers never see a partial file under a real name.
-func stageTemp(r *os.Root, dir string, data []byte, mtime time.Time) (string, error) {
+func stageTemp(r *os.Root, dir string, data []byte, mtime time.Time, durable bool) (string, error) {
 	var name string
 	var f *os.File
 	for range 100 {
@@ -189,8 +212,8 @@ func stageTemp(r *os.Root, dir string, data []byte, mtime time.Time) (string, er
 		return "", fmt.Errorf("stage a temp file in %s: every name tried exists", dir)
 	}
 	_, err := f.Write(data)
-	if err == nil {
-		err = f.Sync()
+	if err == nil && durable {
+		err = syncFile(f)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -222,7 +245,7 @@ func (w *Workspace) CreateNew(rel string, data []byte, mtime time.Time) error {
 			return err
 		}
 		defer d.Close()
-		tmp, err := stageTemp(d, ".", data, mtime)
+		tmp, err := stageTemp(d, ".", data, mtime, true)
 		if err != nil {
 			return err
 		}
