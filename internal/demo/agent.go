@@ -9,12 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/google/renameio/v2"
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/prompt"
@@ -83,7 +80,7 @@ type Bytes struct{ Read, Wrote int }
 type agent struct {
 	opts AgentOptions
 	ws   *workspace.Workspace
-	mcp  *client.Client
+	mcp  *session
 	mem  Memory
 }
 
@@ -108,19 +105,13 @@ func RunAgent(ctx context.Context, text string, opts AgentOptions) (string, erro
 	if opts.Bytes != nil {
 		opts.Bytes.Read += len(text)
 	}
-	c, err := client.NewStdioMCPClient(opts.MCPHeart, nil, "--workspace", ws.Root)
+	ictx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	c, err := startSession(ictx, opts.MCPHeart, "--workspace", ws.Root)
 	if err != nil {
 		return "", fmt.Errorf("start mcp-heart: %w", err)
 	}
 	defer c.Close()
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "ai-heart-demo-agent", Version: "1"}
-	ictx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	if _, err := c.Initialize(ictx, init); err != nil {
-		return "", fmt.Errorf("initialize mcp-heart: %w", err)
-	}
 	a.mcp = c
 	reply, err := a.day(ctx, text)
 	if err != nil {
@@ -138,39 +129,27 @@ func (a *agent) call(ctx context.Context, tool string, args map[string]any) (map
 		case <-time.After(a.opts.Pause):
 		}
 	}
-	req := mcp.CallToolRequest{}
-	req.Params.Name, req.Params.Arguments = tool, args
 	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	res, err := a.mcp.CallTool(cctx, req)
+	res, err := a.mcp.callTool(cctx, tool, args)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", tool, err)
 	}
 	if a.opts.Received != nil {
-		a.opts.Received(textOf(res))
+		a.opts.Received(res.text())
 	}
 	var out map[string]any
-	b, _ := json.Marshal(res.StructuredContent)
+	b, _ := json.Marshal(res.Structured)
 	json.Unmarshal(b, &out)
 	if n := a.opts.Bytes; n != nil {
 		in, _ := json.Marshal(args)
 		n.Read, n.Wrote = n.Read+len(b), n.Wrote+len(in)
 	}
 	if res.IsError {
-		return nil, fmt.Errorf("%s failed: %s", tool, textOf(res))
+		return nil, fmt.Errorf("%s failed: %s", tool, res.text())
 	}
 	a.opts.Narrate("tool", tool+" "+a.summary(tool, args, out))
 	return out, nil
-}
-
-func textOf(r *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range r.Content {
-		if t, ok := c.(mcp.TextContent); ok {
-			b.WriteString(t.Text)
-		}
-	}
-	return b.String()
 }
 
 // summary is the one line a person needs about a tool call.
