@@ -39,7 +39,8 @@ func TestHookDeniesWhenTheBudgetIsSpent(t *testing.T) {
 		denied                         func(out map[string]any) string // the reason, "" if not a denial
 	}{
 		{"claude-code", "PreToolUse", "Bash", "mcp__mcp-heart__write_diary_entry", hookSpecificDeny},
-		{"codex", "PreToolUse", "Bash", "mcp__mcp-heart__write_diary_entry", hookSpecificDeny},
+		// Codex 0.169 names mcp-heart's tools with the server's "-" made "_".
+		{"codex", "PreToolUse", "Bash", "mcp__mcp_heart__write_diary_entry", hookSpecificDeny},
 		{"gemini", "BeforeTool", "run_shell_command", "mcp_mcp-heart_write_diary_entry", func(out map[string]any) string {
 			if out["decision"] != "deny" {
 				return ""

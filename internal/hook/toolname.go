@@ -7,10 +7,13 @@ import "strings"
 const serverName = "mcp-heart"
 
 // clientPrefixes are how the clients name an MCP server's tools in their
-// hook events: Claude Code and Codex mcp__<server>__<tool>, Gemini CLI
-// mcp_<server>_<tool>, and the dotted and slashed forms some logs use.
+// hook events: Claude Code mcp__<server>__<tool>, Codex the same with the
+// server's "-" made "_" (mcp__mcp_heart__checkpoint, as 0.169 sends it),
+// Gemini CLI mcp_<server>_<tool>, and the dotted and slashed forms some
+// logs use.
 var clientPrefixes = []string{
 	"mcp__" + serverName + "__",
+	"mcp__" + strings.ReplaceAll(serverName, "-", "_") + "__",
 	"mcp_" + serverName + "_",
 	serverName + "__",
 	serverName + ".",
