@@ -50,6 +50,10 @@ type script struct {
 	// Fail answers the first requests of runs with these HTTP statuses
 	// (the API's error body), one per request, before playing the script.
 	Fail []int
+	// Hold, when set, is called before the answer to each request of a
+	// turn (step: the tool results so far), and may hold it: a model
+	// thinking while something happens outside the client.
+	Hold func(step int)
 
 	mu      sync.Mutex
 	failed  []time.Time // when each Fail answer went out
@@ -288,8 +292,12 @@ func (s *script) heard(step int, prompt, last string) {
 	} else {
 		s.results = append(s.results, last)
 	}
+	hold := s.Hold
 	s.mu.Unlock()
 	if slow {
 		time.Sleep(s.SlowFirstTurn)
+	}
+	if hold != nil {
+		hold(step)
 	}
 }
