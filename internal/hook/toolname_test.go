@@ -35,9 +35,12 @@ func TestToolNamesAndStatusCallsInLoops(t *testing.T) {
 		}
 	})
 	for in, want := range map[string]string{
-		"mcp__mcp-heart__checkpoint": "checkpoint", "mcp_mcp-heart_checkpoint": "checkpoint",
+		"mcp__mcp-heart__checkpoint": "checkpoint",
+		"mcp_mcp-heart_checkpoint":   "checkpoint",
 		"mcp__mcp_heart__checkpoint": "checkpoint", // Codex's form
-		"Bash": "Bash", "mcp__other__checkpoint": "mcp__other__checkpoint", "mcp__mcp-heart__": "mcp__mcp-heart__",
+		"Bash":                       "Bash",
+		"mcp__other__checkpoint":     "mcp__other__checkpoint",
+		"mcp__mcp-heart__":           "mcp__mcp-heart__",
 	} {
 		if got := AgentToolName(in); got != want {
 			t.Errorf("AgentToolName(%q) = %q, want %q", in, got, want)
