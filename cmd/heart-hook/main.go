@@ -26,7 +26,6 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -82,14 +81,12 @@ func run(args []string, stdin io.Reader, stdout io.Writer, now time.Time) error 
 			return err
 		}
 	}
-	e, err := hook.Parse(*dialect, data, now)
+	e, in, err := hook.ParseInput(*dialect, data, now)
 	if err != nil {
 		return err
 	}
 	if e.Kind == hook.Tool {
-		if in, err := dialect.Decode(bytes.TrimSpace(data)); err == nil {
-			deny(*client, *ws, in.Tool, stdout, now)
-		}
+		deny(*client, *ws, in.Tool, stdout, now)
 	}
 	return hook.Append(*ws, e)
 }

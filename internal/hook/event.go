@@ -121,13 +121,21 @@ var ErrNoEvent = errors.New("no event name in the hook's input")
 
 // Parse reads one hook input from d's client at now.
 func Parse(d Dialect, data []byte, now time.Time) (Event, error) {
+	e, _, err := ParseInput(d, data, now)
+	return e, err
+}
+
+// ParseInput is Parse that also returns the input as the client's adapter
+// decoded it: a hook that decides on a call needs the tool's name as the
+// client gave it, and the input is decoded once.
+func ParseInput(d Dialect, data []byte, now time.Time) (Event, Input, error) {
 	in, err := d.Decode(bytes.TrimSpace(data))
 	if err != nil {
-		return Event{}, fmt.Errorf("hook input from %s: %w", d.Client, err)
+		return Event{}, Input{}, fmt.Errorf("hook input from %s: %w", d.Client, err)
 	}
 	e := Event{Time: now.UTC(), Client: d.Client, Name: in.Event, Session: word(in.Session, 64)}
 	if e.Name == "" {
-		return Event{}, ErrNoEvent
+		return Event{}, Input{}, ErrNoEvent
 	}
 	e.Name = word(e.Name, 40)
 	e.Kind = d.Kinds[e.Name]
@@ -157,7 +165,7 @@ func Parse(d Dialect, data []byte, now time.Time) (Event, error) {
 	if in.Asks {
 		e.Kind = Ask
 	}
-	return e, nil
+	return e, in, nil
 }
 
 // isGhost reports a reply that is only the idle token: the agent found
