@@ -171,7 +171,7 @@ func TestE2EStatusPageClientAndCost(t *testing.T) {
 			agent("sora", lang.Japanese, nil, nil, nil),
 		}, "tsuki")
 
-		match("tsuki's client", fact("tsuki", "client"), `^14:02:05 から作業中；5分間のツール呼び出し14回、最後は Bash（\d+秒前）；Bash を12回繰り返し$`)
+		match("tsuki's client", fact("tsuki", "client"), `^14:02:05 から作業中。5分間のツール呼び出し14回、最後は Bash（\d+秒前）。Bash を12回繰り返し$`)
 		match("tsuki's channels", fact("tsuki", "channels"), `^フック \d+秒前 · テレメトリ 3分(0秒)?前$`)
 		match("tsuki's cost", fact("tsuki", "cost today"), `^3回の実行：3,460トークン、\$0\.0042$`)
 		match("tsuki's ghosts", fact("tsuki", "ghosts today"), `^今日のゴースト1回：120トークン、\$0\.0002$`)
@@ -183,7 +183,7 @@ func TestE2EStatusPageClientAndCost(t *testing.T) {
 		}
 
 		match("kumo's client", fact("kumo", "client"), `^待機中$`)
-		match("sora's client", fact("sora", "client"), `^フックのイベントはまだない$`)
+		match("sora's client", fact("sora", "client"), `^フックのイベントはまだありません$`)
 		match("hoshi's client", fact("hoshi", "client"), `^あなたの応答待ち（14:02:05 から、質問）$`)
 		if b := text(`[data-agent="hoshi"] .badge`); b != "あなたの応答待ち" {
 			t.Errorf("hoshi's badge %q", b)

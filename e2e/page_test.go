@@ -194,8 +194,8 @@ func TestE2EStatusPageInChromium(t *testing.T) {
 		t.Errorf("pause line %q", got)
 	}
 	// A declaration in words: its start (its ID), time left, the activity.
-	for lang, want := range map[string]string{"en": "strict since 14:02, 12m left: drawing the bulges", "ja": "strict（14:02 から、残り12分）：drawing the bulges"} {
-		got := evalIn[string](t, ctx, `deepWorkLine({id: "20261125140200", mode: "strict", activity: "drawing the bulges", deadline: new Date(Date.now() + 12*60e3 + 20e3).toISOString()}, {language: "`+lang+`"})`)
+	for lang, want := range map[string]string{"en": "strict since 14:02, 12m left: drawing the bulges", "ja": "strict（14:02:07 から、残り12分）：drawing the bulges"} {
+		got := evalIn[string](t, ctx, `deepWorkLine({id: "20261125140207", mode: "strict", activity: "drawing the bulges", deadline: new Date(Date.now() + 12*60e3 + 20e3).toISOString()}, {language: "`+lang+`"})`)
 		if got != want {
 			t.Errorf("deep work line (%s) %q, want %q", lang, got, want)
 		}

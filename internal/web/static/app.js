@@ -25,14 +25,14 @@ const JA = {
   "introspection": "内省", "deep work": "深い作業", "none": "なし", "left": "残り",
   "next wakeup": "次の起動", "stopped (recovery gave up)": "停止（回復を断念）", "in flight": "エージェントの応答待ち",
   "wakeup": "起動", "since": "開始", "daily cap": "1日の上限", "of": "/", "no limit": "上限なし",
-  "breaker": "ブレーカー", "until resumed": "再開まで", "none while paused": "一時停止中はなし", "held until active hours": "活動時間まで待機", "active hours": "活動時間",
-  "outside: schedule and idle wakeups wait": "時間外：予定とアイドルの起動は待機中",
+  "breaker": "ブレーカー", "until resumed": "再開まで", "none while paused": "一時停止中はなし", "held until active hours": "活動時間まで保留", "active hours": "活動時間",
+  "outside: schedule and idle wakeups wait": "活動時間外：定期とアイドルの起動は保留中",
   "Resume": "再開", "Pause": "一時停止", "recent alerts": "最近の警報",
   "requested; shows within one pulse": "を要求しました。1パルス以内に反映されます",
   "offline": "オフライン", "host": "ホスト", "last seen": "最後の受信",
   "live": "接続中", "connecting…": "接続しています…", "connection to the watchdog lost; retrying": "watchdog との接続が切れました。再接続しています",
   "Bearer token for pause/resume": "一時停止・再開用の Bearer トークン", "token": "トークン",
-  "client": "クライアント", "no hook event yet": "フックのイベントはまだない", "channels": "経路",
+  "client": "クライアント", "no hook event yet": "フックのイベントはまだありません", "channels": "経路",
   "hooks": "フック", "telemetry": "テレメトリ", "exec": "実行の出力", "transcript": "トランスクリプト", "waiting for you": "あなたの応答待ち",
   "cost today": "今日のコスト", "ghosts today": "今日のゴースト", "no runs booked": "実行の記録なし", "prices": "価格",
   "usage unknown": "使用量不明", "price unknown": "価格不明", "theme": "テーマ", "last log": "最新の活動ログ",
@@ -40,7 +40,7 @@ const JA = {
   "needs you": "要対応", "error": "エラー", "budget spent": "予算切れ", "all": "すべて", "search by name": "名前で検索",
   "sort": "並べ替え", "state": "状態", "name": "名前", "last activity": "最新の活動", "close": "閉じる",
   "blocked": "起動なし", "gave up": "回復を断念", "daily cap reached": "1日の上限に到達", "breaker open": "ブレーカー作動中",
-  "held by the service": "サービス側で待機中", "until": "まで",
+  "held by the service": "モデルのサービス側の制限で保留中", "until": "まで",
 };
 // BLOCKED names, in a word, why no wakeup can reach the agent (the
 // state's chambers.schedule.blocked.why).
@@ -105,7 +105,9 @@ function pauseLine(p, a) {
 // the bulges" (its ID is its start; the activity is the agent's words).
 function deepWorkLine(d, a) {
   const id = String(d.id || "");
-  const since = /^\d{14}$/.test(id) ? id.slice(8, 10) + ":" + id.slice(10, 12) : "";
+  // A time as the rest of the page writes it: HH:MM in English, HH:MM:SS
+  // in Japanese (clock's two forms).
+  const since = /^\d{14}$/.test(id) ? id.slice(8, 10) + ":" + id.slice(10, 12) + (ja(a) ? ":" + id.slice(12, 14) : "") : "";
   const mode = d.mode; // flexible, strict: the tool's own words in both languages
   const head = ja(a) ? mode + (since ? "（" + since + " から" + (d.deadline ? "、" + left(d.deadline, a) : "") + "）" : d.deadline ? "（" + left(d.deadline, a) + "）" : "")
     : mode + (since ? " since " + since : "") + (d.deadline ? (since ? ", " : " ") + left(d.deadline, a) : "");
@@ -222,9 +224,9 @@ function draw(name) {
   // The next wakeup only where one can come: not while paused, outside
   // active hours or with no watchdog pulsing.
   fact(dl, a, "next wakeup", stale ? "–" : blocked ? none + " · " + blockedWord(blocked, a) : sc.stopped ? tr(a, "stopped (recovery gave up)") : paused ? tr(a, "none while paused")
-    : sc.outside_active_hours ? tr(a, "held until active hours") : sc.next_wakeup ? until(sc.next_wakeup, a) + " · " + sc.next_source : none);
+    : sc.outside_active_hours ? tr(a, "held until active hours") : sc.next_wakeup ? until(sc.next_wakeup, a) + " · " + stripWord(sc.next_source, ja(a)) : none);
   if (blocked && !stale) fact(dl, a, "blocked", blocked.reason);
-  if (sc.in_flight) fact(dl, a, "in flight", (sc.in_flight_source || tr(a, "wakeup")) + " · " + ago(sc.in_flight_since, a));
+  if (sc.in_flight) fact(dl, a, "in flight", (sc.in_flight_source ? stripWord(sc.in_flight_source, ja(a)) : tr(a, "wakeup")) + " · " + ago(sc.in_flight_since, a));
   const cap = a.daily_cap || {};
   fact(dl, a, "daily cap", cap.limit ? cap.used + " " + tr(a, "of") + " " + cap.limit : (cap.used || 0) + " (" + tr(a, "no limit") + ")");
   fact(dl, a, "breaker", (a.circuit_breaker && a.circuit_breaker.state) || "closed");

@@ -70,14 +70,14 @@ function clientLine(a) {
   const n = c.tool_calls_5m || 0;
   if (c.last_tool_at && c.running) {
     const s = span(Math.max(0, Math.round((Date.now() - new Date(c.last_tool_at).getTime()) / 1000)), a);
-    v += j ? "；" + c.last_tool + " を実行中（" + s + "）；5分間のツール呼び出し" + n + "回"
+    v += j ? "。" + c.last_tool + " を実行中（" + s + "）。5分間のツール呼び出し" + n + "回"
       : "; running " + c.last_tool + " for " + s + "; " + calls(n) + " in 5m";
   } else if (c.last_tool_at) {
-    v += j ? "；5分間のツール呼び出し" + n + "回、最後は " + c.last_tool + "（" + ago(c.last_tool_at, a) + "）"
+    v += j ? "。5分間のツール呼び出し" + n + "回、最後は " + c.last_tool + "（" + ago(c.last_tool_at, a) + "）"
       : "; " + calls(n) + " in 5m, last " + c.last_tool + " " + ago(c.last_tool_at, a);
   }
-  if (c.repeats > 1) v += j ? "；" + c.loop_tools + " を" + c.repeats + "回繰り返し" : "; " + c.loop_tools + " repeated " + c.repeats + " times";
-  if (c.failure) v += j ? "；モデルのサービスでエラー：" + c.failure : "; the model's service failed: " + c.failure;
+  if (c.repeats > 1) v += j ? "。" + c.loop_tools + " を" + c.repeats + "回繰り返し" : "; " + c.loop_tools + " repeated " + c.repeats + " times";
+  if (c.failure) v += j ? "。モデルのサービスでエラー：" + c.failure : "; the model's service failed: " + c.failure;
   return v;
 }
 
@@ -147,7 +147,7 @@ function costLines(a) {
   const all = cellSum(k.today && k.today.by, "");
   let v = runsCost(all, a);
   const b = k.budget;
-  if (b && b.spent) v += ja(a) ? "；予算を使い切りました：0時まで起動しません" : "; budget spent: no wakeups until midnight";
+  if (b && b.spent) v += ja(a) ? "。予算を使い切ったため、深夜0時まで起動しません" : "; budget spent: no wakeups until midnight";
   const out = [["cost today", v]];
   if (all.runs) {
     const g = cellSum(k.today.by, "ghost");

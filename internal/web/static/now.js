@@ -36,7 +36,7 @@ function nowFacts(dl, a, rec, name, fact, ja) {
     // A fleet view's pulse carries no theme: the newest log's folder says it.
     const th = t ? { id: t.start_id || "", name: t.name || t.dir } : log && themeOf(log.path);
     if (th) {
-      const since = /^\d{14}$/.test(th.id) ? clock(new Date(+th.id.slice(0, 4), +th.id.slice(4, 6) - 1, +th.id.slice(6, 8), +th.id.slice(8, 10), +th.id.slice(10, 12)), a) : "";
+      const since = /^\d{14}$/.test(th.id) ? clock(new Date(+th.id.slice(0, 4), +th.id.slice(4, 6) - 1, +th.id.slice(6, 8), +th.id.slice(8, 10), +th.id.slice(10, 12), +th.id.slice(12, 14)), a) : "";
       fact(dl, a, "theme", since ? (ja ? th.name + "（" + since + " から）" : th.name + " (since " + since + ")") : th.name);
     }
   }

@@ -7,7 +7,7 @@
 const STRIP_WORDS = {
   working: ["working", "作業中"], waiting: ["waiting", "待機中"], waiting_for_you: ["waiting for you", "あなたの応答待ち"],
   paused: ["paused", "一時停止"], outside_active_hours: ["outside active hours", "活動時間外"], offline: ["offline", "オフライン"], stopped: ["no watchdog", "watchdog 停止中"],
-  schedule: ["schedule", "スケジュール"], idle: ["idle", "アイドル"], recovery: ["recovery", "回復"], feedback: ["feedback", "フィードバック"], extra: ["extra", "追加"],
+  schedule: ["schedule", "定期"], idle: ["idle", "アイドル"], recovery: ["recovery", "回復"], feedback: ["feedback", "フィードバック"], extra: ["extra", "追加"],
   wakeups: ["wakeups", "起動"], ghosts: ["ghosts", "ゴースト"], wakeup: ["wakeup", "起動"], ghost: ["ghost", "ゴースト"], error: ["error", "エラー"], warning: ["warning", "警告"],
   last_24h: ["last 24 hours", "直近24時間"], yesterday: ["yesterday", "昨日"], alerts_24h: ["alerts, last 24 hours", "直近24時間の警報"],
 };
@@ -33,7 +33,7 @@ function slotTitle(s, minutes, ja, today) {
   const day = today && isoDate(t) < today ? stripWord("yesterday", ja) + " " : "";
   const parts = [day + hm(t) + "-" + hm(end) + " " + (s.mode ? stripWord(s.mode, ja) : "–")];
   if (s.wakeups) {
-    const by = Object.entries(s.sources || {}).sort().map(([src, n]) => n > 1 ? src + " ×" + n : src).join(", ");
+    const by = Object.entries(s.sources || {}).sort().map(([src, n]) => stripWord(src, ja) + (n > 1 ? " ×" + n : "")).join(", ");
     parts.push(s.wakeups + " " + stripWord(s.wakeups === 1 ? "wakeup" : "wakeups", ja) + (by ? " (" + by + ")" : ""));
   }
   if (s.ghosts) parts.push(s.ghosts + " " + stripWord(s.ghosts === 1 ? "ghost" : "ghosts", ja));
