@@ -20,7 +20,7 @@ func (d *demoRun) t(en, ja string) string {
 	return en
 }
 
-var sourceNamesJa = map[string]string{"schedule": "予定による起動", "idle": "アイドル時の起動", "recovery": "回復の起動", "feedback": "緊急のフィードバックによる起動"}
+var sourceNamesJa = map[string]string{"schedule": "定期の起動", "idle": "アイドル時の起動", "recovery": "回復の起動", "feedback": "緊急のフィードバックによる起動"}
 
 // hJa spells a config duration in Japanese: 4秒, 5分, 1時間.
 func hJa(d config.Duration) string { return humanize.DurationIn(lang.Japanese, d.D()) }
@@ -36,7 +36,7 @@ func (d *demoRun) headerJa(addr string) {
 		hJa(d.cfg.Pulse.Interval), hJa(def.Pulse.Interval), hJa(d.cfg.Schedule.Every), hJa(def.Schedule.Every),
 		hJa(th.InactivityWarning), hJa(th.InactivityError), hJa(dth.InactivityWarning), hJa(dth.InactivityError))
 	d.say.Printf("                 内省は作業時間で%sごと（%s）\n", hJa(th.Introspection), hJa(dth.Introspection))
-	d.say.Printf("  （ALERT の行は機械が読む英語のままです）\n\n")
+	d.say.Printf("  （alert と recovery の行は、機械が読む英語のままです）\n\n")
 }
 
 func (d *demoRun) summaryJa(c state.Counters, rec int, cs *cost.Summary) {

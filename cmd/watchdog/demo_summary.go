@@ -32,28 +32,28 @@ func wakeupFates(c state.Counters) (admitted []fate, apart []fate) {
 	d := fate{n: c.Delivered, en: "delivered", ja: "届けた起動"}
 	if c.Ghosts > 0 {
 		d.subsetEN = fmt.Sprintf(" (%d of them ghosts: [IDLE], nothing to do)", c.Ghosts)
-		d.subsetJA = fmt.Sprintf("（うちゴースト%d回：[IDLE] だけの応答）", c.Ghosts)
+		d.subsetJA = fmt.Sprintf("（うち%d回はゴースト：[IDLE] だけの応答）", c.Ghosts)
 	}
 	admitted = []fate{d,
-		{n: c.DeliveryFailures, en: "failed", ja: "失敗"},
-		{n: c.TakenOver, en: "taken over by recovery or feedback", ja: "回復か至急のフィードバックに引き継いだもの"},
-		{n: c.ToolCapped, en: "ended at the tool-call cap", ja: "ツール呼び出しの上限で終えたもの"},
-		{n: c.TokenCapped, en: "ended at the token cap", ja: "トークンの上限で終えたもの"},
-		{n: c.Dropped, en: "over the daily cap", ja: "1日の上限を超えたもの"},
-		{n: c.DroppedBudget, en: "over the budget", ja: "予算を超えたもの"},
-		{n: c.Skipped, en: "skipped by the open breaker", ja: "開いたブレーカーで見送ったもの"},
-		{n: c.HeldService, en: "held for the model's service", ja: "モデルのサービス待ちで保留したもの"},
+		{n: c.DeliveryFailures, en: "failed", ja: "失敗した起動"},
+		{n: c.TakenOver, en: "taken over by recovery or feedback", ja: "回復か緊急のフィードバックに引き継いだ起動"},
+		{n: c.ToolCapped, en: "ended at the tool-call cap", ja: "ツール呼び出しの上限で終えた起動"},
+		{n: c.TokenCapped, en: "ended at the token cap", ja: "トークンの上限で終えた起動"},
+		{n: c.Dropped, en: "over the daily cap", ja: "1日の上限を超えた起動"},
+		{n: c.DroppedBudget, en: "over the budget", ja: "予算を超えた起動"},
+		{n: c.Skipped, en: "skipped by the open breaker", ja: "開いたブレーカーで見送った起動"},
+		{n: c.HeldService, en: "held for the model's service", ja: "モデルのサービス側の制限で保留した起動"},
 	}
 	sum := int64(0)
 	for _, f := range admitted {
 		sum += f.n
 	}
-	admitted = append(admitted, fate{n: c.Wakeups - sum, en: "still running when the demo ended", ja: "デモの終わりにまだ実行中だったもの"})
+	admitted = append(admitted, fate{n: c.Wakeups - sum, en: "still running when the demo ended", ja: "デモの終わりにまだ実行中だった起動"})
 	apart = []fate{
-		{n: c.Coalesced, en: "came due while one was running and joined it", ja: "実行中に重なって一つにまとめた"},
-		{n: c.Paused, en: "not sent: paused", ja: "一時停止中で送らなかった"},
-		{n: c.GaveUp, en: "not sent: recovery gave up", ja: "回復をあきらめたので送らなかった"},
-		{n: c.OutsideActiveHours, en: "held outside active hours", ja: "活動時間外で控えた"},
+		{n: c.Coalesced, en: "came due while one was running and joined it", ja: "実行中に重なったため一つにまとめました"},
+		{n: c.Paused, en: "not sent: paused", ja: "一時停止中のため送りませんでした"},
+		{n: c.GaveUp, en: "not sent: recovery gave up", ja: "回復を断念したため送りませんでした"},
+		{n: c.OutsideActiveHours, en: "held outside active hours", ja: "活動時間外のため保留しました"},
 	}
 	return admitted, apart
 }
@@ -78,13 +78,15 @@ func summaryLine(l lang.Lang, c state.Counters, recoveries int) string {
 			continue
 		}
 		if l == lang.Japanese {
-			more = append(more, fmt.Sprintf("ほかに%d回は%s", f.n, f.ja))
+			more = append(more, fmt.Sprintf("ほかに%d回は、%s", f.n, f.ja))
 		} else {
 			more = append(more, fmt.Sprintf("%d more %s", f.n, f.en))
 		}
 	}
 	if l == lang.Japanese {
-		s := fmt.Sprintf("まとめ：起動%d回（%s）", c.Wakeups, strings.Join(parts, "、"))
+		// One sentence a count, no parentheses inside parentheses: the
+		// whole, then its parts, then what was never admitted.
+		s := fmt.Sprintf("まとめ：起動%d回。%s", c.Wakeups, strings.Join(parts, "、"))
 		if len(more) > 0 {
 			s += "。" + strings.Join(more, "。")
 		}

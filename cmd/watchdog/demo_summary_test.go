@@ -22,7 +22,7 @@ func TestSummaryAddsUp(t *testing.T) {
 	}{
 		{state.Counters{Wakeups: 28, Delivered: 27, Ghosts: 3, TakenOver: 1, Coalesced: 2, Alerts: 5, Pulses: 140},
 			"Summary: 28 wakeups: 27 delivered (3 of them ghosts: [IDLE], nothing to do), 1 taken over by recovery or feedback; 2 more came due while one was running and joined it. 5 alerts, 1 recovery, 140 pulses.",
-			"まとめ：起動28回（届けた起動27回（うちゴースト3回：[IDLE] だけの応答）、回復か至急のフィードバックに引き継いだもの1回）。ほかに2回は実行中に重なって一つにまとめた。警報5件、回復1回、パルス140回。", 28},
+			"まとめ：起動28回。届けた起動27回（うち3回はゴースト：[IDLE] だけの応答）、回復か緊急のフィードバックに引き継いだ起動1回。ほかに2回は、実行中に重なったため一つにまとめました。警報5件、回復1回、パルス140回。", 28},
 		{state.Counters{Wakeups: 5, Delivered: 3, DeliveryFailures: 1, Alerts: 1, Pulses: 9},
 			"Summary: 5 wakeups: 3 delivered, 1 failed, 1 still running when the demo ended. 1 alert, 1 recovery, 9 pulses.", "", 5},
 	} {

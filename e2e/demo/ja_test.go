@@ -68,7 +68,7 @@ func TestDemoJapaneseDayTellsTheAgentOnlyJapanese(t *testing.T) {
 	}
 	// The narration is Japanese too, but for the alert lines, which are
 	// what machines read and stay English.
-	for _, w := range []string{"ai-heart デモ", "#1 予定による起動", "tool      start_theme 「", "応答：", "まとめ：起動"} {
+	for _, w := range []string{"ai-heart デモ", "#1 定期の起動", "tool      start_theme 「", "応答：", "まとめ：起動"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("the narration lacks %q", w)
 		}
