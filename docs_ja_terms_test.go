@@ -1,6 +1,8 @@
 package aiheart_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -34,13 +36,42 @@ var jaAvoid = map[string]string{
 	"直前の `checkpoint` の返信にあったIDを使って": "the tools name files; you never type an ID",
 	"記録もすることも":                       "記録は残らず、することもありません (garbled)",
 	"していたことを止め":                      "していたことをやめ (one rendering, as the inactivity error says it)",
+	"；":                              "。 between clauses, or 、 (a full-width semicolon is not Japanese punctuation)",
+	"至急":                             "緊急 (one word for urgent, as the feedback notices say it)",
+	"予定による起動":                        "定期の起動 (one word for a scheduled wakeup)",
+	"スケジュール":                         "定期 (one word for a scheduled wakeup)",
+	"活動時間まで待機":                       "活動時間まで保留 (待機 is the agent's waiting; a wakeup is held)",
+	"側で待機":                           "…の制限で保留中 (待機 is the agent's waiting; a wakeup is held)",
+	"起動は待機":                          "起動は保留中 (待機 is the agent's waiting; a wakeup is held)",
+	"はまだない":                          "はまだありません (です/ます, as everywhere else)",
+}
+
+// pageTexts are the status page's scripts: their Japanese is what a
+// Japanese operator reads on the card, and says a wakeup, a wait and
+// urgency in the agent's words.
+func pageTexts(t *testing.T) []agentText {
+	t.Helper()
+	files, err := filepath.Glob("internal/web/static/*.js")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no page scripts: %v", err)
+	}
+	var out []agentText
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, agentText{f, string(b)})
+	}
+	return out
 }
 
 // TestJapaneseTextsAvoidMisleadingPhrases: no Japanese text the agent reads
 // (docs, tool definitions, server instructions, reply and notice
-// templates) keeps a phrase the review flagged.
+// templates), nor the demo's narration or the status page, keeps a phrase
+// the review flagged.
 func TestJapaneseTextsAvoidMisleadingPhrases(t *testing.T) {
-	for _, at := range agentTexts(t) {
+	for _, at := range append(agentTexts(t), pageTexts(t)...) {
 		for bad, good := range jaAvoid {
 			if strings.Contains(at.text, bad) {
 				t.Errorf("%s says %q: write %s", at.where, bad, good)
