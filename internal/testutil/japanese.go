@@ -192,11 +192,15 @@ var (
 	instruction = regexp.MustCompile(`ください(?:（[^）]*）)?$`)
 	// jaParen is an innermost parenthesis.
 	jaParen = regexp.MustCompile(`（[^（）]*）`)
+	// passTwice is a 直し方 whose next sentence asks to pass again: one
+	// instruction said twice (「cursor を文字列で渡してください。前のページの
+	// next_cursor を渡してください。」).
+	passTwice = regexp.MustCompile(`直し方：[^。]*渡してください。[^。]*渡してください。`)
 )
 
 // ErrorFlaws lists what makes a Japanese error read badly: two colons in
-// one sentence (「直し方：次を渡してください：…」), and a 直し方 that is not
-// one instruction ending in 「ください。」.
+// one sentence (「直し方：次を渡してください：…」), a 直し方 that is not
+// one instruction ending in 「ください。」, and one that says it twice.
 func ErrorFlaws(s string) []string {
 	var out []string
 	if strings.Contains(s, "。。") {
@@ -211,6 +215,9 @@ func ErrorFlaws(s string) []string {
 		if strings.Count(bare, "：") > 1 {
 			out = append(out, "two colons in one sentence: "+sent)
 		}
+	}
+	for _, m := range passTwice.FindAllString(s, -1) {
+		out = append(out, "one instruction said twice: "+m)
 	}
 	for _, m := range fixSentence.FindAllStringSubmatch(s, -1) {
 		if m[2] != "。" || !instruction.MatchString(m[1]) {

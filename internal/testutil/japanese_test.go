@@ -52,6 +52,8 @@ func TestErrorFlaws(t *testing.T) {
 		{"直し方：テーマを始めたときの14桁のハートビートID。", "a 直し方 that is not an instruction"},
 		{"直し方：省いてください（省略時は1）。", ""},
 		{"直し方：省いてください。。", "a doubled 。"},
+		{"cursor: 文字列ではありません（数値（5）が渡されました）。直し方：cursor を文字列で渡してください。前のページの next_cursor を渡してください。", "one instruction said twice"},
+		{"(1) a: 空です。直し方：a を渡してください。 (2) b: 空です。直し方：b を渡してください。", ""},
 	} {
 		got := strings.Join(ErrorFlaws(tc.s), "; ")
 		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {

@@ -22,6 +22,13 @@ func (c *checker) text(f *string, hint say) bool { return c.textAs(f, c.of(f).re
 // textAs is text with required said by the caller: the parent pair is
 // optional, but each of the two is required once the other is given.
 func (c *checker) textAs(f *string, required bool, hint say) bool {
+	return c.textFix(f, required, hint, "pass %s as a string: %s", "pass %s as a non-empty string: %s")
+}
+
+// textFix is textAs with the two fixes given: a hint that names the value
+// (a noun, not an instruction) goes inside the one instruction, "pass X as
+// a string holding Y", never after it as a second one.
+func (c *checker) textFix(f *string, required bool, hint say, asString, nonEmpty string) bool {
 	p := c.of(f)
 	if c.describe {
 		return false
@@ -29,14 +36,14 @@ func (c *checker) textAs(f *string, required bool, hint say) bool {
 	switch {
 	case !p.given():
 		if required {
-			c.report(f, sayf("required but missing"), sayf("pass %s as a string: %s", p.name, hint))
+			c.report(f, sayf("required but missing"), sayf(asString, p.name, hint))
 		}
 		return false
 	case !p.ok:
-		c.report(f, sayf("must be a string, got %s", jsonKind(p.raw)), sayf("pass %s as a string: %s", p.name, hint))
+		c.report(f, sayf("must be a string, got %s", jsonKind(p.raw)), sayf(asString, p.name, hint))
 		return false
 	case required && *f == "":
-		c.report(f, sayf("must not be empty"), sayf("pass %s as a non-empty string: %s", p.name, hint))
+		c.report(f, sayf("must not be empty"), sayf(nonEmpty, p.name, hint))
 		return false
 	}
 	if n := utf8.RuneCountInString(*f); n > maxText {
@@ -164,7 +171,7 @@ var idRe = regexp.MustCompile(`^[0-9]{14}$`)
 // id checks a heartbeat-ID field, required, and returns the ID.
 func (c *checker) id(f *string, hint say) (workspace.ID, bool) {
 	c.of(f).schema["pattern"] = idRe.String()
-	if !c.textAs(f, true, hint) {
+	if !c.textFix(f, true, hint, holdingString, holdingNonEmpty) {
 		return "", false
 	}
 	id, err := workspace.ParseID(*f)
@@ -175,10 +182,16 @@ func (c *checker) id(f *string, hint say) (workspace.ID, bool) {
 	return workspace.ID(id), true
 }
 
+// The fixes of a field whose hint names its value (the theme pair).
+const (
+	holdingString   = "pass %s as a string holding %s"
+	holdingNonEmpty = "pass %s as a non-empty string holding %s"
+)
+
 // part checks a directory-part field (required) and cleans it.
 func (c *checker) part(f *string, hint say) bool {
 	c.of(f).schema["maxLength"] = workspace.MaxPartLen
-	if !c.textAs(f, true, hint) {
+	if !c.textFix(f, true, hint, holdingString, holdingNonEmpty) {
 		return false
 	}
 	p, err := workspace.CheckPart(*f)

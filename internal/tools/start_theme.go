@@ -28,7 +28,7 @@ type startThemeInput struct {
 
 func (in *startThemeInput) validate(c *checker) {
 	c.oneLine(&in.ThemeName, 1, maxThemeNameLen, sayf("the theme's title, up to %d characters on one line", maxThemeNameLen))
-	c.part(&in.ThemePart, sayf("a short folder name for the theme, e.g. ai_research; the folder becomes artifacts/<current heartbeat ID>_<theme_directory_part>/"))
+	c.part(&in.ThemePart, sayf("a short folder name for the theme, e.g. ai_research (the folder becomes artifacts/<current heartbeat ID>_<theme_directory_part>/)"))
 	c.text(&in.Reason, sayf("why you start this theme"))
 	c.list(&in.ActivityContent, sayf("what you did to start the theme, one item per point"))
 	in.parent = c.parent(&in.parentInput)

@@ -18,12 +18,13 @@ type parentInput struct {
 	ParentThemePart    string `json:"parent_theme_directory_part,omitempty" jsonschema:"Only for a sub-theme: the parent theme's directory part. Give it together with parent_theme_start_id, or leave both out."`
 }
 
-// The hints of the theme parameters, for the fixes of bad calls.
+// The hints of the theme parameters, for the fixes of bad calls: each
+// names the value (a noun), which the fix puts inside its one instruction.
 var (
 	themeIDHint          = sayf("the 14-digit heartbeat ID the theme was started with, the first part of its folder name artifacts/<theme_start_id>_<theme_directory_part>/")
 	themePartHint        = sayf("the theme folder's name after the ID and underscore, e.g. ai_research for artifacts/20250101120000_ai_research/")
-	parentThemeIDHint    = sayf("only for a sub-theme: the parent theme's 14-digit start ID; give it together with parent_theme_directory_part, or leave both out")
-	parentThemePartHint  = sayf("only for a sub-theme: the parent theme's directory part; give it together with parent_theme_start_id, or leave both out")
+	parentThemeIDHint    = sayf("the parent theme's 14-digit start ID (only for a sub-theme: give it together with parent_theme_directory_part, or leave both out)")
+	parentThemePartHint  = sayf("the parent theme's directory part (only for a sub-theme: give it together with parent_theme_start_id, or leave both out)")
 	themeNotFoundFixHint = sayf("check theme_start_id and theme_directory_part against the folder name under artifacts/ (and the parent pair for a sub-theme), or call start_theme first")
 )
 

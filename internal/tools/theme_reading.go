@@ -122,6 +122,12 @@ func (in *listThemeArtifactsInput) validate(c *checker) {
 	case c.of(&in.Limit).ok && !inRange:
 		c.report(&in.Limit, sayf("%d is outside 1..%d", in.Limit, maxListLimit), hint)
 	}
+	// The cursor has one fix, where its source says its type: "pass it as
+	// a string" and "pass the next_cursor" would be one instruction twice.
+	if p := c.of(&in.Cursor); !c.describe && p.given() && !p.ok {
+		c.report(&in.Cursor, sayf("must be a string, got %s", jsonKind(p.raw)), sayf("pass the previous page's next_cursor as cursor, unchanged, or leave it out for the first page"))
+		return
+	}
 	c.text(&in.Cursor, sayf("the next_cursor of the previous page"))
 }
 
