@@ -73,11 +73,15 @@ func (e *eval) inactivity() Finding {
 	if f.Level == Error {
 		// Recovery starts: point to its steps, not to the warning's
 		// "keep going with a checkpoint".
-		f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s. The watchdog treats you as stuck and starts recovery: follow the recovery notice "+
+		f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s. The watchdog treats you as stuck and has started recovery: follow the recovery notice "+
 			"(stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery).", humanize.Span(el), from)
 		if w := e.cfg.Work; w.Ended.Kind != "" && w.Working && !w.EndedAt.Before(w.Since) {
 			// Not a silent stall: the run was cut off before its log.
-			f.Notice = e.notice("Your last run was ended by %s at %s, before it wrote an activity log; keep each run within it.", w.Ended, e.clock(w.EndedAt)) + " " + f.Notice
+			cut := "Your last run was ended by %s at %s, before it wrote an activity log; keep each run within it."
+			if w.Ended.Kind == EndSignal { // no limit of yours to keep within
+				cut = "Your last run was ended by %s at %s, before it wrote an activity log. In long work, write checkpoints along the way and close each piece of work early with an activity log."
+			}
+			f.Notice = e.notice(cut, w.Ended, e.clock(w.EndedAt)) + " " + f.Notice
 		}
 		return f
 	}

@@ -16,8 +16,8 @@ var ja = lang.Catalogue{
 	"Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection).":                                                                                      "次の1〜2サイクルのうちに、活動種別「内省」の活動ログ（create_activity_log の activity_type）を予定してください。",
 	"Make your next activity log an introspection (create_activity_log with activity_type introspection).":                                                                                            "次の活動ログは、活動種別「内省」の活動ログ（create_activity_log の activity_type）にしてください。",
 	"Introspect now, in this cycle: look back on your recent activity and record it with create_activity_log with activity_type introspection.":                                                       "今、このサイクルで内省してください。最近の活動を振り返り、活動種別「内省」の活動ログ（create_activity_log の activity_type）に記録してください。",
-	"No activity log or checkpoint for %s, counted from %s. The watchdog treats you as stuck and starts recovery: follow the recovery notice " +
-		"(stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery).": "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。watchdog はあなたが行き詰まっているとみなし、回復を始めます。回復通知に従ってください" +
+	"No activity log or checkpoint for %s, counted from %s. The watchdog treats you as stuck and has started recovery: follow the recovery notice " +
+		"(stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery).": "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。watchdog はあなたが行き詰まっているとみなし、回復を始めています。回復通知に従ってください" +
 		"（していたことをやめ、GEMINI.md と ai-docs/ を読み直してから、活動種別「回復」の活動ログを書きます）。",
 	" of working time": "作業時間で",
 	" (urgent)":        "（緊急）",
@@ -33,7 +33,8 @@ var ja = lang.Catalogue{
 	"the token cap (budget.per_wakeup_tokens: %s)": "1回の起動のトークン上限（budget.per_wakeup_tokens: %s）",
 	"its timeout (agent.timeout: %s)":              "実行の制限時間（agent.timeout: %s）",
 	"the signal %s":                                "シグナル %s",
-	"Your last run was ended by %s at %s, before it wrote an activity log; keep each run within it.": "前回の実行は、活動ログを書く前に%sによって%sに終了させられました。1回の実行をその範囲に収めてください。",
+	"Your last run was ended by %s at %s, before it wrote an activity log; keep each run within it.":                                                                               "前回の実行は、活動ログを書く前に%sによって%sに終了させられました。1回の実行をその範囲に収めてください。",
+	"Your last run was ended by %s at %s, before it wrote an activity log. In long work, write checkpoints along the way and close each piece of work early with an activity log.": "前回の実行は、活動ログを書く前に%sによって%sに終了させられました。長い作業は途中でチェックポイントを書き、活動ログで早めに区切ってください。",
 	"Your deep work %s ended with %s, and the log after it (%s) was not an introspection. After deep work, reflect first: " +
 		"write your next activity log with create_activity_log with activity_type introspection.": "深い作業 %s は %s で終わりましたが、その次のログ（%s）が内省ではありませんでした。深い作業の後は、まず振り返ってください。" +
 		"次の活動ログは活動種別「内省」にしてください。",

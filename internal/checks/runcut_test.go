@@ -1,0 +1,39 @@
+package checks
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/scan"
+)
+
+// TestRunCutNotice: the inactivity error after a run that was cut off says
+// what cut it, and asks for what the agent can do about that cause: a run
+// within the cap it hit, or, for a signal from outside (no limit of its
+// own to keep within), checkpoints and early logs. In both languages.
+func TestRunCutNotice(t *testing.T) {
+	for _, tc := range []struct {
+		end       RunEnd
+		want, not string
+		wantJa    string
+	}{
+		{RunEnd{Kind: EndToolCap, Detail: "40"}, "keep each run within it", "checkpoints along the way", "1回の実行をその範囲に収めてください"},
+		{RunEnd{Kind: EndSignal, Detail: "SIGTERM"}, "write checkpoints along the way", "keep each run within it", "長い作業は途中でチェックポイントを書き"},
+	} {
+		c := withWork(11*time.Minute, 0)
+		c.Work.Ended, c.Work.EndedAt = tc.end, now.Add(-10*time.Minute)
+		r, _ := Evaluate(now, scan.Snapshot{}, c, State{})
+		f, _ := r.Finding(Inactivity)
+		if f.Level != Error || !strings.Contains(f.Notice, tc.want) || strings.Contains(f.Notice, tc.not) {
+			t.Errorf("%s: %v %q, want an error saying %q and not %q", tc.end.Kind, f.Level, f.Notice, tc.want, tc.not)
+		}
+		c.Language = lang.Japanese
+		rj, _ := Evaluate(now, scan.Snapshot{}, c, State{})
+		fj, _ := rj.Finding(Inactivity)
+		if !strings.Contains(fj.Notice, tc.wantJa) || !strings.Contains(fj.Notice, "回復を始めています") {
+			t.Errorf("%s (ja): %q, want %q and 回復を始めています", tc.end.Kind, fj.Notice, tc.wantJa)
+		}
+	}
+}
