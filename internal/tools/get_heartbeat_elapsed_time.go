@@ -56,7 +56,7 @@ type ElapsedResult struct {
 	StretchStart               string            `json:"stretch_start,omitempty" jsonschema:"RFC 3339 start of the stretch inactivity counts from (the newest proof, tool call or unanswered wakeup); absent while waiting and during strict deep work"`
 	NotJudged                  string            `json:"not_judged,omitempty" jsonschema:"why mcp-heart cannot say which thresholds are crossed"`
 	Thresholds                 []ThresholdStatus `json:"thresholds" jsonschema:"each watchdog threshold and the time until it is crossed"`
-	Stage                      string            `json:"stage" jsonschema:"empty, notice (this cycle, from your latest log or the wakeup if later, has run past the inactivity warning) or split (past the error: split recommended)"`
+	Stage                      string            `json:"stage" jsonschema:"empty, notice (this cycle, from your latest log or the wakeup if later, has run past the inactivity warning) or split (past the error: split your work)"`
 	StageNote                  string            `json:"stage_note,omitempty" jsonschema:"advice for the stage"`
 	PendingNoticesHeartbeatID  string            `json:"pending_notices_heartbeat_id,omitempty" jsonschema:"the heartbeat ID of the watchdog pulse the notices come from"`
 	PendingNotices             []string          `json:"pending_notices" jsonschema:"the watchdog's notice paragraphs (warnings, feedback, recovery instructions) from its last pulse, whatever the delivery, less those a log or checkpoint written since has answered"`

@@ -59,7 +59,7 @@ var jaSchema = lang.Catalogue{
 	"the end record, when ended":                                                 "終了記録（終わっているとき）",
 	"the file, workspace-relative":                                               "ファイル（ワークスペースからの相対パス）",
 	"the heartbeat ID of the watchdog pulse the notices come from":               "通知を出した watchdog のパルスのハートビートID",
-	"empty, notice (this cycle, from the previous log or the wakeup if later, ran past the inactivity warning) or split (past the error: split your work)": "空、`notice`（このサイクル（前回のログから。起動の方が後ならその起動から）が無活動の警告の時間を超えた）、`split`（エラーの時間を超えた：作業を分けてください）",
+	"empty, notice (this cycle, from the previous log or the wakeup if later, ran past the inactivity warning) or split (past the error: split your work)": "空、`notice`（このサイクルが無活動の警告が出る時間を超えた。サイクルは前回のログから数え、起動の方が後なら起動から数える）、`split`（エラーが出る時間を超えた。作業を分けてください）",
 	"seconds since the latest activity log": "最新の活動ログからの秒数",
 	"the heartbeat ID the checkpoint is filed under, for reference: the tools read IDs themselves, never pass or reuse one": "チェックポイントが記録されたハートビートID（参考用：IDはツールが自分で読むので、渡したり使い回したりしない）",
 	"the heartbeat ID the tool named the log by, for reference: never pass or reuse one":                                    "ツールがログの名前に使ったハートビートID（参考用：渡したり使い回したりしない）",
