@@ -21,11 +21,18 @@ type drain struct {
 	in  io.Reader
 	out io.Writer
 
+	// known names the tools served; unknown answers a call of any other
+	// tool, by the call's ID, in the agent's words (mcp-go's reply is
+	// English and names no fix).
+	known   map[string]bool
+	unknown func(name string) string
+
 	mu      sync.Mutex
 	cond    *sync.Cond
 	owed    int
-	inLine  []byte // a request line not yet complete
-	outLine []byte // a reply line not yet complete
+	missing map[string]string // call ID -> the unknown tool it named
+	inLine  []byte            // a request line not yet complete
+	outLine []byte            // a reply line not yet complete
 }
 
 func newDrain(in io.Reader, out io.Writer) *drain {
@@ -34,10 +41,14 @@ func newDrain(in io.Reader, out io.Writer) *drain {
 	return d
 }
 
-// message is the part of a JSON-RPC line that tells a request from a reply.
+// message is the part of a JSON-RPC line that tells a request from a reply,
+// and a tool call's name.
 type message struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
+	Params struct {
+		Name string `json:"name"`
+	} `json:"params"`
 }
 
 func (m message) hasID() bool { return len(m.ID) > 0 && string(m.ID) != "null" }
@@ -63,6 +74,12 @@ func (d *drain) Read(p []byte) (int, error) {
 		var m message
 		if json.Unmarshal(l, &m) == nil && m.Method != "" && m.hasID() {
 			d.owed++
+			if m.Method == "tools/call" && d.known != nil && !d.known[m.Params.Name] {
+				if d.missing == nil {
+					d.missing = map[string]string{}
+				}
+				d.missing[string(m.ID)] = m.Params.Name
+			}
 		}
 	})
 	d.mu.Unlock()
@@ -74,6 +91,16 @@ func (d *drain) Read(p []byte) (int, error) {
 
 // Write writes stdout, counting replies.
 func (d *drain) Write(p []byte) (int, error) {
+	if out, ok := d.reword(p); ok {
+		if _, err := d.out.Write(out); err != nil {
+			return 0, err
+		}
+		d.mu.Lock()
+		d.owed--
+		d.cond.Broadcast()
+		d.mu.Unlock()
+		return len(p), nil
+	}
 	n, err := d.out.Write(p)
 	d.mu.Lock()
 	lines(&d.outLine, p[:n], func(l []byte) {
@@ -101,4 +128,41 @@ func (d *drain) wait() {
 		d.cond.Wait()
 	}
 	d.mu.Unlock()
+}
+
+// reword returns the error reply p to a call of an unknown tool with its
+// message in the agent's words, keeping its code; ok is false for any other
+// write. mcp-go writes each reply whole, as one line.
+func (d *drain) reword(p []byte) (out []byte, ok bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if len(d.missing) == 0 || len(d.outLine) > 0 || len(p) == 0 || p[len(p)-1] != '\n' || bytes.IndexByte(p, '\n') != len(p)-1 {
+		return nil, false
+	}
+	var reply struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   *struct {
+			Code    int             `json:"code"`
+			Message string          `json:"message"`
+			Data    json.RawMessage `json:"data,omitempty"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(p, &reply) != nil {
+		return nil, false
+	}
+	name, found := d.missing[string(reply.ID)]
+	if !found {
+		return nil, false
+	}
+	delete(d.missing, string(reply.ID))
+	if reply.Error == nil {
+		return nil, false
+	}
+	reply.Error.Message = d.unknown(name)
+	b, err := json.Marshal(reply)
+	if err != nil {
+		return nil, false
+	}
+	return append(b, '\n'), true
 }

@@ -92,6 +92,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	stdio := server.NewStdioServer(tools.NewServer(t, version.Get().Short()))
 	stdio.SetErrorLogger(log.New(logger, "", 0))
 	d := newDrain(stdin, stdout) // EOF waits for the replies still owed
+	d.known, d.unknown = t.Names(), func(name string) string { return tools.UnknownTool(t.Lang, name) }
 	if err := stdio.Listen(ctx, d, d); err != nil && !errors.Is(err, context.Canceled) {
 		logger.Error().Err(err).Msg("stdio transport")
 		return 1

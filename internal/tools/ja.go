@@ -15,6 +15,9 @@ var ja = lang.Catalogue{
 		"4. 深い作業を終える活動ログの次の活動ログは内省にしてください。それとは別に、定期的に内省してください。\n" +
 		"5. stats/ と histories/ にはこれらのツールを通してだけ書き、何も削除しないでください。checkpoint、create_activity_log、get_heartbeat_elapsed_time の返信には watchdog の現在の通知が含まれます。それに従ってください。",
 
+	// A call of a tool mcp-heart does not have.
+	"There is no tool named %q. Fix: call one of the tools that tools/list names.": "「%s」というツールはありません。直し方：tools/list にあるツール名で呼んでください。",
+
 	// Tool titles.
 	"Create activity log":         "活動ログの作成",
 	"Checkpoint":                  "チェックポイント",

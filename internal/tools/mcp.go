@@ -223,3 +223,18 @@ func encodeSchemas(tool *mcp.Tool) {
 	tool.InputSchema, tool.RawInputSchema = mcp.ToolInputSchema{}, in
 	tool.OutputSchema, tool.RawOutputSchema = mcp.ToolOutputSchema{}, out
 }
+
+// UnknownTool is the agent's reply to a call of a tool mcp-heart does not
+// have, in its language (mcp-go's own is English and names no fix).
+func UnknownTool(l lang.Lang, name string) string {
+	return ja.F(l, "There is no tool named %q. Fix: call one of the tools that tools/list names.", name)
+}
+
+// Names are the names of the tools t serves.
+func (t *Tools) Names() map[string]bool {
+	names := map[string]bool{}
+	for _, d := range t.Definitions() {
+		names[d.Tool.Name] = true
+	}
+	return names
+}
