@@ -279,7 +279,7 @@ func workRow(now time.Time, w state.Work, intro *workspace.Proof) string {
 		if w.Since != nil {
 			since = "the wakeup " + ago(now, *w.Since) + " ago"
 		}
-		return "working on " + since + " (answered by the end of the turn where hooks are wired, else an activity log, or the end of an exec run); " + worked
+		return "working on " + since + " (answered by an activity log, the end of the turn where hooks are wired, or the end of an exec run); " + worked
 	case state.WorkWaiting:
 		return "waiting for the next wakeup (healthy); " + worked
 	}

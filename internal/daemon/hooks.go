@@ -19,7 +19,7 @@ const hookSkew = time.Minute
 
 // readHooks folds in what the agent's client said through its hooks since
 // the last pulse. Where hooks speak, the end of a turn answers a tmux or
-// inbox wakeup (the log rule stays for clients without hooks), but only a
+// inbox wakeup (as a log after it does, hooks or not), but only a
 // turn the client said began after the wakeup: a lone Stop line, which the
 // agent can pipe to heart-hook itself, answers nothing.
 func (a *agent) readHooks(b *beat) {
@@ -126,11 +126,14 @@ func (a *agent) awaited() time.Time {
 	return time.Time{}
 }
 
-// clientWork is the work clock's view adjusted by the hooks: a turn in
-// progress is work, whoever started it (a wakeup, or the user typing).
+// clientWork is the work clock's view adjusted by the hooks: a turn begun
+// by a prompt after the last answered wakeup is work, whoever sent the
+// prompt (a wakeup, or the user typing). The rest of a turn whose wakeup a
+// log has answered is not new work, nor is a tool call outside any wakeup
+// (its turn's start was never heard): neither opens a working stretch.
 // Called with a.mu held.
-func (a *agent) clientWork(w checks.Work) checks.Work {
-	if c := a.activity; w.Scheduled && !w.Working && c.InTurn {
+func (a *agent) clientWork(w checks.Work, answered time.Time) checks.Work {
+	if c := a.activity; w.Scheduled && !w.Working && c.InTurn && c.Prompted && c.TurnStart.After(answered) {
 		w.Working, w.Since, w.Hooked = true, c.TurnStart, true
 	}
 	return w

@@ -28,8 +28,8 @@ func said(t *testing.T, ws *workspace.Workspace, e hook.Event) {
 	}
 }
 
-// With hooks, a tmux wakeup is answered by the end of the agent's turn, not
-// by a log; a turn of tool calls longer than the inactivity error with no
+// With hooks, a tmux wakeup is answered by the end of the agent's turn or
+// by a log after it, whichever comes first; a turn of tool calls longer than the inactivity error with no
 // checkpoint is busy, not inactive; the state file says what the client
 // is doing.
 func TestHooksAnswerTurnsAndProveLife(t *testing.T) {
@@ -57,8 +57,8 @@ func TestHooksAnswerTurnsAndProveLife(t *testing.T) {
 		if h.hasAlert("inactivity", "warning") || h.hasAlert("inactivity", "error") {
 			t.Fatalf("inactivity alert during a busy turn: %v", alertsOf(t, h.alerts))
 		}
-		if n := len(rec.prompts()); n != 1 {
-			t.Fatalf("%d wakeups during the turn: a log mid-turn answered it", n)
+		if n := len(rec.prompts()); n != 2 {
+			t.Fatalf("%d wakeups during the turn, want 2: the log answered the first, the second waits for an answer", n)
 		}
 		st := h.state()
 		c := st.Client
@@ -73,10 +73,14 @@ func TestHooksAnswerTurnsAndProveLife(t *testing.T) {
 			t.Fatalf("inactivity message %q, want it to say busy", msg)
 		}
 		said(t, ws, hook.Event{Kind: hook.TurnEnd})
+		// The client submits the wakeup typed during the turn as the next
+		// prompt: that turn's end answers it.
+		said(t, ws, hook.Event{Kind: hook.TurnStart})
+		said(t, ws, hook.Event{Kind: hook.TurnEnd})
 		time.Sleep(1100 * time.Millisecond) // the pulse sees the turn's end; the next wakeup goes out
 		synctest.Wait()
-		if n := len(rec.prompts()); n != 2 {
-			t.Fatalf("%d wakeups after the turn's end, want 2", n)
+		if n := len(rec.prompts()); n != 3 {
+			t.Fatalf("%d wakeups after the turn's end, want 3", n)
 		}
 		if c := h.state().Client; c == nil || (c.Mode != state.ClientWaiting && c.Mode != state.ClientInTurn) {
 			t.Fatalf("client state after the turn = %+v", c)

@@ -152,8 +152,9 @@ func (a *agent) scan(b *beat) {
 func (a *agent) evaluate(b *beat) {
 	a.mu.Lock()
 	prev := a.checkState
-	a.woke(a.gate.step(b.now, pulseSaw(b, a.activity.Wired)))
-	work := a.clientWork(a.gate.work().Checks())
+	a.woke(a.gate.step(b.now, pulseSaw(b)))
+	gw := a.gate.work()
+	work := a.clientWork(gw.Checks(), gw.Answered())
 	work.HeldUntil, work.HeldFor = a.gate.held()
 	baseline := a.baseline
 	urgent := a.urgentWaiting(b.snap)
@@ -170,9 +171,9 @@ func (a *agent) evaluate(b *beat) {
 
 // pulseSaw is what the pulse tells the wakeup machine: the working
 // stretch's clock (paused: none of this time is work), the proof that ends
-// idleness, the log that answers a held wakeup where no hooks speak.
-func pulseSaw(b *beat, hooked bool) wakeup.Pulse {
-	p := wakeup.Pulse{Now: b.now, Paused: b.paused, Hooked: hooked}
+// idleness, the log that answers a held wakeup.
+func pulseSaw(b *beat) wakeup.Pulse {
+	p := wakeup.Pulse{Now: b.now, Paused: b.paused}
 	if l := b.snap.LastLog; l != nil {
 		p.LastLog = l.ModTime
 	}

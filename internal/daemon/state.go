@@ -113,7 +113,7 @@ func (a *agent) writeState() {
 func (a *agent) workState() state.Work {
 	work := a.gate.work()
 	s := work.State()
-	if w := a.clientWork(work.Checks()); w.Working && s.Mode == state.WorkWaiting {
+	if w := a.clientWork(work.Checks(), work.Answered()); w.Working && s.Mode == state.WorkWaiting {
 		t := w.Since
 		s.Mode, s.Since = state.WorkWorking, &t
 	}

@@ -19,6 +19,9 @@ type Activity struct {
 	InTurn    bool
 	TurnStart time.Time
 	TurnEnd   time.Time
+	// Prompted: the turn in progress began with a prompt the client
+	// reported (not only implied by a tool call whose start was missed).
+	Prompted bool
 	// StretchStart is when the client's current run of turns began: a turn
 	// that begins within BusyWindow of the last one's end goes on with it.
 	// A line saying a turn ended and another began restarts nothing.
@@ -79,7 +82,7 @@ func (a *Activity) Apply(e Event) {
 	switch e.Kind {
 	case TurnStart:
 		a.stretch(e.Time)
-		a.InTurn, a.TurnStart = true, e.Time
+		a.InTurn, a.TurnStart, a.Prompted = true, e.Time, true
 		a.Failure = ""
 		a.Refusals = Refusals{}
 	case Refused:
@@ -94,7 +97,7 @@ func (a *Activity) Apply(e Event) {
 	case Tool:
 		if !a.InTurn { // a tool call is inside a turn, even one whose start was missed
 			a.stretch(e.Time)
-			a.InTurn, a.TurnStart = true, e.Time
+			a.InTurn, a.TurnStart, a.Prompted = true, e.Time, false
 		}
 		a.LastTool, a.LastToolAt, a.Running = e.Tool, e.Time, e.Tool
 		a.Refusals.Calls++

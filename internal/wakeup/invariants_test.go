@@ -189,7 +189,7 @@ func (d *sim) draw(r *rand.Rand, s State, now time.Time, sources []string, quiet
 		return Ask{Source: src, Takeover: (src == Recovery || src == Feedback) && r.IntN(2) == 0,
 			Outside: r.IntN(15) == 0, Paused: r.IntN(15) == 0, GaveUp: r.IntN(15) == 0, Spent: r.IntN(15) == 0, CapFull: r.IntN(15) == 0}
 	case 3:
-		return Pulse{Now: now, Paused: r.IntN(10) == 0, Hooked: r.IntN(2) == 0, LastLog: back(), LastIntrospection: back(), NewestProof: back()}
+		return Pulse{Now: now, Paused: r.IntN(10) == 0, LastLog: back(), LastIntrospection: back(), NewestProof: back()}
 	case 4:
 		b := back()
 		return Turn{Begun: b, End: b.Add(time.Duration(r.IntN(20)) * time.Second)}
@@ -223,7 +223,7 @@ func answers(ev Event, cfg Config) bool {
 	case Turn, Wait:
 		return true
 	case Pulse:
-		return !cfg.RunIsTheWork && !e.Hooked
+		return !cfg.RunIsTheWork
 	}
 	return false
 }

@@ -194,14 +194,17 @@ func (r Result) outcome() string {
 }
 
 // pulse folds in what a pulse saw: the working stretch, a proof that ends
-// idleness, and a log that answers a held wakeup where hooks do not speak.
+// idleness, and a log that answers a held wakeup. A log answers whether or
+// not the client's hooks speak: the turn's end is one answer, the log the
+// other, and an agent that wrote its log and stays in its turn has
+// answered (the docs tell it so).
 func (s State) pulse(p Pulse) (State, []Effect) {
-	s.Work.observe(p, !s.Cfg.RunIsTheWork && !p.Hooked)
+	s.Work.observe(p, !s.Cfg.RunIsTheWork)
 	var out []Effect
 	if !p.NewestProof.IsZero() {
 		s, out = s.proof(p.NewestProof)
 	}
-	if f := s.Cur; f != nil && f.Phase == Held && !p.Hooked && !p.LastLog.IsZero() && p.LastLog.After(f.At) {
+	if f := s.Cur; f != nil && f.Phase == Held && !p.LastLog.IsZero() && p.LastLog.After(f.At) {
 		s.Cur = nil
 		out = append(out, Effect{Kind: Answered, N: f.N, Source: f.Source, At: f.At})
 	}

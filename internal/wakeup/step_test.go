@@ -125,9 +125,9 @@ func TestStep(t *testing.T) {
 			w, _ := s.Work.Working()
 			return want(s.Cur == nil && !w, "still in flight or working")
 		}},
-		{"with hooks a log answers nothing", withWork(flying(tmuxCfg, Schedule, Held), at(0)), Pulse{Now: at(9), Hooked: true, LastLog: at(3)}, "", func(s State) error {
+		{"with hooks a log after it answers it too", withWork(flying(tmuxCfg, Schedule, Held), at(0)), Pulse{Now: at(9), LastLog: at(3)}, "answered:schedule", func(s State) error {
 			w, _ := s.Work.Working()
-			return want(s.Cur != nil && w, "a log answered a hooked agent")
+			return want(s.Cur == nil && !w && s.Work.Answered().Equal(at(3)), "still in flight or working, or the answer not at the log: %+v", s.Work)
 		}},
 		{"an exec run's log answers nothing", withWork(flying(execCfg, Schedule, Running), at(0)), Pulse{Now: at(9), LastLog: at(3)}, "", func(s State) error {
 			w, _ := s.Work.Working()

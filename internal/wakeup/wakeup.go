@@ -193,7 +193,6 @@ const (
 type Pulse struct {
 	Now               time.Time
 	Paused            bool
-	Hooked            bool      // the client's hooks speak: a turn's end answers, a log alone does not
 	LastLog           time.Time // the newest activity log (zero: none)
 	LastIntrospection time.Time
 	NewestProof       time.Time

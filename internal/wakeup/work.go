@@ -11,7 +11,8 @@ import (
 // Work follows working versus waiting: the agent is working from a
 // delivered wakeup until it answers it, then waiting. Only a successful exec
 // run answers (a failed, timed-out, capped or ended one does not); for tmux
-// and inbox the turn's end does, or without hooks a log after the wakeup.
+// and inbox a log after the wakeup does, and so does the turn's end where
+// the client's hooks speak.
 // While working, inactivity counts from the first unanswered wakeup
 // (since), which a later wakeup does not move. It also adds up the working
 // time since the last introspection, on which introspection is owed. Only
@@ -27,6 +28,9 @@ type Work struct {
 	// its timeout...), and when: the stretch is that run's, not a stall's.
 	ended   checks.RunEnd
 	endedAt time.Time
+	// answeredAt is when the last wakeup was answered: a turn the client
+	// began before it is the answered wakeup's, not new work.
+	answeredAt time.Time
 }
 
 // delivered starts working at a delivered wakeup; a wakeup while one is
@@ -47,6 +51,9 @@ func (w *Work) answered(at time.Time) {
 	if w.working && at.After(w.countedTo) {
 		w.worked += at.Sub(w.countedTo)
 		w.countedTo = at
+	}
+	if w.working {
+		w.answeredAt = at
 	}
 	w.working, w.ended = false, checks.RunEnd{}
 }
@@ -71,7 +78,7 @@ func (w *Work) answerTurn(begun, end time.Time) bool {
 }
 
 // observe folds in a pulse: a log after the wakeup answers it where
-// logAnswers (tmux and inbox without hooks), a new introspection restarts
+// logAnswers (tmux and inbox), a new introspection restarts
 // the working-time count, and working time since the last pulse is added;
 // paused, none is (a pause keeps introspection quiet, during it and after).
 func (w *Work) observe(p Pulse, logAnswers bool) {
@@ -92,6 +99,9 @@ func (w *Work) observe(p Pulse, logAnswers bool) {
 		w.countedTo = now
 	}
 }
+
+// Answered is when the last wakeup was answered (zero: none yet).
+func (w Work) Answered() time.Time { return w.answeredAt }
 
 // Working reports whether a delivered wakeup is unanswered, and since when.
 func (w Work) Working() (bool, time.Time) { return w.working, w.since }
