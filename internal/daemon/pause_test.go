@@ -185,3 +185,46 @@ func TestPauseOwesNoIntrospection(t *testing.T) {
 		h.stop()
 	})
 }
+
+// Deep work pauses introspection, as the checks' table says ("paused by:
+// any deep work"): its minutes owe no introspection, so the strict deadline
+// is not also an introspection error the moment it passes (a strict minute
+// under a 20 s introspection ended in "[error] introspection: You have not
+// reflected for 1m11s of working time" beside the expiry's own order).
+func TestDeepWorkOwesNoIntrospection(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Schedule.Every = config.Duration(500 * time.Millisecond) // scheduled: introspection counts working time
+		cfg.Thresholds.Introspection = config.Duration(30 * time.Second)
+		cfg.Thresholds.InactivityWarning = config.Duration(2 * time.Minute)
+		cfg.Thresholds.InactivityError = config.Duration(4 * time.Minute)
+		ws, _ := workspace.New(cfg.Workspace, nil)
+		rec := &recorder{method: config.DeliveryTmux}
+		h := startFake(t, cfg, rec.factory)
+		time.Sleep(time.Second) // the first wakeup, unanswered: working from here
+		synctest.Wait()
+		now := time.Now()
+		d := workspace.Declaration{ID: workspace.NewID(now), Mode: workspace.Strict, Activity: "a long build", DeclaredAt: now, PlannedMinutes: 1, Deadline: now.Add(time.Minute)}
+		if err := os.MkdirAll(ws.Path(workspace.DeepWorkDir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(ws.Path(workspace.DeepWorkDir, workspace.DeepWorkName(d.ID, workspace.Active)), d.Format(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(62 * time.Second) // the deadline passes
+		synctest.Wait()
+		st := h.state()
+		if !h.hasAlert("deep_work_expired", "warning") {
+			t.Fatalf("no expiry: %v", alertsOf(t, h.alerts))
+		}
+		if l := st.Checks["introspection"].Level; l != "ok" || h.hasAlert("introspection", "error") || h.hasAlert("introspection", "warning") {
+			t.Fatalf("introspection %s at the strict deadline (worked %s): %s", l, st.Work.WorkedSinceIntrospection.D(), st.Checks["introspection"].Message)
+		}
+		if w := st.Work.WorkedSinceIntrospection.D(); w > 5*time.Second {
+			t.Errorf("working time since introspection %s after a minute of deep work, want only what came before and after it", w)
+		}
+		if m := st.Work.Mode; m != state.WorkWorking {
+			t.Errorf("work mode %q: deep work is working time", m)
+		}
+	})
+}

@@ -170,10 +170,11 @@ func (a *agent) evaluate(b *beat) {
 }
 
 // pulseSaw is what the pulse tells the wakeup machine: the working
-// stretch's clock (paused: none of this time is work), the proof that ends
+// stretch's clock (paused: none of this time is work; deep work: none of it
+// owes introspection), the proof that ends
 // idleness, the log that answers a held wakeup.
 func pulseSaw(b *beat) wakeup.Pulse {
-	p := wakeup.Pulse{Now: b.now, Paused: b.paused}
+	p := wakeup.Pulse{Now: b.now, Paused: b.paused, DeepWork: len(b.snap.ActiveDeepWork) > 0}
 	if l := b.snap.LastLog; l != nil {
 		p.LastLog = l.ModTime
 	}

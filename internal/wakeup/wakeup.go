@@ -193,6 +193,7 @@ const (
 type Pulse struct {
 	Now               time.Time
 	Paused            bool
+	DeepWork          bool      // deep work is declared: introspection's working time pauses
 	LastLog           time.Time // the newest activity log (zero: none)
 	LastIntrospection time.Time
 	NewestProof       time.Time

@@ -80,10 +80,13 @@ func (w *Work) answerTurn(begun, end time.Time) bool {
 // observe folds in a pulse: a log after the wakeup answers it where
 // logAnswers (tmux and inbox), a new introspection restarts
 // the working-time count, and working time since the last pulse is added;
-// paused, none is (a pause keeps introspection quiet, during it and after).
+// paused, none is (a pause keeps introspection quiet, during it and after),
+// nor during deep work, which pauses introspection: its minutes are working
+// time for inactivity, but introspection owes nothing for them, so a strict
+// deadline is not also an introspection error the moment it passes.
 func (w *Work) observe(p Pulse, logAnswers bool) {
 	now := p.Now
-	if p.Paused && now.After(w.countedTo) {
+	if (p.Paused || p.DeepWork) && now.After(w.countedTo) {
 		w.countedTo = now
 	}
 	if w.working && logAnswers && p.LastLog.After(w.since) {
