@@ -170,6 +170,8 @@ func printStatus(w io.Writer, ws *workspace.Workspace, dir string, st state.Stat
 			v += ", at the latest " + r.ResumeBy.Local().Format("15:04:05")
 		}
 		row("recovery", v)
+	case r.Active && r.Held != "":
+		row("recovery", "waiting: no wakeup can go ("+(state.Blocked{Why: r.Held}).Word()+"), so no attempt is made or counted ("+r.Reason+")")
 	case r.Active && r.Asking:
 		row("recovery", "waiting: the agent is asking a person; nothing is typed until it is answered ("+r.Reason+")")
 	case r.Active:

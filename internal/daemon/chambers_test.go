@@ -171,8 +171,8 @@ func TestTmuxWakeupStaysInFlightUntilALog(t *testing.T) {
 
 // TestDailyCapCountsRecovery: the cap is hard. A tmux agent that never
 // answers its wakeup with a log spends the cap of 2 on the scheduled wakeup
-// and the first recovery; the next recovery attempt alerts but invokes
-// nothing.
+// and the first recovery; then recovery waits for the cap, saying so, and
+// invokes nothing.
 func TestDailyCapCountsRecovery(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig(t) // inactivity error after 4s
@@ -188,7 +188,7 @@ func TestDailyCapCountsRecovery(t *testing.T) {
 		}
 		var asleep int
 		for _, a := range alertsOf(t, h.alerts) {
-			if msg, _ := a["message"].(string); a["check"] == "recovery" && a["level"] == "warning" && strings.Contains(msg, "daily cap is spent") {
+			if msg, _ := a["message"].(string); a["check"] == "recovery" && a["level"] == "warning" && strings.Contains(msg, "recovery waits") && strings.Contains(msg, "daily cap") {
 				asleep++
 			}
 		}

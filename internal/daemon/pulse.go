@@ -206,6 +206,7 @@ func (a *agent) apply(b *beat) {
 // agent answered a wakeup, the level changes to alert on, the recovery
 // decision and the pulse's own timing.
 func (a *agent) record(b *beat) {
+	held := a.gateRefuses(b.now)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.id, a.snap, a.result, a.checkState = b.id, b.snap, b.res, b.checkState
@@ -214,7 +215,7 @@ func (a *agent) record(b *beat) {
 	}
 	a.holdNotices(b.now, b.snap, b.res)
 	b.changes = a.levelChanges(b.res)
-	b.rec, b.step = recovery.Step(a.rec, recovery.Input{Now: b.now, Findings: b.res.Findings, Asking: a.activity.Asking, ResumedAt: b.resumedAt}, a.recoveryConfig())
+	b.rec, b.step = recovery.Step(a.rec, recovery.Input{Now: b.now, Findings: b.res.Findings, Asking: a.activity.Asking, ResumedAt: b.resumedAt, Held: held}, a.recoveryConfig())
 	a.rec = b.rec
 	a.counters.Pulses++
 	a.pulse.Count++

@@ -91,6 +91,10 @@ func (a *agent) recoveryStep(now time.Time, id workspace.ID, eff recovery.Effect
 		}
 		a.emit(now, id, checks.Warning, "recovery", msg, 0)
 	case recovery.Waiting:
+		if rec.Held != "" {
+			a.emit(now, id, checks.Warning, "recovery", fmt.Sprintf("recovery waits: %s, but %s, so no attempt can reach the agent; it is not counted as one, and recovery attempts once a wakeup can go", rec.Reason, heldWhy(rec.Held)), 0)
+			return
+		}
 		a.mu.Lock()
 		what := a.activity.AskWhat
 		a.mu.Unlock()
@@ -110,6 +114,39 @@ func (a *agent) recoveryStep(now time.Time, id workspace.ID, eff recovery.Effect
 	case recovery.Back:
 		a.emit(now, id, checks.OK, "gave_up", "waking resumes: "+returnWhy(rec.Owed, a.cfg.Recovery.ResumeAfter.D())+"; the next wakeup tells the agent what happened", 0)
 	}
+}
+
+// gateRefuses is why the gate would refuse a recovery wakeup at now, as
+// state's Blocked* words ("": it would let one go). An attempt it refuses
+// reaches nobody, so recovery waits instead of counting it.
+func (a *agent) gateRefuses(now time.Time) string {
+	f := a.gate.facts(now, 0)
+	switch {
+	case f.Held:
+		return state.BlockedService
+	case f.BreakerOpen:
+		return state.BlockedBreaker
+	case f.Spent:
+		return state.BlockedBudget
+	case f.CapFull:
+		return state.BlockedCap
+	}
+	return ""
+}
+
+// heldWhy says in English why the gate refuses wakeups.
+func heldWhy(why string) string {
+	switch why {
+	case state.BlockedService:
+		return "the model's service holds wakeups"
+	case state.BlockedBreaker:
+		return "the circuit breaker is open"
+	case state.BlockedBudget:
+		return "today's budget is spent"
+	case state.BlockedCap:
+		return "today's daily cap of wakeups is reached"
+	}
+	return why
 }
 
 // returnWhy says in English how a give-up ended.

@@ -8,7 +8,10 @@
 //   - each attempt names the check that holds it now, never the one that
 //     opened it;
 //   - nothing is attempted while a person is being asked (a permission
-//     prompt): recovery waits, and says so once;
+//     prompt), nor while the gate would refuse the wakeup (the daily cap,
+//     the budget, the breaker, the model's service hold): an attempt that
+//     cannot be delivered is no attempt, so recovery waits, says why once,
+//     and never gives up on an agent it could not reach;
 //   - giving up ends: when no recoverable check is at error any more, on the
 //     operator's resume, or after ResumeAfter; and what happened is owed to
 //     the agent until a delivered wakeup carries it.
@@ -44,7 +47,11 @@ type State struct {
 	// after it answers that attempt's notice.
 	AttemptAt *time.Time `json:"attempt_at,omitempty"`
 	// Asking: recovery waits while a person is being asked (said once).
-	Asking   bool       `json:"asking,omitempty"`
+	Asking bool `json:"asking,omitempty"`
+	// Held is why the gate would refuse a wakeup now (one of state's
+	// Blocked* words: daily_cap, budget_spent...): recovery waits for it
+	// as for a person (said once).
+	Held     string     `json:"held,omitempty"`
 	GaveUpAt *time.Time `json:"gave_up_at,omitempty"`
 	// ResumeBy is when a give-up ends by itself (nil: only when fixed or
 	// resumed).
@@ -80,7 +87,7 @@ type Effect int
 const (
 	None      Effect = iota
 	Attempt          // interrupt the agent and deliver the recovery notice
-	Waiting          // a person is being asked: nothing typed; tell the operator once
+	Waiting          // a person is being asked, or the gate would refuse: nothing typed; tell the operator once
 	Recovered        // no recoverable check at error: recovery ends
 	GaveUp           // attempts exhausted: stop waking the agent
 	Back             // a give-up ended: waking resumes; tell the operator
@@ -98,6 +105,8 @@ type Input struct {
 	Asking bool
 	// ResumedAt is the operator's last `watchdog resume` (zero: none).
 	ResumedAt time.Time
+	// Held is why the gate would refuse a wakeup now ("": it would not).
+	Held string
 }
 
 // holder returns the first recoverable error among findings: the check
@@ -155,6 +164,16 @@ func Step(s State, in Input, cfg Config) (State, Effect) {
 		return s, Waiting
 	}
 	s.Asking = false
+	if in.Held != "" {
+		// An attempt the gate refuses reaches nobody: it is not one, and
+		// the wait does not count towards giving up.
+		if s.Held == in.Held {
+			return s, None
+		}
+		s.Held = in.Held
+		return s, Waiting
+	}
+	s.Held = ""
 	if s.Attempt == 0 {
 		return attempt(s, now), Attempt
 	}

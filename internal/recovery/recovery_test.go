@@ -53,6 +53,14 @@ func TestStep(t *testing.T) {
 			State{Active: true, Attempt: 1, Check: checks.Inactivity, Reason: "inactivity now"}},
 		{"asking mid-recovery: the wait does not count", State{Active: true, Attempt: 1, WaitedCycles: 2}, Input{Findings: stalled, Asking: true}, Waiting,
 			State{Active: true, Attempt: 1, WaitedCycles: 2, Check: checks.Inactivity, Reason: "inactivity now", Asking: true}},
+		{"the gate refuses: opened, no attempt, said once", State{}, Input{Findings: stalled, Held: "daily_cap"}, Waiting,
+			State{Active: true, Check: checks.Inactivity, Reason: "inactivity now", Held: "daily_cap"}},
+		{"still refused: nothing", State{Active: true, Held: "daily_cap"}, Input{Findings: stalled, Held: "daily_cap"}, None,
+			State{Active: true, Check: checks.Inactivity, Reason: "inactivity now", Held: "daily_cap"}},
+		{"refused mid-recovery: the wait does not count towards giving up", State{Active: true, Attempt: 2, WaitedCycles: 2}, Input{Findings: stalled, Held: "budget_spent"}, Waiting,
+			State{Active: true, Attempt: 2, WaitedCycles: 2, Check: checks.Inactivity, Reason: "inactivity now", Held: "budget_spent"}},
+		{"the gate lets wakeups go again: attempt 1", State{Active: true, Held: "daily_cap"}, Input{Findings: stalled}, Attempt,
+			State{Active: true, Attempt: 1, Check: checks.Inactivity, Reason: "inactivity now"}},
 		{"waiting under the limit", State{Active: true, Attempt: 1, WaitedCycles: 1}, Input{Findings: stalled}, None,
 			State{Active: true, Attempt: 1, WaitedCycles: 2, Check: checks.Inactivity, Reason: "inactivity now"}},
 		{"the next attempt names the check that holds it now", State{Active: true, Attempt: 1, WaitedCycles: 2, Check: checks.Inactivity, Reason: "old"}, Input{Findings: staleOnly}, Attempt,
@@ -134,6 +142,9 @@ func TestStepInvariants(t *testing.T) {
 		for range 300 {
 			now = now.Add(time.Minute)
 			in := Input{Now: now, Findings: pulses[r.IntN(len(pulses))], Asking: r.IntN(5) == 0, ResumedAt: resumed}
+			if r.IntN(5) == 0 {
+				in.Held = "daily_cap"
+			}
 			if r.IntN(40) == 0 {
 				resumed = now
 				in.ResumedAt = now
@@ -144,8 +155,8 @@ func TestStepInvariants(t *testing.T) {
 			f, stuck := holder(in.Findings)
 			switch eff {
 			case Attempt:
-				if in.Asking {
-					t.Fatalf("seed %d: an attempt while a person is being asked", seed)
+				if in.Asking || in.Held != "" {
+					t.Fatalf("seed %d: an attempt while a person is being asked or the gate refuses", seed)
 				}
 				if !stuck || s.Check != f.Check {
 					t.Fatalf("seed %d: attempt names %q, the holder now is %q (stuck %v)", seed, s.Check, f.Check, stuck)
@@ -154,10 +165,13 @@ func TestStepInvariants(t *testing.T) {
 					t.Fatalf("seed %d: attempt %d of %d", seed, s.Attempt, cfg.MaxAttempts)
 				}
 			case Waiting:
-				if prev.Asking {
+				if (in.Asking && prev.Asking) || (!in.Asking && prev.Held == in.Held) {
 					t.Fatalf("seed %d: the operator told twice of the same wait", seed)
 				}
 			case GaveUp:
+				if in.Held != "" || in.Asking {
+					t.Fatalf("seed %d: gave up while the gate refused or a person was asked", seed)
+				}
 				if prev.Attempt != cfg.MaxAttempts || s.GaveUpAt == nil {
 					t.Fatalf("seed %d: gave up after %d attempts", seed, prev.Attempt)
 				}

@@ -9,7 +9,9 @@ import (
 )
 
 // Why no wakeup reaches the agent, in the order Blocking looks for them:
-// what a person set or must lift first, then what lifts by itself.
+// the pause a person set, then what refuses every wakeup whatever recovery
+// does (the budget, the cap, the breaker, the service hold: a give-up under
+// them would end and still wake nobody), then a give-up, then active hours.
 const (
 	BlockedPaused  = "paused"               // `watchdog pause`
 	BlockedGaveUp  = "gave_up"              // recovery gave up
@@ -73,12 +75,6 @@ func Blocking(s State, now time.Time, loc *time.Location) *Blocked {
 			b.Reason += " (" + s.Pause.Reason + ")"
 		}
 		return b
-	case s.Recovery.GaveUp:
-		why := "recovery gave up"
-		if s.Recovery.Reason != "" {
-			why += " (" + s.Recovery.Reason + ")"
-		}
-		return &Blocked{Why: BlockedGaveUp, Reason: why + ": the agent is not woken until no check that starts recovery is at error, `watchdog resume`, or the time set in recovery.resume_after", Until: s.Recovery.ResumeBy}
 	case s.Cost != nil && s.Cost.Budget != nil && s.Cost.Budget.Spent && s.Cost.Today.To == today:
 		return &Blocked{Why: BlockedBudget, Reason: "daily budget spent (" + s.Cost.Budget.Reason + "): no wakeups from any source until local midnight; recovery only alerts", Until: at(midnight)}
 	case s.DailyCap.Limit > 0 && s.DailyCap.Used >= s.DailyCap.Limit && s.DailyCap.Day == today:
@@ -94,6 +90,12 @@ func Blocking(s State, now time.Time, loc *time.Location) *Blocked {
 			why += " (" + s.Client.Failure + ")"
 		}
 		return &Blocked{Why: BlockedService, Reason: why + ": wakeups are held until then, and one wakeup probes it", Until: at(*sc.HeldUntil), Detail: sc.HeldFor}
+	case s.Recovery.GaveUp:
+		why := "recovery gave up"
+		if s.Recovery.Reason != "" {
+			why += " (" + s.Recovery.Reason + ")"
+		}
+		return &Blocked{Why: BlockedGaveUp, Reason: why + ": the agent is not woken until no check that starts recovery is at error, `watchdog resume`, or the time set in recovery.resume_after", Until: s.Recovery.ResumeBy}
 	case sc.OutsideActiveHours:
 		return &Blocked{Why: BlockedHours, Reason: "outside active hours: schedule and idle wakeups wait for them (recovery and urgent feedback still go)"}
 	}

@@ -44,9 +44,12 @@ func TestBlocking(t *testing.T) {
 		{name: "held by the service", st: State{Chambers: Chambers{Schedule: ScheduleChamber{HeldUntil: &later}}, Client: &Client{Failure: "rate_limit"}}, why: BlockedService, until: &later, reason: "rate_limit"},
 		{name: "a service hold that has ended", st: State{Chambers: Chambers{Schedule: ScheduleChamber{HeldUntil: &earlier}}}},
 		{name: "outside active hours", st: State{Chambers: Chambers{Schedule: ScheduleChamber{OutsideActiveHours: true}}}, why: BlockedHours},
-		// The person's reasons come first: resuming is what they must do.
+		// The pause comes first: resuming is what the person must do.
 		{name: "paused with the budget spent", st: State{Pause: &pause.Pause{}, Cost: spent(today)}, why: BlockedPaused},
-		{name: "gave up with the cap reached", st: State{Recovery: Recovery{GaveUp: true}, DailyCap: capSpent(today)}, why: BlockedGaveUp},
+		// A give-up under the cap: the cap keeps the agent asleep until
+		// midnight, whatever ends the give-up ("write a log and wakeups
+		// come again" would be false).
+		{name: "gave up with the cap reached", st: State{Recovery: Recovery{GaveUp: true}, DailyCap: capSpent(today)}, why: BlockedCap, until: &midnight},
 		{name: "budget and cap", st: State{Cost: spent(today), DailyCap: capSpent(today)}, why: BlockedBudget, until: &midnight},
 		{name: "cap and breaker", st: State{DailyCap: capSpent(today), Breaker: budget.BreakerState{State: budget.Open, OpenUntil: later}}, why: BlockedCap, until: &midnight},
 	}
