@@ -73,6 +73,9 @@ type Config struct {
 	// Client is what the agent's client said through its hooks; the zero
 	// value is a client without hooks, judged by its files alone.
 	Client hook.Activity
+	// RecoveryOff: recovery has given up, or waits (for a person, or for
+	// the gate): a notice must not say that an error starts it.
+	RecoveryOff bool
 	// Refusals is what the client refused in the agent's last run or turn.
 	Refusals Refusals
 	// Channels is when each of the client's channels last spoke.

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/humanize"
+	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
 func (e *eval) inactivity() Finding {
@@ -75,13 +76,21 @@ func (e *eval) inactivity() Finding {
 		// "keep going with a checkpoint".
 		f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s. The watchdog treats you as stuck and has started recovery: follow the recovery notice "+
 			"(stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery).", humanize.Span(el), from)
+		if e.cfg.RecoveryOff {
+			// Recovery gave up or waits: no recovery notice comes to follow.
+			f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s. Before anything else, write an activity log with activity_type recovery: what happened and what you will do next.", humanize.Span(el), from)
+		}
 		if w := e.cfg.Work; w.Ended.Kind != "" && w.Working && !w.EndedAt.Before(w.Since) {
 			// Not a silent stall: the run was cut off before its log.
 			cut := "Your last run was ended by %s at %s, before it wrote an activity log; keep each run within it."
 			if w.Ended.Kind == EndSignal { // no limit of yours to keep within
 				cut = "Your last run was ended by %s at %s, before it wrote an activity log. In long work, write checkpoints along the way and close each piece of work early with an activity log."
 			}
-			f.Notice = e.notice(cut, w.Ended, e.clock(w.EndedAt)) + " " + f.Notice
+			sep := " "
+			if e.cfg.Language == lang.Japanese {
+				sep = "" // Japanese sentences follow each other without a space
+			}
+			f.Notice = e.notice(cut, w.Ended, e.clock(w.EndedAt)) + sep + f.Notice
 		}
 		return f
 	}

@@ -91,3 +91,26 @@ func TestInactivityNoticeSaysWhatItCountsFrom(t *testing.T) {
 	}
 	testutil.CheckJapanese(t, "inactivity notice", f.Notice)
 }
+
+// Once recovery has given up (or waits for a person or the gate), no
+// recovery notice comes: the error's notice says what to do itself, never
+// "starts recovery: follow the recovery notice". A run the watchdog cut
+// off is told first; in Japanese the two sentences meet with no space.
+func TestInactivityNoticeWhenRecoveryIsOff(t *testing.T) {
+	m := time.Minute
+	c := withWork(11*m, 0)
+	c.Work.Ended, c.Work.EndedAt = RunEnd{Kind: EndToolCap, Detail: "3"}, c.Work.Since
+	c.RecoveryOff = true
+	for _, l := range []lang.Lang{lang.English, lang.Japanese} {
+		c.Language = l
+		res, _ := Evaluate(now, scan.Snapshot{}, c, State{})
+		f, _ := res.Finding(Inactivity)
+		if f.Level != Error || strings.Contains(f.Notice, "starts recovery") || strings.Contains(f.Notice, "回復を始めます") ||
+			!(strings.Contains(f.Notice, "activity_type recovery") || strings.Contains(f.Notice, "活動種別「回復」")) {
+			t.Errorf("%s notice with recovery off: %q", l, f.Notice)
+		}
+		if strings.Contains(f.Notice, "。 ") {
+			t.Errorf("an ASCII space between Japanese sentences: %q", f.Notice)
+		}
+	}
+}

@@ -161,11 +161,12 @@ func (a *agent) evaluate(b *beat) {
 	client := a.activity
 	refusals := a.refusalsNow()
 	channels := a.channelsNow()
+	off := a.rec.GaveUp || (a.rec.Active && a.rec.Attempt == 0 && (a.rec.Asking || a.rec.Held != ""))
 	a.mu.Unlock()
 	b.res, b.checkState = checks.Evaluate(b.now, b.snap, checks.Config{
 		Thresholds: a.cfg.Thresholds, Restrictions: a.cfg.Restrictions,
 		Baseline: baseline, Loc: a.loc, Work: work, Language: a.cfg.Language,
-		Client: client, Refusals: refusals, Channels: channels, Urgent: urgent,
+		Client: client, Refusals: refusals, Channels: channels, Urgent: urgent, RecoveryOff: off,
 	}, prev)
 }
 
