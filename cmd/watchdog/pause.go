@@ -10,6 +10,7 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/pause"
+	"github.com/ai-heart/ai-heart/internal/state"
 )
 
 // runPause is `watchdog pause`: it writes the pause file of each chosen
@@ -50,7 +51,7 @@ func runPause(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 2
 		}
 	}
-	return eachAgent(cfg, *name, "pause", stdout, stderr, func(file string) (string, error) {
+	return eachAgent(cfg, *name, "pause", stdout, stderr, func(file, _ string) (string, error) {
 		if err := pause.Set(file, p); err != nil {
 			return "", err
 		}
@@ -75,7 +76,7 @@ func runResume(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "watchdog resume: %v\n", err)
 		return 2
 	}
-	return eachAgent(cfg, *name, "resume", stdout, stderr, func(file string) (string, error) {
+	return eachAgent(cfg, *name, "resume", stdout, stderr, func(file, stateDir string) (string, error) {
 		p, err := pause.Read(file)
 		if err != nil {
 			return "", err
@@ -83,22 +84,44 @@ func runResume(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		if err := pause.Resume(file, time.Now()); err != nil {
 			return "", err
 		}
-		if p == nil {
-			return "was not paused; if recovery had given up, waking comes back within one pulse", nil
-		}
-		return "resumed; the watchdog picks it up within one pulse", nil
+		return resumeSays(p != nil, stateDir), nil
 	})
 }
 
-// eachAgent runs f on the named agent's pause file, or on every agent's.
-func eachAgent(cfg *config.Config, name, verb string, stdout, stderr io.Writer, f func(pauseFile string) (string, error)) int {
+// resumeSays is what `watchdog resume` did, from the pause it found and
+// the agent's last state: a give-up it ends is said as such, never "was not
+// paused" alone.
+func resumeSays(wasPaused bool, stateDir string) string {
+	gaveUp, why := false, ""
+	if st, err := state.Load(stateDir); err == nil && st.Recovery.GaveUp {
+		gaveUp, why = true, st.Recovery.Reason
+	}
+	back := "recovery had given up"
+	if why != "" {
+		back += " (" + why + ")"
+	}
+	back += ": waking comes back within one pulse, and the first wakeup tells the agent what happened"
+	switch {
+	case wasPaused && gaveUp:
+		return "resumed; " + back
+	case wasPaused:
+		return "resumed; the watchdog picks it up within one pulse"
+	case gaveUp:
+		return "was not paused, but " + back
+	}
+	return "was not paused, and recovery had not given up: nothing to resume"
+}
+
+// eachAgent runs f on the named agent's pause file and state directory, or
+// on every agent's.
+func eachAgent(cfg *config.Config, name, verb string, stdout, stderr io.Writer, f func(pauseFile, stateDir string) (string, error)) int {
 	found := false
 	for _, a := range cfg.AgentConfigs() {
 		if name != "" && a.DisplayName() != name {
 			continue
 		}
 		found = true
-		msg, err := f(a.PauseFile())
+		msg, err := f(a.PauseFile(), a.StateDir())
 		if err == nil {
 			fmt.Fprintf(stdout, "%s: %s\n", a.DisplayName(), msg)
 			continue

@@ -22,16 +22,16 @@ The tools name every file with the current heartbeat ID themselves: never type, 
 3. create_activity_log で活動種別「回復」の活動ログを書き、何が起きたか、次に何をするかを記録します。
 4. 下の通知が内省を求めているなら、活動種別「内省」の活動ログも書きます。
 ツールが現在のハートビートIDですべてのファイルに名前を付けます。IDを自分で入力したり、使い回したり、作り出したりしないでください。`,
-	"New while you were idle: %s. Read it and decide what to do (start_theme with themebox_file for a themebox file; check_and_process_item for feedback, then act on it).":                                                                                   "待機中に届いたもの：%s。読んで、どうするか決めてください（themebox/ のファイルなら、themebox_file にそのファイル名を渡して start_theme を呼んでください。フィードバックなら check_and_process_item で受け取ってから対応してください）。",
-	"Urgent feedback: %s. Take it now with check_and_process_item (one file per call, with its text; it renames each processed.<name>), act on it before your current work, and record what you did in your activity log.":                                    "緊急のフィードバック：%s。今すぐ check_and_process_item で受け取り（1回に1ファイル、本文付き。受け取ったファイルは processed.<名前> にリネームされます）、今の作業より先に対応して、したことを活動ログに書いてください。",
-	"Recovery tried %d times (%s), then the watchdog stopped waking you at %s; waking came back at %s because %s. Before anything else, write an activity log with create_activity_log, activity_type \"recovery\": what happened and what you will do next.": "回復を%d回試みても戻らなかったため（%s）、watchdog は%sからあなたを起動するのをやめていました。%sに、%sため起動を再開しました。何よりも先に、create_activity_log で活動種別「回復」の活動ログを書き、何が起きたか、次に何をするかを記録してください。",
-	"Nothing new has come, but the notices below still ask something of you: act on them first, then choose your next activity and close the cycle with an activity log.":                                                                                     "新しく届いたものはありませんが、下の通知がまだあなたに対応を求めています。先にそれに対応してから次の活動を選び、活動ログでサイクルを閉じてください。",
+	"New while you were idle: %s. Read it and decide what to do (start_theme with themebox_file for a themebox file; check_and_process_item for feedback, then act on it).":                                                                                    "待機中に届いたもの：%s。読んで、どうするか決めてください（themebox/ のファイルなら、themebox_file にそのファイル名を渡して start_theme を呼んでください。フィードバックなら check_and_process_item で受け取ってから対応してください）。",
+	"Urgent feedback: %s. Take it now with check_and_process_item (one file per call, with its text; it renames each processed.<name>), act on it before your current work, and record what you did in your activity log.":                                     "緊急のフィードバック：%s。今すぐ check_and_process_item で受け取り（1回に1ファイル、本文付き。受け取ったファイルは processed.<名前> にリネームされます）、今の作業より先に対応して、したことを活動ログに書いてください。",
+	"Recovery tried %d times on %s, then the watchdog stopped waking you at %s; waking came back at %s because %s. Before anything else, write an activity log with create_activity_log, activity_type \"recovery\": what happened and what you will do next.": "%[2]sのため回復を%[1]d回試みましたが戻らなかったので、watchdog は%[3]sからあなたを起動するのをやめていました。%[5]sため、%[4]sから再び起動しています。何よりも先に、create_activity_log で活動種別「回復」の活動ログを書き、何が起きたか、次に何をするかを記録してください。",
+	"Nothing new has come, but the notices below still ask something of you: act on them first, then choose your next activity and close the cycle with an activity log.":                                                                                      "新しく届いたものはありませんが、下の通知がまだあなたに対応を求めています。先にそれに対応してから次の活動を選び、活動ログでサイクルを閉じてください。",
 	", ": "、",
 	"The model's service answered %s at %s, so the watchdog held your wakeups until %s and then tried once more. This was the model's own limit, not one of report_tool_usage's. If work was cut off, pick it up now.": "モデルのサービスが%[2]sに %[1]s を返したため、watchdog は%[3]sまで起動を止め、その後にもう一度だけ試しました。これはモデル自身の制限で、report_tool_usage の制限ではありません。作業が途中で切れていたら、今から続けてください。",
-	"the checks went back to ok":                   "チェックが正常に戻った",
-	"the operator resumed you":                     "ユーザーが再開した",
-	gateReason:                                     "今日の予算を使い切りました。活動ログを書いて、作業を終えてください（mcp-heart のツールは使えます。ほかのツールの呼び出しは現地時間の深夜0時まで拒否されます）。",
-	"the time set in recovery.resume_after passed": "recovery.resume_after の時間が過ぎた",
+	"the checks went back to ok":  "チェックが正常に戻った",
+	"the operator resumed you":    "ユーザーが再開した",
+	gateReason:                    "今日の予算を使い切りました。活動ログを書いて、作業を終えてください（mcp-heart のツールは使えます。ほかのツールの呼び出しは現地時間の深夜0時まで拒否されます）。",
+	"the set waiting time passed": "設定された待ち時間が過ぎた",
 }
 
 // jaRecoveryReasons say in Japanese why each recoverable check started

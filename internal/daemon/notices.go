@@ -86,7 +86,10 @@ func (a *agent) noticesCarried() ([]string, map[string]time.Time) {
 		out = append(out, "[info] service: "+serviceNotice(n, a.loc, a.cfg.Language))
 		carried[svcKey] = n.until
 	}
-	if a.rec.Active && a.rec.Attempt > 0 && !recoveryLogged(a.rec, a.snap.RecentLogs) {
+	// While the give-up is still owed, its notice is the one recovery
+	// notice: it already asks for the recovery log before anything else,
+	// and "tried 2 times" beside "attempt 1 of 2" told two stories.
+	if a.rec.Active && a.rec.Attempt > 0 && a.rec.Owed == nil && !recoveryLogged(a.rec, a.snap.RecentLogs) {
 		// Tagged like the checks' notices, so the graded advice applies
 		// and a recovery log's reply can leave it out. Once the recovery
 		// log is written, the other notices say what is left.

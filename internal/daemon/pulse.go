@@ -161,7 +161,9 @@ func (a *agent) evaluate(b *beat) {
 	client := a.activity
 	refusals := a.refusalsNow()
 	channels := a.channelsNow()
-	off := a.rec.GaveUp || (a.rec.Active && a.rec.Attempt == 0 && (a.rec.Asking || a.rec.Held != ""))
+	// No recovery notice stands to follow: given up, waiting, or the
+	// give-up's owed notice in its place.
+	off := a.rec.GaveUp || a.rec.Owed != nil || (a.rec.Active && a.rec.Attempt == 0 && (a.rec.Asking || a.rec.Held != ""))
 	a.mu.Unlock()
 	b.res, b.checkState = checks.Evaluate(b.now, b.snap, checks.Config{
 		Thresholds: a.cfg.Thresholds, Restrictions: a.cfg.Restrictions,

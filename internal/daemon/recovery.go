@@ -171,9 +171,9 @@ func owedNotice(g *recovery.GiveUp, loc *time.Location, l lang.Lang) string {
 	case recovery.Resumed:
 		how = ja.T(l, "the operator resumed you")
 	case recovery.Timed:
-		how = ja.T(l, "the time set in recovery.resume_after passed")
+		how = ja.T(l, "the set waiting time passed")
 	}
-	return ja.F(l, "Recovery tried %d times (%s), then the watchdog stopped waking you at %s; waking came back at %s because %s. Before anything else, write an activity log with create_activity_log, activity_type \"recovery\": what happened and what you will do next.",
+	return ja.F(l, "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; waking came back at %s because %s. Before anything else, write an activity log with create_activity_log, activity_type \"recovery\": what happened and what you will do next.",
 		g.Attempts, checkName(g.Check), g.At.In(loc).Format("15:04:05"), g.Ended.In(loc).Format("15:04:05"), how)
 }
 

@@ -1,0 +1,44 @@
+package daemon
+
+import (
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/config"
+)
+
+// Coming back from a give-up is one notice: the first wakeup after it says
+// what happened and asks for the recovery log, and does not also carry a
+// new "RECOVERY (attempt 1 of 1)"; nor does it put a config key in front of
+// the agent.
+func TestComingBackIsOneNotice(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t) // inactivity error after 4s
+		cfg.Recovery = config.Recovery{MaxAttempts: 1, MaxWaitCycles: 3, ResumeAfter: config.Duration(2 * time.Second)}
+		rec := &recorder{method: config.DeliveryTmux}
+		h := startFake(t, cfg, rec.factory)
+		time.Sleep(10 * time.Second) // error, one attempt, give-up, back after 2 s, the next attempt
+		synctest.Wait()
+		if !h.hasAlert("gave_up", "error") || !h.hasAlert("gave_up", "ok") {
+			t.Fatalf("no give-up and return: %v", alertsOf(t, h.alerts))
+		}
+		var back string
+		for _, p := range rec.prompts() {
+			if strings.Contains(p, "Recovery tried") {
+				back = p
+				break
+			}
+		}
+		if back == "" {
+			t.Fatalf("no wakeup told the agent of the give-up: %q", rec.prompts())
+		}
+		if strings.Contains(back, "RECOVERY (attempt") || strings.Contains(back, "follow the recovery notice") || strings.Count(back, "] recovery: ") != 1 {
+			t.Errorf("the return carries two recovery notices: %q", back)
+		}
+		if strings.Contains(back, "resume_after") {
+			t.Errorf("a config key in the agent's text: %q", back)
+		}
+	})
+}
