@@ -230,6 +230,9 @@ func TestUrgentFeedbackIsDelivered(t *testing.T) {
 				if len(p) != 1 || !strings.Contains(p[0], tt.want) {
 					t.Fatalf("prompts = %q, want one naming the urgent item: %q", p, tt.want)
 				}
+				if strings.Contains(p[0], "] feedback: ") {
+					t.Fatalf("prompt = %q: a second procedure (the feedback notice) for the urgent file", p[0])
+				}
 				if _, err := os.Stat(ws.Path("feedbackbox/stop-the-loop.md")); err != nil {
 					t.Fatalf("the item lost its interrupt. prefix? %v", err)
 				}

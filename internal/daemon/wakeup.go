@@ -134,6 +134,9 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 	if source == srcIdle {
 		text = idleText(text, paras, a.cfg.Language)
 	}
+	if source == srcFeedback {
+		paras = withoutFeedback(paras) // the urgent text is the one procedure for its files
+	}
 	if source != srcRecovery { // the recovery notice is the recovery wakeup's text
 		paras = append([]string{text}, paras...)
 	}
@@ -184,6 +187,20 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 		a.serviceAnswers(end, id) // tmux and inbox: the turn's end says so (readHooks)
 	}
 	a.account(source, id, now, text, res, err, probe, effs)
+}
+
+// withoutFeedback drops the feedback check's notice: an urgent wakeup's own
+// text says how to take its files, and a second procedure for the same file
+// ("in your next activity log") beside "take it now" told two stories. The
+// check_and_process_item reply names whatever else waits.
+func withoutFeedback(paras []string) []string {
+	out := paras[:0:0]
+	for _, p := range paras {
+		if !strings.HasPrefix(p, "[info] "+checks.Feedback+": ") {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // resultOf names how a delivery ended, for the machine.
