@@ -270,7 +270,7 @@ func TestPerWakeupTokensEndsARun(t *testing.T) {
 
 // TestCorruptLedgerSpendsTheDay: an unreadable cost ledger never hands back
 // a budget: the day counts as spent, so
-// recovery only alerts, and the agent is not woken.
+// recovery waits for it and says so, and the agent is not woken.
 func TestCorruptLedgerSpendsTheDay(t *testing.T) {
 	agent := buildFakeAgent(t)
 	cfg := testConfig(t)
@@ -284,9 +284,9 @@ func TestCorruptLedgerSpendsTheDay(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := start(t, cfg, nil)
-	h.waitFor("a recovery attempt held by the budget", 20*time.Second, func() bool {
+	h.waitFor("recovery held by the budget", 20*time.Second, func() bool {
 		s, err := h.tryState()
-		return err == nil && s.Counters.BySource["recovery"][state.OutcomeDroppedBudget] >= 1
+		return err == nil && s.Recovery.Active && s.Recovery.Held == state.BlockedBudget
 	})
 	h.stop()
 	st := h.state()
@@ -296,7 +296,7 @@ func TestCorruptLedgerSpendsTheDay(t *testing.T) {
 	if st.Cost.Today.By.Sum("").Runs != 0 || st.Counters.Delivered+st.Counters.Ghosts+st.Counters.DeliveryFailures != 0 {
 		t.Fatalf("the agent was run: %+v", st.Counters)
 	}
-	if alertsWith(t, h.alerts, "recovery", "the daily budget is spent, so the agent is not woken") == 0 {
+	if alertsWith(t, h.alerts, "recovery", "but today's budget is spent, so no attempt can reach the agent") != 1 {
 		t.Fatalf("no recovery alert saying the budget holds it: %v", alertsOf(t, h.alerts))
 	}
 	if n := alertsWith(t, h.alerts, "budget", "daily budget spent"); n != 1 {

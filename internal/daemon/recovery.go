@@ -92,6 +92,9 @@ func (a *agent) recoveryStep(now time.Time, id workspace.ID, eff recovery.Effect
 		a.emit(now, id, checks.Warning, "recovery", msg, 0)
 	case recovery.Waiting:
 		if rec.Held != "" {
+			if rec.Held == state.BlockedBudget {
+				a.checkBudget(now) // the budget's own alert, once a day, as a refused wakeup gives it
+			}
 			a.emit(now, id, checks.Warning, "recovery", fmt.Sprintf("recovery waits: %s, but %s, so no attempt can reach the agent; it is not counted as one, and recovery attempts once a wakeup can go", rec.Reason, heldWhy(rec.Held)), 0)
 			return
 		}
