@@ -64,8 +64,9 @@ func (t *Tools) standing(now time.Time, latest workspace.Latest) standing {
 		w.Since = *st.Work.Since
 	}
 	// What happened since the pulse, as the next pulse will see it: a log
-	// after the wakeup answers it where no hooks and no exec run do.
-	if w.Working && st.Client == nil && st.Delivery != config.DeliveryExec && latest.Log != nil && latest.Log.ModTime.After(w.Since) {
+	// after the wakeup answers it under tmux and inbox, hooks or not (an
+	// exec run answers by ending).
+	if w.Working && st.Delivery != config.DeliveryExec && latest.Log != nil && latest.Log.ModTime.After(w.Since) {
 		w.Working = false
 	}
 	// Working time the pulse has not counted: from the pulse, or from a

@@ -77,6 +77,19 @@ func TestElapsedReportsWhatTheChecksJudge(t *testing.T) {
 			t.Errorf("work = %q, want waiting: %s", res.Work, res.Text(lang.English))
 		}
 	})
+	t.Run("a log after the wakeup answers it (tmux, hooks wired)", func(t *testing.T) {
+		e := newEnv(t)
+		since := e.now().Add(-2 * time.Minute)
+		e.writeStateWith(t, state.State{PulseAt: e.now().Add(-30 * time.Second), Delivery: "tmux", Client: &state.Client{Mode: state.ClientInTurn, LastEvent: since}, Work: state.Work{Mode: state.WorkWorking, Since: &since}})
+		e.write(testThemeHist+"/20250102030300.md", "## Activity type\nobservation\n", e.now().Add(-10*time.Second))
+		res, err := e.tl.GetHeartbeatElapsedTime(noInput{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Work != "waiting" {
+			t.Errorf("work = %q, want waiting: %s", res.Work, res.Text(lang.English))
+		}
+	})
 	t.Run("introspection is owed on working time", func(t *testing.T) {
 		e := newEnv(t)
 		since := e.now().Add(-3 * time.Minute)
