@@ -158,7 +158,7 @@ func (e *eval) deepWorkExpired() Finding {
 	f.Message = fmt.Sprintf("strict deep work %s (%q) passed its deadline %s%s by %s; renamed %s", x.decl.ID, x.decl.Activity,
 		e.clock(x.deadline), capNote, humanize.Duration(f.Elapsed), workspace.DeepWorkName(x.decl.ID, workspace.Expired))
 	f.Notice = e.notice("Your strict deep work %s reached its deadline %s and has been marked expired: inactivity counts again from the deadline, and introspection and stale_id apply again. "+
-		"In this order: 1. record what you did with create_activity_log now; 2. make the log after it an introspection (why the planned time was too short); "+
+		"In this order: 1. record what you did with create_activity_log now (where a recovery notice asks for a recovery log, that log is this one); 2. make the log after it an introspection (why the planned time was too short); "+
 		"3. only if the work goes on, declare again with start_deep_work, with more margin or in flexible mode.",
 		x.decl.ID, e.clock(x.deadline))
 	return f

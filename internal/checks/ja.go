@@ -40,9 +40,9 @@ var ja = lang.Catalogue{
 		"write your next activity log with create_activity_log with activity_type introspection.": "深い作業 %s は %s で終わりましたが、その次のログ（%s）が内省ではありませんでした。深い作業の後は、まず振り返ってください。" +
 		"次の活動ログは活動種別「内省」にしてください。",
 	"Your strict deep work %s reached its deadline %s and has been marked expired: inactivity counts again from the deadline, and introspection and stale_id apply again. " +
-		"In this order: 1. record what you did with create_activity_log now; 2. make the log after it an introspection (why the planned time was too short); " +
+		"In this order: 1. record what you did with create_activity_log now (where a recovery notice asks for a recovery log, that log is this one); 2. make the log after it an introspection (why the planned time was too short); " +
 		"3. only if the work goes on, declare again with start_deep_work, with more margin or in flexible mode.": "strict な深い作業 %s は期限（%s）を過ぎたため、期限切れにしました。無活動（`inactivity`）の時間は期限から数え直され、内省（`introspection`）と `stale_id` のチェックも再び動いています。" +
-		"次の順にしてください：1. したことを今 create_activity_log で記録します。2. その次のログを内省にし、予定時間が足りなかった理由を振り返ります。" +
+		"次の順にしてください：1. したことを今 create_activity_log で記録します（回復通知が活動種別「回復」のログを求めているなら、そのログがこれにあたります）。2. その次のログを内省にし、予定時間が足りなかった理由を振り返ります。" +
 		"3. 作業が続くときだけ、余裕を持たせるか flexible にして、start_deep_work でもう一度宣言します。",
 	"A deep-work declaration could not be read and was renamed .invalid.txt, so it pauses nothing: %s. " +
 		"Declare deep work with the start_deep_work tool instead of writing the file by hand.": "深い作業の宣言 %s が読めなかったため、.invalid.txt にリネームしました。この宣言では何も一時停止しません。" +
