@@ -173,6 +173,9 @@ func (s standing) notices(now time.Time, done ...string) (id string, out []strin
 	if !s.live || len(s.st.Notices) == 0 {
 		return "", out, nil
 	}
+	if s.recoveryEnds(done) {
+		done = append(done, recoveryCheck)
+	}
 	for _, n := range s.st.Notices {
 		if !slices.Contains(done, noticeCheck(n)) {
 			out = append(out, n)
@@ -183,6 +186,24 @@ func (s standing) notices(now time.Time, done ...string) (id string, out []strin
 	}
 	a := int64(max(now.Sub(s.st.PulseAt), 0).Round(time.Second) / time.Second)
 	return string(s.st.HeartbeatID), out, &a
+}
+
+// recoveryEnds reports whether answering the checks in done ends recovery,
+// as the watchdog's next pulse will see it: recovery is held only while a
+// recoverable check is at error, so when the one holding it is answered
+// and no other stands at error, its notice asks for nothing any more.
+func (s standing) recoveryEnds(done []string) bool {
+	r := s.st.Recovery
+	if !r.Active || r.GaveUp || !slices.Contains(done, r.Check) {
+		return false
+	}
+	for _, n := range s.st.Notices {
+		c := noticeCheck(n)
+		if c != r.Check && checks.Recoverable(c) && strings.HasPrefix(n, "[error] ") && !slices.Contains(done, c) {
+			return false
+		}
+	}
+	return true
 }
 
 // noticeCheck is the check a notice paragraph is tagged with

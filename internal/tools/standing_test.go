@@ -415,3 +415,37 @@ func TestLimitsFollowTheWatchdog(t *testing.T) {
 		}
 	}
 }
+
+// Recovery is held only while a recoverable check is at error: a log that
+// answers the one holding it ends recovery at the next pulse, whatever its
+// type, so its reply does not ask for a recovery log any more. Another
+// recoverable check at error still holds it.
+func TestALogThatEndsRecoveryLeavesItsNotice(t *testing.T) {
+	const (
+		rec   = "[error] recovery: RECOVERY (attempt 2 of 3): the watchdog detected a problem."
+		inact = "[error] inactivity: No activity log or checkpoint for 11m."
+		stale = "[error] stale_id: Your newest proof is named with an old ID."
+	)
+	for _, tc := range []struct {
+		name    string
+		notices []string
+		want    []string
+	}{
+		{"held by inactivity alone", []string{rec, inact}, []string{}},
+		{"stale_id still at error", []string{rec, inact, stale}, []string{rec, stale}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			st := state.State{PulseAt: e.now().Add(-5 * time.Second), Notices: tc.notices}
+			st.Recovery.Active, st.Recovery.Attempt, st.Recovery.Check = true, 2, "inactivity"
+			e.writeStateWith(t, st)
+			r, err := call(e.tl, e.tl.CreateActivityLog, args(t, goodLog))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(r.WatchdogNotices, tc.want) {
+				t.Errorf("notices = %q, want %q", r.WatchdogNotices, tc.want)
+			}
+		})
+	}
+}
