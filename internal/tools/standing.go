@@ -144,11 +144,17 @@ func (s standing) gap(now time.Time) *int64 {
 	return &v
 }
 
-// recovering reports whether the watchdog's recovery notice stands: its
-// steps come first, so no reply adds advice on the cycle's length.
+// recovering reports whether the watchdog's recovery notice stands, or
+// recovery has given up: its steps come first, so no reply adds advice on
+// the cycle's length.
 func (s standing) recovering() bool {
 	if !s.live {
 		return false
+	}
+	// Given up, recovery's notice is gone, but the log it asked for is
+	// still what comes first.
+	if s.st.Recovery.GaveUp {
+		return true
 	}
 	for _, n := range s.st.Notices {
 		if noticeCheck(n) == recoveryCheck {

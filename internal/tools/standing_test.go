@@ -449,3 +449,22 @@ func TestALogThatEndsRecoveryLeavesItsNotice(t *testing.T) {
 		})
 	}
 }
+
+// While recovery has given up, the log it asked for comes first: the status
+// reply adds no advice on the cycle's length beside it.
+func TestNoStageNoteWhileGivenUp(t *testing.T) {
+	for _, gaveUp := range []bool{false, true} {
+		e := newEnv(t)
+		since := e.now().Add(-20 * time.Minute)
+		st := state.State{PulseAt: e.now(), Delivery: "tmux", Work: state.Work{Mode: state.WorkWorking, Since: &since}}
+		st.Recovery.GaveUp, st.Recovery.Check = gaveUp, "inactivity"
+		e.writeStateWith(t, st)
+		res, err := e.tl.GetHeartbeatElapsedTime(noInput{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (res.Stage != "") == gaveUp {
+			t.Errorf("gave up %v: stage %q: %s", gaveUp, res.Stage, res.Text(lang.English))
+		}
+	}
+}
