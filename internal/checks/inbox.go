@@ -39,6 +39,15 @@ func (e *eval) feedback() Finding {
 	f.Message = fmt.Sprintf("%d unprocessed feedback file(s): %s", len(items), names.In(lang.English))
 	f.Notice = e.notice("Feedback from the user is waiting: %s. Take each file with check_and_process_item (it gives you the text and renames the file processed.<name>), "+
 		"act on it, and record what you did in your next activity log.", names)
+	if names.urgent() {
+		// The urgent wakeup's own words may be gone (the inbox keeps only
+		// the newest prompt): the notice keeps what urgency asks.
+		sep := " "
+		if e.cfg.Language == lang.Japanese {
+			sep = "" // Japanese sentences follow each other without a space
+		}
+		f.Notice += sep + e.notice("Take the urgent ones now, before your current work.")
+	}
 	return f
 }
 
@@ -101,6 +110,11 @@ type feedbackName struct {
 // feedbackNames are the files a notice names, in the agent's language:
 // "a.md (urgent), b.md" or 「a.md（緊急）、b.md」.
 type feedbackNames []feedbackName
+
+// urgent reports whether any of the files is urgent.
+func (ns feedbackNames) urgent() bool {
+	return slices.ContainsFunc(ns, func(n feedbackName) bool { return n.urgent })
+}
 
 // In renders the names in language l.
 func (ns feedbackNames) In(l lang.Lang) string {

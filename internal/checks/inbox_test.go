@@ -98,8 +98,24 @@ func TestFeedbackNoticeInJapanese(t *testing.T) {
 		t.Errorf("notice %q", f.Notice)
 	}
 	testutil.CheckJapanese(t, "feedback notice", f.Notice)
+	if !strings.Contains(f.Notice, "すぐに対応してください") {
+		t.Errorf("notice %q: the urgency's instruction is lost", f.Notice)
+	}
 	r, _ = Evaluate(now, scan.Snapshot{Feedback: items}, cfg, State{})
-	if f, _ := r.Finding(Feedback); !strings.Contains(f.Notice, "feedbackbox/b.md (urgent)") {
+	if f, _ := r.Finding(Feedback); !strings.Contains(f.Notice, "feedbackbox/b.md (urgent)") || !strings.Contains(f.Notice, "Take the urgent ones now, before your current work.") {
 		t.Errorf("English notice %q", f.Notice)
+	}
+	// Urgent feedback already handed over (its prefix gone) keeps both
+	// its mark and what urgency asks: the inbox keeps only the newest
+	// prompt, and the urgent wakeup's may be gone.
+	c = cfg
+	c.Urgent = []string{"feedbackbox/b.md"}
+	r, _ = Evaluate(now, scan.Snapshot{Feedback: []scan.InboxItem{{Rel: "feedbackbox/b.md", Name: "b.md"}}}, c, State{})
+	if f, _ := r.Finding(Feedback); !strings.Contains(f.Notice, "(urgent)") || !strings.Contains(f.Notice, "Take the urgent ones now") {
+		t.Errorf("handed-over urgent notice %q", f.Notice)
+	}
+	r, _ = Evaluate(now, scan.Snapshot{Feedback: []scan.InboxItem{{Rel: "feedbackbox/a.md", Name: "a.md"}}}, cfg, State{})
+	if f, _ := r.Finding(Feedback); strings.Contains(f.Notice, "urgent") {
+		t.Errorf("plain feedback called urgent: %q", f.Notice)
 	}
 }
