@@ -150,7 +150,7 @@ func (f StretchFrom) In(l lang.Lang) string {
 		FromProof:  "your latest activity log or checkpoint (%s)",
 		FromStrict: "the end of your strict deep work (%s)",
 		FromTool:   "your last tool call (%s)",
-		FromAnswer: "the answer to your question (%s)",
+		FromAnswer: "a person's answer to your client's prompt (%s)",
 		FromWakeup: "the wakeup (%s)",
 		FromTurn:   "the start of your turn (%s)",
 		FromOwn:    "your own last log, checkpoint or wakeup (%s)",
