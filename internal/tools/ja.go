@@ -105,7 +105,7 @@ var ja = lang.Catalogue{
 	"unreadable": "読めません",
 	"Warning: the log was written but the latest-proof index could not be updated (%s); the watchdog will pick the log up on its next scan.": "注意：ログは書かれましたが、最新の証明の索引を更新できませんでした（%s）。watchdog は次の走査でこのログを拾います。",
 	"Warning: %s": "注意：%s",
-	"Deep work has ended with this log. The next activity log must be an introspection (activity_type introspection): look back on the deep work before starting anything new.": "このログで深い作業が終わりました。次の活動ログは活動種別「内省」の活動ログ（create_activity_log の activity_type）にしてください。新しいことを始める前に、深い作業を振り返ってください。",
+	"Deep work has ended with this log. The next activity log must be an introspection (activity_type introspection): look back on the deep work before starting anything new.": "このログで深い作業が終わりました。次の活動ログは、活動種別（create_activity_log の activity_type）を「内省」にしてください。新しいことを始める前に、深い作業を振り返ってください。",
 	"Theme ended: %s. End record: %s. Record the closing cycle with create_activity_log (activity_type theme_end) if you have not yet.":                                         "テーマを終えました：%s。終了記録：%s。まだなら、締めくくりのサイクルを create_activity_log（activity_type は「テーマ終了」）で記録してください。",
 	"Current heartbeat ID: %s (the tools use it for you).\n": "現在のハートビートID：%s（ツールが自動で使うので、入力は不要です）。\n",
 	"Since latest checkpoint: %s (%q).\n":                    "最新のチェックポイントから：%s（「%s」）。\n",
