@@ -81,7 +81,11 @@ func (a *agent) idleTick(now time.Time, after time.Duration) {
 			}
 		}
 	}
-	due := len(fresh) > 0 || (!idle && now.Sub(last) >= after)
+	// A scheduled wakeup due sooner than the idle one could come again
+	// wakes the agent anyway: the idle prompt would start a second run a
+	// moment before it.
+	soon := a.next != nil && a.next.At.Sub(now) < after
+	due := len(fresh) > 0 || (!idle && now.Sub(last) >= after && !soon)
 	if due && !a.cfg.Schedule.Active(now.In(a.loc)) {
 		// Outside active hours: counted once per quiet spell; the items
 		// stay unannounced, so they are named when the window opens.
@@ -101,7 +105,7 @@ func (a *agent) idleTick(now time.Time, after time.Duration) {
 	case len(fresh) > 0:
 		sort.Strings(fresh)
 		a.wake(srcIdle, ja.F(a.cfg.Language, "New while you were idle: %s. Read it and decide what to do (start_theme with themebox_file for a themebox file; check_and_process_item for feedback, then act on it).", strings.Join(fresh, ja.T(a.cfg.Language, ", "))))
-	case !idle && now.Sub(last) >= after:
+	case due:
 		a.mu.Lock()
 		for _, it := range append(append([]scan.InboxItem(nil), a.snap.Themebox...), a.snap.Feedback...) {
 			a.announced[it.Rel] = true // the idle prompt is sent now; only newer items re-wake

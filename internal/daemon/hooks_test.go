@@ -214,3 +214,22 @@ func TestIdlePromptWithHooksOffersIdleToken(t *testing.T) {
 		})
 	}
 }
+
+// An idle wakeup is not sent when the schedule's next one is due sooner
+// than idle.after: the scheduled wakeup wakes the agent anyway, and the two
+// started two runs a moment apart.
+func TestIdleGivesWayToAScheduledWakeupDueSoon(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Schedule.Every = config.Duration(time.Second)
+		cfg.Idle = config.Idle{After: config.Duration(600 * time.Millisecond), Prompt: "You have been idle. Explore."}
+		rec := &recorder{method: config.DeliveryExec}
+		startFake(t, cfg, rec.factory)
+		time.Sleep(1050 * time.Millisecond)
+		synctest.Wait()
+		p := rec.prompts()
+		if len(p) != 1 || strings.Contains(p[0], "You have been idle") {
+			t.Fatalf("wakeups in the first second: %q, want the scheduled one alone", p)
+		}
+	})
+}
