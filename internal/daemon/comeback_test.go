@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // Coming back from a give-up is one notice: the first wakeup after it says
@@ -39,6 +40,39 @@ func TestComingBackIsOneNotice(t *testing.T) {
 		}
 		if strings.Contains(back, "resume_after") {
 			t.Errorf("a config key in the agent's text: %q", back)
+		}
+	})
+}
+
+// A give-up that the agent's own recovery log ended does not ask for that
+// log again: the wakeup after it says the log was seen, and asks nothing
+// an obedient agent would answer with a second recovery log.
+func TestComingBackAfterTheRecoveryLogAsksNoOther(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t) // inactivity error after 4s
+		cfg.Recovery = config.Recovery{MaxAttempts: 1, MaxWaitCycles: 3, ResumeAfter: config.Duration(time.Hour)}
+		cfg.Schedule.Every = config.Duration(3 * time.Second)
+		rec := &recorder{method: config.DeliveryTmux}
+		h := startFake(t, cfg, rec.factory)
+		h.waitFor("the give-up", 30*time.Second, func() bool { return h.hasAlert("gave_up", "error") })
+		time.Sleep(time.Second)
+		writeLog(t, h.ws(), workspace.Recovery)
+		h.waitFor("the return", 10*time.Second, func() bool { return h.hasAlert("gave_up", "ok") })
+		var back string
+		h.waitFor("the wakeup that tells of the give-up", 10*time.Second, func() bool {
+			for _, p := range rec.prompts() {
+				if strings.Contains(p, "Recovery tried") {
+					back = p
+					return true
+				}
+			}
+			return false
+		})
+		if !strings.Contains(back, "your recovery log (") || !strings.Contains(back, "Go on with your next activity.") {
+			t.Errorf("the return does not say the recovery log ended it: %q", back)
+		}
+		if strings.Contains(back, "write an activity log") || strings.Contains(back, `activity_type "recovery"`) {
+			t.Errorf("the return asks again for the recovery log the agent wrote: %q", back)
 		}
 	})
 }

@@ -79,7 +79,7 @@ func (a *agent) noticesCarried() ([]string, map[string]time.Time) {
 	var out []string
 	carried := map[string]time.Time{}
 	if o := a.rec.Owed; o != nil {
-		out = append(out, "[warning] recovery: "+owedNotice(o, a.loc, a.cfg.Language))
+		out = append(out, "[warning] recovery: "+owedNotice(o, recoveryLogAfter(o, a.snap.RecentLogs), a.loc, a.cfg.Language))
 		carried[owedKey] = o.Ended
 	}
 	if n := a.svcOwed; n != nil {

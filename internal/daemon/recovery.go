@@ -166,9 +166,32 @@ func returnWhy(g *recovery.GiveUp, after time.Duration) string {
 	return "no check that starts recovery is at error any more"
 }
 
+// recoveryLogAfter is the time of the recovery log that ended give-up g
+// (written after it began, and the checks came back to ok), or nil: then
+// the agent owes none, and a notice asking for one would get a second.
+func recoveryLogAfter(g *recovery.GiveUp, logs []workspace.Proof) *time.Time {
+	if g.How != recovery.Fixed {
+		return nil
+	}
+	for _, l := range logs { // newest first
+		if !l.ModTime.After(g.At) {
+			break
+		}
+		if l.Type == workspace.Recovery && !l.ModTime.After(g.Ended) {
+			return &l.ModTime
+		}
+	}
+	return nil
+}
+
 // owedNotice tells the agent, on the first wakeup after a give-up ended,
-// what happened and what it owes, in language l.
-func owedNotice(g *recovery.GiveUp, loc *time.Location, l lang.Lang) string {
+// what happened and what it owes, in language l: nothing more when its
+// own recovery log (logged) ended it.
+func owedNotice(g *recovery.GiveUp, logged *time.Time, loc *time.Location, l lang.Lang) string {
+	if logged != nil {
+		return ja.F(l, "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; your recovery log (%s) brought the checks back to ok, and waking came back at %s. Go on with your next activity.",
+			g.Attempts, checkName(g.Check), g.At.In(loc).Format("15:04:05"), logged.In(loc).Format("15:04:05"), g.Ended.In(loc).Format("15:04:05"))
+	}
 	how := ja.T(l, "the checks went back to ok")
 	switch g.How {
 	case recovery.Resumed:
