@@ -78,3 +78,31 @@ func TestInactivityErrorAgreesWithTheRecoveryNotice(t *testing.T) {
 		}
 	}
 }
+
+// The Japanese recovery notice gives the facts the English one gives with
+// its alert line: how long, and the thresholds; not a fixed sentence.
+func TestJapaneseRecoveryNoticeGivesTheNumbers(t *testing.T) {
+	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	old := workspace.Proof{Path: "artifacts/20261122090000_x/histories/20261122094830.md", ID: "20261122094830", ModTime: now.Add(-11*time.Minute - 30*time.Second), Type: workspace.Creation}
+	res, _ := checks.Evaluate(now, scan.Snapshot{LastLog: &old, RecentLogs: []workspace.Proof{old}}, checks.Config{Language: lang.Japanese}, checks.State{})
+	f, _ := res.Finding(checks.Inactivity)
+	for _, tc := range []struct {
+		check, line string
+		want        []string
+	}{
+		{checks.Inactivity, f.Message, []string{"11分30秒", "しきい値（10分。警告は5分）"}},
+		{checks.StaleID, "newest proof stats/checkpoints/20261122094000.txt was written 20m after its ID 20261122094000 (warning after 10m, error after 15m): an old ID reused", []string{"20261122094000 より20分後", "警告は10分、エラーは15分"}},
+		{checks.FutureID, "newest proof stats/checkpoints/29991231235959.txt is named with ID 29991231235959, 8760h in the future", []string{"現在より8760時間後", "29991231235959"}},
+		{checks.LogLoop, "newest log artifacts/x/histories/20261122094000.md rewritten in 5 consecutive pulses", []string{"5回のパルス"}},
+		{checks.ThemePattern, "4 theme records share heartbeat ID 20261122094000: a, b", []string{"記録が4件"}},
+		{checks.ToolLoop, "the same web_search call 10 times in a row (warning at 5, error at 10)", []string{"10回続いて", "警告は5回、エラーは10回"}},
+	} {
+		got := recoveryNotice(state.Recovery{Active: true, Attempt: 1, Check: tc.check, Reason: tc.line}, 3, lang.Japanese)
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: the Japanese notice lacks %q:\n%s\n(alert line %q)", tc.check, w, got, tc.line)
+			}
+		}
+		testutil.CheckJapanese(t, "recovery notice for "+tc.check, got)
+	}
+}

@@ -60,7 +60,7 @@ func recoveryReason(r state.Recovery, l lang.Lang) string {
 	if l != lang.Japanese {
 		return r.Reason
 	}
-	if why, ok := jaRecoveryReasons[r.Check]; ok {
+	if why, ok := jaRecoveryReason(r.Check, r.Reason); ok {
 		return why
 	}
 	return "`" + r.Check + "` のチェックがエラーになっています"
