@@ -8,9 +8,9 @@ var ja = lang.Catalogue{
 	"No activity log or checkpoint for %s, counted from %s. If you are still working, write a checkpoint with a short note of what you are doing. " +
 		"If the work needs a long stretch, declare it with start_deep_work (flexible: checkpoints still count; strict: inactivity, introspection and stale_id pause until its deadline). " +
 		"When the activity is done, record it with create_activity_log.": "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。まだ作業中なら、今していることを短く書いたチェックポイントを残してください。" +
-		"長い作業になるなら start_deep_work で宣言してください（flexible：チェックポイントは引き続き活動の証明になる。strict：期限まで無活動（`inactivity`）・内省（`introspection`）・`stale_id` が一時停止）。" +
+		"長い作業になるなら start_deep_work で宣言してください。flexible ではチェックポイントが引き続き活動の証明になり、strict では期限まで無活動（`inactivity`）・内省（`introspection`）・`stale_id` のチェックが一時停止します。" +
 		"活動が終わったら create_activity_log で記録してください。",
-	"You have not reflected for %s%s (introspection is due every %s).": "前回の内省から%[2]s%[1]sたちました（内省は%[3]sごとに必要です）。",
+	"You have not reflected for %s%s (introspection is due every %s).": "内省しないまま、%[2]s%[1]sたちました（内省は%[3]sごとに必要です）。",
 	"Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.": "次の1〜2サイクルのうちに、内省を予定し、活動種別（create_activity_log の activity_type）を「内省」にした活動ログを書いてください。長い作業の途中なら、start_deep_work（flexible）でこのチェックを一時停止できます。",
 	"Make your next activity log an introspection (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.":       "次の活動ログは、活動種別（create_activity_log の activity_type）を「内省」にしてください。長い作業の途中なら、start_deep_work（flexible）でこのチェックを一時停止できます。",
 	"Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection).":                                                                                      "次の1〜2サイクルのうちに、内省を予定し、活動種別（create_activity_log の activity_type）を「内省」にした活動ログを書いてください。",
@@ -34,8 +34,8 @@ var ja = lang.Catalogue{
 	"the token cap (budget.per_wakeup_tokens: %s)":   "1回の起動のトークン上限（budget.per_wakeup_tokens: %s）",
 	"its timeout (agent.timeout: %s)":                "実行の制限時間（agent.timeout: %s）",
 	"the signal %s":                                  "シグナル %s",
-	"Your last run was ended by %s at %s, before it wrote an activity log; keep each run within it.":                                                                               "前回の実行は、活動ログを書く前に%sによって%sに終了させられました。1回の実行をその範囲に収めてください。",
-	"Your last run was ended by %s at %s, before it wrote an activity log. In long work, write checkpoints along the way and close each piece of work early with an activity log.": "前回の実行は、活動ログを書く前に%sによって%sに終了させられました。長い作業は途中でチェックポイントを書き、活動ログで早めに区切ってください。",
+	"Your last run was ended by %s at %s, before it wrote an activity log; keep each run within it.":                                                                               "前回の実行は、活動ログを書く前に%[2]sに%[1]sで打ち切られました。1回の実行をその範囲に収めてください。",
+	"Your last run was ended by %s at %s, before it wrote an activity log. In long work, write checkpoints along the way and close each piece of work early with an activity log.": "前回の実行は、活動ログを書く前に%[2]sに%[1]sで打ち切られました。長い作業は途中でチェックポイントを書き、活動ログで早めに区切ってください。",
 	"Your deep work %s ended with %s, and the log after it (%s) was not an introspection. After deep work, reflect first: " +
 		"write your next activity log with create_activity_log with activity_type introspection.": "深い作業 %s は %s で終わりましたが、その次のログ（%s）が内省ではありませんでした。深い作業の後は、まず振り返ってください。" +
 		"次の活動ログは活動種別「内省」にしてください。",

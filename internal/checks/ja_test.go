@@ -25,7 +25,7 @@ func TestJapaneseNoticeWording(t *testing.T) {
 	for _, tc := range []struct {
 		check, en, ja string
 	}{
-		{Introspection, "You have not reflected for 3h21s of working time (introspection is due every ", "前回の内省から作業時間で3時間21秒たちました（内省は"},
+		{Introspection, "You have not reflected for 3h21s of working time (introspection is due every ", "内省しないまま、作業時間で3時間21秒たちました（内省は"},
 		{ToolRestriction, "gemini.google.search (lock until 13:00:07), web_search (cooldown until 12:01:00)", "gemini.google.search（13:00:07までロック中）、web_search（12:01:00までクールダウン中）"},
 	} {
 		fe, _ := en.Finding(tc.check)

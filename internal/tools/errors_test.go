@@ -2,6 +2,7 @@ package tools
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -23,7 +24,42 @@ func TestSeveralBadParametersReadAsOneError(t *testing.T) {
 		strings.Count(en, "Fix each one") != 1 || strings.Contains(en, "Fix: fix") || strings.Contains(en, "; (2)") {
 		t.Errorf("English: %s", en)
 	}
-	if ja := ie.In(lang.Japanese); !strings.HasPrefix(ja, "パラメータに2件の誤りがあります。(1) ") || !strings.HasSuffix(ja, "それぞれ直してから、もう一度呼んでください。") {
+	if ja := ie.In(lang.Japanese); !strings.HasPrefix(ja, "パラメータに2件の誤りがあります。（1）tool_id") || !strings.HasSuffix(ja, "。それぞれ直してから、もう一度呼んでください。") ||
+		!strings.Contains(ja, "。（2）status") || strings.Contains(ja, "。 ") {
 		t.Errorf("Japanese: %s", ja)
+	}
+}
+
+// A length out of range says the range once, in the fix: said in the
+// problem too, the same range was read twice in one error.
+func TestALengthOutOfRangeSaysTheRangeOnce(t *testing.T) {
+	e := newEnv(t)
+	for _, desc := range []string{"short", strings.Repeat("long ", 60)} {
+		_, err := call(e.tl, e.tl.StartDeepWork, args(t, `{"mode":"flexible","activity_description":"`+desc+`"}`))
+		var ie *InputError
+		if !errors.As(err, &ie) {
+			t.Fatalf("%q: err = %v, want a bad parameter", desc, err)
+		}
+		for _, tc := range []struct {
+			l     lang.Lang
+			rng   string
+			tells string
+		}{{lang.English, fmt.Sprintf("%d to %d", minDescLen, maxDescLen), "too "}, {lang.Japanese, fmt.Sprintf("%d〜%d", minDescLen, maxDescLen), "すぎます"}} {
+			if got := ie.In(tc.l); strings.Count(got, tc.rng) != 1 || !strings.Contains(got, tc.tells) {
+				t.Errorf("%s: %s", tc.l, got)
+			}
+		}
+	}
+}
+
+// The status names an introspection threshold that is due "shortly", not
+// "in 0s": a count at zero reads as a clock that stopped.
+func TestIntrospectionDueNowIsShortly(t *testing.T) {
+	zero := int64(0)
+	r := &ElapsedResult{Work: workWorking, Thresholds: []ThresholdStatus{{Check: "introspection", Level: "warning", RemainingSeconds: &zero}}}
+	for l, want := range map[lang.Lang]string{lang.English: "introspection warning shortly", lang.Japanese: "内省（`introspection`）の警告はまもなく"} {
+		if got := r.Text(l); !strings.Contains(got, want) {
+			t.Errorf("%s: %s", l, got)
+		}
 	}
 }

@@ -135,7 +135,11 @@ func (r *ElapsedResult) Text(l lang.Lang) string {
 			}
 		case th.Check == "introspection" && !nextIntro:
 			nextIntro = true
-			next = append(next, fmt.Sprintf(tr(l, "introspection %s in %s of working time"), levelWord(l, th.Level), humanSec(l, th.RemainingSeconds, "")))
+			if *th.RemainingSeconds == 0 { // "in 0s" read as a count that stopped
+				next = append(next, fmt.Sprintf(tr(l, "introspection %s shortly"), levelWord(l, th.Level)))
+			} else {
+				next = append(next, fmt.Sprintf(tr(l, "introspection %s in %s of working time"), levelWord(l, th.Level), humanSec(l, th.RemainingSeconds, "")))
+			}
 		}
 	}
 	switch {

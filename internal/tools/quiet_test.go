@@ -26,7 +26,7 @@ func TestElapsedSaysWhyNoWakeupComes(t *testing.T) {
 		{"paused for ever", func(e *env) *state.Blocked { return &state.Blocked{Why: state.BlockedPaused} }, state.Recovery{}, "until the operator resumes the watchdog", "ユーザーが再開するまで", false},
 		{"paused for a while", func(e *env) *state.Blocked { return &state.Blocked{Why: state.BlockedPaused, Until: later(e)} }, state.Recovery{}, "the operator paused the watchdog", "一時停止", true},
 		{"gave up", func(e *env) *state.Blocked { return &state.Blocked{Why: state.BlockedGaveUp, Until: later(e)} },
-			state.Recovery{GaveUp: true, Check: "inactivity"}, "recovery gave up after its attempts, held by `inactivity`", "無活動（`inactivity`）のエラーが続いたため", true},
+			state.Recovery{GaveUp: true, Check: "inactivity"}, "recovery gave up after its attempts, held by `inactivity`", "無活動（`inactivity`）のエラーが続き、回復を試みても立ち直らなかったため", true},
 		{"budget", func(e *env) *state.Blocked { return &state.Blocked{Why: state.BlockedBudget, Until: later(e)} }, state.Recovery{}, "today's budget", "予算", true},
 		{"daily cap", func(e *env) *state.Blocked { return &state.Blocked{Why: state.BlockedCap, Until: later(e)} }, state.Recovery{}, "daily cap of wakeups", "1日の上限", true},
 		{"breaker", func(e *env) *state.Blocked { return &state.Blocked{Why: state.BlockedBreaker, Until: later(e)} }, state.Recovery{}, "could not be delivered", "届けられなかった", true},

@@ -64,7 +64,13 @@ func (c *checker) oneLine(f *string, min, max int, hint say) bool {
 	}
 	*f = workspace.OneLine(*f)
 	if n := utf8.RuneCountInString(*f); n < min || n > max {
-		c.report(f, sayf("is %d characters long; it must be %d to %d characters on one line", n, min, max), hint)
+		// The range is the fix's to give; said in the problem too, it was
+		// said twice.
+		problem := sayf("is %d characters long: too long", n)
+		if n < min {
+			problem = sayf("is %d characters long: too short", n)
+		}
+		c.report(f, problem, hint)
 		return false
 	}
 	return true

@@ -106,11 +106,17 @@ func (e *InputError) In(l lang.Lang) string {
 		// second "Fix:" after the last part's.
 		parts := make([]string, len(e.All))
 		for i, x := range e.All {
-			parts[i] = fmt.Sprintf("(%d) %s", i+1, x.In(l)) // each ends as a sentence
+			parts[i] = fmt.Sprintf(ja.T(l, "(%d) %s"), i+1, x.In(l)) // each ends as a sentence
 		}
-		b.WriteString(sayf("%d parameters need fixing. %s", len(e.All), strings.Join(parts, " ")).in(l))
+		// Japanese runs sentences on after 。 with no space: an ASCII
+		// space there reads as a stray gap.
+		sep := " "
+		if l == lang.Japanese {
+			sep = ""
+		}
+		b.WriteString(sayf("%d parameters need fixing. %s", len(e.All), strings.Join(parts, sep)).in(l))
 		if !e.Fix.empty() {
-			b.WriteString(" " + e.Fix.in(l))
+			b.WriteString(sep + e.Fix.in(l))
 		}
 		return b.String()
 	}

@@ -47,6 +47,7 @@ var partReasons = []string{
 	"longer than %d bytes",
 	"%q contains a path separator; give one folder name",
 	"%q contains ..",
+	"%q cannot be a name",
 	"%q starts with a dot",
 	"%q ends with a dot",
 	"%q contains a path separator",

@@ -46,6 +46,8 @@ func CheckPart(part string) (string, error) {
 	case strings.ContainsAny(p, `/\`):
 		// Before the dot rules: "../cache" is a path, not a dotted name.
 		return "", partErr("%q contains a path separator; give one folder name", p)
+	case p == "..":
+		return "", partErr("%q cannot be a name", p) // "contains .." said it of itself
 	case strings.Contains(p, ".."):
 		return "", partErr("%q contains ..", p)
 	case strings.HasPrefix(p, "."):

@@ -221,6 +221,7 @@ func TestCheckPartSaysWhatIsWrong(t *testing.T) {
 		"../cache": "path separator",
 		`..\cache`: "path separator",
 		"a..b":     "contains ..",
+		"..":       "cannot be a name", // "\"..\" contains .." says it of itself
 		".hidden":  "starts with a dot",
 		"name.":    "ends with a dot",
 	} {
