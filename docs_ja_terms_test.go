@@ -3,6 +3,7 @@ package aiheart_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -34,7 +35,8 @@ var jaAvoid = map[string]string{
 	"知らせにすぎ":                         "注意喚起にすぎません",
 	"メッセージは人から":                      "ユーザー (one term)",
 	"直前の `checkpoint` の返信にあったIDを使って": "the tools name files; you never type an ID",
-	"記録もすることも":                       "記録は残らず、することもありません (garbled)",
+	"記録もすることも":                       "トランスクリプトは残らず、エージェントのすることもありません (garbled)",
+	"記録は残らず、することも":                   "トランスクリプトは残らず、エージェントのすることもありません (who has nothing to do?)",
 	"していたことを止め":                      "していたことをやめ (one rendering, as the inactivity error says it)",
 	"；":                              "。 between clauses, or 、 (a full-width semicolon is not Japanese punctuation)",
 	"至急":                             "緊急 (one word for urgent, as the feedback notices say it)",
@@ -44,6 +46,16 @@ var jaAvoid = map[string]string{
 	"側で待機":                           "…の制限で保留中 (待機 is the agent's waiting; a wakeup is held)",
 	"起動は待機":                          "起動は保留中 (待機 is the agent's waiting; a wakeup is held)",
 	"はまだない":                          "はまだありません (です/ます, as everywhere else)",
+	"前回の内省から":                        "内省しないまま (there may have been none)",
+	"activity_type は「":               "活動種別「テーマ終了」の活動ログ (one form for a log of a type)",
+	"試行の後に断念":                        "回復を試みても立ち直らなかったため (translationese)",
+	"終了させられ":                         "打ち切られました (no double passive; the demo's and GEMINI.md's word)",
+	"に付けさせて":                         "…に任せてください (as the notice says)",
+	"を付けて `start_theme`":             "そのファイル名を `themebox_file` に渡して `start_theme` を呼んでください",
+	"（`themebox_file` を付けて）":         "`themebox_file` にその名前を渡して `start_theme` を呼ぶと",
+	"からあなたを起動する":                     "あなたを起こす (起動 is the wakeup, not the verb for waking the agent)",
+	"のものではないので":                      "…はあなたの無活動には数えないので (literal rendering)",
+	"そうしたら：":                         "届いたら、次のようにしてください。 (colloquial)",
 }
 
 // pageTexts are the status page's scripts: their Japanese is what a
@@ -76,6 +88,42 @@ func TestJapaneseTextsAvoidMisleadingPhrases(t *testing.T) {
 			if strings.Contains(at.text, bad) {
 				t.Errorf("%s says %q: write %s", at.where, bad, good)
 			}
+		}
+	}
+}
+
+var (
+	// doubledPhrase is a word and its particle, the start of a phrase an
+	// edit can leave twice (「回復を回復を」); Go's regexp has no
+	// backreference, so the test compares neighbouring matches.
+	doubledPhrase = regexp.MustCompile(`\p{Han}{2,}[をがにはの]`)
+	// asciiGap is an ASCII space where Japanese has none: after 。 or 、
+	// before more Japanese, or between two Japanese words (「振り返る 活動」,
+	// 「一時停止 を要求しました」).
+	asciiGap = regexp.MustCompile(`[。、] [^\x00-\x7f]|[\p{Han}\p{Hiragana}\p{Katakana}ー] [\p{Han}\p{Hiragana}\p{Katakana}]`)
+	// particleFirst is a page string that begins with a particle: the
+	// script glues it to a word, and with a space in Japanese.
+	particleFirst = regexp.MustCompile(`:\s*"[をがにはで]`)
+)
+
+// TestJapaneseTextsHaveNoEditScars: no Japanese text the agent or the
+// operator reads keeps what an edit leaves behind: a phrase said twice
+// back to back, or an ASCII space inside Japanese.
+func TestJapaneseTextsHaveNoEditScars(t *testing.T) {
+	for _, at := range append(agentTexts(t), pageTexts(t)...) {
+		ms := doubledPhrase.FindAllStringIndex(at.text, -1)
+		for i := 1; i < len(ms); i++ {
+			if ms[i][0] == ms[i-1][1] && at.text[ms[i][0]:ms[i][1]] == at.text[ms[i-1][0]:ms[i-1][1]] {
+				t.Errorf("%s says %q twice in a row", at.where, at.text[ms[i][0]:ms[i][1]])
+			}
+		}
+		for _, m := range asciiGap.FindAllString(at.text, -1) {
+			t.Errorf("%s: an ASCII space inside Japanese: %q", at.where, m)
+		}
+	}
+	for _, at := range pageTexts(t) {
+		for _, m := range particleFirst.FindAllString(at.text, -1) {
+			t.Errorf("%s: a Japanese string that begins with a particle (%q) is glued to a word by the script: key the whole sentence", at.where, m)
 		}
 	}
 }

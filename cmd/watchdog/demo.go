@@ -291,7 +291,7 @@ func (d *demoRun) pulsed(e daemon.PulseEvent) {
 	d.mu.Unlock()
 	if n := e.State.Counters.Ghosts - prev.Counters.Ghosts; n > 0 && prev.Agent != "" {
 		d.say.Say(time.Now(), "ghost", d.t(fmt.Sprintf("the [IDLE] reply is counted as a ghost (%d so far): no transcript, nothing to do", e.State.Counters.Ghosts),
-			fmt.Sprintf("[IDLE] の応答はゴーストとして数えます（これまでに%d回）。記録は残らず、することもありません", e.State.Counters.Ghosts)))
+			fmt.Sprintf("[IDLE] だけの応答はゴーストとして数えます（これまでに%d回）。トランスクリプトは残らず、エージェントのすることもありません", e.State.Counters.Ghosts)))
 	}
 	if m, err := demo.ReadMemory(d.ws); err == nil && m.Done && !e.State.Chambers.Schedule.InFlight {
 		d.doneOnce.Do(func() { close(d.done) })

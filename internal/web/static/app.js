@@ -28,7 +28,8 @@ const JA = {
   "breaker": "ブレーカー", "until resumed": "再開まで", "none while paused": "一時停止中はなし", "held until active hours": "活動時間まで保留", "active hours": "活動時間",
   "outside: schedule and idle wakeups wait": "活動時間外：定期とアイドルの起動は保留中",
   "Resume": "再開", "Pause": "一時停止", "recent alerts": "最近の警報",
-  "requested; shows within one pulse": "を要求しました。1パルス以内に反映されます",
+  "pause requested; shows within one pulse": "一時停止を要求しました。1パルス以内に反映されます",
+  "resume requested; shows within one pulse": "再開を要求しました。1パルス以内に反映されます",
   "offline": "オフライン", "host": "ホスト", "last seen": "最後の受信",
   "live": "接続中", "connecting…": "接続しています…", "connection to the watchdog lost; retrying": "watchdog との接続が切れました。再接続しています",
   "Bearer token for pause/resume": "一時停止・再開用の Bearer トークン", "token": "トークン",
@@ -318,7 +319,7 @@ async function togglePause(name) {
       method: "POST", headers: { Authorization: "Bearer " + token, "Content-Type": "application/json" }, body: "{}",
     });
     const body = await r.json().catch(() => ({}));
-    msg.textContent = r.ok ? action + " " + tr(rec.data, "requested; shows within one pulse") : (body.error || r.statusText);
+    msg.textContent = r.ok ? tr(rec.data, action + " requested; shows within one pulse") : (body.error || r.statusText);
     if (r.status === 401) $("#auth").open = true;
   } catch (e) {
     msg.textContent = String(e);
