@@ -188,6 +188,10 @@ type Finding struct {
 	// Notice is for the agent's next heartbeat prompt: what happened and
 	// which tool to use. "" when the level is OK.
 	Notice string `json:"notice,omitempty"`
+	// Fact is what is wrong, with its numbers, in the agent's language: a
+	// recoverable check's at warning or above, which the recovery notice
+	// names (the alert line is English, for machines).
+	Fact string `json:"-"`
 	// Elapsed is the duration the check judged (0 if none).
 	Elapsed time.Duration `json:"elapsed,omitempty"`
 	// ProofID is the heartbeat ID of the file concerned, if any.

@@ -34,6 +34,7 @@ func (e *eval) toolLoop() Finding {
 		f.Level = Error
 	}
 	f.Message = fmt.Sprintf("the same %s call %d times in a row (warning at %d, error at %d)", c.LoopTools, c.Repeats, n, 2*n)
+	f.Fact = e.notice("the same %s call %d times in a row (tool_loop; warning at %d, error at %d)", c.LoopTools, c.Repeats, n, 2*n)
 	f.Notice = e.notice("You have made the same %s call %d times in a row. Repeating it will not change its result: "+
 		"read the last result again and try a different approach, or write a checkpoint saying what blocks you and move to another activity.", c.LoopTools, c.Repeats)
 	return f

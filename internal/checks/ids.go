@@ -30,6 +30,7 @@ func (e *eval) futureID() Finding {
 	}
 	f.Level, f.ProofID, f.Elapsed = Error, p.ID, idt.Sub(e.now)
 	f.Message = fmt.Sprintf("newest proof %s is named with ID %s, %s in the future", p.Path, p.ID, humanize.Duration(f.Elapsed))
+	f.Fact = e.notice("your newest proof %s is named with heartbeat ID %s, %s in the future (future_id)", p.Path, p.ID, humanize.Span(f.Elapsed))
 	f.Notice = e.notice("Your newest proof %s is named with heartbeat ID %s, which is later than now. Never invent an ID: "+
 		"let the tools (checkpoint, create_activity_log) name files; they read the current ID themselves.", p.Path, p.ID)
 	return f
@@ -63,6 +64,8 @@ func (e *eval) staleID() Finding {
 	}
 	f.Message = fmt.Sprintf("newest proof %s was written %s after its ID %s (warning after %s, error after %s): an old ID reused", p.Path, humanize.Duration(age), p.ID,
 		humanize.Duration(t.InactivityWarning.D()), humanize.Duration(t.InactivityError.D()))
+	f.Fact = e.notice("your newest proof %s was written %s after its heartbeat ID %s: an old ID reused (stale_id; warning after %s, error after %s)", p.Path, humanize.Span(age), p.ID,
+		humanize.Span(t.InactivityWarning.D()), humanize.Span(t.InactivityError.D()))
 	f.Notice = e.notice("Your newest proof %s is named with heartbeat ID %s, %s older than when it was written: an old ID was reused. "+
 		"You never need an ID: let the tools (checkpoint, create_activity_log) name files; they read the current ID themselves.", p.Path, p.ID, humanize.Span(age))
 	return f

@@ -66,9 +66,11 @@ func (e *eval) inactivity() Finding {
 		}
 		f.Message = fmt.Sprintf("no activity log or checkpoint for %s, only the client's hooks (they hold inactivity off for %d times its thresholds at most: warning after %s, error after %s; %s)",
 			humanize.Duration(el), HooksAlone, humanize.Duration(HooksAlone*warn), humanize.Duration(HooksAlone*errT), what)
+		f.Fact = e.notice("no activity log or checkpoint of your own for %s, only the client's hooks (inactivity; warning after %s, error after %s)", humanize.Span(el), humanize.Span(HooksAlone*warn), humanize.Span(HooksAlone*errT))
 		from = StretchFrom{Kind: FromOwn, At: e.clock(st.Own)}
 	} else {
 		f.Message = fmt.Sprintf("no activity log or checkpoint for %s (warning after %s, error after %s; %s)", humanize.Duration(el), humanize.Duration(warn), humanize.Duration(errT), what)
+		f.Fact = e.notice("no activity log or checkpoint for %s (inactivity; warning after %s, error after %s)", humanize.Span(el), humanize.Span(warn), humanize.Span(errT))
 	}
 	f.Message += e.held()
 	if f.Level == Error {

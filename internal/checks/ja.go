@@ -5,6 +5,15 @@ import "github.com/ai-heart/ai-heart/internal/lang"
 // ja is the Japanese of the notices, keyed by the English format. Only the
 // notices are translated: messages are alert lines, read by machines.
 var ja = lang.Catalogue{
+	// Facts: what holds recovery, named in the recovery notice.
+	"no activity log or checkpoint for %s (inactivity; warning after %s, error after %s)":                                          "活動ログもチェックポイントもないまま%sたち、無活動チェック（`inactivity`）のエラーのしきい値（%[3]s。警告は%[2]s）を超えています",
+	"no activity log or checkpoint of your own for %s, only the client's hooks (inactivity; warning after %s, error after %s)":     "自分の活動ログもチェックポイントもないまま、クライアントのフックだけで%sたち、無活動チェック（`inactivity`）のしきい値（フックだけのときはエラーが%[3]s、警告が%[2]s）を超えています",
+	"your newest proof %s was written %s after its heartbeat ID %s: an old ID reused (stale_id; warning after %s, error after %s)": "最新の活動の証明 %[1]s は、そのハートビートID %[3]s より%[2]s後に書かれています。古いIDが使い回されています（`stale_id`。警告は%[4]s、エラーは%[5]s）",
+	"your newest proof %s is named with heartbeat ID %s, %s in the future (future_id)":                                             "最新の活動の証明 %[1]s に、現在より%[3]s後のハートビートID %[2]s が付いています（`future_id`）",
+	"the activity log %s was rewritten in %d pulses in a row (log_loop)":                                                           "活動ログ %s が%d回のパルスで続けて書き換えられています（`log_loop`）",
+	"%d theme start or end records were written in one heartbeat (%s) (theme_pattern)":                                             "同じハートビート（%[2]s）の中で、テーマの開始・終了の記録が%[1]d件書かれています（`theme_pattern`）",
+	"the same %s call %d times in a row (tool_loop; warning at %d, error at %d)":                                                   "同じ %s の呼び出しが%d回続いています（`tool_loop`。警告は%d回、エラーは%d回から）",
+
 	"No activity log or checkpoint for %s, counted from %s. If you are still working, write a checkpoint with a short note of what you are doing. " +
 		"If the work needs a long stretch, declare it with start_deep_work (flexible: checkpoints still count; strict: inactivity, introspection and stale_id pause until its deadline). " +
 		"When the activity is done, record it with create_activity_log.": "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。まだ作業中なら、今していることを短く書いたチェックポイントを残してください。" +

@@ -27,6 +27,7 @@ func (e *eval) logLoop(prev State) (Finding, State) {
 	default:
 		f.Level = Error
 		f.Message = fmt.Sprintf("newest log %s rewritten in %d consecutive pulses", l.Path, next.Rewrites)
+		f.Fact = e.notice("the activity log %s was rewritten in %d pulses in a row (log_loop)", l.Path, next.Rewrites)
 		f.Notice = e.notice("The activity log %s has been rewritten again and again. Stop editing it: it looks like a loop. "+
 			"Re-read your rules (GEMINI.md), then record your next activity as a new log with create_activity_log.", l.Path)
 	}
@@ -55,6 +56,7 @@ func (e *eval) themePattern() Finding {
 	}
 	f.Level = Error
 	f.Message = fmt.Sprintf("%d theme records share heartbeat ID %s: %s", n, e.snap.ThemeRecordID, strings.Join(e.snap.ThemeRecords, ", "))
+	f.Fact = e.notice("%d theme start or end records were written in one heartbeat (%s) (theme_pattern)", n, e.snap.ThemeRecordID)
 	f.Notice = e.notice("%d theme start/end records were written in the same heartbeat (%s): themes are being started and ended in a loop. "+
 		"Stop, read artifacts/theme_histories/ to see where you are, and continue the current theme; start or end a theme (start_theme, end_theme) only once per decision.",
 		n, e.snap.ThemeRecordID)

@@ -1,12 +1,7 @@
 package daemon
 
 import (
-	"fmt"
-	"regexp"
-	"time"
-
 	"github.com/ai-heart/ai-heart/internal/checks"
-	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/lang"
 )
 
@@ -49,55 +44,4 @@ var jaRecoveryReasons = map[string]string{
 	checks.LogLoop:      "同じ活動ログが何度も書き換えられています（`log_loop`）",
 	checks.ThemePattern: "同じハートビートの中でテーマの開始・終了が繰り返されています（`theme_pattern`）",
 	checks.ToolLoop:     "同じツールの呼び出しが何度も続いています（`tool_loop`）",
-}
-
-// jaReasonFacts read the numbers out of each check's alert line (the
-// English recovery notice carries that line whole), so the Japanese notice
-// gives the same facts: how long, and the thresholds. The formats are the
-// checks' own (inactivity.go, ids.go, loops.go, client.go); a line that
-// does not match falls back to jaRecoveryReasons' fixed text.
-var jaReasonFacts = map[string]struct {
-	re  *regexp.Regexp
-	say func(m []string) string
-}{
-	checks.Inactivity: {regexp.MustCompile(`^no activity log or checkpoint for (\S+?),? .*?warning after (\S+), error after ([^;)]+)`), func(m []string) string {
-		return fmt.Sprintf("活動ログもチェックポイントもないまま%sたち、無活動チェック（`inactivity`）のエラーのしきい値（%s。警告は%s）を超えています", jaSpan(m[1]), jaSpan(m[3]), jaSpan(m[2]))
-	}},
-	checks.StaleID: {regexp.MustCompile(`^newest proof (\S+) was written (\S+) after its ID (\d+) \(warning after (\S+), error after ([^)]+)\)`), func(m []string) string {
-		return fmt.Sprintf("最新の活動の証明 %s は、そのハートビートID %s より%s後に書かれています。古いIDが使い回されています（`stale_id`。警告は%s、エラーは%s）", m[1], m[3], jaSpan(m[2]), jaSpan(m[4]), jaSpan(m[5]))
-	}},
-	checks.FutureID: {regexp.MustCompile(`^newest proof (\S+) is named with ID (\d+), (\S+) in the future`), func(m []string) string {
-		return fmt.Sprintf("最新の活動の証明 %s に、現在より%s後のハートビートID %s が付いています（`future_id`）", m[1], jaSpan(m[3]), m[2])
-	}},
-	checks.LogLoop: {regexp.MustCompile(`^newest log (\S+) rewritten in (\d+) consecutive pulses`), func(m []string) string {
-		return fmt.Sprintf("活動ログ %s が%s回のパルスで続けて書き換えられています（`log_loop`）", m[1], m[2])
-	}},
-	checks.ThemePattern: {regexp.MustCompile(`^(\d+) theme records share heartbeat ID (\d+)`), func(m []string) string {
-		return fmt.Sprintf("同じハートビート（%s）の中で、テーマの開始・終了の記録が%s件書かれています（`theme_pattern`）", m[2], m[1])
-	}},
-	checks.ToolLoop: {regexp.MustCompile(`^the same (\S+) call (\d+) times in a row \(warning at (\d+), error at (\d+)\)`), func(m []string) string {
-		return fmt.Sprintf("同じ %s の呼び出しが%s回続いています（`tool_loop`。警告は%s回、エラーは%s回から）", m[1], m[2], m[3], m[4])
-	}},
-}
-
-// jaRecoveryReason is why recovery started, in Japanese, with the numbers
-// of its alert line where they can be read; ok is false for a check with
-// no Japanese reason.
-func jaRecoveryReason(check, line string) (string, bool) {
-	if f, ok := jaReasonFacts[check]; ok {
-		if m := f.re.FindStringSubmatch(line); m != nil {
-			return f.say(m), true
-		}
-	}
-	why, ok := jaRecoveryReasons[check]
-	return why, ok
-}
-
-// jaSpan is an alert line's duration ("6m30s") in Japanese (「6分30秒」).
-func jaSpan(s string) string {
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return s
-	}
-	return humanize.DurationIn(lang.Japanese, d)
 }

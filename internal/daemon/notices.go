@@ -93,7 +93,8 @@ func (a *agent) noticesCarried() ([]string, map[string]time.Time) {
 		// Tagged like the checks' notices, so the graded advice applies
 		// and a recovery log's reply can leave it out. Once the recovery
 		// log is written, the other notices say what is left.
-		out = append(out, "[error] recovery: "+recoveryNotice(a.rec, a.cfg.Recovery.MaxAttempts, a.cfg.Language))
+		f, _ := a.result.Finding(a.rec.Check)
+		out = append(out, "[error] recovery: "+recoveryNotice(a.rec, a.cfg.Recovery.MaxAttempts, a.cfg.Language, f.Fact))
 	}
 	current := map[string]bool{}
 	for _, f := range a.result.Findings {

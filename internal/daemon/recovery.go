@@ -42,25 +42,29 @@ func recoveryLogged(r state.Recovery, logs []workspace.Proof) bool {
 
 // recoveryNotice is the recovery paragraph for the next heartbeat prompt,
 // in language l. The reason is the check's message (an alert line) in
-// English, the check's own reason in Japanese.
-func recoveryNotice(r state.Recovery, maxAttempts int, l lang.Lang) string {
+// English; in Japanese fact, what the check holding it says is wrong, with
+// its numbers (or its fixed reason without one).
+func recoveryNotice(r state.Recovery, maxAttempts int, l lang.Lang, fact string) string {
 	return ja.F(l, `RECOVERY (attempt %d of %d): the watchdog detected a problem: %s
 Reset before anything else. Do this now:
 1. Stop what you were doing; do not repeat the last action.
 2. Re-read GEMINI.md and ai-docs/ (healthy activity, deep work, heartbeat notices).
 3. Write an activity log with create_activity_log, activity_type "recovery", saying what happened and what you will do next.
 4. If a notice below says an introspection is due, write it too (activity_type introspection).
-The tools name every file with the current heartbeat ID themselves: never type, reuse or invent one.`, r.Attempt, maxAttempts, recoveryReason(r, l))
+The tools name every file with the current heartbeat ID themselves: never type, reuse or invent one.`, r.Attempt, maxAttempts, recoveryReason(r, l, fact))
 }
 
 // recoveryReason is why recovery started, in language l: the alert line in
 // English; in Japanese the check's reason, since the alert line is for
 // machines and would put English inside the notice.
-func recoveryReason(r state.Recovery, l lang.Lang) string {
-	if l != lang.Japanese {
+func recoveryReason(r state.Recovery, l lang.Lang, fact string) string {
+	switch {
+	case l != lang.Japanese:
 		return r.Reason
+	case fact != "":
+		return fact
 	}
-	if why, ok := jaRecoveryReason(r.Check, r.Reason); ok {
+	if why, ok := jaRecoveryReasons[r.Check]; ok {
 		return why
 	}
 	return "`" + r.Check + "` のチェックがエラーになっています"
