@@ -20,6 +20,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/delivery"
 	"github.com/ai-heart/ai-heart/internal/hook"
 	"github.com/ai-heart/ai-heart/internal/pause"
+	"github.com/ai-heart/ai-heart/internal/recovery"
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/schedule"
 	"github.com/ai-heart/ai-heart/internal/state"
@@ -107,11 +108,10 @@ type pulseMemory struct {
 	themeName struct{ record, name string }
 }
 
-// wakeMemory is what the chambers keep beside the wakeup machine:
-// recovery, the next scheduled wakeup, the idle chamber's announcements and
-// the notices still owed. Under agent.mu.
+// wakeMemory is what the chambers keep beside the wakeup machine (which
+// holds recovery): the next scheduled wakeup, the idle chamber's
+// announcements and the notices still owed. Under agent.mu.
 type wakeMemory struct {
-	rec       state.Recovery
 	next      *schedule.Wakeup
 	idleHeld  bool                  // an idle wakeup is held back by active hours (counted once)
 	announced map[string]bool       // inbox items already named in an idle wakeup
@@ -274,5 +274,7 @@ func (a *agent) currentID() workspace.ID {
 // is scheduled, and what its deliverer's traits say answers a wakeup.
 func machineConfig(cfg config.AgentConfig, d delivery.Deliverer) wakeup.Config {
 	t := d.Traits()
-	return wakeup.Config{Scheduled: cfg.Scheduled(), RunIsTheWork: t.RunIsTheWork, Holds: t.Holds}
+	r := cfg.Recovery
+	return wakeup.Config{Scheduled: cfg.Scheduled(), RunIsTheWork: t.RunIsTheWork, Holds: t.Holds,
+		Recovery: recovery.Config{MaxAttempts: r.MaxAttempts, MaxWaitCycles: r.MaxWaitCycles, ResumeAfter: r.ResumeAfter.D()}}
 }

@@ -127,14 +127,14 @@ func (d *Daemon) build(cfg *config.Config) ([]*agent, error) {
 func (a *agent) adopt(old *agent) {
 	old.mu.Lock()
 	defer old.mu.Unlock()
-	a.levels, a.checkState, a.rec = old.levels, old.checkState, old.rec
+	a.levels, a.checkState = old.levels, old.checkState
 	a.counters, a.lastProof = old.counters, old.lastProof
 	a.announced, a.pulse, a.held = old.announced, old.pulse, old.held
 	a.writes = old.writes
 	a.baseline, a.paused, a.last = old.baseline, old.paused, old.last
 	a.activity, a.refusals, a.serviceAlerted, a.svcOwed = old.activity, old.refusals, old.serviceAlerted, old.svcOwed
-	// The working stretch goes on across a reload: a wakeup still
-	// unanswered is still owed, whatever the new config schedules.
+	// The working stretch and recovery go on across a reload: a wakeup
+	// still unanswered is still owed, whatever the new config schedules.
 	a.gate.adopt(old.gate)
 	if a.ws.Root == old.ws.Root {
 		a.ledger = old.ledger // one ledger per workspace: the old one is current

@@ -129,6 +129,23 @@ func (g *gate) ask(e wakeup.Ask, fly func(ctx context.Context, n int)) []wakeup.
 	return g.stepLocked(g.clock.Now(), e, fly)
 }
 
+// beat steps the machine with a pulse's verdict for recovery; a recovery
+// attempt it admits runs fly on its own goroutine. It returns the effects
+// and recovery as the step left it, which the effects are read with.
+func (g *gate) beat(now time.Time, b wakeup.Beat, fly func(ctx context.Context, n int)) ([]wakeup.Effect, state.Recovery) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	effs := g.stepLocked(now, b, fly)
+	return effs, g.m.Rec
+}
+
+// recovery is the machine's recovery state.
+func (g *gate) recovery() state.Recovery {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.m.Rec
+}
+
 // work is the machine's working stretch.
 func (g *gate) work() wakeup.Work {
 	g.mu.Lock()

@@ -17,6 +17,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/delivery"
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/state"
+	"github.com/ai-heart/ai-heart/internal/wakeup"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -170,7 +171,9 @@ func gateSequence(t *testing.T, seed uint64) {
 			a.paused = nil
 		}
 		if gaveUpFor--; gaveUpFor == 0 {
-			a.rec.GaveUp = false
+			a.gate.mu.Lock()
+			a.gate.m.Rec.GaveUp = false
+			a.gate.mu.Unlock()
 		}
 		a.mu.Unlock()
 		switch r := rng.IntN(40); {
@@ -185,7 +188,7 @@ func gateSequence(t *testing.T, seed uint64) {
 		case r < 19:
 			step = "recovery"
 			asked++
-			a.takeOver(srcRecovery, "", false, false)
+			a.request(wakeup.Ask{Source: srcRecovery, Takeover: true}, "")
 		case r < 23:
 			step = "urgent"
 			asked++
@@ -198,7 +201,9 @@ func gateSequence(t *testing.T, seed uint64) {
 		case r < 25:
 			step, gaveUpFor = "gave up", 1+rng.IntN(4)
 			a.mu.Lock()
-			a.rec.GaveUp = true
+			a.gate.mu.Lock()
+			a.gate.m.Rec.GaveUp = true
+			a.gate.mu.Unlock()
 			a.mu.Unlock()
 		default:
 			d := time.Duration(rng.IntN(3000)) * time.Millisecond
@@ -253,7 +258,7 @@ func TestTakeoverEndsTheRunItReplaces(t *testing.T) {
 		a.wake(srcSchedule, "heartbeat")
 		synctest.Wait()
 		a.wake(srcSchedule, "heartbeat") // coalesced: one is in flight
-		a.takeOver(srcRecovery, "", false, false)
+		a.request(wakeup.Ask{Source: srcRecovery, Takeover: true}, "")
 		synctest.Wait()
 		mu.Lock()
 		got := fmt.Sprint(events)

@@ -4,8 +4,8 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
-	"github.com/ai-heart/ai-heart/internal/recovery"
 	"github.com/ai-heart/ai-heart/internal/scan"
+	"github.com/ai-heart/ai-heart/internal/wakeup"
 )
 
 // heldNotice is an event's notice (strict deep work expired, a declaration
@@ -78,7 +78,8 @@ func (a *agent) notices() []string {
 func (a *agent) noticesCarried() ([]string, map[string]time.Time) {
 	var out []string
 	carried := map[string]time.Time{}
-	if o := a.rec.Owed; o != nil {
+	rec := a.gate.recovery()
+	if o := rec.Owed; o != nil {
 		out = append(out, "[warning] recovery: "+owedNotice(o, recoveryLogAfter(o, a.snap.RecentLogs), a.loc, a.cfg.Language))
 		carried[owedKey] = o.Ended
 	}
@@ -89,12 +90,12 @@ func (a *agent) noticesCarried() ([]string, map[string]time.Time) {
 	// While the give-up is still owed, its notice is the one recovery
 	// notice: it already asks for the recovery log before anything else,
 	// and "tried 2 times" beside "attempt 1 of 2" told two stories.
-	if a.rec.Active && a.rec.Attempt > 0 && a.rec.Owed == nil && !recoveryLogged(a.rec, a.snap.RecentLogs) {
+	if rec.Active && rec.Attempt > 0 && rec.Owed == nil && !recoveryLogged(rec, a.snap.RecentLogs) {
 		// Tagged like the checks' notices, so the graded advice applies
 		// and a recovery log's reply can leave it out. Once the recovery
 		// log is written, the other notices say what is left.
-		f, _ := a.result.Finding(a.rec.Check)
-		out = append(out, "[error] recovery: "+recoveryNotice(a.rec, a.cfg.Recovery.MaxAttempts, a.cfg.Language, f.Fact))
+		f, _ := a.result.Finding(rec.Check)
+		out = append(out, "[error] recovery: "+recoveryNotice(rec, a.cfg.Recovery.MaxAttempts, a.cfg.Language, f.Fact))
 	}
 	current := map[string]bool{}
 	for _, f := range a.result.Findings {
@@ -123,7 +124,7 @@ func (a *agent) carried(notices map[string]time.Time) {
 		a.svcOwed = nil
 	}
 	if ended, ok := notices[owedKey]; ok {
-		a.rec = a.rec.Told(&recovery.GiveUp{Ended: ended})
+		a.gate.step(a.clock.Now(), wakeup.Told{Ended: ended})
 	}
 	for check, raised := range notices {
 		if h, ok := a.held[check]; ok && h.raised.Equal(raised) {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/pause"
-	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/termsafe"
 )
 
@@ -18,11 +17,8 @@ import (
 // off, and says so once.
 func (a *agent) readPause(b *beat) {
 	a.noteLegacyPause(b)
-	file := a.cfg.PauseFile() // hashes the workspace's path: once a pulse
-	a.mu.Lock()
-	gaveUp := a.rec.GaveUp
-	a.mu.Unlock()
-	if gaveUp { // only a give-up waits for the operator's resume: no read a pulse otherwise
+	file := a.cfg.PauseFile()     // hashes the workspace's path: once a pulse
+	if a.gate.recovery().GaveUp { // only a give-up waits for the operator's resume: no read a pulse otherwise
 		b.resumedAt = pause.ResumedAt(file)
 	}
 	a.noteStateDir(b)
@@ -47,8 +43,7 @@ func (a *agent) readPause(b *beat) {
 	was := a.paused
 	a.paused, b.paused = p, p != nil
 	if b.paused {
-		a.baseline = b.now
-		a.rec = state.Recovery{Owed: a.rec.Owed} // what the agent is owed is told after the pause
+		a.baseline = b.now // recovery starts afresh with the agent (the machine's Beat)
 	}
 	a.mu.Unlock()
 	switch {

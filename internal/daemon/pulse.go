@@ -9,9 +9,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/alert"
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/day"
-	"github.com/ai-heart/ai-heart/internal/recovery"
 	"github.com/ai-heart/ai-heart/internal/scan"
-	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/wakeup"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -100,8 +98,6 @@ type beat struct {
 	checkState                checks.State
 	urgent                    []string // feedback items that lose their interrupt. prefix
 	changes                   []checks.Finding
-	rec                       state.Recovery
-	step                      recovery.Effect
 	resumedAt                 time.Time // the operator's last resume
 	took                      time.Duration
 	paused                    bool
@@ -163,7 +159,8 @@ func (a *agent) evaluate(b *beat) {
 	channels := a.channelsNow()
 	// No recovery notice stands to follow: given up, waiting, or the
 	// give-up's owed notice in its place.
-	off := a.rec.GaveUp || a.rec.Owed != nil || (a.rec.Active && a.rec.Attempt == 0 && (a.rec.Asking || a.rec.Held != ""))
+	rec := a.gate.recovery()
+	off := rec.GaveUp || rec.Owed != nil || (rec.Active && rec.Attempt == 0 && (rec.Asking || rec.Held != ""))
 	a.mu.Unlock()
 	b.res, b.checkState = checks.Evaluate(b.now, b.snap, checks.Config{
 		Thresholds: a.cfg.Thresholds, Restrictions: a.cfg.Restrictions,
@@ -206,10 +203,9 @@ func (a *agent) apply(b *beat) {
 }
 
 // record folds the pulse into the agent's state: what it saw, whether the
-// agent answered a wakeup, the level changes to alert on, the recovery
-// decision and the pulse's own timing.
+// agent answered a wakeup, the level changes to alert on and the pulse's
+// own timing.
 func (a *agent) record(b *beat) {
-	held := a.gateRefuses(b.now)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.id, a.snap, a.result, a.checkState = b.id, b.snap, b.res, b.checkState
@@ -218,8 +214,6 @@ func (a *agent) record(b *beat) {
 	}
 	a.holdNotices(b.now, b.snap, b.res)
 	b.changes = a.levelChanges(b.res)
-	b.rec, b.step = recovery.Step(a.rec, recovery.Input{Now: b.now, Findings: b.res.Findings, Asking: a.activity.Asking, ResumedAt: b.resumedAt, Held: held}, a.recoveryConfig())
-	a.rec = b.rec
 	a.counters.Pulses++
 	a.pulse.Count++
 	b.took = time.Since(b.startMono)
@@ -241,13 +235,19 @@ func (a *agent) alert(b *beat) {
 	}
 }
 
-// recover carries out the recovery decision, then hands urgent feedback to
-// the agent.
+// recover steps the machine with the pulse's verdict for recovery and
+// carries out what it decided, then hands urgent feedback to the agent.
 func (a *agent) recover(b *beat) {
+	a.mu.Lock()
+	v := wakeup.Beat{Findings: b.res.Findings, Asking: a.activity.Asking, ResumedAt: b.resumedAt, Paused: b.paused}
+	a.mu.Unlock()
+	v.Facts = a.gate.facts(b.now, 0)
+	effs, rec := a.gate.beat(b.now, v, func(ctx context.Context, n int) { a.fly(ctx, n, srcRecovery, "") })
 	if b.paused {
 		return // a paused agent is not touched; recovery resumes with it
 	}
-	a.recoveryStep(b.now, b.id, b.step, b.rec)
+	a.carry(b.now, effs)
+	a.recoveryStep(b.now, b.id, effs, rec)
 	if len(b.urgent) > 0 {
 		a.wakeUrgent(b.urgent)
 	}

@@ -70,31 +70,22 @@ func recoveryReason(r state.Recovery, l lang.Lang, fact string) string {
 	return "`" + r.Check + "` のチェックがエラーになっています"
 }
 
-// recoveryConfig is the recovery machine's configuration.
-func (a *agent) recoveryConfig() recovery.Config {
-	r := a.cfg.Recovery
-	return recovery.Config{MaxAttempts: r.MaxAttempts, MaxWaitCycles: r.MaxWaitCycles, ResumeAfter: r.ResumeAfter.D()}
+// recoveryStep says what the machine decided for recovery (rec: recovery as
+// the step left it). An attempt's takeover wakeup was asked for by the step
+// itself: the run in flight is ended, then the agent interrupted and woken
+// (fly). Waiting, ended, gave up and came back are alerts.
+func (a *agent) recoveryStep(now time.Time, id workspace.ID, effs []wakeup.Effect, rec state.Recovery) {
+	for _, e := range effs {
+		a.recoveryAlert(now, id, e.Kind, rec)
+	}
 }
 
-// recoveryStep carries out a recovery decision: interrupt, chat save and the
-// recovery notice; or the alerts that say recovery waits, ended, gave up or
-// came back.
-func (a *agent) recoveryStep(now time.Time, id workspace.ID, eff recovery.Effect, rec state.Recovery) {
-	switch eff {
-	case recovery.Attempt:
-		msg := fmt.Sprintf("recovery attempt %d of %d: %s", rec.Attempt, a.cfg.Recovery.MaxAttempts, rec.Reason)
-		// Recovery takes over from a wakeup that got no answer: the run in
-		// flight is ended, then the agent interrupted and woken. With the
-		// budget or the cap spent it alerts and watches, but does not touch
-		// or invoke the agent until they reset.
-		switch a.takeOver(srcRecovery, "", a.budgetSpent(now), a.gate.capSpent(now)) {
-		case state.OutcomeDroppedBudget:
-			msg += "; the daily budget is spent, so the agent is not woken (recovery keeps watching)"
-		case state.OutcomeDroppedCap:
-			msg += "; the daily cap is spent, so the agent is not woken (recovery keeps watching)"
-		}
-		a.emit(now, id, checks.Warning, "recovery", msg, 0)
-	case recovery.Waiting:
+// recoveryAlert is the alert for one of recovery's decisions.
+func (a *agent) recoveryAlert(now time.Time, id workspace.ID, k wakeup.Kind, rec state.Recovery) {
+	switch k {
+	case wakeup.Attempted:
+		a.emit(now, id, checks.Warning, "recovery", fmt.Sprintf("recovery attempt %d of %d: %s", rec.Attempt, a.cfg.Recovery.MaxAttempts, rec.Reason), 0)
+	case wakeup.Waits:
 		if rec.Held != "" {
 			if rec.Held == state.BlockedBudget {
 				a.checkBudget(now) // the budget's own alert, once a day, as a refused wakeup gives it
@@ -109,36 +100,17 @@ func (a *agent) recoveryStep(now time.Time, id workspace.ID, eff recovery.Effect
 			what = "a question"
 		}
 		a.emit(now, id, checks.Warning, "recovery", fmt.Sprintf("recovery waits: %s, but the agent is asking a person (%s); nothing is typed into its pane until that is answered", rec.Reason, termsafe.Line(what)), 0)
-	case recovery.Recovered:
-		a.gate.step(now, wakeup.Release{}) // its wakeup is answered by the recovery itself
+	case wakeup.Recovered:
 		a.emit(now, id, checks.OK, "recovery", "no check that starts recovery is at error any more; recovery finished", 0)
-	case recovery.GaveUp:
+	case wakeup.GaveUp:
 		ends := "the checks go back to ok or `watchdog resume`"
 		if d := a.cfg.Recovery.ResumeAfter.D(); d > 0 {
 			ends += fmt.Sprintf(", at the latest after %s (recovery.resume_after)", humanize.Duration(d))
 		}
 		a.emit(now, id, checks.Error, "gave_up", fmt.Sprintf("recovery failed %d times (%s); the watchdog stops waking the agent until %s; pulse and status go on", a.cfg.Recovery.MaxAttempts, rec.Reason, ends), 0)
-	case recovery.Back:
+	case wakeup.Back:
 		a.emit(now, id, checks.OK, "gave_up", "waking resumes: "+returnWhy(rec.Owed, a.cfg.Recovery.ResumeAfter.D())+"; the next wakeup tells the agent what happened", 0)
 	}
-}
-
-// gateRefuses is why the gate would refuse a recovery wakeup at now, as
-// state's Blocked* words ("": it would let one go). An attempt it refuses
-// reaches nobody, so recovery waits instead of counting it.
-func (a *agent) gateRefuses(now time.Time) string {
-	f := a.gate.facts(now, 0)
-	switch {
-	case f.Held:
-		return state.BlockedService
-	case f.BreakerOpen:
-		return state.BlockedBreaker
-	case f.Spent:
-		return state.BlockedBudget
-	case f.CapFull:
-		return state.BlockedCap
-	}
-	return ""
 }
 
 // heldWhy says in English why the gate refuses wakeups.

@@ -9,6 +9,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/recovery"
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/state"
+	"github.com/ai-heart/ai-heart/internal/wakeup"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -52,7 +53,7 @@ func TestRecoveryNoticeEndsWithTheRecoveryLog(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			a := &agent{agentWiring: agentWiring{cfg: cfg}, wakeMemory: wakeMemory{rec: tc.rec}, pulseMemory: pulseMemory{snap: scan.Snapshot{RecentLogs: tc.logs}}}
+			a := &agent{agentWiring: agentWiring{cfg: cfg, gate: newGate(nil, nil, nil, wakeup.State{Rec: tc.rec})}, pulseMemory: pulseMemory{snap: scan.Snapshot{RecentLogs: tc.logs}}}
 			if got := hasRecovery(a); got != tc.want {
 				t.Errorf("carries the recovery notice = %v, want %v: %q", got, tc.want, a.notices())
 			}
@@ -64,7 +65,7 @@ func TestRecoveryNoticeEndsWithTheRecoveryLog(t *testing.T) {
 	if s != recovery.Attempt || next.AttemptAt == nil || !next.AttemptAt.Equal(attempt.Add(3*time.Minute)) {
 		t.Fatalf("attempt 2: step %v, attempt_at %v", s, next.AttemptAt)
 	}
-	a := &agent{agentWiring: agentWiring{cfg: cfg}, wakeMemory: wakeMemory{rec: next}, pulseMemory: pulseMemory{snap: scan.Snapshot{RecentLogs: []workspace.Proof{logAt(workspace.Recovery, attempt.Add(time.Second))}}}}
+	a := &agent{agentWiring: agentWiring{cfg: cfg, gate: newGate(nil, nil, nil, wakeup.State{Rec: next})}, pulseMemory: pulseMemory{snap: scan.Snapshot{RecentLogs: []workspace.Proof{logAt(workspace.Recovery, attempt.Add(time.Second))}}}}
 	if !hasRecovery(a) {
 		t.Errorf("attempt 2 after attempt 1's recovery log does not ask again: %q", a.notices())
 	}

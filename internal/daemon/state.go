@@ -11,12 +11,13 @@ func (a *agent) stateNow() state.State {
 	now := a.clock.Now()
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	rec := a.gate.recovery()
 	s := state.State{
 		Version: 1, Agent: a.name, PID: os.Getpid(), StartedAt: a.started, PulseAt: now,
 		PulseInterval: a.cfg.Pulse.Interval, HeartbeatID: a.id, Timezone: a.tz, Language: a.cfg.Language,
 		Thresholds: a.cfg.Thresholds, Restrictions: a.cfg.Restrictions, Delivery: a.deliver.Method(),
 		Checks: map[string]state.CheckState{}, LastLog: a.snap.LastLog, LastIntro: a.snap.LastIntrospection,
-		LastCheck: a.snap.LastCheckpoint, LastProof: a.snap.NewestProof(), Recovery: a.rec,
+		LastCheck: a.snap.LastCheckpoint, LastProof: a.snap.NewestProof(), Recovery: rec,
 		DeepWork: []state.DeepWork{}, Counters: a.counters.Clone(),
 		DailyCap: a.gate.cap.State(now), Breaker: a.gate.breaker.State(now),
 		Notices:  append([]string{}, a.notices()...),
@@ -57,7 +58,7 @@ func (a *agent) stateNow() state.State {
 		sc.NextWakeup, sc.NextSource = &t, a.next.Source
 	}
 	src, since, inFlight := a.gate.inFlight()
-	sc.InFlight, sc.Stopped = inFlight, a.rec.GaveUp
+	sc.InFlight, sc.Stopped = inFlight, rec.GaveUp
 	sc.OutsideActiveHours = !a.cfg.Schedule.Active(now.In(a.loc))
 	if inFlight {
 		sc.InFlightSource, sc.InFlightSince = src, &since

@@ -25,15 +25,6 @@ import (
 // the delivery runs on its own goroutine; a flight in progress coalesces it.
 func (a *agent) wake(source, text string) { a.request(wakeup.Ask{Source: source}, text) }
 
-// takeOver wakes the agent for recovery (spent and capFull: whether the
-// budget or the daily cap refuse it before it ends anything). It ends the
-// flight in progress (an exec run gets SIGTERM, then SIGKILL) and delivers
-// once that run is gone. It never blocks the pulse, and returns the fate of
-// a wakeup refused at once ("" when admitted or coalesced).
-func (a *agent) takeOver(source, text string, spent, capFull bool) string {
-	return a.request(wakeup.Ask{Source: source, Takeover: true, Spent: spent, CapFull: capFull}, text)
-}
-
 // wakeUrgent interrupts the agent and hands it the urgent feedback items. It
 // goes through the gate like every invocation: it counts toward the daily cap.
 func (a *agent) wakeUrgent(items []string) {
@@ -41,14 +32,14 @@ func (a *agent) wakeUrgent(items []string) {
 }
 
 // request asks the wakeup machine for a wakeup: refused by what stands
-// (active hours for the schedule, the pause, a give-up), coalesced into the
+// (active hours for the schedule, the pause, recovery's give-up), coalesced into the
 // flight in progress, or admitted and given its fate by fly. Each gets
 // exactly one fate, counted by carry. It returns the fate of a wakeup
 // refused or coalesced at once.
 func (a *agent) request(ask wakeup.Ask, text string) (fate string) {
 	now := a.clock.Now()
 	a.mu.Lock()
-	ask.Paused, ask.GaveUp = a.paused != nil, a.rec.GaveUp
+	ask.Paused = a.paused != nil
 	a.mu.Unlock()
 	if ask.Source == srcSchedule || ask.Source == schedule.SourceExtra {
 		ask.Outside = !a.cfg.Schedule.Active(now.In(a.loc))

@@ -209,3 +209,17 @@ func (s State) Told(g *GiveUp) State {
 	}
 	return s
 }
+
+// Undo takes back the current attempt: its wakeup never reached the agent
+// (the gate refused it, or another replaced it before the gate). The next
+// pulse attempts again rather than wait, and the give-up counts only the
+// attempts that reached the agent.
+func (s State) Undo(cfg Config) State {
+	if s.Attempt > 0 {
+		s.Attempt--
+	}
+	if s.Attempt > 0 {
+		s.WaitedCycles = max(cfg.MaxWaitCycles-1, 0)
+	}
+	return s
+}

@@ -188,3 +188,27 @@ func TestStepInvariants(t *testing.T) {
 		}
 	}
 }
+
+// TestUndo: an attempt taken back is attempted again at the next pulse,
+// and the give-up counts only the attempts that reached the agent.
+func TestUndo(t *testing.T) {
+	cfg := Config{MaxAttempts: 2, MaxWaitCycles: 3}
+	for _, tc := range []struct {
+		name string
+		in   State
+	}{
+		{"the first attempt", State{Active: true, Attempt: 1, Check: checks.Inactivity}},
+		{"the last attempt", State{Active: true, Attempt: 2, Check: checks.Inactivity}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u := tc.in.Undo(cfg)
+			if u.Attempt != tc.in.Attempt-1 {
+				t.Fatalf("attempt %d after the undo, want %d", u.Attempt, tc.in.Attempt-1)
+			}
+			next, eff := Step(u, Input{Now: t0, Findings: stalled}, cfg)
+			if eff != Attempt || next.Attempt != tc.in.Attempt {
+				t.Fatalf("the next pulse: %v, attempt %d; want attempt %d again", eff, next.Attempt, tc.in.Attempt)
+			}
+		})
+	}
+}

@@ -1,15 +1,21 @@
 package wakeup
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/recovery"
 )
 
 // sim is a driver as the daemon is one: it starts a flight's run only once
-// the run it replaces is gone, and reports each run's end.
+// the run it replaces is gone, and reports each run's end. Its pulses see
+// a recoverable check at error while stuck.
 type sim struct {
-	live map[int]*run // admitted flights whose run has not returned
+	live  map[int]*run // admitted flights whose run has not returned
+	stuck bool
 }
 
 type run struct {
@@ -26,26 +32,30 @@ type run struct {
 func TestStepInvariants(t *testing.T) {
 	sources := []string{Schedule, Idle, Recovery, Feedback}
 	cfgs := []Config{execCfg, tmuxCfg, {Scheduled: true}, {RunIsTheWork: true}}
+	gaveUps, backs := 0, 0
 	for seed := range uint64(300) {
 		r := rand.New(rand.NewPCG(seed, 31))
 		cfg := cfgs[seed%uint64(len(cfgs))]
+		cfg.Recovery = recovery.Config{MaxAttempts: 1 + int(seed%3), MaxWaitCycles: int(seed / 3 % 3), ResumeAfter: time.Duration(seed/9%2) * 40 * time.Second}
 		s := New(cfg, t0)
 		now := t0
 		d := sim{live: map[int]*run{}}
 		asked, fated, admitted, lost := 0, 0, map[int]int{}, 0
 		ends := map[int]int{}
+		rc := recChecks{seed: seed, t: t, attempts: map[int]bool{}}
 		for i := range 400 {
 			now = now.Add(time.Duration(r.IntN(5000)) * time.Millisecond)
 			ev := d.draw(r, s, now, sources, seed%2 == 0 && i > 350) // odd seeds stop with runs alive
 			if ev == nil {
 				continue
 			}
-			if _, ok := ev.(Ask); ok {
-				asked++
-			}
 			prev := s
 			var effs []Effect
 			s, effs = Step(s, ev, now)
+			if _, ok := ev.(Ask); ok || has(effs, Admit) { // a recovery attempt is an ask too
+				asked++
+			}
+			rc.step(prev, s, ev, effs)
 			booked, refused := false, false
 			for _, e := range effs {
 				switch e.Kind {
@@ -109,6 +119,22 @@ func TestStepInvariants(t *testing.T) {
 				t.Fatalf("seed %d: working began with no delivery: %T", seed, ev)
 			}
 		}
+		gaveUps += rc.gaveUps
+		if s.Rec.GaveUp { // a give-up ends: the errors stop, or its time passes
+			var effs []Effect
+			ev := Beat{}
+			if cfg.Recovery.ResumeAfter > 0 && seed%2 == 1 {
+				ev = Beat{Findings: stuckFindings}
+				now = s.Rec.ResumeBy.Add(time.Second)
+			}
+			prev := s
+			s, effs = Step(s, ev, now)
+			rc.step(prev, s, ev, effs)
+			if s.Rec.GaveUp || !has(effs, Back) || s.Rec.Owed == nil {
+				t.Fatalf("seed %d: the give-up did not end: %s %+v", seed, show(effs), s.Rec)
+			}
+			backs++
+		}
 		// The watchdog stops: every run ends and reports.
 		s, _ = Step(s, Close{Stop: true}, now)
 		for len(d.live) > 0 {
@@ -152,6 +178,62 @@ func TestStepInvariants(t *testing.T) {
 			t.Fatalf("seed %d: %d asked, %d fates, %d lost to the stop, %d with none", seed, asked, fated, lost, open)
 		}
 	}
+	if gaveUps == 0 || backs == 0 {
+		t.Fatalf("%d give-ups, %d ended by the end of a sequence: the sequences tested nothing of them", gaveUps, backs)
+	}
+}
+
+// stuckFindings is a pulse that sees a recoverable check at error.
+var stuckFindings = []checks.Finding{{Check: checks.Inactivity, Level: checks.Error, Message: "no proof"}}
+
+// recChecks checks recovery's promises across the wakeup's life, step by
+// step.
+type recChecks struct {
+	seed      uint64
+	t         *testing.T
+	attempts  map[int]bool // flights that are recovery attempts
+	delivered int          // recovery attempts delivered since recovery opened
+	gaveUps   int
+}
+
+func (c *recChecks) step(prev, s State, ev Event, effs []Effect) {
+	fail := func(format string, args ...any) {
+		c.t.Helper()
+		c.t.Fatalf("seed %d: %T: %s: %s", c.seed, ev, fmt.Sprintf(format, args...), show(effs))
+	}
+	if !prev.Rec.Active && !prev.Rec.GaveUp {
+		c.delivered = 0
+	}
+	for _, e := range effs {
+		switch e.Kind {
+		case Attempted:
+			c.attempts[e.N] = true
+		case Deliver:
+			if prev.Rec.GaveUp || s.Rec.GaveUp {
+				fail("flight %d (%s) delivered while recovery has given up", e.N, e.Source)
+			}
+			if c.attempts[e.N] {
+				c.delivered++
+			}
+		case GaveUp:
+			c.gaveUps++
+			if s.Rec.Attempt != s.Cfg.Recovery.MaxAttempts || c.delivered < s.Rec.Attempt {
+				fail("gave up after %d attempts counted, %d delivered, of %d", s.Rec.Attempt, c.delivered, s.Cfg.Recovery.MaxAttempts)
+			}
+		}
+	}
+	// Recovery never counts an attempt that was not delivered: at most the
+	// one on its way to the gate.
+	way := 0
+	if s.onItsWay() {
+		way = 1
+	}
+	if s.Rec.Attempt > c.delivered+way {
+		fail("%d attempts counted, %d delivered, %d on its way", s.Rec.Attempt, c.delivered, way)
+	}
+	if has(effs, Attempted) && (!has(effs, Admit) || s.Rec.Attempt != prev.Rec.Attempt+1) {
+		fail("an attempt with no takeover wakeup, or not counted once")
+	}
 }
 
 // draw picks the next event a driver could see now.
@@ -183,11 +265,14 @@ func (d *sim) draw(r *rand.Rand, s State, now time.Time, sources []string, quiet
 		return nil
 	}
 	back := func() time.Time { return now.Add(-time.Duration(r.IntN(20)) * time.Second) }
-	switch r.IntN(8) {
+	if r.IntN(12) == 0 {
+		d.stuck = !d.stuck
+	}
+	switch r.IntN(11) {
 	case 0, 1, 2:
 		src := sources[r.IntN(len(sources))]
 		return Ask{Source: src, Takeover: (src == Recovery || src == Feedback) && r.IntN(2) == 0,
-			Outside: r.IntN(15) == 0, Paused: r.IntN(15) == 0, GaveUp: r.IntN(15) == 0, Spent: r.IntN(15) == 0, CapFull: r.IntN(15) == 0}
+			Outside: r.IntN(15) == 0, Paused: r.IntN(15) == 0, Spent: r.IntN(15) == 0, CapFull: r.IntN(15) == 0}
 	case 3:
 		return Pulse{Now: now, Paused: r.IntN(10) == 0, LastLog: back(), LastIntrospection: back(), NewestProof: back()}
 	case 4:
@@ -197,20 +282,22 @@ func (d *sim) draw(r *rand.Rand, s State, now time.Time, sources []string, quiet
 		return Proof{At: back()}
 	case 6:
 		return Release{}
+	case 7, 8, 9:
+		b := Beat{Asking: r.IntN(8) == 0, Paused: r.IntN(30) == 0, Facts: Facts{
+			Held: r.IntN(12) == 0, BreakerOpen: r.IntN(12) == 0, Spent: r.IntN(12) == 0, CapFull: r.IntN(12) == 0,
+		}}
+		if r.IntN(20) == 0 {
+			b.ResumedAt = now
+		}
+		if d.stuck {
+			b.Findings = stuckFindings
+		}
+		return b
 	}
 	if r.IntN(4) == 0 {
 		return Wait{}
 	}
 	return nil
-}
-
-func has(effs []Effect, k Kind) bool {
-	for _, e := range effs {
-		if e.Kind == k {
-			return true
-		}
-	}
-	return false
 }
 
 // answers reports whether ev may end the working stretch: an answer (a

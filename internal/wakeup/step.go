@@ -3,6 +3,7 @@ package wakeup
 import (
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/recovery"
 	"github.com/ai-heart/ai-heart/internal/state"
 )
 
@@ -38,6 +39,11 @@ func Step(s State, ev Event, now time.Time) (State, []Effect) {
 	case Wait:
 		s.Work.answered(now)
 		return s, []Effect{{Kind: Worked}}
+	case Beat:
+		return s.beat(e, now)
+	case Told:
+		s.Rec = s.Rec.Told(&recovery.GiveUp{Ended: e.Ended})
+		return s, nil
 	case Close:
 		s.Closed = true
 		if !e.Stop || s.Stopped {
@@ -52,8 +58,8 @@ func Step(s State, ev Event, now time.Time) (State, []Effect) {
 	return s, nil
 }
 
-// ask is a chamber asking: refused by what stands (hours, the pause, a
-// give-up), coalesced into the flight in progress, or admitted.
+// ask is a chamber asking: refused by what stands (hours, the pause,
+// recovery's give-up), coalesced into the flight in progress, or admitted.
 func (s State) ask(e Ask, now time.Time) (State, []Effect) {
 	count := func(outcome string) (State, []Effect) {
 		return s, []Effect{{Kind: Count, Source: e.Source, Outcome: outcome}}
@@ -63,7 +69,7 @@ func (s State) ask(e Ask, now time.Time) (State, []Effect) {
 		return count(state.OutcomeOutsideHrs)
 	case e.Paused:
 		return count(state.OutcomePaused)
-	case e.GaveUp:
+	case s.Rec.GaveUp:
 		return count(state.OutcomeGaveUp)
 	case e.Spent:
 		s, out := count(state.OutcomeDroppedBudget)
@@ -82,6 +88,7 @@ func (s State) ask(e Ask, now time.Time) (State, []Effect) {
 		if old.Phase != Held {
 			f.Prev, f.Phase = old.N, Queued // its run is gone before this one starts
 		}
+		s = s.notAttempted(old) // a recovery attempt replaced before the gate reached nobody
 		out = append(out, Effect{Kind: End, N: old.N, Source: old.Source, Outcome: state.OutcomeTakenOver})
 	}
 	s.Cur = f
@@ -98,6 +105,7 @@ func (s State) pass(e Pass, now time.Time) (State, []Effect) {
 	f := s.Cur
 	if s.Stopped {
 		if f != nil && f.N == e.N {
+			s = s.notAttempted(f)
 			s.Cur = nil
 		}
 		return s, nil // the watchdog stops before it began: no fate
@@ -112,12 +120,15 @@ func (s State) pass(e Pass, now time.Time) (State, []Effect) {
 	c.Phase = Running
 	s.Cur = &c
 	refuse := func(k ...Effect) (State, []Effect) {
+		s = s.notAttempted(&c) // a recovery attempt the gate refuses is no attempt
 		s.Cur = nil
 		return s, k
 	}
 	fate := func(outcome string) Effect { return Effect{Kind: Count, N: c.N, Source: c.Source, Outcome: outcome} }
 	x := e.Facts
 	switch {
+	case s.Rec.GaveUp: // asked for before the give-up: it stops waking all the same
+		return refuse(fate(state.OutcomeGaveUp))
 	case x.Held, x.Spread && c.Source == Schedule:
 		return refuse(fate(state.OutcomeHeldService))
 	case x.BreakerOpen:
@@ -129,6 +140,7 @@ func (s State) pass(e Pass, now time.Time) (State, []Effect) {
 	case x.ProbeOut:
 		return refuse(Effect{Kind: Skip, N: c.N, Source: c.Source}, fate(state.OutcomeSkipped))
 	}
+	c.Passed = true
 	out := []Effect{{Kind: Book, N: c.N, Source: c.Source}}
 	if s.Cfg.RunIsTheWork {
 		s.Work.delivered(now) // the run is the work

@@ -45,6 +45,8 @@ func flying(cfg Config, source string, p Phase) State {
 func TestStep(t *testing.T) {
 	idle := New(execCfg, t0)
 	idle.Idle, idle.LastWakeup = true, at(5)
+	gaveUp := New(execCfg, t0)
+	gaveUp.Rec.GaveUp = true
 	tests := []struct {
 		name  string
 		in    State
@@ -56,8 +58,10 @@ func TestStep(t *testing.T) {
 			return want(s.Cur != nil && s.Cur.Phase == Running && s.Cur.At.Equal(at(9)), "a running flight begun now, got %+v", s.Cur)
 		}},
 		{"outside active hours", New(execCfg, t0), Ask{Source: Schedule, Outside: true, Paused: true}, "count:schedule:outside_active_hours", nil},
-		{"paused", New(execCfg, t0), Ask{Source: Idle, Paused: true, GaveUp: true}, "count:idle:paused", nil},
-		{"recovery gave up", New(execCfg, t0), Ask{Source: Schedule, GaveUp: true}, "count:schedule:skipped_gave_up", nil},
+		{"paused", New(execCfg, t0), Ask{Source: Idle, Paused: true}, "count:idle:paused", nil},
+		{"recovery gave up", gaveUp, Ask{Source: Schedule}, "count:schedule:skipped_gave_up", nil},
+		{"gave up after it was asked for: refused at the gate", func() State { s := flying(execCfg, Schedule, Running); s.Rec = gaveUp.Rec; return s }(),
+			Pass{N: 1, Source: Schedule}, "count:schedule:skipped_gave_up", noFlight},
 		{"a takeover that cannot pass ends nothing: the budget", flying(execCfg, Schedule, Running), Ask{Source: Recovery, Takeover: true, Spent: true, CapFull: true}, "count:recovery:dropped_budget spent:recovery", func(s State) error {
 			return want(s.Cur != nil && s.Cur.N == 1, "the run in flight was ended: %+v", s.Cur)
 		}},

@@ -1,12 +1,13 @@
 // Package wakeup is a wakeup's life as one pure machine: asked for by a
 // chamber, coalesced into the flight in progress or taking over from it,
 // passed or refused by the gate's facts, delivered, answered, and its fate;
-// and beside it the agent's working-versus-waiting stretch. Step takes the
-// last state, one event and now, and returns the next state and what to do.
-// It does no I/O and reads no clock: the daemon evaluates the facts (the
-// pause, active hours, the daily cap, the circuit breaker, the budget, the
-// service and rate-limit holds), steps the machine and carries out the
-// effects.
+// recovery's life beside it (opened, attempted, held, ended, given up,
+// resumed: internal/recovery is its inner step), and the agent's
+// working-versus-waiting stretch. Step takes the last state, one event and
+// now, and returns the next state and what to do. It does no I/O and reads
+// no clock: the daemon evaluates the facts (the checks, the pause, active
+// hours, the daily cap, the circuit breaker, the budget, the service and
+// rate-limit holds), steps the machine and carries out the effects.
 //
 // Its promises:
 //   - at most one flight is current, and a flight is ended at most once;
@@ -15,6 +16,12 @@
 //   - a wakeup the gate refuses never takes from the daily cap;
 //   - a takeover ends the flight it replaces, and its run starts only once
 //     the replaced run is gone;
+//   - a recovery attempt is the takeover wakeup it asks for: one the gate
+//     refuses, or that never reaches the agent, is no attempt and is not
+//     counted towards giving up;
+//   - while recovery has given up, no wakeup is delivered, whatever asked;
+//   - what the agent is owed (a give-up that ended, a quiet spell of the
+//     model's service) is carried by exactly one delivered wakeup;
 //   - working begins at a delivery and ends only by an answer (a
 //     successful run, a turn begun after the wakeup, a log) or by a wait
 //     for the model's service.
@@ -24,6 +31,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/recovery"
 )
 
 // The chambers that ask for wakeups.
@@ -45,6 +53,8 @@ type Config struct {
 	// Holds: a delivered wakeup stays in flight until the agent answers
 	// it (tmux).
 	Holds bool
+	// Recovery is how recovery attempts and gives up.
+	Recovery recovery.Config
 }
 
 // Phase is where a flight is in its life.
@@ -64,6 +74,10 @@ type Flight struct {
 	At     time.Time // when its wakeup began
 	Phase  Phase
 	Prev   int // the flight whose run must be gone before this one starts (0: none)
+	// Attempt is the recovery attempt this flight is (0: none): one that
+	// never reaches the agent is taken back.
+	Attempt int
+	Passed  bool // past the gate: delivered, or being delivered
 }
 
 // State is the machine's state.
@@ -74,8 +88,9 @@ type State struct {
 	Idle       bool      // an idle wakeup was delivered and no proof came since
 	LastWakeup time.Time // when the last delivered wakeup began
 	Work       Work
-	Closed     bool // shut down, or handing over to a reloaded agent: admits nothing
-	Stopped    bool // shut down: every flight is ended
+	Rec        recovery.State // recovery, as the state file shows it
+	Closed     bool           // shut down, or handing over to a reloaded agent: admits nothing
+	Stopped    bool           // shut down: every flight is ended
 }
 
 // New is the machine at the start: waiting, counting work from started.
@@ -89,7 +104,7 @@ func New(cfg Config, started time.Time) State {
 func (s State) Carry(cfg Config) State {
 	n := New(cfg, s.Work.countedTo)
 	n.Idle, n.LastWakeup, n.LastN = s.Idle, s.LastWakeup, s.LastN
-	n.Work = s.Work
+	n.Work, n.Rec = s.Work, s.Rec
 	n.Work.scheduled = cfg.Scheduled
 	return n
 }
@@ -110,9 +125,16 @@ const (
 	Woke                 // the agent stopped being idle
 	Worked               // the working stretch changed: the state file shows it
 	Spent                // the budget refused a wakeup: check it (its alert)
+	// Recovery's decisions, each read with the recovery state of the step.
+	Attempted // recovery attempts: the takeover wakeup was asked for
+	Waits     // recovery waits (a person is asked, or the gate would refuse): say so once
+	Recovered // no recoverable check at error: recovery ended
+	GaveUp    // attempts exhausted: no wakeup is delivered until it ends
+	Back      // a give-up ended: waking resumes
 )
 
-var kindNames = [...]string{"count", "admit", "end", "skip", "drop", "book", "deliver", "answered", "woke", "worked", "spent"}
+var kindNames = [...]string{"count", "admit", "end", "skip", "drop", "book", "deliver", "answered", "woke", "worked", "spent",
+	"attempted", "waits", "recovered", "gave_up", "back"}
 
 func (k Kind) String() string { return kindNames[k] }
 
@@ -140,7 +162,6 @@ type Ask struct {
 	Takeover bool
 	Outside  bool // outside active hours
 	Paused   bool // the operator's pause
-	GaveUp   bool // recovery gave up
 	// Spent and CapFull, for a takeover that must not end the flight in
 	// progress for nothing (recovery): refused before it ends anything.
 	// The gate weighs them again when the flight reaches it.
@@ -226,3 +247,4 @@ func (Proof) event()   {}
 func (Release) event() {}
 func (Wait) event()    {}
 func (Close) event()   {}
+func (Beat) event()    {}
