@@ -139,7 +139,6 @@ type clientMemory struct {
 	refusals checks.Refusals // what the client refused in the last exec run (stream-json)
 	// serviceAlerted: a service failure was alerted and no run succeeded since.
 	serviceAlerted bool
-	svcOwed        *serviceNote // a service hold the agent has not been told of
 	// limitHeld is the reset a rate limit's hold waits for (zero: none).
 	limitHeld time.Time
 }

@@ -132,7 +132,7 @@ func (a *agent) adopt(old *agent) {
 	a.announced, a.pulse, a.held = old.announced, old.pulse, old.held
 	a.writes = old.writes
 	a.baseline, a.paused, a.last = old.baseline, old.paused, old.last
-	a.activity, a.refusals, a.serviceAlerted, a.svcOwed = old.activity, old.refusals, old.serviceAlerted, old.svcOwed
+	a.activity, a.refusals, a.serviceAlerted = old.activity, old.refusals, old.serviceAlerted
 	// The working stretch and recovery go on across a reload: a wakeup
 	// still unanswered is still owed, whatever the new config schedules.
 	a.gate.adopt(old.gate)

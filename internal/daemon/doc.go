@@ -16,15 +16,17 @@
 //
 // The state file's content is assembled in state.go.
 //
-// Every wakeup's life is decided by the wakeup machine (internal/wakeup):
-// at most one run of the agent is alive at a time; a wakeup due while one is
-// in flight is coalesced; a takeover (recovery, urgent feedback) ends the run
-// it replaces and starts once that run is gone; every invocation is gated by
-// the holds, the circuit breaker, the day's budget and the daily cap. The
-// agent drives it: the gate (gate.go) reads the facts, steps the machine and
-// runs its flights; wakeup.go carries out the effects (compose, deliver,
-// count, book the cap; the cost in spend.go); hooks.go and pulse.go feed it
-// what answers a wakeup (a turn's end, a log, a proof). A delivery that
+// Every wakeup's life, and recovery's, is decided by the wakeup machine
+// (internal/wakeup): at most one run of the agent is alive at a time; a
+// wakeup due while one is in flight is coalesced; a takeover (recovery,
+// urgent feedback) ends the run it replaces and starts once that run is
+// gone; every invocation is gated by a give-up, the holds, the circuit
+// breaker, the day's budget and the daily cap. The agent drives it: the gate
+// (gate.go) reads the facts, steps the machine and runs its flights;
+// wakeup.go carries out the effects (compose, deliver, count, book the cap;
+// the cost in spend.go), recovery.go says what recovery decided; hooks.go
+// and pulse.go feed it what answers a wakeup (a turn's end, a log, a proof)
+// and each pulse's verdict for recovery. A delivery that
 // hangs or fails never delays a pulse: deliveries run on their own goroutine
 // and the pulse never waits for them.
 //

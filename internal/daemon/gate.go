@@ -146,6 +146,13 @@ func (g *gate) recovery() state.Recovery {
 	return g.m.Rec
 }
 
+// owed is what the agent is owed now: what the next wakeup carries.
+func (g *gate) owed() wakeup.Owed {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.m.Owed()
+}
+
 // work is the machine's working stretch.
 func (g *gate) work() wakeup.Work {
 	g.mu.Lock()

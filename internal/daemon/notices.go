@@ -61,36 +61,32 @@ func tagged(f checks.Finding) string {
 	return "[" + f.Level.String() + "] " + f.Check + ": " + f.Notice
 }
 
-// owedKey marks, among the notices a wakeup carried, the give-up the agent
-// was owed (no check has this name).
-const owedKey = "recovery:owed"
-
-// notices are the paragraphs every heartbeat carries: the recovery notice,
-// what each non-ok check tells the agent, and the held event notices. Call
-// with a.mu held.
+// notices are the paragraphs every heartbeat carries: what the agent is
+// owed, the recovery notice, what each non-ok check tells the agent, and
+// the held event notices. Call with a.mu held.
 func (a *agent) notices() []string {
-	paras, _ := a.noticesCarried()
+	paras, _ := a.noticesCarried(a.gate.owed())
 	return paras
 }
 
-// noticesCarried is notices, and the held notices among them, so a
-// delivery that succeeds can let them go. Call with a.mu held.
-func (a *agent) noticesCarried() ([]string, map[string]time.Time) {
+// noticesCarried is notices with owed, what the machine says the wakeup
+// carries (it lets go of it once the wakeup is delivered), and the held
+// notices among them, so a delivery that succeeds can let them go. Call
+// with a.mu held.
+func (a *agent) noticesCarried(owed wakeup.Owed) ([]string, map[string]time.Time) {
 	var out []string
 	carried := map[string]time.Time{}
 	rec := a.gate.recovery()
-	if o := rec.Owed; o != nil {
+	if o := owed.GiveUp; o != nil {
 		out = append(out, "[warning] recovery: "+owedNotice(o, recoveryLogAfter(o, a.snap.RecentLogs), a.loc, a.cfg.Language))
-		carried[owedKey] = o.Ended
 	}
-	if n := a.svcOwed; n != nil {
+	if n := owed.Quiet; n != nil {
 		out = append(out, "[info] service: "+serviceNotice(n, a.loc, a.cfg.Language))
-		carried[svcKey] = n.until
 	}
 	// While the give-up is still owed, its notice is the one recovery
 	// notice: it already asks for the recovery log before anything else,
 	// and "tried 2 times" beside "attempt 1 of 2" told two stories.
-	if rec.Active && rec.Attempt > 0 && rec.Owed == nil && !recoveryLogged(rec, a.snap.RecentLogs) {
+	if rec.Active && rec.Attempt > 0 && owed.GiveUp == nil && !recoveryLogged(rec, a.snap.RecentLogs) {
 		// Tagged like the checks' notices, so the graded advice applies
 		// and a recovery log's reply can leave it out. Once the recovery
 		// log is written, the other notices say what is left.
@@ -120,12 +116,6 @@ func (a *agent) noticesCarried() ([]string, map[string]time.Time) {
 // carried lets go of the held notices a delivered wakeup carried (unless
 // a newer one of the same check arrived meanwhile). Call with a.mu held.
 func (a *agent) carried(notices map[string]time.Time) {
-	if until, ok := notices[svcKey]; ok && a.svcOwed != nil && a.svcOwed.until.Equal(until) {
-		a.svcOwed = nil
-	}
-	if ended, ok := notices[owedKey]; ok {
-		a.gate.step(a.clock.Now(), wakeup.Told{Ended: ended})
-	}
 	for check, raised := range notices {
 		if h, ok := a.held[check]; ok && h.raised.Equal(raised) {
 			delete(a.held, check)

@@ -111,8 +111,9 @@ func (a *agent) serviceFailed(now time.Time, id workspace.ID, kind string, woken
 	}
 	a.mu.Lock()
 	a.serviceAlerted = true
-	a.svcOwed = &serviceNote{kind: kind, at: now, until: h.until} // the agent hears of the quiet spell
-	a.gate.step(now, wakeup.Wait{})                               // the agent waits for the service, not for its own work
+	// The agent waits for the service, not for its own work, and hears of
+	// the quiet spell from the next wakeup.
+	a.gate.step(now, wakeup.Wait{Quiet: &wakeup.Quiet{Kind: kind, At: now, Until: h.until}})
 	a.mu.Unlock()
 	a.noteWork()
 	hold := fmt.Sprintf("wakeups held until %s (%s), then one wakeup probes it", h.until.In(a.loc).Format("15:04:05"), humanize.Duration(h.until.Sub(now)))
@@ -140,19 +141,9 @@ func (a *agent) serviceAnswers(at time.Time, id workspace.ID) {
 	}
 }
 
-// serviceNote is a hold of the model's service the agent has not been told
-// of yet: the first wakeup after it says why it was quiet.
-type serviceNote struct {
-	kind      string
-	at, until time.Time
-}
-
-// svcKey marks, among the notices a wakeup carried, the service hold.
-const svcKey = "service:owed"
-
 // serviceNotice tells the agent why no wakeup came for a while, in
 // language l: the model's own limit, not report_tool_usage's.
-func serviceNotice(n *serviceNote, loc *time.Location, l lang.Lang) string {
+func serviceNotice(n *wakeup.Quiet, loc *time.Location, l lang.Lang) string {
 	return ja.F(l, "The model's service answered %s at %s, so the watchdog held your wakeups until %s and then tried once more. This was the model's own limit, not one of report_tool_usage's. If work was cut off, pick it up now.",
-		n.kind, n.at.In(loc).Format("15:04:05"), n.until.In(loc).Format("15:04:05"))
+		n.Kind, n.At.In(loc).Format("15:04:05"), n.Until.In(loc).Format("15:04:05"))
 }

@@ -110,9 +110,16 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 		a.awaitPulse(ctx, a.clock.Now())
 	}
 	now := a.clock.Now()
-	deliver, probe := a.carry(now, a.gate.step(now, wakeup.Pass{N: n, Source: source, Facts: a.gate.facts(now, a.cfg.RateLimit.SpreadAt)}))
+	passed := a.gate.step(now, wakeup.Pass{N: n, Source: source, Facts: a.gate.facts(now, a.cfg.RateLimit.SpreadAt)})
+	deliver, probe := a.carry(now, passed)
 	if !deliver {
 		return
+	}
+	var owed wakeup.Owed // what this wakeup tells the agent, as the machine says
+	for _, e := range passed {
+		if e.Kind == wakeup.Deliver {
+			owed = e.Owed
+		}
 	}
 
 	a.mu.Lock()
@@ -120,7 +127,7 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 	if id == "" {
 		id = workspace.NewID(now.In(a.loc))
 	}
-	paras, carried := a.noticesCarried()
+	paras, carried := a.noticesCarried(owed)
 	a.mu.Unlock()
 	if source == srcIdle {
 		text = idleText(text, paras, a.cfg.Language)
@@ -138,7 +145,7 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 	a.log.Debug().Str("source", source).Str("heartbeat_id", string(id)).Msg("delivering wakeup")
 	res, err := a.deliver.Deliver(ctx, text)
 	end := a.clock.Now()
-	ran := wakeup.Ran{N: n, Source: source, Start: now, Result: resultOf(ctx, err)}
+	ran := wakeup.Ran{N: n, Source: source, Start: now, Result: resultOf(ctx, err), Owed: owed}
 	if ran.Result == wakeup.Stopped {
 		// The watchdog stops (a reload waits for the run instead): the run
 		// it ended is booked, counted and logged like any failed run, so

@@ -24,6 +24,7 @@ type run struct {
 	delivered bool
 	ended     bool // an End effect reached it
 	start     time.Time
+	owed      Owed // what its wakeup carried
 }
 
 // TestStepInvariants drives random sequences of events through the machine,
@@ -32,7 +33,7 @@ type run struct {
 func TestStepInvariants(t *testing.T) {
 	sources := []string{Schedule, Idle, Recovery, Feedback}
 	cfgs := []Config{execCfg, tmuxCfg, {Scheduled: true}, {RunIsTheWork: true}}
-	gaveUps, backs := 0, 0
+	gaveUps, backs, told := 0, 0, 0
 	for seed := range uint64(300) {
 		r := rand.New(rand.NewPCG(seed, 31))
 		cfg := cfgs[seed%uint64(len(cfgs))]
@@ -42,7 +43,7 @@ func TestStepInvariants(t *testing.T) {
 		d := sim{live: map[int]*run{}}
 		asked, fated, admitted, lost := 0, 0, map[int]int{}, 0
 		ends := map[int]int{}
-		rc := recChecks{seed: seed, t: t, attempts: map[int]bool{}}
+		rc := recChecks{seed: seed, t: t, attempts: map[int]bool{}, told: map[time.Time]int{}}
 		for i := range 400 {
 			now = now.Add(time.Duration(r.IntN(5000)) * time.Millisecond)
 			ev := d.draw(r, s, now, sources, seed%2 == 0 && i > 350) // odd seeds stop with runs alive
@@ -89,7 +90,7 @@ func TestStepInvariants(t *testing.T) {
 							t.Fatalf("seed %d: flight %d delivered while %d's run is alive", seed, e.N, n)
 						}
 					}
-					d.live[e.N].delivered, d.live[e.N].start = true, now
+					d.live[e.N].delivered, d.live[e.N].start, d.live[e.N].owed = true, now, e.Owed
 				}
 			}
 			if booked && refused {
@@ -120,6 +121,7 @@ func TestStepInvariants(t *testing.T) {
 			}
 		}
 		gaveUps += rc.gaveUps
+		told += len(rc.told)
 		if s.Rec.GaveUp { // a give-up ends: the errors stop, or its time passes
 			var effs []Effect
 			ev := Beat{}
@@ -178,9 +180,10 @@ func TestStepInvariants(t *testing.T) {
 			t.Fatalf("seed %d: %d asked, %d fates, %d lost to the stop, %d with none", seed, asked, fated, lost, open)
 		}
 	}
-	if gaveUps == 0 || backs == 0 {
-		t.Fatalf("%d give-ups, %d ended by the end of a sequence: the sequences tested nothing of them", gaveUps, backs)
+	if gaveUps == 0 || backs == 0 || told == 0 {
+		t.Fatalf("%d give-ups, %d ended by the end of a sequence, %d told: the sequences tested nothing of them", gaveUps, backs, told)
 	}
+	t.Logf("%d give-ups, %d told to the agent", gaveUps, told)
 }
 
 // stuckFindings is a pulse that sees a recoverable check at error.
@@ -194,6 +197,7 @@ type recChecks struct {
 	attempts  map[int]bool // flights that are recovery attempts
 	delivered int          // recovery attempts delivered since recovery opened
 	gaveUps   int
+	told      map[time.Time]int // delivered wakeups that told a give-up, by its end
 }
 
 func (c *recChecks) step(prev, s State, ev Event, effs []Effect) {
@@ -221,6 +225,25 @@ func (c *recChecks) step(prev, s State, ev Event, effs []Effect) {
 				fail("gave up after %d attempts counted, %d delivered, of %d", s.Rec.Attempt, c.delivered, s.Cfg.Recovery.MaxAttempts)
 			}
 		}
+	}
+	// What is owed is carried by every wakeup that passes while it is owed,
+	// and told by exactly one delivered wakeup: it is owed no more after
+	// that one, and only that one or a newer give-up ends it.
+	for _, e := range effs {
+		if e.Kind == Deliver && e.Owed != prev.Owed() {
+			fail("flight %d carries %+v, owed %+v", e.N, e.Owed, prev.Owed())
+		}
+	}
+	if ran, ok := ev.(Ran); ok && ran.Result == OK && ran.Owed.GiveUp != nil {
+		if c.told[ran.Owed.GiveUp.Ended]++; c.told[ran.Owed.GiveUp.Ended] > 1 {
+			fail("the give-up ended at %v told twice", ran.Owed.GiveUp.Ended)
+		}
+		if o := s.Rec.Owed; o != nil && o.Ended.Equal(ran.Owed.GiveUp.Ended) {
+			fail("the give-up is still owed after a delivered wakeup told it")
+		}
+	}
+	if o := prev.Rec.Owed; o != nil && (s.Rec.Owed == nil || !s.Rec.Owed.Ended.Equal(o.Ended)) && c.told[o.Ended] == 0 && !has(effs, Back) {
+		fail("the give-up ended at %v let go untold", o.Ended)
 	}
 	// Recovery never counts an attempt that was not delivered: at most the
 	// one on its way to the gate.
@@ -259,7 +282,7 @@ func (d *sim) draw(r *rand.Rand, s State, now time.Time, sources []string, quiet
 		} else if res == TakenOver {
 			res = Failed
 		}
-		return Ran{N: n, Source: l.source, Start: l.start, Result: res}
+		return Ran{N: n, Source: l.source, Start: l.start, Result: res, Owed: l.owed}
 	}
 	if quiet {
 		return nil
@@ -295,6 +318,9 @@ func (d *sim) draw(r *rand.Rand, s State, now time.Time, sources []string, quiet
 		return b
 	}
 	if r.IntN(4) == 0 {
+		if r.IntN(2) == 0 {
+			return Wait{Quiet: &Quiet{Kind: "rate_limit", At: now, Until: now.Add(time.Minute)}}
+		}
 		return Wait{}
 	}
 	return nil

@@ -103,8 +103,3 @@ func has(effs []Effect, k Kind) bool {
 	}
 	return false
 }
-
-// Told: a delivered wakeup carried the give-up that ended at Ended.
-type Told struct{ Ended time.Time }
-
-func (Told) event() {}

@@ -24,6 +24,7 @@ func TestRecoveryInTheMachine(t *testing.T) {
 	held := flying(Config{Scheduled: true, Holds: true, Recovery: rcfg}, Schedule, Held)
 	held.Rec = recovery.State{Active: true, Attempt: 1, Check: "inactivity"}
 	owed := &recovery.GiveUp{Ended: at(1), How: recovery.Fixed}
+	quiet := &Quiet{Kind: "rate_limit", At: at(0), Until: at(2)}
 	tests := []struct {
 		name  string
 		in    State
@@ -69,8 +70,22 @@ func TestRecoveryInTheMachine(t *testing.T) {
 		}(), Beat{Findings: stuckFindings, Paused: true}, "", func(s State) error {
 			return want(!s.Rec.Active && s.Rec.Owed == owed, "%+v", s.Rec)
 		}},
-		{"told: the owed give-up is let go", func() State { s := fresh; s.Rec.Owed = owed; return s }(), Told{Ended: at(1)}, "", func(s State) error {
-			return want(s.Rec.Owed == nil, "still owed")
+		{"the gate passes a wakeup: it carries what is owed", func() State { s := flying(cfg, Idle, Running); s.Rec.Owed, s.Quiet = owed, quiet; return s }(),
+			Pass{N: 1, Source: Idle}, "book:idle worked deliver:idle", nil},
+		{"delivered: what it carried is told", func() State { s := flying(cfg, Idle, Running); s.Rec.Owed, s.Quiet = owed, quiet; return s }(),
+			Ran{N: 1, Source: Idle, Owed: Owed{GiveUp: owed, Quiet: quiet}}, "worked count:idle:delivered", func(s State) error {
+				return want(s.Owed() == Owed{}, "still owed: %+v", s.Owed())
+			}},
+		{"failed: still owed", func() State { s := flying(cfg, Idle, Running); s.Rec.Owed, s.Quiet = owed, quiet; return s }(),
+			Ran{N: 1, Source: Idle, Result: Failed, Owed: Owed{GiveUp: owed, Quiet: quiet}}, "worked count:idle:failed", func(s State) error {
+				return want(s.Owed() == Owed{GiveUp: owed, Quiet: quiet}, "let go: %+v", s.Owed())
+			}},
+		{"a newer give-up owed meanwhile stays owed", func() State { s := flying(cfg, Idle, Running); s.Rec.Owed = &recovery.GiveUp{Ended: at(5)}; return s }(),
+			Ran{N: 1, Source: Idle, Owed: Owed{GiveUp: owed}}, "worked count:idle:delivered", func(s State) error {
+				return want(s.Rec.Owed != nil, "the newer give-up let go")
+			}},
+		{"the service's hold is owed from its wait", fresh, Wait{Quiet: quiet}, "worked", func(s State) error {
+			return want(s.Quiet == quiet, "not owed: %+v", s.Quiet)
 		}},
 	}
 	for _, tc := range tests {

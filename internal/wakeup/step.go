@@ -3,7 +3,6 @@ package wakeup
 import (
 	"time"
 
-	"github.com/ai-heart/ai-heart/internal/recovery"
 	"github.com/ai-heart/ai-heart/internal/state"
 )
 
@@ -37,13 +36,13 @@ func Step(s State, ev Event, now time.Time) (State, []Effect) {
 		}
 		return s, nil
 	case Wait:
+		if e.Quiet != nil {
+			s.Quiet = e.Quiet
+		}
 		s.Work.answered(now)
 		return s, []Effect{{Kind: Worked}}
 	case Beat:
 		return s.beat(e, now)
-	case Told:
-		s.Rec = s.Rec.Told(&recovery.GiveUp{Ended: e.Ended})
-		return s, nil
 	case Close:
 		s.Closed = true
 		if !e.Stop || s.Stopped {
@@ -146,7 +145,7 @@ func (s State) pass(e Pass, now time.Time) (State, []Effect) {
 		s.Work.delivered(now) // the run is the work
 		out = append(out, Effect{Kind: Worked})
 	}
-	return s, append(out, Effect{Kind: Deliver, N: c.N, Source: c.Source, At: c.At})
+	return s, append(out, Effect{Kind: Deliver, N: c.N, Source: c.Source, At: c.At, Owed: s.Owed()})
 }
 
 // ran is a delivery's end: the working stretch, the idle chamber's clock,
@@ -176,6 +175,9 @@ func (s State) ran(e Ran, now time.Time) (State, []Effect) {
 		s.Idle = true
 	}
 	out := []Effect{{Kind: Worked}, {Kind: Count, N: e.N, Source: e.Source, Outcome: e.Result.outcome()}}
+	if e.Result == OK {
+		s = s.told(e.Owed) // delivered: what its wakeup carried is told
+	}
 	if cur {
 		if e.Result == OK && s.Cfg.Holds && !s.Stopped {
 			c := *s.Cur

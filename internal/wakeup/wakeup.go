@@ -88,7 +88,8 @@ type State struct {
 	Idle       bool      // an idle wakeup was delivered and no proof came since
 	LastWakeup time.Time // when the last delivered wakeup began
 	Work       Work
-	Rec        recovery.State // recovery, as the state file shows it
+	Rec        recovery.State // recovery, as the state file shows it (its Owed: the give-up owed)
+	Quiet      *Quiet         // the model's service's hold, owed to the agent
 	Closed     bool           // shut down, or handing over to a reloaded agent: admits nothing
 	Stopped    bool           // shut down: every flight is ended
 }
@@ -104,7 +105,7 @@ func New(cfg Config, started time.Time) State {
 func (s State) Carry(cfg Config) State {
 	n := New(cfg, s.Work.countedTo)
 	n.Idle, n.LastWakeup, n.LastN = s.Idle, s.LastWakeup, s.LastN
-	n.Work, n.Rec = s.Work, s.Rec
+	n.Work, n.Rec, n.Quiet = s.Work, s.Rec, s.Quiet
 	n.Work.scheduled = cfg.Scheduled
 	return n
 }
@@ -150,6 +151,7 @@ type Effect struct {
 	Source  string
 	Outcome string    // Count: the fate; End: why
 	At      time.Time // Answered: when the wakeup began
+	Owed    Owed      // Deliver: what the wakeup carries to the agent
 }
 
 // Event is what happens to the machine.
@@ -187,13 +189,15 @@ type Pass struct {
 }
 
 // Ran: flight N's delivery returned, begun at Start, ended as Result says;
-// Cut is what ended an exec run early (zero: it failed by itself).
+// Cut is what ended an exec run early (zero: it failed by itself). Owed is
+// what its wakeup carried (its Deliver's): told, if delivered.
 type Ran struct {
 	N      int
 	Source string
 	Start  time.Time
 	Result Result
 	Cut    checks.RunEnd
+	Owed   Owed
 }
 
 // Result is how a delivery ended.
@@ -231,8 +235,9 @@ type Proof struct{ At time.Time }
 type Release struct{}
 
 // Wait: the agent waits for the model's service or its rate limit from
-// now, not for its own work: the working stretch ends.
-type Wait struct{}
+// now, not for its own work: the working stretch ends. Quiet, if set, is
+// the service's hold, owed to the agent until a wakeup carries it.
+type Wait struct{ Quiet *Quiet }
 
 // Close: the machine admits nothing more (shutdown, or a reload's drain);
 // Stop also ends the flight in progress.
