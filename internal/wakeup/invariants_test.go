@@ -122,12 +122,17 @@ func TestStepInvariants(t *testing.T) {
 		}
 		gaveUps += rc.gaveUps
 		told += len(rc.told)
-		if s.Rec.GaveUp { // a give-up ends: the errors stop, or its time passes
+		if s.Rec.GaveUp { // a give-up ends: the errors stop, the operator resumes, or its time passes
 			var effs []Effect
 			ev := Beat{}
-			if cfg.Recovery.ResumeAfter > 0 && seed%2 == 1 {
+			switch {
+			case seed%2 == 0:
+			case cfg.Recovery.ResumeAfter > 0:
 				ev = Beat{Findings: stuckFindings}
 				now = s.Rec.ResumeBy.Add(time.Second)
+			default:
+				now = now.Add(time.Second)
+				ev = Beat{Findings: stuckFindings, ResumedAt: now}
 			}
 			prev := s
 			s, effs = Step(s, ev, now)

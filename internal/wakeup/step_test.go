@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/recovery"
 	"github.com/ai-heart/ai-heart/internal/state"
 )
 
@@ -176,7 +177,12 @@ func withWork(s State, since time.Time) State { s.Work.delivered(since); return 
 func TestCarryKeepsTheStretch(t *testing.T) {
 	s := withWork(flying(tmuxCfg, Schedule, Held), at(3))
 	s.Idle, s.LastWakeup = true, at(3)
+	s.Rec = recovery.State{GaveUp: true, Attempt: 2, Owed: &recovery.GiveUp{Ended: at(1)}}
+	s.Quiet = &Quiet{Kind: "overloaded", Until: at(2)}
 	n := s.Carry(Config{Scheduled: true, RunIsTheWork: true})
+	if !n.Rec.GaveUp || n.Rec.Owed == nil || n.Quiet == nil {
+		t.Fatalf("a reload forgot recovery or what is owed: %+v %+v", n.Rec, n.Quiet)
+	}
 	w, since := n.Work.Working()
 	if n.Cur != nil || !w || !since.Equal(at(3)) || !n.Idle || !n.LastWakeup.Equal(at(3)) || n.LastN != 1 {
 		t.Fatalf("carried %+v", n)
