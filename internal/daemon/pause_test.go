@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/hook"
 	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
@@ -225,6 +226,36 @@ func TestDeepWorkOwesNoIntrospection(t *testing.T) {
 		}
 		if m := st.Work.Mode; m != state.WorkWorking {
 			t.Errorf("work mode %q: deep work is working time", m)
+		}
+	})
+}
+
+// The minutes a person takes to answer a permission prompt are not the
+// agent's working time: introspection owes nothing for them (it reached
+// its error during a long prompt, beside "Waiting for a person to answer").
+func TestAPersonsMinutesOweNoIntrospection(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Schedule.Every = config.Duration(500 * time.Millisecond) // scheduled: introspection counts working time
+		cfg.Thresholds.Introspection = config.Duration(30 * time.Second)
+		cfg.Thresholds.InactivityWarning = config.Duration(2 * time.Minute)
+		cfg.Thresholds.InactivityError = config.Duration(4 * time.Minute)
+		ws, _ := workspace.New(cfg.Workspace, nil)
+		rec := &recorder{method: config.DeliveryTmux}
+		h := startFake(t, cfg, rec.factory)
+		time.Sleep(time.Second) // the first wakeup, unanswered: working from here
+		synctest.Wait()
+		said(t, ws, hook.Event{Kind: hook.TurnStart})
+		said(t, ws, hook.Event{Kind: hook.Tool, Tool: "Bash", Input: "rm -rf build"})
+		said(t, ws, hook.Event{Kind: hook.Ask, Detail: "permission", Tool: "Bash"})
+		time.Sleep(time.Minute) // the person takes a minute
+		synctest.Wait()
+		st := h.state()
+		if h.hasAlert("introspection", "warning") || h.hasAlert("introspection", "error") {
+			t.Fatalf("introspection raised while a person was asked (worked %s)", st.Work.WorkedSinceIntrospection.D())
+		}
+		if w := st.Work.WorkedSinceIntrospection.D(); w > 5*time.Second {
+			t.Errorf("working time since introspection %s after a minute of a person's answer", w)
 		}
 	})
 }

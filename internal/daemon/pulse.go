@@ -148,7 +148,9 @@ func (a *agent) scan(b *beat) {
 func (a *agent) evaluate(b *beat) {
 	a.mu.Lock()
 	prev := a.checkState
-	a.woke(a.gate.step(b.now, pulseSaw(b)))
+	saw := pulseSaw(b)
+	saw.Asking = a.activity.Asking
+	a.woke(a.gate.step(b.now, saw))
 	gw := a.gate.work()
 	work := a.clientWork(gw.Checks(), gw.Answered())
 	work.HeldUntil, work.HeldFor = a.gate.held()
@@ -170,8 +172,8 @@ func (a *agent) evaluate(b *beat) {
 }
 
 // pulseSaw is what the pulse tells the wakeup machine: the working
-// stretch's clock (paused: none of this time is work; deep work: none of it
-// owes introspection), the proof that ends
+// stretch's clock (paused: none of this time is work; deep work and a
+// person being asked: none of it owes introspection), the proof that ends
 // idleness, the log that answers a held wakeup.
 func pulseSaw(b *beat) wakeup.Pulse {
 	p := wakeup.Pulse{Now: b.now, Paused: b.paused, DeepWork: len(b.snap.ActiveDeepWork) > 0}

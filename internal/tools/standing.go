@@ -76,7 +76,9 @@ func (t *Tools) standing(now time.Time, latest workspace.Latest) standing {
 	if in := latest.Introspection; in != nil && (st.LastIntro == nil || in.ModTime.After(st.LastIntro.ModTime)) {
 		w.Worked, from = 0, in.ModTime
 	}
-	if w.Working {
+	// A person being asked holds introspection's working time, as the
+	// watchdog's clock does.
+	if w.Working && (st.Client == nil || st.Client.Mode != state.ClientWaitingForYou) {
 		if w.Since.After(from) {
 			from = w.Since
 		}

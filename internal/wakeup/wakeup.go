@@ -219,6 +219,7 @@ type Pulse struct {
 	Now               time.Time
 	Paused            bool
 	DeepWork          bool      // deep work is declared: introspection's working time pauses
+	Asking            bool      // a person is being asked: their minutes are not the agent's working time
 	LastLog           time.Time // the newest activity log (zero: none)
 	LastIntrospection time.Time
 	NewestProof       time.Time

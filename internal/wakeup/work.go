@@ -83,10 +83,11 @@ func (w *Work) answerTurn(begun, end time.Time) bool {
 // paused, none is (a pause keeps introspection quiet, during it and after),
 // nor during deep work, which pauses introspection: its minutes are working
 // time for inactivity, but introspection owes nothing for them, so a strict
-// deadline is not also an introspection error the moment it passes.
+// deadline is not also an introspection error the moment it passes; nor
+// while a person is being asked: those minutes are theirs.
 func (w *Work) observe(p Pulse, logAnswers bool) {
 	now := p.Now
-	if (p.Paused || p.DeepWork) && now.After(w.countedTo) {
+	if (p.Paused || p.DeepWork || p.Asking) && now.After(w.countedTo) {
 		w.countedTo = now
 	}
 	if w.working && logAnswers && p.LastLog.After(w.since) {
