@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -73,6 +74,28 @@ func TestComingBackAfterTheRecoveryLogAsksNoOther(t *testing.T) {
 		}
 		if strings.Contains(back, "write an activity log") || strings.Contains(back, `activity_type "recovery"`) {
 			t.Errorf("the return asks again for the recovery log the agent wrote: %q", back)
+		}
+	})
+}
+
+// The attempt that came back with the give-up's notice keeps that notice
+// for as long as it stands: the pulses after it do not say "RECOVERY
+// (attempt 1 of 1)" beside "Recovery tried 1 times" (the status tool showed
+// both, one pulse apart).
+func TestComingBackKeepsItsOneNotice(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t) // inactivity error after 4s
+		cfg.Recovery = config.Recovery{MaxAttempts: 1, MaxWaitCycles: 20, ResumeAfter: config.Duration(time.Second)}
+		rec := &recorder{method: config.DeliveryTmux}
+		h := startFake(t, cfg, rec.factory)
+		h.waitFor("the wakeup that tells of the give-up", 30*time.Second, func() bool {
+			return slices.ContainsFunc(rec.prompts(), func(p string) bool { return strings.Contains(p, "Recovery tried") })
+		})
+		time.Sleep(300 * time.Millisecond) // three pulses after it, well within the attempt's wait
+		synctest.Wait()
+		notices := strings.Join(h.state().Notices, "\n")
+		if strings.Contains(notices, "RECOVERY (attempt") || !strings.Contains(notices, "Recovery tried") {
+			t.Errorf("the notices after the return:\n%s", notices)
 		}
 	})
 }

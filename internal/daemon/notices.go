@@ -77,7 +77,14 @@ func (a *agent) noticesCarried(owed wakeup.Owed) ([]string, map[string]time.Time
 	var out []string
 	carried := map[string]time.Time{}
 	rec := a.gate.recovery()
-	if o := owed.GiveUp; o != nil {
+	switch {
+	case owed.GiveUp != nil:
+		o := owed.GiveUp
+		out = append(out, "[warning] recovery: "+owedNotice(o, recoveryLogAfter(o, a.snap.RecentLogs), a.loc, a.cfg.Language))
+	case rec.Active && rec.Told != nil && !recoveryLogged(rec, a.snap.RecentLogs):
+		// The attempt that came back with the give-up's notice: that
+		// notice stands for it, as the agent was told it.
+		o := rec.Told
 		out = append(out, "[warning] recovery: "+owedNotice(o, recoveryLogAfter(o, a.snap.RecentLogs), a.loc, a.cfg.Language))
 	}
 	if n := owed.Quiet; n != nil {
@@ -86,7 +93,7 @@ func (a *agent) noticesCarried(owed wakeup.Owed) ([]string, map[string]time.Time
 	// While the give-up is still owed, its notice is the one recovery
 	// notice: it already asks for the recovery log before anything else,
 	// and "tried 2 times" beside "attempt 1 of 2" told two stories.
-	if rec.Active && rec.Attempt > 0 && owed.GiveUp == nil && !recoveryLogged(rec, a.snap.RecentLogs) {
+	if rec.Active && rec.Attempt > 0 && owed.GiveUp == nil && rec.Told == nil && !recoveryLogged(rec, a.snap.RecentLogs) {
 		// Tagged like the checks' notices, so the graded advice applies
 		// and a recovery log's reply can leave it out. Once the recovery
 		// log is written, the other notices say what is left.

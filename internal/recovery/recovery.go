@@ -59,6 +59,11 @@ type State struct {
 	// Owed is the give-up the agent has not been told of yet: set when
 	// waking comes back, cleared when a delivered wakeup carried it.
 	Owed *GiveUp `json:"owed,omitempty"`
+	// Told is the give-up the current attempt's wakeup told the agent of,
+	// coming back: its notice stands for that attempt in place of a new
+	// "RECOVERY (attempt 1 of N)" (which read as a second story beside
+	// "tried N times"); the next attempt clears it.
+	Told *GiveUp `json:"told,omitempty"`
 }
 
 // GiveUp is a give-up that ended, as the agent is told of it.
@@ -198,15 +203,7 @@ func attempt(s State, now time.Time) State {
 	s.Attempt++
 	s.WaitedCycles = 0
 	s.AttemptAt = &t
-	return s
-}
-
-// Told clears what was owed to the agent once a delivered wakeup carried it.
-// Only Ended is compared: it names the give-up.
-func (s State) Told(g *GiveUp) State {
-	if s.Owed != nil && g != nil && s.Owed.Ended.Equal(g.Ended) {
-		s.Owed = nil
-	}
+	s.Told = nil
 	return s
 }
 

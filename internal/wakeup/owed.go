@@ -31,6 +31,9 @@ func (s State) Owed() Owed { return Owed{GiveUp: s.Rec.Owed, Quiet: s.Quiet} }
 // still the one owed (a give-up is named by its end, a hold by its until).
 func (s State) told(o Owed) State {
 	if o.GiveUp != nil && s.Rec.Owed != nil && s.Rec.Owed.Ended.Equal(o.GiveUp.Ended) {
+		if s.Rec.Active && s.Rec.Attempt > 0 {
+			s.Rec.Told = s.Rec.Owed // the attempt under way came back with it
+		}
 		s.Rec.Owed = nil
 	}
 	if o.Quiet != nil && s.Quiet != nil && s.Quiet.Until.Equal(o.Quiet.Until) {
