@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/pause"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -97,5 +98,26 @@ func TestComingBackKeepsItsOneNotice(t *testing.T) {
 		if strings.Contains(notices, "RECOVERY (attempt") || !strings.Contains(notices, "Recovery tried") {
 			t.Errorf("the notices after the return:\n%s", notices)
 		}
+	})
+}
+
+// A pause during a give-up ends it, and the first wakeup after the pause
+// tells the agent (it ended in silence: recovery started afresh with the
+// pause and nothing was owed).
+func TestAPauseEndsAGiveUpAndIsTold(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t) // inactivity error after 4s
+		cfg.Recovery = config.Recovery{MaxAttempts: 1, MaxWaitCycles: 3, ResumeAfter: config.Duration(time.Hour)}
+		rec := &recorder{method: config.DeliveryTmux}
+		h := startFake(t, cfg, rec.factory)
+		h.waitFor("the give-up", 30*time.Second, func() bool { return h.hasAlert("gave_up", "error") })
+		now := time.Now()
+		if err := pause.Set(cfg.PauseFile(), pause.Pause{Since: now, Until: now.Add(time.Second), Reason: "a look"}); err != nil {
+			t.Fatal(err)
+		}
+		h.waitFor("the give-up's end", 10*time.Second, func() bool { return h.hasAlert("gave_up", "ok") })
+		h.waitFor("the wakeup that tells of it", 20*time.Second, func() bool {
+			return slices.ContainsFunc(rec.prompts(), func(p string) bool { return strings.Contains(p, "the operator paused you at") })
+		})
 	})
 }

@@ -246,7 +246,8 @@ func (a *agent) recover(b *beat) {
 	v.Facts = a.gate.facts(b.now, 0)
 	effs, rec := a.gate.beat(b.now, v, func(ctx context.Context, n int) { a.fly(ctx, n, srcRecovery, "") })
 	if b.paused {
-		return // a paused agent is not touched; recovery resumes with it
+		a.recoveryStep(b.now, b.id, effs, rec) // a give-up the pause ended is said
+		return                                 // a paused agent is not touched; recovery resumes with it
 	}
 	a.carry(b.now, effs)
 	a.recoveryStep(b.now, b.id, effs, rec)

@@ -83,6 +83,7 @@ const (
 	Fixed   Return = "fixed"   // no recoverable check at error any more
 	Resumed Return = "resumed" // the operator's `watchdog resume`
 	Timed   Return = "timed"   // ResumeAfter passed
+	Paused  Return = "paused"  // the operator paused the agent
 )
 
 // Effect is what the watchdog does after a step.
@@ -123,6 +124,20 @@ func holder(findings []checks.Finding) (checks.Finding, bool) {
 		}
 	}
 	return checks.Finding{}, false
+}
+
+// Pause is the operator's pause: a paused agent is not touched, so
+// recovery starts afresh with it, keeping what is owed; a give-up ends
+// (Back), and the first wakeup after the pause tells the agent of it.
+func (s State) Pause(now time.Time) (State, Effect) {
+	if !s.GaveUp {
+		return State{Owed: s.Owed}, None
+	}
+	g := GiveUp{Ended: now, Check: s.Check, Attempts: s.Attempt, How: Paused}
+	if s.GaveUpAt != nil {
+		g.At = *s.GaveUpAt
+	}
+	return State{Owed: &g}, Back
 }
 
 // Step is one pulse of recovery.

@@ -201,3 +201,17 @@ func TestUndo(t *testing.T) {
 		})
 	}
 }
+
+// TestPauseEndsAGiveUp: a pause starts recovery afresh, keeping what is
+// owed; a give-up it ends is owed to the agent (it once ended in silence).
+func TestPauseEndsAGiveUp(t *testing.T) {
+	at := t0
+	s, eff := (State{Active: true, Attempt: 2, Check: checks.Inactivity, Owed: &GiveUp{How: Fixed}}).Pause(t0.Add(time.Minute))
+	if eff != None || s.Active || s.Owed == nil || s.Owed.How != Fixed {
+		t.Fatalf("pause of an active recovery = %+v, %v", s, eff)
+	}
+	s, eff = (State{Active: true, GaveUp: true, GaveUpAt: &at, Attempt: 2, Check: checks.Inactivity}).Pause(t0.Add(time.Minute))
+	if eff != Back || s.GaveUp || s.Owed == nil || s.Owed.How != Paused || s.Owed.Attempts != 2 || !s.Owed.At.Equal(t0) || !s.Owed.Ended.Equal(t0.Add(time.Minute)) {
+		t.Fatalf("pause of a give-up = %+v (owed %+v), %v", s, s.Owed, eff)
+	}
+}

@@ -26,8 +26,11 @@ type Beat struct {
 func (s State) beat(b Beat, now time.Time) (State, []Effect) {
 	if b.Paused {
 		// A paused agent is not touched: recovery starts afresh with it;
-		// what it is owed is told after the pause.
-		s.Rec = recovery.State{Owed: s.Rec.Owed}
+		// what it is owed (a give-up the pause ended too) is told after.
+		var eff recovery.Effect
+		if s.Rec, eff = s.Rec.Pause(now); eff == recovery.Back {
+			return s, []Effect{{Kind: Back, Source: Recovery}}
+		}
 		return s, nil
 	}
 	rec, eff := recovery.Step(s.Rec, recovery.Input{Now: now, Findings: b.Findings, Asking: b.Asking, ResumedAt: b.ResumedAt, Held: b.Facts.Refuses()}, s.Cfg.Recovery)
