@@ -63,3 +63,42 @@ func TestIntrospectionDueNowIsShortly(t *testing.T) {
 		}
 	}
 }
+
+// Every length error names the bound the value broke, in its fix: the
+// theme's title and the expert's role once said only "too long".
+func TestEveryLengthErrorNamesItsBound(t *testing.T) {
+	e := newEnv(t)
+	long := strings.Repeat("x", 600)
+	for _, tc := range []struct {
+		name  string
+		fn    any
+		json  string
+		bound int
+	}{
+		{"checkpoint", e.tl.Checkpoint, `{"current_activity":"` + long + `"}`, maxCheckpointLen},
+		{"start_theme", e.tl.StartTheme, `{"theme_name":"` + long + `","theme_directory_part":"x","reason":"r"}`, maxThemeNameLen},
+		{"context theme_name", e.tl.CreateThemeExpertContext, `{` + ctxArgs + `,"theme_start_id":"20250101000000","theme_directory_part":"research","theme_name":"` + long + `"}`, maxThemeNameLen},
+		{"context expert_role", e.tl.CreateThemeExpertContext, `{` + ctxArgs + `,"theme_start_id":"20250101000000","theme_directory_part":"research","expert_role":"` + long + `"}`, maxRoleLen},
+	} {
+		var err error
+		switch fn := tc.fn.(type) {
+		case func(checkpointInput) (*CheckpointResult, error):
+			_, err = call(e.tl, fn, args(t, tc.json))
+		case func(startThemeInput) (*StartThemeResult, error):
+			_, err = call(e.tl, fn, args(t, tc.json))
+		case func(createThemeExpertContextInput) (*ThemeContextResult, error):
+			_, err = call(e.tl, fn, args(t, tc.json))
+		default:
+			t.Fatalf("%s: no call for %T", tc.name, tc.fn)
+		}
+		var ie *InputError
+		if !errors.As(err, &ie) {
+			t.Fatalf("%s: err = %v, want a bad parameter", tc.name, err)
+		}
+		for _, l := range []lang.Lang{lang.English, lang.Japanese} {
+			if got := ie.In(l); !strings.Contains(got, fmt.Sprint(tc.bound)) {
+				t.Errorf("%s (%s): %s", tc.name, l, got)
+			}
+		}
+	}
+}

@@ -31,9 +31,9 @@ type createThemeExpertContextInput struct {
 const maxRoleLen = 500
 
 func (in *createThemeExpertContextInput) validate(c *checker) {
-	c.oneLine(&in.ThemeName, 1, maxThemeNameLen, sayf("the theme's title, one line"))
+	c.oneLine(&in.ThemeName, 1, maxThemeNameLen, sayf("the theme's title, up to %d characters on one line", maxThemeNameLen))
 	in.theme = c.theme(&in.themeInput, &in.parentInput)
-	c.oneLine(&in.ExpertRole, 1, maxRoleLen, sayf("the expert you become for this theme, e.g. a marine biologist who writes for children"))
+	c.oneLine(&in.ExpertRole, 1, maxRoleLen, sayf("the expert you become for this theme, up to %d characters on one line, e.g. a marine biologist who writes for children", maxRoleLen))
 	c.list(&in.ExpertPerspective, sayf("how this expert looks at the theme, one point per item"))
 	c.list(&in.Constraints, sayf("what this expert must keep to, one point per item"))
 	c.list(&in.ExpectedOutcome, sayf("what the theme should produce, one point per item"))
