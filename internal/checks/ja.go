@@ -7,7 +7,7 @@ import "github.com/ai-heart/ai-heart/internal/lang"
 var ja = lang.Catalogue{
 	// Facts: what holds recovery, named in the recovery notice.
 	"no activity log or checkpoint for %s (inactivity; warning after %s, error after %s)":                                          "活動ログもチェックポイントもないまま%sたち、無活動チェック（`inactivity`）のエラーのしきい値（%[3]s。警告は%[2]s）を超えています",
-	"no activity log or checkpoint of your own for %s, only the client's hooks (inactivity; warning after %s, error after %s)":     "自分の活動ログもチェックポイントもないまま、クライアントのフックだけで%sたち、無活動チェック（`inactivity`）のしきい値（フックだけのときはエラーが%[3]s、警告が%[2]s）を超えています",
+	"no activity log or checkpoint of your own for %s, only the client's hooks (inactivity; warning after %s, error after %s)":     "クライアントのフックからの連絡はあっても、自分の活動ログもチェックポイントもないまま%sたち、無活動チェック（`inactivity`）のエラーのしきい値（フックの連絡だけのときの値で%[3]s。警告は%[2]s）を超えています",
 	"your newest proof %s was written %s after its heartbeat ID %s: an old ID reused (stale_id; warning after %s, error after %s)": "最新の活動の証明 %[1]s は、そのハートビートID %[3]s より%[2]s後に書かれています。古いIDが使い回されています（`stale_id`。警告は%[4]s、エラーは%[5]s）",
 	"your newest proof %s is named with heartbeat ID %s, %s in the future (future_id)":                                             "最新の活動の証明 %[1]s に、現在より%[3]s後のハートビートID %[2]s が付いています（`future_id`）",
 	"the activity log %s was rewritten in %d pulses in a row (log_loop)":                                                           "活動ログ %s が%d回のパルスで続けて書き換えられています（`log_loop`）",
@@ -68,7 +68,7 @@ var ja = lang.Catalogue{
 	"%d theme start/end records were written in the same heartbeat (%s): themes are being started and ended in a loop. " +
 		"Stop, read artifacts/theme_histories/ to see where you are, and continue the current theme; start or end a theme (start_theme, end_theme) only once per decision.": "同じハートビート（%[2]s）でテーマの開始・終了の記録が%[1]d件書かれました：テーマの開始と終了がループしています。" +
 		"手を止めて artifacts/theme_histories/ を読んで現在地を確かめ、今のテーマを続けてください。テーマの開始・終了（start_theme、end_theme）はハートビートごとに一度までにしてください。",
-	"Take the urgent ones now, before your current work.": "緊急のものは、今の作業より先に、すぐに対応してください。",
+	"Take the urgent ones now, before your current work.": "緊急のものには、今の作業より先に対応してください。",
 	"Feedback from the user is waiting: %s. Take each file with check_and_process_item (it gives you the text and renames the file processed.<name>), " +
 		"act on it, and record what you did in your next activity log.": "ユーザーからのフィードバックが届いています：%s。check_and_process_item で一つずつ受け取り（本文が返され、ファイルは processed.<名前> にリネームされます）、" +
 		"対応して、したことを次の活動ログに書いてください。",

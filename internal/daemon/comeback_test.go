@@ -70,7 +70,7 @@ func TestComingBackAfterTheRecoveryLogAsksNoOther(t *testing.T) {
 			}
 			return false
 		})
-		if !strings.Contains(back, "your recovery log (") || !strings.Contains(back, "Go on with your next activity.") {
+		if !strings.Contains(back, "your recovery log (") || !strings.Contains(back, "then go on with your next activity.") {
 			t.Errorf("the return does not say the recovery log ended it: %q", back)
 		}
 		if strings.Contains(back, "write an activity log") || strings.Contains(back, `activity_type "recovery"`) {

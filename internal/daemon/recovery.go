@@ -167,7 +167,7 @@ func recoveryLogAfter(g *recovery.GiveUp, logs []workspace.Proof) *time.Time {
 // own recovery log (logged) ended it.
 func owedNotice(g *recovery.GiveUp, logged *time.Time, loc *time.Location, l lang.Lang) string {
 	if logged != nil {
-		return ja.F(l, "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; your recovery log (%s) brought the checks back to ok, and waking came back at %s. Go on with your next activity.",
+		return ja.F(l, "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; your recovery log (%s) brought the checks back to ok, and waking came back at %s. Act on the notices below, if any, then go on with your next activity.",
 			g.Attempts, checkName(g.Check), g.At.In(loc).Format("15:04:05"), logged.In(loc).Format("15:04:05"), g.Ended.In(loc).Format("15:04:05"))
 	}
 	how := ja.T(l, "the checks went back to ok")
