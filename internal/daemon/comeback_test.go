@@ -121,3 +121,27 @@ func TestAPauseEndsAGiveUpAndIsTold(t *testing.T) {
 		})
 	})
 }
+
+// The pulse that gives up already tells the agent what stands: its
+// inactivity notice does not say "has started recovery: follow the recovery
+// notice" beside a give-up with no recovery notice (it did, for one pulse,
+// since the checks judged before recovery stepped).
+func TestTheGiveUpPulseSaysWhatStands(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t) // inactivity error after 4s
+		cfg.Recovery = config.Recovery{MaxAttempts: 1, MaxWaitCycles: 3, ResumeAfter: config.Duration(time.Hour)}
+		rec := &recorder{method: config.DeliveryTmux}
+		h := startFake(t, cfg, rec.factory)
+		time.Sleep(time.Second) // pulses have written the state
+		synctest.Wait()
+		var notices string
+		h.waitFor("the first state that has given up", 30*time.Second, func() bool {
+			st := h.state()
+			notices = strings.Join(st.Notices, "\n")
+			return st.Recovery.GaveUp
+		})
+		if strings.Contains(notices, "has started recovery") || !strings.Contains(notices, `activity_type recovery`) {
+			t.Errorf("the give-up pulse's notices:\n%s", notices)
+		}
+	})
+}

@@ -96,6 +96,8 @@ type beat struct {
 	snap                      scan.Snapshot
 	res                       checks.Result
 	checkState                checks.State
+	checksIn                  checks.Config // what res was judged with, and the state before it
+	checksPrev                checks.State
 	urgent                    []string // feedback items that lose their interrupt. prefix
 	changes                   []checks.Finding
 	resumedAt                 time.Time // the operator's last resume
@@ -159,16 +161,21 @@ func (a *agent) evaluate(b *beat) {
 	client := a.activity
 	refusals := a.refusalsNow()
 	channels := a.channelsNow()
-	// No recovery notice stands to follow: given up, waiting, or the
-	// give-up's owed notice in its place.
-	rec := a.gate.recovery()
-	off := rec.GaveUp || rec.Owed != nil || (rec.Active && rec.Attempt == 0 && (rec.Asking || rec.Held != ""))
+	off := a.recoveryOff()
 	a.mu.Unlock()
-	b.res, b.checkState = checks.Evaluate(b.now, b.snap, checks.Config{
+	b.checksIn, b.checksPrev = checks.Config{
 		Thresholds: a.cfg.Thresholds, Restrictions: a.cfg.Restrictions,
 		Baseline: baseline, Loc: a.loc, Work: work, Language: a.cfg.Language,
 		Client: client, Refusals: refusals, Channels: channels, Urgent: urgent, RecoveryOff: off,
-	}, prev)
+	}, prev
+	b.res, b.checkState = checks.Evaluate(b.now, b.snap, b.checksIn, prev)
+}
+
+// recoveryOff reports whether no recovery notice stands to follow: given
+// up, waiting, or the give-up's owed notice in its place.
+func (a *agent) recoveryOff() bool {
+	rec := a.gate.recovery()
+	return rec.GaveUp || rec.Owed != nil || (rec.Active && rec.Attempt == 0 && (rec.Asking || rec.Held != ""))
 }
 
 // pulseSaw is what the pulse tells the wakeup machine: the working
@@ -251,6 +258,19 @@ func (a *agent) recover(b *beat) {
 	}
 	a.carry(b.now, effs)
 	a.recoveryStep(b.now, b.id, effs, rec)
+	if !b.checksIn.RecoveryOff && a.recoveryOff() {
+		// Recovery gave up or began to wait in this very pulse: the
+		// notices the agent reads say so now, not one pulse late
+		// ("has started recovery: follow the recovery notice" beside a
+		// give-up). The checks are pure: judged again, only the words
+		// change.
+		in := b.checksIn
+		in.RecoveryOff = true
+		res, _ := checks.Evaluate(b.now, b.snap, in, b.checksPrev)
+		a.mu.Lock()
+		a.result = res
+		a.mu.Unlock()
+	}
 	if len(b.urgent) > 0 {
 		a.wakeUrgent(b.urgent)
 	}
