@@ -154,7 +154,7 @@ func (f StretchFrom) In(l lang.Lang) string {
 		FromWakeup: "the wakeup (%s)",
 		FromTurn:   "the start of your turn (%s)",
 		FromOwn:    "your own last log, checkpoint or wakeup (%s)",
-		FromStart:  "the watchdog's start (%s)",
+		FromStart:  "the watchdog's start or the end of its last pause (%s)", // the baseline is either
 	}[f.Kind]
 	if format == "" {
 		format = "%s"

@@ -81,10 +81,11 @@ func (a *agent) idleTick(now time.Time, after time.Duration) {
 			}
 		}
 	}
-	// A scheduled wakeup due sooner than the idle one could come again
-	// wakes the agent anyway: the idle prompt would start a second run a
-	// moment before it.
-	soon := a.next != nil && a.next.At.Sub(now) < after
+	// A scheduled wakeup due in a moment wakes the agent anyway: the idle
+	// prompt would start a second run just before it. A quarter of
+	// idle.after is a moment; further off, the idle wakeup comes (it
+	// gave way to every schedule under twice idle.after).
+	soon := a.next != nil && a.next.At.Sub(now) < after/4
 	due := len(fresh) > 0 || (!idle && now.Sub(last) >= after && !soon)
 	if due && !a.cfg.Schedule.Active(now.In(a.loc)) {
 		// Outside active hours: counted once per quiet spell; the items

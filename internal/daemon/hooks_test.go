@@ -221,15 +221,32 @@ func TestIdlePromptWithHooksOffersIdleToken(t *testing.T) {
 func TestIdleGivesWayToAScheduledWakeupDueSoon(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig(t)
+		cfg.Schedule.Every = config.Duration(700 * time.Millisecond)
+		cfg.Idle = config.Idle{After: config.Duration(600 * time.Millisecond), Prompt: "You have been idle. Explore."}
+		rec := &recorder{method: config.DeliveryExec}
+		startFake(t, cfg, rec.factory)
+		time.Sleep(750 * time.Millisecond)
+		synctest.Wait()
+		p := rec.prompts()
+		if len(p) != 1 || strings.Contains(p[0], "You have been idle") {
+			t.Fatalf("wakeups by 750 ms: %q, want the scheduled one alone", p)
+		}
+	})
+}
+
+// Further off than a moment, the schedule does not hold the idle wakeup
+// back: with schedule.every under twice idle.after it never came.
+func TestIdleComesWhenTheScheduleIsFurtherOff(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
 		cfg.Schedule.Every = config.Duration(time.Second)
 		cfg.Idle = config.Idle{After: config.Duration(600 * time.Millisecond), Prompt: "You have been idle. Explore."}
 		rec := &recorder{method: config.DeliveryExec}
 		startFake(t, cfg, rec.factory)
-		time.Sleep(1050 * time.Millisecond)
+		time.Sleep(750 * time.Millisecond)
 		synctest.Wait()
-		p := rec.prompts()
-		if len(p) != 1 || strings.Contains(p[0], "You have been idle") {
-			t.Fatalf("wakeups in the first second: %q, want the scheduled one alone", p)
+		if p := rec.prompts(); len(p) != 1 || !strings.Contains(p[0], "You have been idle") {
+			t.Fatalf("wakeups by 750 ms: %q, want the idle one", p)
 		}
 	})
 }

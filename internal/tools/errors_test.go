@@ -102,3 +102,19 @@ func TestEveryLengthErrorNamesItsBound(t *testing.T) {
 		}
 	}
 }
+
+// Paused, nothing is judged: the status reply gives no count and no
+// threshold to come beside "not judged meanwhile".
+func TestPausedStatusJudgesNothing(t *testing.T) {
+	left := int64(3)
+	r := &ElapsedResult{Work: workWorking, StretchStart: "2026-11-27T13:22:58Z", Quiet: &QuietStatus{Why: "paused"},
+		Thresholds: []ThresholdStatus{{Check: "inactivity", Level: "warning", RemainingSeconds: &left, Deadline: "2026-11-27T13:23:03Z"}}}
+	for _, l := range []lang.Lang{lang.English, lang.Japanese} {
+		got := r.Text(l)
+		for _, bad := range []string{"Inactivity counts from", "Next:", "threshold is crossed", "無活動の時間は", "次：", "超えていません"} {
+			if strings.Contains(got, bad) {
+				t.Errorf("%s: %q in a paused reply:\n%s", l, bad, got)
+			}
+		}
+	}
+}

@@ -94,8 +94,12 @@ func (r *ElapsedResult) Text(l lang.Lang) string {
 	} else {
 		b.WriteString(tr(l, "No deep work in force.\n"))
 	}
-	switch r.Work {
-	case workWaiting:
+	// Paused, nothing is judged: no count, no threshold to come (the
+	// quiet line below says so).
+	paused := r.Quiet != nil && r.Quiet.Why == state.BlockedPaused
+	switch {
+	case paused:
+	case r.Work == workWaiting:
 		// Never "nothing is due" beside a notice that asks for something.
 		switch {
 		case standingNotices(r.PendingNotices):
@@ -105,9 +109,9 @@ func (r *ElapsedResult) Text(l lang.Lang) string {
 		default:
 			b.WriteString(tr(l, "Waiting for the next wakeup: inactivity is not counted while you wait.\n"))
 		}
-	case workAsking:
+	case r.Work == workAsking:
 		b.WriteString(tr(l, "Waiting for a person to answer: inactivity is not counted meanwhile.\n"))
-	case workUnknown:
+	case r.Work == workUnknown:
 		fmt.Fprintf(&b, tr(l, "The watchdog's checks cannot be judged now: %s.\n"), tr(l, r.NotJudged))
 	default:
 		if d := r.DeepWork; d != nil && d.RemainingSeconds != nil {
@@ -123,7 +127,7 @@ func (r *ElapsedResult) Text(l lang.Lang) string {
 	var nextIntro bool
 	for _, th := range r.Thresholds {
 		switch {
-		case th.Paused || th.RemainingSeconds == nil:
+		case paused || th.Paused || th.RemainingSeconds == nil:
 		case th.Crossed:
 			// Crossed since the watchdog's last pulse: its notice (or one
 			// of a higher level) is not among those below yet.
@@ -143,7 +147,7 @@ func (r *ElapsedResult) Text(l lang.Lang) string {
 		}
 	}
 	switch {
-	case r.Work == workUnknown:
+	case r.Work == workUnknown, paused:
 	case len(crossed.checks) == 0:
 		b.WriteString(tr(l, "No watchdog threshold is crossed.\n"))
 	default:
