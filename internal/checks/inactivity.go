@@ -82,24 +82,34 @@ func (e *eval) inactivity() Finding {
 			// Recovery gave up or waits: no recovery notice comes to follow.
 			f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s. Before anything else, write an activity log with activity_type recovery: what happened and what you will do next.", humanize.Span(el), from)
 		}
-		if w := e.cfg.Work; w.Ended.Kind != "" && w.Working && !w.EndedAt.Before(w.Since) {
-			// Not a silent stall: the run was cut off before its log.
-			cut := "Your last run was ended by %s at %s, before it wrote an activity log; keep each run within it."
-			if w.Ended.Kind == EndSignal { // no limit of yours to keep within
-				cut = "Your last run was ended by %s at %s, before it wrote an activity log. In long work, write checkpoints along the way and close each piece of work early with an activity log."
-			}
-			sep := " "
-			if e.cfg.Language == lang.Japanese {
-				sep = "" // Japanese sentences follow each other without a space
-			}
-			f.Notice = e.notice(cut, w.Ended, e.clock(w.EndedAt)) + sep + f.Notice
-		}
+		f.Notice = e.cutFirst(f.Notice)
 		return f
 	}
 	f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s. If you are still working, write a checkpoint with a short note of what you are doing. "+
 		"If the work needs a long stretch, declare it with start_deep_work (flexible: checkpoints still count; strict: inactivity, introspection and stale_id pause until its deadline). "+
 		"When the activity is done, record it with create_activity_log.", humanize.Span(el), from)
+	f.Notice = e.cutFirst(f.Notice)
 	return f
+}
+
+// cutFirst puts before notice what ended the agent's last run, when the
+// watchdog did (the tool cap, the token cap, the timeout, a signal) before
+// it wrote its log: not a silent stall, and the next run's prompt must say
+// so at the warning too, not only once it is an error.
+func (e *eval) cutFirst(notice string) string {
+	w := e.cfg.Work
+	if w.Ended.Kind == "" || !w.Working || w.EndedAt.Before(w.Since) {
+		return notice
+	}
+	cut := "Your last run was ended by %s at %s, before it wrote an activity log; keep each run within it."
+	if w.Ended.Kind == EndSignal { // no limit of yours to keep within
+		cut = "Your last run was ended by %s at %s, before it wrote an activity log. In long work, write checkpoints along the way and close each piece of work early with an activity log."
+	}
+	sep := " "
+	if e.cfg.Language == lang.Japanese {
+		sep = "" // Japanese sentences follow each other without a space
+	}
+	return e.notice(cut, w.Ended, e.clock(w.EndedAt)) + sep + notice
 }
 
 // held says, for the inactivity line, that the model's service holds the

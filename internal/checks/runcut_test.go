@@ -37,3 +37,15 @@ func TestRunCutNotice(t *testing.T) {
 		}
 	}
 }
+
+// The run after a cut one is told of the cut at the warning already: its
+// prompt said only "if you are still working, write a checkpoint", wrong
+// advice for a fresh run, until inactivity reached its error.
+func TestRunCutNoticeAtTheWarning(t *testing.T) {
+	c := withWork(6*time.Minute, 0)
+	c.Work.Ended, c.Work.EndedAt = RunEnd{Kind: EndToolCap, Detail: "3"}, now.Add(-5*time.Minute)
+	r, _ := Evaluate(now, scan.Snapshot{}, c, State{})
+	if f, _ := r.Finding(Inactivity); f.Level != Warning || !strings.Contains(f.Notice, "Your last run was ended by") {
+		t.Errorf("%v %q, want a warning that names the cut", f.Level, f.Notice)
+	}
+}
