@@ -259,3 +259,46 @@ func TestAPersonsMinutesOweNoIntrospection(t *testing.T) {
 		}
 	})
 }
+
+// Every recovery attempt carries the strict expiry's order while the agent
+// has not acted on it: attempt 2 came without it, the first having
+// "carried" it into a pane nobody answered.
+func TestEachRecoveryAttemptCarriesTheExpiry(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t) // inactivity error after 4s
+		cfg.Recovery = config.Recovery{MaxAttempts: 3, MaxWaitCycles: 5}
+		ws, _ := workspace.New(cfg.Workspace, nil)
+		rec := &recorder{method: config.DeliveryTmux}
+		startFake(t, cfg, rec.factory)
+		time.Sleep(time.Second)
+		synctest.Wait()
+		now := time.Now()
+		d := workspace.Declaration{ID: workspace.NewID(now), Mode: workspace.Strict, Activity: "a long build", DeclaredAt: now, PlannedMinutes: 1, Deadline: now.Add(time.Minute)}
+		if err := os.MkdirAll(ws.Path(workspace.DeepWorkDir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		decl := ws.Path(workspace.DeepWorkDir, workspace.DeepWorkName(d.ID, workspace.Active))
+		if err := os.WriteFile(decl, d.Format(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(decl, now, now); err != nil { // the bubble's time, not the disk's
+			t.Fatal(err)
+		}
+		time.Sleep(70 * time.Second) // the deadline, the error 4 s later, two attempts
+		synctest.Wait()
+		var attempts []string
+		for _, p := range rec.prompts() {
+			if strings.Contains(p, "RECOVERY (attempt") {
+				attempts = append(attempts, p)
+			}
+		}
+		if len(attempts) < 2 {
+			t.Fatalf("%d recovery attempts, want two or more", len(attempts))
+		}
+		for i, p := range attempts {
+			if !strings.Contains(p, "deep_work_expired") {
+				t.Errorf("attempt %d lacks the expiry's order:\n%s", i+1, p)
+			}
+		}
+	})
+}

@@ -175,7 +175,9 @@ func (a *agent) evaluate(b *beat) {
 // up, waiting, or the give-up's owed notice in its place.
 func (a *agent) recoveryOff() bool {
 	rec := a.gate.recovery()
-	return rec.GaveUp || rec.Owed != nil || (rec.Active && rec.Attempt == 0 && (rec.Asking || rec.Held != ""))
+	// Told: the attempt that came back with the give-up's notice, which
+	// asks for the recovery log itself in place of a RECOVERY paragraph.
+	return rec.GaveUp || rec.Owed != nil || rec.Told != nil || (rec.Active && rec.Attempt == 0 && (rec.Asking || rec.Held != ""))
 }
 
 // pulseSaw is what the pulse tells the wakeup machine: the working

@@ -169,7 +169,10 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 	if exec && a.cfg.Agent.Output == config.OutputStreamJSON {
 		a.refusals = checks.Refusals{Seen: true, At: end, Tools: res.Refused, Refused: res.RefusedCalls, Calls: res.ToolCalls}
 	}
-	if err == nil {
+	if err == nil && source != srcRecovery {
+		// A recovery attempt reaches an agent that has not answered: the
+		// event notices it carried go on with the next attempt too (the
+		// strict expiry's order was gone from attempt 2).
 		a.carried(carried)
 	}
 	a.mu.Unlock()

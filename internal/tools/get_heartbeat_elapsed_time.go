@@ -247,8 +247,17 @@ func (t *Tools) GetHeartbeatElapsedTime(noInput) (*ElapsedResult, error) {
 	if res.Quiet != nil && res.Quiet.Why == state.BlockedGaveUp {
 		res.recoveryCheck = sd.st.Recovery.Check
 	}
-	if n := sd.st.Chambers.Schedule.NextWakeup; sd.live && n != nil && n.After(now) {
-		res.NextWakeup = n.In(t.WS.Loc).Format(time.RFC3339)
+	// The next wakeup is the schedule's or the idle chamber's, whichever
+	// comes first ("nothing is due before it" was said of the schedule's
+	// while the idle one came sooner).
+	var next *time.Time
+	for _, n := range []*time.Time{sd.st.Chambers.Schedule.NextWakeup, sd.st.Chambers.Idle.WakeAt} {
+		if n != nil && n.After(now) && (next == nil || n.Before(*next)) {
+			next = n
+		}
+	}
+	if sd.live && next != nil {
+		res.NextWakeup = next.In(t.WS.Loc).Format(time.RFC3339)
 	}
 	return res, nil
 }

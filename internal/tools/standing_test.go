@@ -468,3 +468,21 @@ func TestNoStageNoteWhileGivenUp(t *testing.T) {
 		}
 	}
 }
+
+// The next wakeup is whichever comes first, the schedule's or the idle
+// chamber's: "nothing is due before it" was said of the schedule's while
+// the idle wakeup came sooner.
+func TestNextWakeupIsTheFirstOfScheduleAndIdle(t *testing.T) {
+	e := newEnv(t)
+	sched, idle := e.now().Add(time.Minute), e.now().Add(10*time.Second)
+	st := state.State{PulseAt: e.now(), Delivery: "tmux", Work: state.Work{Mode: state.WorkWaiting}}
+	st.Chambers.Schedule.NextWakeup, st.Chambers.Idle.WakeAt = &sched, &idle
+	e.writeStateWith(t, st)
+	res, err := e.tl.GetHeartbeatElapsedTime(noInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.NextWakeup != idle.Format(time.RFC3339) {
+		t.Errorf("next wakeup %q, want the idle one at %s", res.NextWakeup, idle.Format(time.RFC3339))
+	}
+}
