@@ -98,7 +98,7 @@ func TestFeedbackNoticeInJapanese(t *testing.T) {
 		t.Errorf("notice %q", f.Notice)
 	}
 	testutil.CheckJapanese(t, "feedback notice", f.Notice)
-	if !strings.Contains(f.Notice, "今の作業より先に対応してください") {
+	if !strings.Contains(f.Notice, "すぐに対応してください") {
 		t.Errorf("notice %q: the urgency's instruction is lost", f.Notice)
 	}
 	r, _ = Evaluate(now, scan.Snapshot{Feedback: items}, cfg, State{})

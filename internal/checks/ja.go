@@ -68,7 +68,7 @@ var ja = lang.Catalogue{
 	"%d theme start/end records were written in the same heartbeat (%s): themes are being started and ended in a loop. " +
 		"Stop, read artifacts/theme_histories/ to see where you are, and continue the current theme; start or end a theme (start_theme, end_theme) only once per decision.": "同じハートビート（%[2]s）でテーマの開始・終了の記録が%[1]d件書かれました：テーマの開始と終了がループしています。" +
 		"手を止めて artifacts/theme_histories/ を読んで現在地を確かめ、今のテーマを続けてください。テーマの開始・終了（start_theme、end_theme）はハートビートごとに一度までにしてください。",
-	"Take the urgent ones now, before your current work.": "緊急のものには、今の作業より先に対応してください。",
+	"Take the urgent ones now, before your current work.": "緊急のものには、今の作業をいったん置いて、すぐに対応してください。",
 	"Feedback from the user is waiting: %s. Take each file with check_and_process_item (it gives you the text and renames the file processed.<name>), " +
 		"act on it, and record what you did in your next activity log.": "ユーザーからのフィードバックが届いています：%s。check_and_process_item で一つずつ受け取り（本文が返され、ファイルは processed.<名前> にリネームされます）、" +
 		"対応して、したことを次の活動ログに書いてください。",

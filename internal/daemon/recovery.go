@@ -177,7 +177,7 @@ func owedNotice(g *recovery.GiveUp, logged *time.Time, loc *time.Location, l lan
 	case recovery.Timed:
 		how = ja.T(l, "the set waiting time passed")
 	case recovery.Paused:
-		return ja.F(l, "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; the operator paused you at %s, which ended that. Before anything else, write an activity log with create_activity_log, activity_type \"recovery\": what happened and what you will do next.",
+		return ja.F(l, "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; the operator paused you at %s, which ended the give-up (no wakeup comes while the pause lasts). Before anything else, write an activity log with create_activity_log, activity_type \"recovery\": what happened and what you will do next.",
 			g.Attempts, checkName(g.Check), g.At.In(loc).Format("15:04:05"), g.Ended.In(loc).Format("15:04:05"))
 	}
 	return ja.F(l, "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; waking came back at %s because %s. Before anything else, write an activity log with create_activity_log, activity_type \"recovery\": what happened and what you will do next.",
