@@ -194,16 +194,7 @@ func TestPauseOwesNoIntrospection(t *testing.T) {
 // reflected for 1m11s of working time" beside the expiry's own order).
 func TestDeepWorkOwesNoIntrospection(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cfg := testConfig(t)
-		cfg.Schedule.Every = config.Duration(500 * time.Millisecond) // scheduled: introspection counts working time
-		cfg.Thresholds.Introspection = config.Duration(30 * time.Second)
-		cfg.Thresholds.InactivityWarning = config.Duration(2 * time.Minute)
-		cfg.Thresholds.InactivityError = config.Duration(4 * time.Minute)
-		ws, _ := workspace.New(cfg.Workspace, nil)
-		rec := &recorder{method: config.DeliveryTmux}
-		h := startFake(t, cfg, rec.factory)
-		time.Sleep(time.Second) // the first wakeup, unanswered: working from here
-		synctest.Wait()
+		ws, h := workingOnIntrospection(t)
 		now := time.Now()
 		d := workspace.Declaration{ID: workspace.NewID(now), Mode: workspace.Strict, Activity: "a long build", DeclaredAt: now, PlannedMinutes: 1, Deadline: now.Add(time.Minute)}
 		if err := os.MkdirAll(ws.Path(workspace.DeepWorkDir), 0o755); err != nil {
@@ -235,16 +226,7 @@ func TestDeepWorkOwesNoIntrospection(t *testing.T) {
 // its error during a long prompt, beside "Waiting for a person to answer").
 func TestAPersonsMinutesOweNoIntrospection(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		cfg := testConfig(t)
-		cfg.Schedule.Every = config.Duration(500 * time.Millisecond) // scheduled: introspection counts working time
-		cfg.Thresholds.Introspection = config.Duration(30 * time.Second)
-		cfg.Thresholds.InactivityWarning = config.Duration(2 * time.Minute)
-		cfg.Thresholds.InactivityError = config.Duration(4 * time.Minute)
-		ws, _ := workspace.New(cfg.Workspace, nil)
-		rec := &recorder{method: config.DeliveryTmux}
-		h := startFake(t, cfg, rec.factory)
-		time.Sleep(time.Second) // the first wakeup, unanswered: working from here
-		synctest.Wait()
+		ws, h := workingOnIntrospection(t)
 		said(t, ws, hook.Event{Kind: hook.TurnStart})
 		said(t, ws, hook.Event{Kind: hook.Tool, Tool: "Bash", Input: "rm -rf build"})
 		said(t, ws, hook.Event{Kind: hook.Ask, Detail: "permission", Tool: "Bash"})
@@ -301,4 +283,21 @@ func TestEachRecoveryAttemptCarriesTheExpiry(t *testing.T) {
 			}
 		}
 	})
+}
+
+// workingOnIntrospection starts a tmux agent on a schedule (so introspection
+// counts working time, 30 s of it) with inactivity far off, and waits past
+// its first wakeup, left unanswered: it is working from there.
+func workingOnIntrospection(t *testing.T) (*workspace.Workspace, *harness) {
+	cfg := testConfig(t)
+	cfg.Schedule.Every = config.Duration(500 * time.Millisecond)
+	cfg.Thresholds.Introspection = config.Duration(30 * time.Second)
+	cfg.Thresholds.InactivityWarning = config.Duration(2 * time.Minute)
+	cfg.Thresholds.InactivityError = config.Duration(4 * time.Minute)
+	ws, _ := workspace.New(cfg.Workspace, nil)
+	rec := &recorder{method: config.DeliveryTmux}
+	h := startFake(t, cfg, rec.factory)
+	time.Sleep(time.Second)
+	synctest.Wait()
+	return ws, h
 }
