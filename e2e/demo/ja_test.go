@@ -55,7 +55,7 @@ func TestDemoJapaneseDayTellsTheAgentOnlyJapanese(t *testing.T) {
 	}
 	all := strings.Join(texts, "\n")
 	// The day reached the texts that matter most.
-	for _, w := range []string{"回復通知（1回目／全3回）", "] introspection: 前回の内省から作業時間で", "深い作業を宣言しました", "テーマを終えました"} {
+	for _, w := range []string{"回復通知（1回目／全3回）", "] introspection: 内省しないまま、作業時間で", "深い作業を宣言しました", "テーマを終えました"} {
 		if !strings.Contains(all, w) {
 			t.Errorf("no text the agent received says %q", w)
 		}
