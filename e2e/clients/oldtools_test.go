@@ -35,6 +35,7 @@ func oldToolsScript() *script {
 // oldWorkspace adds what the old tools read: a theme with a start record
 // and a log, a themebox item and a feedback item.
 func (w *world) oldWorkspace() {
+	old := time.Date(2025, 1, 1, 0, 0, 0, 0, time.Local)
 	for rel, body := range map[string]string{
 		"artifacts/theme_histories/20250101000000_start_tides.md":    "# Theme start: Tides\n",
 		"artifacts/20250101000000_tides/histories/20250101000000.md": "# 20250101000000\n\n## Activity type\nobservation\n\n## Content\n- the Moon\n",
@@ -45,6 +46,12 @@ func (w *world) oldWorkspace() {
 		p := filepath.Join(w.ws, rel)
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			w.t.Fatal(err)
+		}
+		// An old workspace's files are as old as their IDs: written now, the
+		// log named 20250101000000 is an old ID reused (stale_id), and the
+		// recovery it opens takes over the run under test.
+		if err := os.Chtimes(p, old, old); err != nil {
 			w.t.Fatal(err)
 		}
 	}
