@@ -231,7 +231,18 @@ func TestRealClaudeCode(t *testing.T) {
 	}
 
 	// The trust a person gives once in the interactive dialog.
-	trust, _ := json.Marshal(map[string]any{"projects": map[string]any{dir: map[string]any{"hasTrustDialogAccepted": true}}})
+	// Claude Code keys a folder's trust to its project root, which a stray
+	// .git above the workspace (an empty /tmp/.git on a shared machine)
+	// moves up: the person accepts the dialog for whichever folder it names,
+	// so the test trusts the workspace and each folder above it.
+	projects := map[string]any{}
+	for p := dir; ; p = filepath.Dir(p) {
+		projects[p] = map[string]any{"hasTrustDialogAccepted": true}
+		if filepath.Dir(p) == p {
+			break
+		}
+	}
+	trust, _ := json.Marshal(map[string]any{"projects": projects})
 	if err := os.WriteFile(filepath.Join(home, ".claude.json"), trust, 0o600); err != nil {
 		t.Fatal(err)
 	}
