@@ -55,6 +55,7 @@ type agent struct {
 	// writing orders the state file's writers (the pulse, and a delivery
 	// noting the work), so an older state never lands over a newer one.
 	writing sync.Mutex
+	synced  adopted // what the last durable state write held; under writing
 
 	// reloaded: this agent replaces one of the same workspace (a config
 	// reload), which never stopped; handover: this one is being replaced.

@@ -104,7 +104,11 @@ func (a *agent) noteWork() {
 	a.wrote(a.clock.Now(), "state file", a.saveState(st))
 }
 
+// writeState writes the state a stopping watchdog leaves, durably.
 func (a *agent) writeState() {
+	a.writing.Lock()
+	defer a.writing.Unlock()
+	a.synced = adopted{}
 	a.wrote(a.clock.Now(), "state file", a.saveState(a.stateNow()))
 }
 

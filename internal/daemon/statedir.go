@@ -3,6 +3,7 @@ package daemon
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,14 +136,48 @@ func (a *agent) noteStateDir(b *beat) {
 }
 
 // saveState writes st to the agent's state folder and publishes the copy
-// the agent's tools read, both at once (see state.SaveAndPublish).
+// the agent's tools read, both at once (see state.SaveAndPublish): durably
+// when what a restarted watchdog reads back changed since the last durable
+// write (the first write of a run always is).
 func (a *agent) saveState(st state.State) error {
-	serr, perr := state.SaveAndPublish(a.dir, a.ws, st)
+	key := adoptedOf(st)
+	durable := a.synced.differs(key)
+	serr, perr := state.SaveAndPublish(a.dir, a.ws, st, durable)
 	if serr != nil {
 		return serr
+	}
+	if durable {
+		a.synced = key
 	}
 	if perr != nil {
 		return fmt.Errorf("publish state: %w", perr)
 	}
 	return nil
+}
+
+// adopted is what a restart reads back from the state file (restoreChannels
+// and lostLedger); the last pulse's time it reads too (markStart) is
+// allowed to lag after a power cut.
+type adopted struct {
+	valid    bool
+	channels state.Channels
+	runs     int64
+	cap      budget.CapState
+}
+
+func adoptedOf(st state.State) adopted {
+	k := adopted{valid: true, channels: maps.Clone(st.Channels), cap: st.DailyCap}
+	if st.Cost != nil {
+		for _, c := range st.Cost.Totals {
+			k.runs += c.Runs
+		}
+	}
+	return k
+}
+
+// differs reports whether a write holding k must be durable after one
+// holding synced: always when nothing was synced yet.
+func (synced adopted) differs(k adopted) bool {
+	return !synced.valid || synced.runs != k.runs || synced.cap != k.cap ||
+		!maps.EqualFunc(synced.channels, k.channels, time.Time.Equal)
 }

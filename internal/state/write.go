@@ -29,19 +29,19 @@ func Publish(ws *workspace.Workspace, s State) error {
 
 // SaveAndPublish is Save and Publish of one pulse: s is encoded once, into
 // a buffer kept from one pulse to the next, and the two copies are written
-// at the same time, so that the published one is done while the state
-// folder's waits for its fsync. The bytes are those Save and Publish write.
-// Both copies are always attempted, and each reports its own error.
+// at the same time. The bytes are those Save and Publish write. Both
+// copies are always attempted, and each reports its own error.
 //
-// Both writes are atomic (a temp file renamed over the name), but only the
-// state folder's is durable: it is what a restarted watchdog adopts
-// (recovery, the wakeup in flight, the counters), so it must survive a
-// crash. The published copy is derived from it, written again at every
-// pulse and never read back by the watchdog; a power cut that leaves it
-// older (or empty, on some file systems) only makes the agent's tools say
-// no watchdog runs, which is true until the restarted watchdog's first
-// pulse rewrites it. Its fsyncs were a third of a quiet pulse.
-func SaveAndPublish(dir string, ws *workspace.Workspace, s State) (saveErr, publishErr error) {
+// Both writes are atomic (a temp file renamed over the name); neither is
+// fsynced unless durable. Both are rewritten whole at every pulse, and
+// what a restarted watchdog takes from the state folder's copy (when each
+// channel of the client last spoke, the last pulse for the day strip, the
+// counts it compares with the ledger and the daily cap, which are durable
+// in their own files) is worth an fsync only when it changed: the caller
+// says so. A power cut may then lose the last pulses' clock, which the
+// next pulse rewrites. The published copy is never read back by the
+// watchdog. The fsyncs were most of a quiet pulse.
+func SaveAndPublish(dir string, ws *workspace.Workspace, s State, durable bool) (saveErr, publishErr error) {
 	e := encoders.Get().(*encoder)
 	defer encoders.Put(e)
 	b, err := e.encode(s)
@@ -50,7 +50,11 @@ func SaveAndPublish(dir string, ws *workspace.Workspace, s State) (saveErr, publ
 	}
 	published := make(chan error, 1)
 	go func() { published <- ws.WriteFileNoSync(workspace.StateFile, b) }()
-	saveErr = statefile.WriteEncoded(filepath.Join(dir, File), b)
+	write := statefile.WriteEncodedNoSync
+	if durable {
+		write = statefile.WriteEncoded
+	}
+	saveErr = write(filepath.Join(dir, File), b)
 	return saveErr, <-published
 }
 

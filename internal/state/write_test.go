@@ -27,7 +27,7 @@ func TestSaveAndPublishWritesWhatSaveAndPublishWrite(t *testing.T) {
 		Notices: []string{"[warning] inactivity: a long notice <with> & characters JSON escapes"}}
 	short := State{Version: 1, Agent: "a", PulseAt: time.Date(2026, 11, 27, 9, 0, 1, 0, time.UTC)}
 	for _, s := range []State{long, short, long} {
-		serr, perr := SaveAndPublish(dir, ws, s)
+		serr, perr := SaveAndPublish(dir, ws, s, s.PulseAt.Second() == 0)
 		if serr != nil || perr != nil {
 			t.Fatalf("SaveAndPublish = %v, %v", serr, perr)
 		}

@@ -78,6 +78,27 @@ func WriteEncoded(path string, b []byte) error {
 	return nil
 }
 
+// WriteEncodedNoSync is WriteEncoded without the fsync, for a file
+// rewritten whole every pulse: still atomic (a reader sees the old file or
+// the new one), but a power cut may leave an older copy, or, on a file
+// system that does not flush a file renamed over another (ext4 and btrfs
+// do), an unreadable one. A file that is missing or not a regular file is
+// written as WriteEncoded does; one that exists keeps its mode, as there.
+func WriteEncodedNoSync(path string, b []byte) error {
+	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+		return WriteEncoded(path, b)
+	}
+	d, err := os.OpenRoot(filepath.Dir(path))
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer d.Close()
+	if err := workspace.ReplaceIn(d, filepath.Base(path), b, false); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
 // EnsureDir creates the folder dir (0700) and its missing parents (0700
 // too: the default state_dir's parents are the user's own).
 func EnsureDir(dir string) error {

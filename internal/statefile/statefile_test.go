@@ -70,3 +70,48 @@ func TestWriteIsTheWatchdogsAlone(t *testing.T) {
 		}
 	}
 }
+
+// A file rewritten every pulse without its fsync is still the watchdog's
+// alone: a first write, or one over a link, leaves a regular 0600 file
+// with the whole content, as Write does.
+func TestWriteNoSyncKeepsTheMode(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state", "alice-0000")
+	p := filepath.Join(dir, "state.json")
+	other := filepath.Join(t.TempDir(), "elsewhere.json")
+	if err := os.WriteFile(other, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		name  string
+		plant func()
+	}{
+		{"missing", func() {}},
+		{"again", func() {}},
+		{"a link", func() {
+			os.Remove(p)
+			if err := os.Symlink(other, p); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	}
+	for i, s := range steps {
+		s.plant()
+		if err := WriteEncodedNoSync(p, []byte(`{"used": `+string(rune('1'+i))+"}\n")); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		fi, err := os.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != FileMode {
+			t.Fatalf("%s: %v, %v; want a regular file, mode %o", s.name, fi.Mode(), err, FileMode)
+		}
+		var v counter
+		if found, err := Read(p, &v); !found || err != nil || v.Used != i+1 {
+			t.Fatalf("%s: read back %v, %v, %+v", s.name, found, err, v)
+		}
+	}
+	if b, _ := os.ReadFile(other); string(b) != "{}\n" {
+		t.Fatalf("the link's target was written: %q", b)
+	}
+	if names, _ := os.ReadDir(dir); len(names) != 1 {
+		t.Fatalf("the folder holds %d entries, want the file alone", len(names))
+	}
+}

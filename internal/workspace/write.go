@@ -51,7 +51,7 @@ func (w *Workspace) replace(rel string, data []byte, durable bool) error {
 			return err
 		}
 		defer d.Close()
-		return replaceIn(d, base, data, durable)
+		return ReplaceIn(d, base, data, durable)
 	})
 	if err != nil {
 		return fmt.Errorf("write %s: %w", rel, err)
@@ -59,9 +59,10 @@ func (w *Workspace) replace(rel string, data []byte, durable bool) error {
 	return nil
 }
 
-// replaceIn atomically replaces the file base in the folder d with data;
-// durably (the file and the folder synced) when durable.
-func replaceIn(d *os.Root, base string, data []byte, durable bool) error {
+// ReplaceIn atomically replaces the file base in the folder d with data;
+// durably (the file and the folder synced) when durable. A new file is
+// 0644; a replaced one keeps its mode.
+func ReplaceIn(d *os.Root, base string, data []byte, durable bool) error {
 	tmp, err := stageTemp(d, ".", data, time.Time{}, durable)
 	if err != nil {
 		return err
