@@ -59,6 +59,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		log.Error().Err(err).Msg("cannot start the http server")
 		return 1
 	}
+	opts.Subscribers = append(opts.Subscribers, releaseAfterFirstPulses(len(cfg.AgentConfigs()), log))
 	var onResult func(string, error)
 	if win != nil {
 		defer win.release()

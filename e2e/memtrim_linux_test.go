@@ -1,0 +1,56 @@
+//go:build linux
+
+package e2e
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A running watchdog gives its start-up pages back after its first pulse:
+// the read-only mappings of its binary are marked for page-by-page reads
+// (smaps VmFlags rr), and it goes on pulsing with its code paged out.
+func TestE2EDaemonReleasesItsStartPages(t *testing.T) {
+	t.Parallel()
+	ws, cfg, _ := initWorkspace(t, "pulse: {interval: 100ms}\n")
+	p, stderr := startRun(t, cfg)
+	pid := p.Cmd.Process.Pid
+	smaps := fmt.Sprintf("/proc/%d/smaps", pid)
+	if _, err := os.ReadFile(smaps); errors.Is(err, os.ErrPermission) {
+		t.Skip("the watchdog is non-dumpable: only root reads its smaps")
+	}
+	waitUntil(t, "the binary's mappings marked rr", 10*time.Second, func() bool {
+		b, err := os.ReadFile(smaps)
+		return err == nil && binaryMarkedRandom(string(b))
+	})
+	first := counterOf(readState(t, ws), "pulses")
+	waitUntil(t, "pulses after the release", 10*time.Second, func() bool {
+		return counterOf(readState(t, ws), "pulses") >= first+5
+	})
+	if strings.Contains(stderr.String(), "start-up pages kept") {
+		t.Fatalf("the release failed:\n%s", stderr.String())
+	}
+}
+
+// binaryMarkedRandom reports whether every read-only, file-backed mapping
+// of the watchdog binary in smaps carries the rr flag.
+func binaryMarkedRandom(smaps string) bool {
+	seen, in := 0, false
+	for _, line := range strings.Split(smaps, "\n") {
+		if f := strings.Fields(line); len(f) >= 6 && strings.Contains(f[0], "-") && !strings.HasSuffix(f[0], ":") {
+			in = strings.HasSuffix(f[5], "/watchdog") && !strings.Contains(f[1], "w")
+			continue
+		}
+		if in && strings.HasPrefix(line, "VmFlags:") {
+			if !strings.Contains(line+" ", " rr ") {
+				return false
+			}
+			seen++
+		}
+	}
+	return seen > 0
+}
