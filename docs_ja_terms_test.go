@@ -56,6 +56,12 @@ var jaAvoid = map[string]string{
 	"からあなたを起動する":                     "あなたを起こす (起動 is the wakeup, not the verb for waking the agent)",
 	"のものではないので":                      "…はあなたの無活動には数えないので (literal rendering)",
 	"そうしたら：":                         "届いたら、次のようにしてください。 (colloquial)",
+	"watchdog が起動し":                  "watchdog が動き始めて (起動 is the wakeup, not the watchdog's start)",
+	"watchdog は起動（":                  "watchdog は動き始めて (起動 is the wakeup, not the watchdog's start)",
+	"自身の起動":                          "watchdog 自身が動き始める (起動 is the wakeup, not the watchdog's start)",
+	"再起動":                            "再始動 (起動 is the wakeup, not the watchdog's start)",
+	"起動しているなら":                       "動いているなら (起動 is the wakeup, not the watchdog running)",
+	"watchdog を起動し":                  "watchdog を動かす (起動 is the wakeup, not the watchdog's start)",
 }
 
 // pageTexts are the status page's scripts: their Japanese is what a
