@@ -56,6 +56,8 @@ var jaAvoid = map[string]string{
 	"からあなたを起動する":                     "あなたを起こす (起動 is the wakeup, not the verb for waking the agent)",
 	"のものではないので":                      "…はあなたの無活動には数えないので (literal rendering)",
 	"そうしたら：":                         "届いたら、次のようにしてください。 (colloquial)",
+	"断念は":                            "起こすのをやめていた状態は…解けました (断念 is an act, not a state that ends)",
+	"断念している":                         "watchdog が起こすのをやめている (断念 is an act, not a state)",
 	"watchdog が起動し":                  "watchdog が動き始めて (起動 is the wakeup, not the watchdog's start)",
 	"watchdog は起動（":                  "watchdog は動き始めて (起動 is the wakeup, not the watchdog's start)",
 	"自身の起動":                          "watchdog 自身が動き始める (起動 is the wakeup, not the watchdog's start)",

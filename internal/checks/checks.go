@@ -76,6 +76,10 @@ type Config struct {
 	// RecoveryOff: recovery has given up, or waits (for a person, or for
 	// the gate): a notice must not say that an error starts it.
 	RecoveryOff bool
+	// RecoveryAsked: the notice of a give-up that ended stands above the
+	// checks' notices and asks for the recovery log itself; the inactivity
+	// error points to it rather than asking a second time.
+	RecoveryAsked bool
 	// Refusals is what the client refused in the agent's last run or turn.
 	Refusals Refusals
 	// Channels is when each of the client's channels last spoke.

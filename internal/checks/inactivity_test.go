@@ -114,3 +114,26 @@ func TestInactivityNoticeWhenRecoveryIsOff(t *testing.T) {
 		}
 	}
 }
+
+// Where a give-up's notice already asks for the recovery log (the first
+// wakeup after it ended), the inactivity error asks for no second one: it
+// points to that notice, in either language, with no "before anything
+// else" of its own (an agent told twice wrote two logs).
+func TestInactivityErrorPointsToTheGiveUpsNotice(t *testing.T) {
+	c := withWork(11*time.Minute, 0)
+	c.RecoveryOff, c.RecoveryAsked = true, true
+	for _, tc := range []struct {
+		l          lang.Lang
+		want, nots string
+	}{
+		{lang.English, "The recovery notice above asks for one activity log with activity_type recovery", "Before anything else"},
+		{lang.Japanese, "上の回復の通知が求めている活動種別「回復」の活動ログを一つ書けば", "何よりも先に"},
+	} {
+		c.Language = tc.l
+		res, _ := Evaluate(now, scan.Snapshot{}, c, State{})
+		f, _ := res.Finding(Inactivity)
+		if f.Level != Error || !strings.Contains(f.Notice, tc.want) || strings.Contains(f.Notice, tc.nots) {
+			t.Errorf("%s notice beside the give-up's: %q", tc.l, f.Notice)
+		}
+	}
+}

@@ -29,6 +29,7 @@ var ja = lang.Catalogue{
 		"(stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery).": "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。watchdog はあなたが行き詰まっているとみなし、回復を始めています。回復通知に従ってください" +
 		"（していたことをやめ、GEMINI.md と ai-docs/ を読み直してから、活動種別「回復」の活動ログを書きます）。",
 	"No activity log or checkpoint for %s, counted from %s. Before anything else, write an activity log with activity_type recovery: what happened and what you will do next.": "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。何よりも先に、活動種別「回復」の活動ログを書いてください。何が起きたか、次に何をするかを書きます。",
+	"No activity log or checkpoint for %s, counted from %s. The recovery notice above asks for one activity log with activity_type recovery: that one log answers this too.":   "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。上の回復の通知が求めている活動種別「回復」の活動ログを一つ書けば、これにも応えたことになります。",
 	" of working time": "作業時間で",
 	" (urgent)":        "（緊急）",
 	"your latest activity log or checkpoint (%s)":            "最新の活動ログかチェックポイント（%s）",

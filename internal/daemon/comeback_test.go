@@ -37,7 +37,7 @@ func TestComingBackIsOneNotice(t *testing.T) {
 		if back == "" {
 			t.Fatalf("no wakeup told the agent of the give-up: %q", rec.prompts())
 		}
-		if strings.Contains(back, "RECOVERY (attempt") || strings.Contains(back, "follow the recovery notice") || strings.Count(back, "] recovery: ") != 1 {
+		if strings.Contains(back, "RECOVERY (attempt") || strings.Contains(back, "follow the recovery notice") || strings.Count(back, "] recovery: ") != 1 || strings.Count(back, "Before anything else") != 1 {
 			t.Errorf("the return carries two recovery notices: %q", back)
 		}
 		if strings.Contains(back, "resume_after") {
@@ -103,7 +103,11 @@ func TestComingBackKeepsItsOneNotice(t *testing.T) {
 
 // A pause during a give-up ends it, and the first wakeup after the pause
 // tells the agent (it ended in silence: recovery started afresh with the
-// pause and nothing was owed).
+// pause and nothing was owed). No wakeup comes while the pause lasts, and
+// the notice says so then; the wakeup after it says the pause is over, not
+// "no wakeup comes while the pause lasts" inside a wakeup. It asks once for
+// the recovery log: the inactivity error beside it points to that notice
+// rather than asking "before anything else" a second time.
 func TestAPauseEndsAGiveUpAndIsTold(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig(t) // inactivity error after 4s
@@ -112,13 +116,39 @@ func TestAPauseEndsAGiveUpAndIsTold(t *testing.T) {
 		h := startFake(t, cfg, rec.factory)
 		h.waitFor("the give-up", 30*time.Second, func() bool { return h.hasAlert("gave_up", "error") })
 		now := time.Now()
-		if err := pause.Set(cfg.PauseFile(), pause.Pause{Since: now, Until: now.Add(time.Second), Reason: "a look"}); err != nil {
+		if err := pause.Set(cfg.PauseFile(), pause.Pause{Since: now, Until: now.Add(3 * time.Second), Reason: "a look"}); err != nil {
 			t.Fatal(err)
 		}
 		h.waitFor("the give-up's end", 10*time.Second, func() bool { return h.hasAlert("gave_up", "ok") })
+		before := len(rec.prompts())
+		time.Sleep(time.Second) // the pause holds 2 s more
+		synctest.Wait()
+		if n := len(rec.prompts()); n != before {
+			t.Fatalf("%d wakeups came while paused: %q", n-before, rec.prompts()[before:])
+		}
+		paused := strings.Join(h.state().Notices, "\n")
+		if !strings.Contains(paused, "which ended that stop. No wakeup comes until the pause ends.") {
+			t.Errorf("the notices while paused do not say the pause holds wakeups:\n%s", paused)
+		}
+		var back string
 		h.waitFor("the wakeup that tells of it", 20*time.Second, func() bool {
-			return slices.ContainsFunc(rec.prompts(), func(p string) bool { return strings.Contains(p, "the operator paused you at") })
+			for _, p := range rec.prompts() {
+				if strings.Contains(p, "the operator paused you at") {
+					back = p
+					return true
+				}
+			}
+			return false
 		})
+		if strings.Contains(back, "No wakeup comes until the pause ends") || !strings.Contains(back, "the pause has ended since") {
+			t.Errorf("the wakeup after the pause talks of the pause as if it lasted:\n%s", back)
+		}
+		if !strings.Contains(back, "] inactivity: ") {
+			t.Fatalf("the wakeup after the pause has no inactivity line to check:\n%s", back)
+		}
+		if n := strings.Count(back, "Before anything else"); n != 1 || !strings.Contains(back, "The recovery notice above asks for one activity log") {
+			t.Errorf("the wakeup after the pause asks %d times for the recovery log:\n%s", n, back)
+		}
 	})
 }
 

@@ -33,7 +33,8 @@ The tools name every file with the current heartbeat ID themselves: never type, 
 	"the operator resumed you":    "ユーザーが再開した",
 	gateReason:                    "今日の予算を使い切りました。活動ログを書いて、作業を終えてください（mcp-heart のツールは使えます。ほかのツールの呼び出しは現地時間の深夜0時まで拒否されます）。",
 	"the set waiting time passed": "設定された待ち時間が過ぎた",
-	"Recovery tried %d times on %s, then the watchdog stopped waking you at %s; the operator paused you at %s, which ended the give-up (no wakeup comes while the pause lasts). Before anything else, write an activity log with create_activity_log, activity_type \"recovery\": what happened and what you will do next.": "%[2]sのエラーで回復を%[1]d回試みても立ち直らなかったため、watchdog は%[3]sからあなたを起こすのをやめていました。%[4]sにユーザーが watchdog を一時停止したため、回復の断念はそこで終わりました（一時停止の間は起動は来ません）。何よりも先に、create_activity_log で活動種別「回復」の活動ログを書き、何が起きたか、次に何をするかを記録してください。",
+	"Recovery tried %d times on %s, then the watchdog stopped waking you at %s; the operator paused you at %s, which ended that stop, and the pause has ended since, so waking is back. Before anything else, write an activity log with create_activity_log, activity_type \"recovery\": what happened and what you will do next.": "%[2]sのエラーで回復を%[1]d回試みても立ち直らなかったため、watchdog は%[3]sからあなたを起こすのをやめていました。%[4]sにユーザーが watchdog を一時停止したので、起こすのをやめていた状態はそこで解けました。その一時停止もすでに終わり、再び起こしています。何よりも先に、create_activity_log で活動種別「回復」の活動ログを書き、何が起きたか、次に何をするかを記録してください。",
+	"Recovery tried %d times on %s, then the watchdog stopped waking you at %s; the operator paused you at %s, which ended that stop. No wakeup comes until the pause ends. Before anything else, write an activity log with create_activity_log, activity_type \"recovery\": what happened and what you will do next.":             "%[2]sのエラーで回復を%[1]d回試みても立ち直らなかったため、watchdog は%[3]sからあなたを起こすのをやめていました。%[4]sにユーザーが watchdog を一時停止したので、起こすのをやめていた状態はそこで解けました。一時停止が終わるまで、起動は来ません。何よりも先に、create_activity_log で活動種別「回復」の活動ログを書き、何が起きたか、次に何をするかを記録してください。",
 }
 
 // jaRecoveryReasons say in Japanese why each recoverable check started

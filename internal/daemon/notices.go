@@ -80,12 +80,12 @@ func (a *agent) noticesCarried(owed wakeup.Owed) ([]string, map[string]time.Time
 	switch {
 	case owed.GiveUp != nil:
 		o := owed.GiveUp
-		out = append(out, "[warning] recovery: "+owedNotice(o, recoveryLogAfter(o, a.snap.RecentLogs), a.loc, a.cfg.Language))
+		out = append(out, "[warning] recovery: "+owedNotice(o, recoveryLogAfter(o, a.snap.RecentLogs), a.paused != nil, a.loc, a.cfg.Language))
 	case rec.Active && rec.Told != nil && !recoveryLogged(rec, a.snap.RecentLogs):
 		// The attempt that came back with the give-up's notice: that
 		// notice stands for it, as the agent was told it.
 		o := rec.Told
-		out = append(out, "[warning] recovery: "+owedNotice(o, recoveryLogAfter(o, a.snap.RecentLogs), a.loc, a.cfg.Language))
+		out = append(out, "[warning] recovery: "+owedNotice(o, recoveryLogAfter(o, a.snap.RecentLogs), a.paused != nil, a.loc, a.cfg.Language))
 	}
 	if n := owed.Quiet; n != nil {
 		out = append(out, "[info] service: "+serviceNotice(n, a.loc, a.cfg.Language))

@@ -161,12 +161,12 @@ func (a *agent) evaluate(b *beat) {
 	client := a.activity
 	refusals := a.refusalsNow()
 	channels := a.channelsNow()
-	off := a.recoveryOff()
+	off, asked := a.recoveryOff(), a.recoveryAsked(b.snap.RecentLogs)
 	a.mu.Unlock()
 	b.checksIn, b.checksPrev = checks.Config{
 		Thresholds: a.cfg.Thresholds, Restrictions: a.cfg.Restrictions,
 		Baseline: baseline, Loc: a.loc, Work: work, Language: a.cfg.Language,
-		Client: client, Refusals: refusals, Channels: channels, Urgent: urgent, RecoveryOff: off,
+		Client: client, Refusals: refusals, Channels: channels, Urgent: urgent, RecoveryOff: off, RecoveryAsked: asked,
 	}, prev
 	b.res, b.checkState = checks.Evaluate(b.now, b.snap, b.checksIn, prev)
 }
@@ -260,14 +260,16 @@ func (a *agent) recover(b *beat) {
 	}
 	a.carry(b.now, effs)
 	a.recoveryStep(b.now, b.id, effs, rec)
-	if !b.checksIn.RecoveryOff && a.recoveryOff() {
+	asked := a.recoveryAsked(b.snap.RecentLogs)
+	if (!b.checksIn.RecoveryOff && a.recoveryOff()) || asked != b.checksIn.RecoveryAsked {
 		// Recovery gave up or began to wait in this very pulse: the
 		// notices the agent reads say so now, not one pulse late
 		// ("has started recovery: follow the recovery notice" beside a
 		// give-up). The checks are pure: judged again, only the words
 		// change.
 		in := b.checksIn
-		in.RecoveryOff = true
+		in.RecoveryOff = in.RecoveryOff || a.recoveryOff()
+		in.RecoveryAsked = asked // a give-up that ended in this pulse owes its notice now
 		res, _ := checks.Evaluate(b.now, b.snap, in, b.checksPrev)
 		a.mu.Lock()
 		a.result = res

@@ -40,6 +40,18 @@ func recoveryLogged(r state.Recovery, logs []workspace.Proof) bool {
 	return false
 }
 
+// recoveryAsked reports whether the notices carry a give-up's notice that
+// asks for the recovery log itself (see noticesCarried): the inactivity
+// error then points to it instead of asking for a second log.
+func (a *agent) recoveryAsked(logs []workspace.Proof) bool {
+	rec := a.gate.recovery()
+	o := a.gate.owed().GiveUp
+	if o == nil && rec.Active && rec.Told != nil && !recoveryLogged(rec, logs) {
+		o = rec.Told
+	}
+	return o != nil && recoveryLogAfter(o, logs) == nil
+}
+
 // recoveryNotice is the recovery paragraph for the next heartbeat prompt,
 // in language l. The reason is the check's message (an alert line) in
 // English; in Japanese fact, what the check holding it says is wrong, with
@@ -164,8 +176,10 @@ func recoveryLogAfter(g *recovery.GiveUp, logs []workspace.Proof) *time.Time {
 
 // owedNotice tells the agent, on the first wakeup after a give-up ended,
 // what happened and what it owes, in language l: nothing more when its
-// own recovery log (logged) ended it.
-func owedNotice(g *recovery.GiveUp, logged *time.Time, loc *time.Location, l lang.Lang) string {
+// own recovery log (logged) ended it. A give-up the operator's pause ended
+// is read in the status while the pause lasts (paused) and in the first
+// wakeup after it: each says where the pause stands then.
+func owedNotice(g *recovery.GiveUp, logged *time.Time, paused bool, loc *time.Location, l lang.Lang) string {
 	if logged != nil {
 		return ja.F(l, "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; your recovery log (%s) brought the checks back to ok, and waking came back at %s. Act on the notices below, if any, then go on with your next activity.",
 			g.Attempts, checkName(g.Check), g.At.In(loc).Format("15:04:05"), logged.In(loc).Format("15:04:05"), g.Ended.In(loc).Format("15:04:05"))
@@ -177,8 +191,11 @@ func owedNotice(g *recovery.GiveUp, logged *time.Time, loc *time.Location, l lan
 	case recovery.Timed:
 		how = ja.T(l, "the set waiting time passed")
 	case recovery.Paused:
-		return ja.F(l, "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; the operator paused you at %s, which ended the give-up (no wakeup comes while the pause lasts). Before anything else, write an activity log with create_activity_log, activity_type \"recovery\": what happened and what you will do next.",
-			g.Attempts, checkName(g.Check), g.At.In(loc).Format("15:04:05"), g.Ended.In(loc).Format("15:04:05"))
+		format := "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; the operator paused you at %s, which ended that stop, and the pause has ended since, so waking is back. Before anything else, write an activity log with create_activity_log, activity_type \"recovery\": what happened and what you will do next."
+		if paused {
+			format = "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; the operator paused you at %s, which ended that stop. No wakeup comes until the pause ends. Before anything else, write an activity log with create_activity_log, activity_type \"recovery\": what happened and what you will do next."
+		}
+		return ja.F(l, format, g.Attempts, checkName(g.Check), g.At.In(loc).Format("15:04:05"), g.Ended.In(loc).Format("15:04:05"))
 	}
 	return ja.F(l, "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; waking came back at %s because %s. Before anything else, write an activity log with create_activity_log, activity_type \"recovery\": what happened and what you will do next.",
 		g.Attempts, checkName(g.Check), g.At.In(loc).Format("15:04:05"), g.Ended.In(loc).Format("15:04:05"), how)
