@@ -137,3 +137,25 @@ func TestInactivityErrorPointsToTheGiveUpsNotice(t *testing.T) {
 		}
 	}
 }
+
+// After a pause the stretch counts from its end, and the alert line (the
+// English recovery notice's reason) names that, not a tool call from before
+// the pause: "for 11s (…; last tool call X at 15:01:33)" beside "counted
+// from … (15:01:48)" told two stories. The Japanese names the origin as
+// the short nouns the other origins are.
+func TestInactivityAfterAPauseNamesItsEnd(t *testing.T) {
+	c := withBaseline(11 * time.Minute) // the pause ended 11m ago
+	c.Client.LastTool, c.Client.LastToolAt = "get_heartbeat_elapsed_time", now.Add(-12*time.Minute)
+	snap := withLogs(scan.Snapshot{}, logAgo(30*time.Minute, "thinking"))
+	res, _ := Evaluate(now, snap, c, State{})
+	f, _ := res.Finding(Inactivity)
+	if f.Level != Error || strings.Contains(f.Message, "tool call") || !strings.Contains(f.Message, "last pause ended at 11:49:00") {
+		t.Errorf("after a pause: %v %q", f.Level, f.Message)
+	}
+	c.Language = lang.Japanese
+	res, _ = Evaluate(now, snap, c, State{})
+	f, _ = res.Finding(Inactivity)
+	if !strings.Contains(f.Notice, "watchdog の開始か、一時停止の解除（11:49:00）から11分たちました") {
+		t.Errorf("Japanese after a pause: %q", f.Notice)
+	}
+}

@@ -39,7 +39,7 @@ var ja = lang.Catalogue{
 	"the wakeup (%s)":                                        "起動（%s）",
 	"the start of your turn (%s)":                            "ターンの始まり（%s）",
 	"your own last log, checkpoint or wakeup (%s)":           "あなた自身の最後の活動ログ、チェックポイント、または起動（%s）",
-	"the watchdog's start or the end of its last pause (%s)": "watchdog が動き始めたときか、最後の一時停止が終わったとき（%s）",
+	"the watchdog's start or the end of its last pause (%s)": "watchdog の開始か、一時停止の解除（%s）",
 	"the tool cap (agent.max_tool_calls: %s)":                "ツール呼び出しの上限（agent.max_tool_calls: %s）",
 	"the token cap (budget.per_wakeup_tokens: %s)":           "1回の起動のトークン上限（budget.per_wakeup_tokens: %s）",
 	"its timeout (agent.timeout: %s)":                        "実行の制限時間（agent.timeout: %s）",

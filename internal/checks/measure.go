@@ -101,7 +101,10 @@ func InactivityStretch(proof *workspace.Proof, strictEnded time.Time, c hook.Act
 		}
 	}
 	if baseline.After(s.From) {
-		s.From, s.Hooked, s.Kind = baseline, false, FromStart
+		// What came before (a tool call before a pause) is named no more:
+		// the alert line and the recovery notice count from here too.
+		s.From, s.Hooked, s.Busy, s.Kind = baseline, false, false, FromStart
+		s.What = "watchdog started or last pause ended at " + clock(baseline) + ", no proof since"
 	}
 	return s
 }
