@@ -56,6 +56,9 @@ var jaAvoid = map[string]string{
 	"からあなたを起動する":                     "あなたを起こす (起動 is the wakeup, not the verb for waking the agent)",
 	"のものではないので":                      "…はあなたの無活動には数えないので (literal rendering)",
 	"そうしたら：":                         "届いたら、次のようにしてください。 (colloquial)",
+	"内省を予定し、":                        "次の1〜2サイクルのうちに、…活動ログを書いてください (two verbs for one act)",
+	"回のパルスで続けて":                      "回のパルスにわたって書き換えられ続けています",
+	"ハートビートID %[3]s より":              "ハートビートID %[3]s の時刻より (an ID is not a time)",
 	"断念は":                            "起こすのをやめていた状態は…解けました (断念 is an act, not a state that ends)",
 	"断念している":                         "watchdog が起こすのをやめている (断念 is an act, not a state)",
 	"watchdog が起動し":                  "watchdog が動き始めて (起動 is the wakeup, not the watchdog's start)",
@@ -96,6 +99,24 @@ func TestJapaneseTextsAvoidMisleadingPhrases(t *testing.T) {
 			if strings.Contains(at.text, bad) {
 				t.Errorf("%s says %q: write %s", at.where, bad, good)
 			}
+		}
+	}
+}
+
+// lookBackTense is a look back (「…たっていました。」) whose next sentence
+// slips into the present (「…を超えています。」): the stretch is over, the log
+// that ended it has been written.
+var lookBackTense = regexp.MustCompile(`たっていました。[^。]*ています。`)
+
+// TestJapaneseLookBackStaysPast: a note on what came before a log says it
+// in the past throughout.
+func TestJapaneseLookBackStaysPast(t *testing.T) {
+	if !lookBackTense.MatchString("このログの前に、活動の証明がないまま%sたっていました。無活動のエラーが出る時間（%s）を超えています。") {
+		t.Fatal("the tense slip the review found is not caught")
+	}
+	for _, at := range agentTexts(t) {
+		for _, m := range lookBackTense.FindAllString(at.text, -1) {
+			t.Errorf("%s: a look back slips into the present: %q", at.where, m)
 		}
 	}
 }

@@ -8,9 +8,9 @@ var ja = lang.Catalogue{
 	// Facts: what holds recovery, named in the recovery notice.
 	"no activity log or checkpoint for %s (inactivity; warning after %s, error after %s)":                                          "活動ログもチェックポイントもないまま%sたち、無活動チェック（`inactivity`）のエラーのしきい値（%[3]s。警告は%[2]s）を超えています",
 	"no activity log or checkpoint of your own for %s, only the client's hooks (inactivity; warning after %s, error after %s)":     "クライアントのフックからの連絡はあっても、自分の活動ログもチェックポイントもないまま%sたち、無活動チェック（`inactivity`）のエラーのしきい値（フックの連絡だけのときの値で%[3]s。警告は%[2]s）を超えています",
-	"your newest proof %s was written %s after its heartbeat ID %s: an old ID reused (stale_id; warning after %s, error after %s)": "最新の活動の証明 %[1]s は、そのハートビートID %[3]s より%[2]s後に書かれています。古いIDが使い回されています（`stale_id`。警告は%[4]s、エラーは%[5]s）",
+	"your newest proof %s was written %s after its heartbeat ID %s: an old ID reused (stale_id; warning after %s, error after %s)": "最新の活動の証明 %[1]s は、そのハートビートID %[3]s の時刻より%[2]s後に書かれています。古いIDが使い回されています（`stale_id`。警告は%[4]s、エラーは%[5]s）",
 	"your newest proof %s is named with heartbeat ID %s, %s in the future (future_id)":                                             "最新の活動の証明 %[1]s に、現在より%[3]s後のハートビートID %[2]s が付いています（`future_id`）",
-	"the activity log %s was rewritten in %d pulses in a row (log_loop)":                                                           "活動ログ %s が%d回のパルスで続けて書き換えられています（`log_loop`）",
+	"the activity log %s was rewritten in %d pulses in a row (log_loop)":                                                           "活動ログ %s が%d回のパルスにわたって書き換えられ続けています（`log_loop`）",
 	"%d theme start or end records were written in one heartbeat (%s) (theme_pattern)":                                             "同じハートビート（%[2]s）の中で、テーマの開始・終了の記録が%[1]d件書かれています（`theme_pattern`）",
 	"the same %s call %d times in a row (tool_loop; warning at %d, error at %d)":                                                   "同じ %s の呼び出しが%d回続いています（`tool_loop`。警告は%d回、エラーは%d回から）",
 
@@ -20,9 +20,9 @@ var ja = lang.Catalogue{
 		"長い作業になるなら start_deep_work で宣言してください。flexible ではチェックポイントが引き続き活動の証明になり、strict では期限まで無活動（`inactivity`）・内省（`introspection`）・`stale_id` のチェックが一時停止します。" +
 		"活動が終わったら create_activity_log で記録してください。",
 	"You have not reflected for %s%s (introspection is due every %s).": "内省しないまま、%[2]s%[1]sたちました（内省は%[3]sごとに必要です）。",
-	"Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.": "次の1〜2サイクルのうちに、内省を予定し、活動種別（create_activity_log の activity_type）を「内省」にした活動ログを書いてください。長い作業の途中なら、start_deep_work（flexible）でこのチェックを一時停止できます。",
+	"Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.": "次の1〜2サイクルのうちに、活動種別（create_activity_log の activity_type）を「内省」にした活動ログを書いてください。長い作業の途中なら、start_deep_work（flexible）でこのチェックを一時停止できます。",
 	"Make your next activity log an introspection (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.":       "次の活動ログは、活動種別（create_activity_log の activity_type）を「内省」にしてください。長い作業の途中なら、start_deep_work（flexible）でこのチェックを一時停止できます。",
-	"Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection).":                                                                                      "次の1〜2サイクルのうちに、内省を予定し、活動種別（create_activity_log の activity_type）を「内省」にした活動ログを書いてください。",
+	"Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection).":                                                                                      "次の1〜2サイクルのうちに、活動種別（create_activity_log の activity_type）を「内省」にした活動ログを書いてください。",
 	"Make your next activity log an introspection (create_activity_log with activity_type introspection).":                                                                                            "次の活動ログは、活動種別（create_activity_log の activity_type）を「内省」にしてください。",
 	"Introspect now, in this cycle: look back on your recent activity and record it with create_activity_log with activity_type introspection.":                                                       "今、このサイクルで内省してください。最近の活動を振り返り、活動種別（create_activity_log の activity_type）を「内省」にした活動ログに記録してください。",
 	"No activity log or checkpoint for %s, counted from %s. The watchdog treats you as stuck and has started recovery: follow the recovery notice " +
