@@ -102,6 +102,9 @@ func (a *agent) noticesCarried(owed wakeup.Owed) ([]string, map[string]time.Time
 	}
 	current := map[string]bool{}
 	for _, f := range a.result.Findings {
+		if a.paused != nil && (f.Check == checks.Inactivity || f.Check == checks.Introspection) {
+			continue // not judged while paused, as the status says; owed again after
+		}
 		if f.Level != checks.OK && f.Notice != "" {
 			out = append(out, tagged(f))
 			current[f.Check] = true

@@ -301,3 +301,37 @@ func workingOnIntrospection(t *testing.T) (*workspace.Workspace, *harness) {
 	synctest.Wait()
 	return ws, h
 }
+
+// While paused, inactivity and introspection are not judged, as the status
+// says beside the notices: an introspection owed from before the pause
+// does not stand under "not judged meanwhile" (it did, as "[error]
+// introspection: … Introspect now, in this cycle"). It is owed again once
+// the pause ends.
+func TestPausedNoticesLeaveOutWhatIsNotJudged(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		_, h := workingOnIntrospection(t)
+		time.Sleep(31 * time.Second) // 30 s of working time: introspection at error
+		synctest.Wait()
+		if n := strings.Join(h.state().Notices, "\n"); !strings.Contains(n, "[error] introspection:") {
+			t.Fatalf("no introspection error to hold off before the pause:\n%s", n)
+		}
+		now := time.Now()
+		if err := pause.Set(h.cfg.PauseFile(), pause.Pause{Since: now, Reason: "a look"}); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if n := strings.Join(h.state().Notices, "\n"); strings.Contains(n, "] introspection:") || strings.Contains(n, "] inactivity:") {
+			t.Errorf("notices while paused judge what is not judged:\n%s", n)
+		}
+		if err := pause.Clear(h.cfg.PauseFile()); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if n := strings.Join(h.state().Notices, "\n"); !strings.Contains(n, "[error] introspection:") {
+			t.Errorf("the introspection owed from before the pause is gone after it:\n%s", n)
+		}
+		h.stop()
+	})
+}
