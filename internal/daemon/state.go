@@ -99,6 +99,13 @@ func (a *agent) noteWork() {
 	}
 	st := a.last
 	st.Work = a.workState()
+	// Whether a run is in flight changes with the work: the status reads it.
+	sc := &st.Chambers.Schedule
+	src, since, inFlight := a.gate.inFlight()
+	sc.InFlight, sc.InFlightSource, sc.InFlightSince = inFlight, "", nil
+	if inFlight {
+		sc.InFlightSource, sc.InFlightSince = src, &since
+	}
 	a.last = st
 	a.mu.Unlock()
 	a.wrote(a.clock.Now(), "state file", a.saveState(st))

@@ -233,7 +233,7 @@ func (t *Tools) GetHeartbeatElapsedTime(noInput) (*ElapsedResult, error) {
 		sd.introspection("warning", warning, anyDeep),
 		sd.introspection("error", limit, anyDeep),
 	)
-	if !sd.recovering() {
+	if !sd.recovering() && !sd.noRun() {
 		res.Stage, res.StageNote = t.stageNote(sd.cycle(now, latest.Log), res.DeepWork != nil)
 	}
 	done := sd.answeredSincePulse(latest)

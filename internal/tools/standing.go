@@ -135,6 +135,14 @@ func (s standing) cycle(now time.Time, lastLog *workspace.Proof) *int64 {
 	return &v
 }
 
+// noRun reports whether no run of the agent is going: under exec each
+// wakeup is a run, and none is in flight (a run the tool cap ended, read
+// from outside it). No cycle goes on to close, so "this cycle has run"
+// has nothing to advise.
+func (s standing) noRun() bool {
+	return s.live && s.st.Delivery == config.DeliveryExec && !s.st.Chambers.Schedule.InFlight
+}
+
 // gap is how long inactivity has been counted at now, as the check counts
 // it: from the newest proof, tool call, unanswered wakeup or strict
 // deadline. nil while waiting or when nothing can be judged.

@@ -486,3 +486,28 @@ func TestNextWakeupIsTheFirstOfScheduleAndIdle(t *testing.T) {
 		t.Errorf("next wakeup %q, want the idle one at %s", res.NextWakeup, idle.Format(time.RFC3339))
 	}
 }
+
+// Under exec each wakeup is a run: with none in flight (a run the tool cap
+// ended, the status read from outside it) no cycle goes on, and the status
+// gives no advice on its length ("This cycle has run 46s" stood beside "No
+// wakeup comes until 00:00:00"). A run in flight, or a tmux pane, keeps it.
+func TestNoStageNoteWithoutARun(t *testing.T) {
+	for _, tc := range []struct {
+		delivery string
+		inFlight bool
+		note     bool
+	}{{"exec", false, false}, {"exec", true, true}, {"tmux", false, true}} {
+		e := newEnv(t)
+		since := e.now().Add(-20 * time.Minute)
+		st := state.State{PulseAt: e.now(), Delivery: tc.delivery, Work: state.Work{Mode: state.WorkWorking, Since: &since}}
+		st.Chambers.Schedule.InFlight = tc.inFlight
+		e.writeStateWith(t, st)
+		res, err := e.tl.GetHeartbeatElapsedTime(noInput{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (res.StageNote != "") != tc.note {
+			t.Errorf("%s, in flight %v: stage note %q", tc.delivery, tc.inFlight, res.StageNote)
+		}
+	}
+}
