@@ -42,6 +42,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := undumpable(); err != nil { // before any secret is read, and before any agent runs
 		log.Warn().Err(err).Msg("cannot make the process non-dumpable: an agent of the same user can read its environment in /proc")
 	}
+	releaseStartPages(log) // the packages' initialisers
 	cfg, path, err := load()
 	if err != nil {
 		log.Error().Err(err).Msg("bad config")
@@ -59,7 +60,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		log.Error().Err(err).Msg("cannot start the http server")
 		return 1
 	}
-	opts.Subscribers = append(opts.Subscribers, releaseAfterFirstPulses(len(cfg.AgentConfigs()), log))
+	opts.Subscribers = append(opts.Subscribers, afterFirstPulses(len(cfg.AgentConfigs()), func() { releaseStartPages(log) }))
 	var onResult func(string, error)
 	if win != nil {
 		defer win.release()
