@@ -112,8 +112,11 @@ func (t *Tools) standing(now time.Time, latest workspace.Latest) standing {
 
 // cycle is how long this cycle has run as the watchdog sees it: from the
 // latest log, or from the unanswered wakeup when that came later (the time
-// spent waiting before it is not the cycle's). nil while waiting or when
-// nothing can be judged.
+// spent waiting before it is not the cycle's). Under exec each run is a new
+// cycle: it starts at the wakeup of the run in flight, though inactivity
+// still counts from the first unanswered one (a run after one the tool cap
+// ended was told its cycle had run 8s when it was 0 s old). nil while
+// waiting or when nothing can be judged.
 func (s standing) cycle(now time.Time, lastLog *workspace.Proof) *int64 {
 	if !s.counting() {
 		return nil
@@ -127,6 +130,9 @@ func (s standing) cycle(now time.Time, lastLog *workspace.Proof) *int64 {
 	}
 	if b := s.st.Work.Baseline; b != nil && b.After(from) {
 		from = *b
+	}
+	if sc := s.st.Chambers.Schedule; s.st.Delivery == config.DeliveryExec && sc.InFlight && sc.InFlightSince != nil && sc.InFlightSince.After(from) {
+		from = *sc.InFlightSince
 	}
 	if from.IsZero() {
 		return nil

@@ -511,3 +511,42 @@ func TestNoStageNoteWithoutARun(t *testing.T) {
 		}
 	}
 }
+
+// Under exec each run is a new cycle: the run after one the tool cap ended
+// begins its cycle at its own wakeup, not at the cut run's (its status said
+// "This cycle has run 8s" in a run 0 s old). The stretch inactivity counts
+// from is the first unanswered wakeup's still: only the cycle is the run's.
+func TestExecCycleStartsAtTheRunsWakeup(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		run  time.Duration // how long ago the run in flight was woken
+		note bool
+	}{{"a new run", 2 * time.Second, false}, {"a long run", 20 * time.Minute, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			first := e.now().Add(-25 * time.Minute) // the cut run's wakeup
+			run := e.now().Add(-tc.run)
+			st := state.State{PulseAt: e.now(), Delivery: "exec", Work: state.Work{Mode: state.WorkWorking, Since: &first}}
+			st.Chambers.Schedule.InFlight, st.Chambers.Schedule.InFlightSince = true, &run
+			e.writeStateWith(t, st)
+			res, err := e.tl.GetHeartbeatElapsedTime(noInput{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (res.StageNote != "") != tc.note {
+				t.Errorf("stage note %q", res.StageNote)
+			}
+			if res.StretchStart != first.In(e.tl.WS.Loc).Format(time.RFC3339) {
+				t.Errorf("inactivity counts from %s, want the first unanswered wakeup %s", res.StretchStart, first)
+			}
+			cp, err := e.tl.Checkpoint(checkpointInput{CurrentActivity: "taking up the search"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			said := slices.ContainsFunc(cp.Notes, func(n string) bool { return strings.HasPrefix(n, "This cycle has run") })
+			if said != tc.note {
+				t.Errorf("checkpoint notes %q", cp.Notes)
+			}
+		})
+	}
+}
