@@ -89,11 +89,25 @@ func (e *eval) inactivity() Finding {
 		f.Notice = e.cutFirst(f.Notice)
 		return f
 	}
+	if e.runCut() {
+		// Read by the next run, a new one: "if you are still working" was
+		// advice for the run that was ended.
+		f.Notice = e.cutFirst(e.notice("No activity log or checkpoint for %s, counted from %s. That count goes on in this run: begin with a checkpoint, a short note of what you take up, and when the activity is done, record it with create_activity_log. "+
+			"If the work needs a long stretch, declare it with start_deep_work (flexible: checkpoints still count; strict: inactivity, introspection and stale_id pause until its deadline).", humanize.Span(el), from))
+		return f
+	}
 	f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s. If you are still working, write a checkpoint with a short note of what you are doing. "+
 		"If the work needs a long stretch, declare it with start_deep_work (flexible: checkpoints still count; strict: inactivity, introspection and stale_id pause until its deadline). "+
 		"When the activity is done, record it with create_activity_log.", humanize.Span(el), from)
-	f.Notice = e.cutFirst(f.Notice)
 	return f
+}
+
+// runCut reports whether the watchdog ended the agent's last run (the tool
+// cap, the token cap, the timeout, a signal) before it wrote its log, in the
+// working stretch counted now.
+func (e *eval) runCut() bool {
+	w := e.cfg.Work
+	return w.Ended.Kind != "" && w.Working && !w.EndedAt.Before(w.Since)
 }
 
 // cutFirst puts before notice what ended the agent's last run, when the
@@ -102,7 +116,7 @@ func (e *eval) inactivity() Finding {
 // so at the warning too, not only once it is an error.
 func (e *eval) cutFirst(notice string) string {
 	w := e.cfg.Work
-	if w.Ended.Kind == "" || !w.Working || w.EndedAt.Before(w.Since) {
+	if !e.runCut() {
 		return notice
 	}
 	cut := "Your last run was ended by %s at %s, before it wrote an activity log; keep each run within it."

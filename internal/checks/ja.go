@@ -19,6 +19,9 @@ var ja = lang.Catalogue{
 		"When the activity is done, record it with create_activity_log.": "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。まだ作業中なら、今していることを短く書いたチェックポイントを残してください。" +
 		"長い作業になるなら start_deep_work で宣言してください。flexible ではチェックポイントが引き続き活動の証明になり、strict では期限まで無活動（`inactivity`）・内省（`introspection`）・`stale_id` のチェックが一時停止します。" +
 		"活動が終わったら create_activity_log で記録してください。",
+	"No activity log or checkpoint for %s, counted from %s. That count goes on in this run: begin with a checkpoint, a short note of what you take up, and when the activity is done, record it with create_activity_log. " +
+		"If the work needs a long stretch, declare it with start_deep_work (flexible: checkpoints still count; strict: inactivity, introspection and stale_id pause until its deadline).": "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。この時間はこの実行でも数え続けられます。まず、引き継ぐ作業を短く書いたチェックポイントを残し、活動が終わったら create_activity_log で記録してください。" +
+		"長い作業になるなら start_deep_work で宣言してください。flexible ではチェックポイントが引き続き活動の証明になり、strict では期限まで無活動（`inactivity`）・内省（`introspection`）・`stale_id` のチェックが一時停止します。",
 	"You have not reflected for %s%s (introspection is due every %s).": "内省しないまま、%[2]s%[1]sたちました（内省は%[3]sごとに必要です）。",
 	"Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.": "次の1〜2サイクルのうちに、活動種別（create_activity_log の activity_type）を「内省」にした活動ログを書いてください。長い作業の途中なら、start_deep_work（flexible）でこのチェックを一時停止できます。",
 	"Make your next activity log an introspection (create_activity_log with activity_type introspection). If you are in the middle of long work, start_deep_work (flexible) pauses this check.":       "次の活動ログは、活動種別（create_activity_log の activity_type）を「内省」にしてください。長い作業の途中なら、start_deep_work（flexible）でこのチェックを一時停止できます。",
@@ -37,6 +40,7 @@ var ja = lang.Catalogue{
 	"a person's answer to your client's prompt (%s)":         "クライアントの確認にユーザーが答えたとき（%s）",
 	"your last tool call (%s)":                               "最後のツール呼び出し（%s）",
 	"the wakeup (%s)":                                        "起動（%s）",
+	"the wakeup of your last run (%s)":                       "前回の実行の起動（%s）",
 	"the start of your turn (%s)":                            "ターンの始まり（%s）",
 	"your own last log, checkpoint or wakeup (%s)":           "あなた自身の最後の活動ログ、チェックポイント、または起動（%s）",
 	"the watchdog's start or the end of its last pause (%s)": "watchdog の開始か、一時停止の解除（%s）",

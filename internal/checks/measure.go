@@ -98,6 +98,7 @@ func InactivityStretch(proof *workspace.Proof, strictEnded time.Time, c hook.Act
 		}
 		if w.Ended.Kind != "" && !w.EndedAt.Before(w.Since) {
 			s.What = "wakeup delivered at " + clock(w.Since) + "; its run was ended by " + w.Ended.In(lang.English) + " at " + clock(w.EndedAt) + ", no proof since"
+			s.Kind = FromCutRun
 		}
 	}
 	if baseline.After(s.From) {
@@ -137,8 +138,9 @@ const (
 	FromTool   = "tool"
 	FromAnswer = "answer" // a person answered the agent's question
 	FromWakeup = "wakeup"
-	FromTurn   = "turn" // a turn the client's hooks show in progress
-	FromOwn    = "own"  // the agent's own last word, past what the hooks alone may hold
+	FromCutRun = "cut_run" // the wakeup of a run the watchdog ended, read by the next run
+	FromTurn   = "turn"    // a turn the client's hooks show in progress
+	FromOwn    = "own"     // the agent's own last word, past what the hooks alone may hold
 	FromStart  = "start"
 )
 
@@ -155,6 +157,7 @@ func (f StretchFrom) In(l lang.Lang) string {
 		FromTool:   "your last tool call (%s)",
 		FromAnswer: "a person's answer to your client's prompt (%s)",
 		FromWakeup: "the wakeup (%s)",
+		FromCutRun: "the wakeup of your last run (%s)",
 		FromTurn:   "the start of your turn (%s)",
 		FromOwn:    "your own last log, checkpoint or wakeup (%s)",
 		FromStart:  "the watchdog's start or the end of its last pause (%s)", // the baseline is either

@@ -49,3 +49,32 @@ func TestRunCutNoticeAtTheWarning(t *testing.T) {
 		t.Errorf("%v %q, want a warning that names the cut", f.Level, f.Notice)
 	}
 }
+
+// After a cut, the warning is read by the next run, a new one: "If you are
+// still working" is advice for the run that was ended, and "the wakeup"
+// reads as its own. It names the cut run's wakeup, says the count goes on
+// in this run and asks for a checkpoint first. In both languages.
+func TestRunCutWarningSpeaksToTheNewRun(t *testing.T) {
+	c := withWork(6*time.Minute, 0)
+	c.Work.Ended, c.Work.EndedAt = RunEnd{Kind: EndToolCap, Detail: "3"}, now.Add(-5*time.Minute)
+	for _, tc := range []struct {
+		l         lang.Lang
+		want, not string
+	}{
+		{lang.English, "counted from the wakeup of your last run (11:54:00). That count goes on in this run: begin with a checkpoint", "If you are still working"},
+		{lang.Japanese, "前回の実行の起動（11:54:00）から6分たちました。この時間はこの実行でも数え続けられます。まず", "まだ作業中なら"},
+	} {
+		c.Language = tc.l
+		r, _ := Evaluate(now, scan.Snapshot{}, c, State{})
+		f, _ := r.Finding(Inactivity)
+		if f.Level != Warning || !strings.Contains(f.Notice, tc.want) || strings.Contains(f.Notice, tc.not) {
+			t.Errorf("%s: %v %q, want a warning saying %q and not %q", tc.l, f.Level, f.Notice, tc.want, tc.not)
+		}
+	}
+	// With no cut, the run that is still going is asked as before.
+	c = withWork(6*time.Minute, 0)
+	r, _ := Evaluate(now, scan.Snapshot{}, c, State{})
+	if f, _ := r.Finding(Inactivity); !strings.Contains(f.Notice, "If you are still working") {
+		t.Errorf("no cut: %q", f.Notice)
+	}
+}
