@@ -103,6 +103,30 @@ func TestJapaneseTextsAvoidMisleadingPhrases(t *testing.T) {
 	}
 }
 
+// watchdogStartsUp is a sentence whose subject is the watchdog and whose
+// verb is 起動する, with words between (「watchdog が接頭辞を外してすぐに
+// 起動する」): it reads as the watchdog starting up, where 起動 is the
+// wakeup; the watchdog wakes the agent (あなたを起こす).
+var watchdogStartsUp = regexp.MustCompile(`watchdog ?[がは][^。\n]*?起動(?:する|し|させ)`)
+
+// TestJapaneseWatchdogDoesNotStartUp: no Japanese text the agent reads
+// makes the watchdog the subject of 起動する, near or far.
+func TestJapaneseWatchdogDoesNotStartUp(t *testing.T) {
+	for _, s := range []string{"watchdog が接頭辞を外してすぐに起動する", "watchdog が起動しました"} {
+		if !watchdogStartsUp.MatchString(s) {
+			t.Fatalf("%q is not caught", s)
+		}
+	}
+	if watchdogStartsUp.MatchString("watchdog は次の起動（12:00:00）を待ちます。") {
+		t.Fatal("起動 as a noun, the wakeup, is caught")
+	}
+	for _, at := range agentTexts(t) {
+		for _, m := range watchdogStartsUp.FindAllString(at.text, -1) {
+			t.Errorf("%s: the watchdog is the subject of 起動する: %q (起動 is the wakeup: write あなたを起こす, or 動き始める for its start)", at.where, m)
+		}
+	}
+}
+
 // lookBackTense is a look back (「…たっていました。」) whose next sentence
 // slips into the present (「…を超えています。」): the stretch is over, the log
 // that ended it has been written.
