@@ -71,6 +71,8 @@ func TestPauseFlawsBite(t *testing.T) {
 		"That stop ends when\nnone of those checks is at error, when the user resumes you, or after a set\ntime (1 hour by default); a pause by the user ends it too, but then waking\nstarts only when the pause ends.",
 		"It ends as soon as that check is back to ok, when the operator resumes the watchdog, or at 15:00:28; an operator's pause ends it too, but then no wakeup comes until the pause ends. Write an activity log of type recovery now: it answers the check, and wakeups come again.",
 		"ユーザーが一時停止したときもこの停止は解けますが、一時停止が終わるまで起動は来ません。今、活動種別「回復」の活動ログを書いてください。それがチェックに応え、起動が再び来るようになります。",
+		"No wakeup comes now: recovery gave up after its attempts, held by inactivity, and the watchdog stopped waking you. Waking comes back as soon as that check is back to ok, when the operator resumes the watchdog, or at 15:00:28; if the operator pauses the watchdog meanwhile, waking comes back only when that pause ends.",
+		"このチェックが正常に戻るか、ユーザーが watchdog を再開するか、15:00:28になると、起こすのをやめている状態は解けます。そのあいだにユーザーが watchdog を一時停止したときは、一時停止が終わってから再び起こします。",
 	} {
 		if f := pauseFlaws(good); len(f) > 0 {
 			t.Errorf("flagged the fixed text %q: %v", good, f)

@@ -78,9 +78,9 @@ func quietText(l lang.Lang, q *QuietStatus, rec string) string {
 			what = checkWord(l, rec)
 		}
 		if q.Until != "" {
-			return fmt.Sprintf(tr(l, "No wakeup comes now: recovery gave up after its attempts, held by %s. It ends as soon as that check is back to ok, when the operator resumes the watchdog, or at %s; an operator's pause ends it too, but then no wakeup comes until the pause ends. Write an activity log of type recovery now: it answers the check, and wakeups come again."), what, until)
+			return fmt.Sprintf(tr(l, "No wakeup comes now: recovery gave up after its attempts, held by %s, and the watchdog stopped waking you. Waking comes back as soon as that check is back to ok, when the operator resumes the watchdog, or at %s; if the operator pauses the watchdog meanwhile, waking comes back only when that pause ends. Write an activity log of type recovery now: it answers the check, and wakeups come again."), what, until)
 		}
-		return fmt.Sprintf(tr(l, "No wakeup comes now: recovery gave up after its attempts, held by %s. It ends as soon as that check is back to ok, or when the operator resumes the watchdog; an operator's pause ends it too, but then no wakeup comes until the pause ends. Write an activity log of type recovery now: it answers the check, and wakeups come again."), what)
+		return fmt.Sprintf(tr(l, "No wakeup comes now: recovery gave up after its attempts, held by %s, and the watchdog stopped waking you. Waking comes back as soon as that check is back to ok, or when the operator resumes the watchdog; if the operator pauses the watchdog meanwhile, waking comes back only when that pause ends. Write an activity log of type recovery now: it answers the check, and wakeups come again."), what)
 	case state.BlockedBudget:
 		return fmt.Sprintf(tr(l, "No wakeup comes until %s (local midnight): today's budget of tokens or cost for wakeups is spent."), until)
 	case state.BlockedCap:
