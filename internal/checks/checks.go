@@ -62,6 +62,9 @@ type Config struct {
 	// Baseline is the watchdog's start: nothing older is held against the
 	// agent, so a restart does not fire stale alarms. Zero = no baseline.
 	Baseline time.Time
+	// BaselinePause: the baseline is the end of the operator's pause, not
+	// the watchdog's start; the notices name which.
+	BaselinePause bool
 	// Loc is the time zone heartbeat IDs are read in; nil = Local.
 	Loc *time.Location
 	// Work says whether the agent is working or waiting (docs/design.md section 5).

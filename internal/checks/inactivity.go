@@ -16,6 +16,13 @@ func (e *eval) inactivity() Finding {
 	}
 	c := e.cfg.Client
 	st := InactivityStretch(p, e.strictEnded, c, e.cfg.Work, e.baseline(), e.clock)
+	if st.Kind == FromStart {
+		// The watchdog knows which its baseline is: say so.
+		st.What = "watchdog started at " + e.clock(st.From) + ", no proof since"
+		if e.cfg.BaselinePause {
+			st.Kind, st.What = FromPauseEnd, "last pause ended at "+e.clock(st.From)+", no proof since"
+		}
+	}
 	t, what, busy := st.From, st.What, st.Busy
 	switch {
 	case st.Asking:

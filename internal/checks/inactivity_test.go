@@ -145,6 +145,7 @@ func TestInactivityErrorPointsToTheGiveUpsNotice(t *testing.T) {
 // the short nouns the other origins are.
 func TestInactivityAfterAPauseNamesItsEnd(t *testing.T) {
 	c := withBaseline(11 * time.Minute) // the pause ended 11m ago
+	c.BaselinePause = true
 	c.Client.LastTool, c.Client.LastToolAt = "get_heartbeat_elapsed_time", now.Add(-12*time.Minute)
 	snap := withLogs(scan.Snapshot{}, logAgo(30*time.Minute, "thinking"))
 	res, _ := Evaluate(now, snap, c, State{})
@@ -155,7 +156,36 @@ func TestInactivityAfterAPauseNamesItsEnd(t *testing.T) {
 	c.Language = lang.Japanese
 	res, _ = Evaluate(now, snap, c, State{})
 	f, _ = res.Finding(Inactivity)
-	if !strings.Contains(f.Notice, "watchdog の開始か、一時停止の解除（11:49:00）から11分たちました") {
+	if !strings.Contains(f.Notice, "一時停止の解除（11:49:00）から11分たちました") || strings.Contains(f.Notice, "開始") {
 		t.Errorf("Japanese after a pause: %q", f.Notice)
+	}
+}
+
+// The watchdog knows whether its baseline is its start or the end of a
+// pause: the notice and the alert line say which ("the watchdog's start
+// or the end of its last pause" left the agent to guess, and the Japanese
+// tied the time to the pause alone).
+func TestInactivityBaselineSaysWhichItIs(t *testing.T) {
+	snap := withLogs(scan.Snapshot{}, logAgo(30*time.Minute, "thinking"))
+	for _, tc := range []struct {
+		pause                bool
+		message, en, ja, not string
+	}{
+		{false, "watchdog started at 11:49:00", "counted from the watchdog's start (11:49:00)", "watchdog が動き始めたとき（11:49:00）から11分たちました", "pause"},
+		{true, "last pause ended at 11:49:00", "counted from the end of the operator's pause (11:49:00)", "一時停止の解除（11:49:00）から11分たちました", "watchdog start"},
+	} {
+		c := withBaseline(11 * time.Minute)
+		c.BaselinePause = tc.pause
+		res, _ := Evaluate(now, snap, c, State{})
+		f, _ := res.Finding(Inactivity)
+		if !strings.Contains(f.Message, tc.message) || !strings.Contains(f.Notice, tc.en) || strings.Contains(f.Message+" "+f.Notice, tc.not) {
+			t.Errorf("pause %v: %q / %q", tc.pause, f.Message, f.Notice)
+		}
+		c.Language = lang.Japanese
+		res, _ = Evaluate(now, snap, c, State{})
+		f, _ = res.Finding(Inactivity)
+		if !strings.Contains(f.Notice, tc.ja) {
+			t.Errorf("pause %v, Japanese: %q", tc.pause, f.Notice)
+		}
 	}
 }

@@ -133,15 +133,16 @@ func IntrospectionOwed(now time.Time, last *workspace.Proof, w Work, baseline ti
 
 // What a stretch counts from, as the agent is told it.
 const (
-	FromProof  = "proof"
-	FromStrict = "strict"
-	FromTool   = "tool"
-	FromAnswer = "answer" // a person answered the agent's question
-	FromWakeup = "wakeup"
-	FromCutRun = "cut_run" // the wakeup of a run the watchdog ended, read by the next run
-	FromTurn   = "turn"    // a turn the client's hooks show in progress
-	FromOwn    = "own"     // the agent's own last word, past what the hooks alone may hold
-	FromStart  = "start"
+	FromProof    = "proof"
+	FromStrict   = "strict"
+	FromTool     = "tool"
+	FromAnswer   = "answer" // a person answered the agent's question
+	FromWakeup   = "wakeup"
+	FromCutRun   = "cut_run"   // the wakeup of a run the watchdog ended, read by the next run
+	FromTurn     = "turn"      // a turn the client's hooks show in progress
+	FromOwn      = "own"       // the agent's own last word, past what the hooks alone may hold
+	FromStart    = "start"     // the watchdog's start, or (measured without knowing which) the end of a pause
+	FromPauseEnd = "pause_end" // the end of the operator's pause
 )
 
 // StretchFrom is what an inactivity stretch counts from, in the agent's
@@ -152,15 +153,16 @@ type StretchFrom struct{ Kind, At string }
 // In renders it in language l.
 func (f StretchFrom) In(l lang.Lang) string {
 	format := map[string]string{
-		FromProof:  "your latest activity log or checkpoint (%s)",
-		FromStrict: "the end of your strict deep work (%s)",
-		FromTool:   "your last tool call (%s)",
-		FromAnswer: "a person's answer to your client's prompt (%s)",
-		FromWakeup: "the wakeup (%s)",
-		FromCutRun: "the wakeup of your last run (%s)",
-		FromTurn:   "the start of your turn (%s)",
-		FromOwn:    "your own last log, checkpoint or wakeup (%s)",
-		FromStart:  "the watchdog's start or the end of its last pause (%s)", // the baseline is either
+		FromProof:    "your latest activity log or checkpoint (%s)",
+		FromStrict:   "the end of your strict deep work (%s)",
+		FromTool:     "your last tool call (%s)",
+		FromAnswer:   "a person's answer to your client's prompt (%s)",
+		FromWakeup:   "the wakeup (%s)",
+		FromCutRun:   "the wakeup of your last run (%s)",
+		FromTurn:     "the start of your turn (%s)",
+		FromOwn:      "your own last log, checkpoint or wakeup (%s)",
+		FromStart:    "the watchdog's start (%s)",
+		FromPauseEnd: "the end of the operator's pause (%s)",
 	}[f.Kind]
 	if format == "" {
 		format = "%s"

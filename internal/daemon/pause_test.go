@@ -335,3 +335,48 @@ func TestPausedNoticesLeaveOutWhatIsNotJudged(t *testing.T) {
 		h.stop()
 	})
 }
+
+// With no proof, inactivity counts from the watchdog's start or from the
+// end of the operator's pause, and the watchdog knows which: its alert
+// line and its notice say it ("the watchdog's start or the end of its last
+// pause" left the agent to guess).
+func TestInactivityNamesTheStartOrThePauseEnd(t *testing.T) {
+	for _, tc := range []struct {
+		paused        bool
+		message, text string
+	}{
+		{false, "watchdog started at", "the watchdog's start ("},
+		{true, "last pause ended at", "the end of the operator's pause ("},
+	} {
+		synctest.Test(t, func(t *testing.T) {
+			cfg := testConfig(t) // no schedule: always working, counted from the baseline
+			file := cfg.PauseFile()
+			if tc.paused {
+				if err := pause.Set(file, pause.Pause{Since: time.Now()}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			h := startFake(t, cfg, nil)
+			if tc.paused {
+				time.Sleep(time.Second)
+				synctest.Wait()
+				if err := pause.Clear(file); err != nil {
+					t.Fatal(err)
+				}
+			}
+			time.Sleep(2500 * time.Millisecond) // past inactivity_warning (2s)
+			synctest.Wait()
+			var msg string
+			for _, a := range alertsOf(t, h.alerts) {
+				if a["check"] == "inactivity" && a["level"] == "warning" {
+					msg, _ = a["message"].(string)
+				}
+			}
+			notices := strings.Join(h.state().Notices, "\n")
+			if !strings.Contains(msg, tc.message) || !strings.Contains(notices, tc.text) {
+				t.Errorf("paused %v: alert %q, notices %q; want %q and %q", tc.paused, msg, notices, tc.message, tc.text)
+			}
+			h.stop()
+		})
+	}
+}
