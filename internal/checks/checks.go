@@ -6,6 +6,7 @@
 package checks
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
@@ -139,6 +140,11 @@ const (
 func (r RunEnd) In(l lang.Lang) string {
 	switch r.Kind {
 	case EndToolCap:
+		// The run ends at the call past the cap, seen in the client's
+		// stream as it is made: that call may go through, so it is named.
+		if n, err := strconv.Atoi(r.Detail); err == nil {
+			return ja.F(l, "the tool cap (agent.max_tool_calls: %d) on its tool call %d", n, n+1)
+		}
 		return ja.F(l, "the tool cap (agent.max_tool_calls: %s)", r.Detail)
 	case EndTokenCap:
 		return ja.F(l, "the token cap (budget.per_wakeup_tokens: %s)", r.Detail)

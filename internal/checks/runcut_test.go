@@ -78,3 +78,25 @@ func TestRunCutWarningSpeaksToTheNewRun(t *testing.T) {
 		t.Errorf("no cut: %q", f.Notice)
 	}
 }
+
+// The tool cap ends a run at the call past it, which the watchdog sees in
+// the client's stream only as it is made: that call may go through (a
+// fourth checkpoint stood beside "agent.max_tool_calls: 3"). The notice
+// names the call that ended the run, so the two agree. In both languages.
+func TestToolCapNamesTheCallThatEndedTheRun(t *testing.T) {
+	c := withWork(6*time.Minute, 0)
+	c.Work.Ended, c.Work.EndedAt = RunEnd{Kind: EndToolCap, Detail: "3"}, now.Add(-5*time.Minute)
+	for _, tc := range []struct {
+		l    lang.Lang
+		want string
+	}{
+		{lang.English, "Your last run was ended by the tool cap (agent.max_tool_calls: 3) on its tool call 4 at 11:55:00,"},
+		{lang.Japanese, "11:55:00にツール呼び出しの上限（agent.max_tool_calls: 3）を超えた4回目の呼び出しで打ち切られました。"},
+	} {
+		c.Language = tc.l
+		r, _ := Evaluate(now, scan.Snapshot{}, c, State{})
+		if f, _ := r.Finding(Inactivity); !strings.Contains(f.Notice, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.l, f.Notice, tc.want)
+		}
+	}
+}
