@@ -89,8 +89,9 @@ func (e *eval) inactivity() Finding {
 			// Recovery gave up or waits: no recovery notice comes to follow.
 			f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s. Before anything else, write an activity log with activity_type recovery: what happened and what you will do next.", humanize.Span(el), from)
 			if e.cfg.RecoveryAsked {
-				// The give-up's notice above asks for that log: one log, asked once.
-				f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s. The recovery notice above asks for one activity log with activity_type recovery: that one log answers this too.", humanize.Span(el), from)
+				// The give-up's line (status) or notice (wakeup) above asks for
+				// that log: one log, asked once.
+				f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s. Write the one activity log with activity_type recovery asked for above: it answers this too.", humanize.Span(el), from)
 			}
 		}
 		f.Notice = e.cutFirst(f.Notice)

@@ -117,7 +117,9 @@ func TestInactivityNoticeWhenRecoveryIsOff(t *testing.T) {
 
 // Where a give-up's notice already asks for the recovery log (the first
 // wakeup after it ended), the inactivity error asks for no second one: it
-// points to that notice, in either language, with no "before anything
+// points to what asks above it (the give-up's notice in a wakeup, its
+// line in the status), in either language, without naming it a recovery
+// notice (the term is RECOVERY's own paragraph), with no "before anything
 // else" of its own (an agent told twice wrote two logs).
 func TestInactivityErrorPointsToTheGiveUpsNotice(t *testing.T) {
 	c := withWork(11*time.Minute, 0)
@@ -126,8 +128,8 @@ func TestInactivityErrorPointsToTheGiveUpsNotice(t *testing.T) {
 		l          lang.Lang
 		want, nots string
 	}{
-		{lang.English, "The recovery notice above asks for one activity log with activity_type recovery", "Before anything else"},
-		{lang.Japanese, "上の回復の通知が求めている活動種別「回復」の活動ログを一つ書けば", "何よりも先に"},
+		{lang.English, "Write the one activity log with activity_type recovery asked for above", "Before anything else"},
+		{lang.Japanese, "上で求めている活動種別「回復」の活動ログを一つ書けば", "何よりも先に"},
 	} {
 		c.Language = tc.l
 		res, _ := Evaluate(now, scan.Snapshot{}, c, State{})

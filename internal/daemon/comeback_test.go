@@ -146,7 +146,7 @@ func TestAPauseEndsAGiveUpAndIsTold(t *testing.T) {
 		if !strings.Contains(back, "] inactivity: ") {
 			t.Fatalf("the wakeup after the pause has no inactivity line to check:\n%s", back)
 		}
-		if n := strings.Count(back, "Before anything else"); n != 1 || !strings.Contains(back, "The recovery notice above asks for one activity log") {
+		if n := strings.Count(back, "Before anything else"); n != 1 || !strings.Contains(back, "Write the one activity log with activity_type recovery asked for above") {
 			t.Errorf("the wakeup after the pause asks %d times for the recovery log:\n%s", n, back)
 		}
 	})
@@ -172,6 +172,11 @@ func TestTheGiveUpPulseSaysWhatStands(t *testing.T) {
 		})
 		if strings.Contains(notices, "has started recovery") || !strings.Contains(notices, `activity_type recovery`) {
 			t.Errorf("the give-up pulse's notices:\n%s", notices)
+		}
+		// The status's give-up line above them asks for the recovery log:
+		// the inactivity error asks for no second one.
+		if strings.Contains(notices, "Before anything else") || !strings.Contains(notices, "asked for above") {
+			t.Errorf("the give-up's notices ask twice for the log:\n%s", notices)
 		}
 	})
 }

@@ -45,6 +45,9 @@ func recoveryLogged(r state.Recovery, logs []workspace.Proof) bool {
 // error then points to it instead of asking for a second log.
 func (a *agent) recoveryAsked(logs []workspace.Proof) bool {
 	rec := a.gate.recovery()
+	if rec.GaveUp {
+		return true // the status's give-up line asks for the log until it comes
+	}
 	o := a.gate.owed().GiveUp
 	if o == nil && rec.Active && rec.Told != nil && !recoveryLogged(rec, logs) {
 		o = rec.Told

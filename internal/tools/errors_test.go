@@ -64,6 +64,18 @@ func TestIntrospectionDueNowIsShortly(t *testing.T) {
 	}
 }
 
+// The same for the inactivity threshold: at zero its time stands with
+// "shortly", never "(in 0s)".
+func TestInactivityDueNowIsShortly(t *testing.T) {
+	zero := int64(0)
+	r := &ElapsedResult{Work: workWorking, Thresholds: []ThresholdStatus{{Check: "inactivity", Level: "warning", RemainingSeconds: &zero, Deadline: "2026-11-27T09:00:00Z"}}}
+	for l, want := range map[lang.Lang]string{lang.English: "inactivity warning at 09:00:00, shortly", lang.Japanese: "無活動（`inactivity`）の警告は09:00:00（まもなく）"} {
+		if got := r.Text(l); !strings.Contains(got, want) || strings.Contains(got, "0s") || strings.Contains(got, "あと0秒") {
+			t.Errorf("%s: %s", l, got)
+		}
+	}
+}
+
 // Every length error names the bound the value broke, in its fix: the
 // theme's title and the expert's role once said only "too long".
 func TestEveryLengthErrorNamesItsBound(t *testing.T) {

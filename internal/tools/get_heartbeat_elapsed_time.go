@@ -134,7 +134,9 @@ func (r *ElapsedResult) Text(l lang.Lang) string {
 			ahead := r.PendingNoticesHeartbeatID != "" && !noticed(r.PendingNotices, th.Check, th.Level)
 			crossed.add(l, th, ahead)
 		case th.Check == "inactivity" && len(next) == 0 && th.Deadline != "":
-			if d, err := time.Parse(time.RFC3339, th.Deadline); err == nil {
+			if d, err := time.Parse(time.RFC3339, th.Deadline); err == nil && *th.RemainingSeconds == 0 {
+				next = append(next, fmt.Sprintf(tr(l, "inactivity %s at %s, shortly"), levelWord(l, th.Level), clockOf(d)))
+			} else if err == nil {
 				next = append(next, fmt.Sprintf(tr(l, "inactivity %s at %s (in %s)"), levelWord(l, th.Level), clockOf(d), humanSec(l, th.RemainingSeconds, "")))
 			}
 		case th.Check == "introspection" && !nextIntro:

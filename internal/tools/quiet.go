@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/state"
 )
@@ -24,6 +25,9 @@ type HooksStatus struct {
 	Heard           bool   `json:"heard" jsonschema:"whether the watchdog has heard from your client's hooks since it started"`
 	LastHeard       string `json:"last_heard,omitempty" jsonschema:"RFC 3339 time of the newest hook event"`
 	WatchdogStarted string `json:"watchdog_started,omitempty" jsonschema:"RFC 3339 time the watchdog started (hooks are counted from then)"`
+	// exec: each wakeup is a run, answered by its successful end, hooks
+	// or not.
+	exec bool
 }
 
 // quiet is why no wakeup comes at now, from the state the watchdog wrote:
@@ -49,7 +53,7 @@ func (s standing) hooks(loc *time.Location) *HooksStatus {
 	if !s.live {
 		return nil
 	}
-	h := &HooksStatus{}
+	h := &HooksStatus{exec: s.st.Delivery == config.DeliveryExec}
 	if !s.st.StartedAt.IsZero() {
 		h.WatchdogStarted = s.st.StartedAt.In(loc).Format(time.RFC3339)
 	}
@@ -103,7 +107,12 @@ func hooksText(l lang.Lang, h *HooksStatus) string {
 		}
 		return tr(l, "Your client's hooks are wired. Your tool calls count as proof, and the end of your turn answers a wakeup.")
 	}
-	if h.WatchdogStarted != "" {
+	switch {
+	case h.exec && h.WatchdogStarted != "":
+		return fmt.Sprintf(tr(l, "The watchdog has not heard from your client's hooks since it started at %s: until it does, only logs and checkpoints count as proof. The successful end of this run answers its wakeup."), clockIn(h.WatchdogStarted))
+	case h.exec:
+		return tr(l, "The watchdog has not heard from your client's hooks: until it does, only logs and checkpoints count as proof. The successful end of this run answers its wakeup.")
+	case h.WatchdogStarted != "":
 		return fmt.Sprintf(tr(l, "The watchdog has not heard from your client's hooks since it started at %s: until it does, only an activity log answers a wakeup, and only logs and checkpoints count as proof."), clockIn(h.WatchdogStarted))
 	}
 	return tr(l, "The watchdog has not heard from your client's hooks: until it does, only an activity log answers a wakeup, and only logs and checkpoints count as proof.")

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/testutil"
@@ -127,6 +128,20 @@ func TestElapsedSaysWhetherHooksAreWired(t *testing.T) {
 	}
 	if res.Hooks == nil || res.Hooks.Heard || !strings.Contains(res.Text(lang.English), "has not heard from your client's hooks since it started at "+e2.now().Add(-time.Hour).Format("15:04:05")) {
 		t.Errorf("hooks %+v:\n%s", res.Hooks, res.Text(lang.English))
+	}
+
+	// Under exec, hooks or not, the run's successful end answers its
+	// wakeup: the line must not say only a log does.
+	e4 := newEnv(t)
+	e4.writeStateWith(t, state.State{PulseAt: e4.now(), Delivery: config.DeliveryExec, Work: state.Work{Mode: state.WorkWorking}})
+	res, err = e4.tl.GetHeartbeatElapsedTime(noInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for l, want := range map[lang.Lang]string{lang.English: "The successful end of this run answers its wakeup.", lang.Japanese: "起動に応えるのは、この実行が正常に終わることです。"} {
+		if text := res.Text(l); !strings.Contains(text, want) || strings.Contains(text, "only an activity log answers") || strings.Contains(text, "起動に応えるのは活動ログだけ") {
+			t.Errorf("exec, %s:\n%s", l, text)
+		}
 	}
 
 	e3 := newEnv(t)

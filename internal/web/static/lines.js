@@ -147,7 +147,7 @@ function costLines(a) {
   const all = cellSum(k.today && k.today.by, "");
   let v = runsCost(all, a);
   const b = k.budget;
-  if (b && b.spent) v += ja(a) ? "。予算を使い切ったため、深夜0時まで起動しません" : "; budget spent: no wakeups until midnight";
+  if (b && b.spent) v += ja(a) ? "。予算を使い切ったため、深夜0時までエージェントを起こしません" : "; budget spent: no wakeups until midnight";
   const out = [["cost today", v]];
   if (all.runs) {
     const g = cellSum(k.today.by, "ghost");
