@@ -109,9 +109,9 @@ func hooksText(l lang.Lang, h *HooksStatus) string {
 	}
 	switch {
 	case h.exec && h.WatchdogStarted != "":
-		return fmt.Sprintf(tr(l, "The watchdog has not heard from your client's hooks since it started at %s: until it does, only logs and checkpoints count as proof. The successful end of this run answers its wakeup."), clockIn(h.WatchdogStarted))
+		return fmt.Sprintf(tr(l, "The watchdog has not heard from your client's hooks since it started at %s: until it does, only logs and checkpoints count as proof. A run's successful end answers its wakeup."), clockIn(h.WatchdogStarted))
 	case h.exec:
-		return tr(l, "The watchdog has not heard from your client's hooks: until it does, only logs and checkpoints count as proof. The successful end of this run answers its wakeup.")
+		return tr(l, "The watchdog has not heard from your client's hooks: until it does, only logs and checkpoints count as proof. A run's successful end answers its wakeup.")
 	case h.WatchdogStarted != "":
 		return fmt.Sprintf(tr(l, "The watchdog has not heard from your client's hooks since it started at %s: until it does, only an activity log answers a wakeup, and only logs and checkpoints count as proof."), clockIn(h.WatchdogStarted))
 	}
