@@ -69,10 +69,11 @@ var jaAvoid = map[string]string{
 	"再起動":                            "再始動 (起動 is the wakeup, not the watchdog's start)",
 	"起動しているなら":                       "動いているなら (起動 is the wakeup, not the watchdog running)",
 	"watchdog を起動し":                  "watchdog を動かす (起動 is the wakeup, not the watchdog's start)",
+	"停止（回復を断念）":                      "なし（回復を断念） (the give-up is not a stop; 停止 is the operator's)",
 	"起動しません":                         "エージェントを起こしません (起動 is the noun for a wakeup; as a verb with no subject it reads as something starting up)",
 	"動き始めて（":                         "watchdog は%sに動き始めてから (the time goes with the verb, not between it and から)",
-	"答えたとき（":                         "クライアントの確認へのユーザーの回答（%s） (an origin is a short noun, as the others)",
-	"上の回復の通知":                        "上で求めている… (回復通知 is RECOVERY's own paragraph; what asks above may be the give-up's line)",
+	"とき（%":                           "watchdog の開始（%s）、…へのユーザーの回答（%s） (an origin with its time is a short noun, as the others)",
+	"上の回復の通知":                        "上で求められている… (回復通知 is RECOVERY's own paragraph; what asks above may be the give-up's line)",
 }
 
 // pageTexts are the status page's scripts: their Japanese is what a

@@ -129,7 +129,7 @@ func TestInactivityErrorPointsToTheGiveUpsNotice(t *testing.T) {
 		want, nots string
 	}{
 		{lang.English, "Write the one activity log with activity_type recovery asked for above", "Before anything else"},
-		{lang.Japanese, "上で求めている活動種別「回復」の活動ログを一つ書けば", "何よりも先に"},
+		{lang.Japanese, "上で求められている活動種別「回復」の活動ログを一つ書けば", "何よりも先に"},
 	} {
 		c.Language = tc.l
 		res, _ := Evaluate(now, scan.Snapshot{}, c, State{})
@@ -173,7 +173,7 @@ func TestInactivityBaselineSaysWhichItIs(t *testing.T) {
 		pause                bool
 		message, en, ja, not string
 	}{
-		{false, "watchdog started at 11:49:00", "counted from the watchdog's start (11:49:00)", "watchdog が動き始めたとき（11:49:00）から11分たちました", "pause"},
+		{false, "watchdog started at 11:49:00", "counted from the watchdog's start (11:49:00)", "watchdog の開始（11:49:00）から11分たちました", "pause"},
 		{true, "last pause ended at 11:49:00", "counted from the end of the operator's pause (11:49:00)", "一時停止の解除（11:49:00）から11分たちました", "watchdog start"},
 	} {
 		c := withBaseline(11 * time.Minute)

@@ -32,7 +32,7 @@ var ja = lang.Catalogue{
 		"(stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery).": "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。watchdog はあなたが行き詰まっているとみなし、回復を始めています。回復通知に従ってください" +
 		"（していたことをやめ、GEMINI.md と ai-docs/ を読み直してから、活動種別「回復」の活動ログを書きます）。",
 	"No activity log or checkpoint for %s, counted from %s. Before anything else, write an activity log with activity_type recovery: what happened and what you will do next.": "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。何よりも先に、活動種別「回復」の活動ログを書いてください。何が起きたか、次に何をするかを書きます。",
-	"No activity log or checkpoint for %s, counted from %s. Write the one activity log with activity_type recovery asked for above: it answers this too.":                      "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。上で求めている活動種別「回復」の活動ログを一つ書けば、これにも応えたことになります。",
+	"No activity log or checkpoint for %s, counted from %s. Write the one activity log with activity_type recovery asked for above: it answers this too.":                      "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。上で求められている活動種別「回復」の活動ログを一つ書けば、これにも応えたことになります。",
 	" of working time": "作業時間で",
 	" (urgent)":        "（緊急）",
 	"your latest activity log or checkpoint (%s)":                 "最新の活動ログかチェックポイント（%s）",
@@ -43,14 +43,14 @@ var ja = lang.Catalogue{
 	"the wakeup of your last run (%s)":                            "前回の実行の起動（%s）",
 	"the start of your turn (%s)":                                 "ターンの始まり（%s）",
 	"your own last log, checkpoint or wakeup (%s)":                "あなた自身の最後の活動ログ、チェックポイント、または起動（%s）",
-	"the watchdog's start (%s)":                                   "watchdog が動き始めたとき（%s）",
+	"the watchdog's start (%s)":                                   "watchdog の開始（%s）",
 	"the end of the operator's pause (%s)":                        "一時停止の解除（%s）",
 	"the tool cap (agent.max_tool_calls: %s)":                     "ツール呼び出しの上限（agent.max_tool_calls: %s）",
 	"the tool cap (agent.max_tool_calls: %d) on its tool call %d": "ツール呼び出しの上限（agent.max_tool_calls: %d）を超えた%d回目の呼び出し",
 	"the token cap (budget.per_wakeup_tokens: %s)":                "1回の起動のトークン上限（budget.per_wakeup_tokens: %s）",
 	"its timeout (agent.timeout: %s)":                             "実行の制限時間（agent.timeout: %s）",
 	"the signal %s":                                               "シグナル %s",
-	"Your last run was ended by %s at %s, before it wrote an activity log; keep each run within it.":                                                                               "前回の実行は、活動ログを書く前に%[2]sに%[1]sで打ち切られました。1回の実行をその範囲に収めてください。",
+	"Your last run was ended by %s at %s, before it wrote an activity log; keep each run within it.":                                                                               "前回の実行は、活動ログを書く前に%[2]sに%[1]sで打ち切られました。1回の実行をこの制限の範囲に収めてください。",
 	"Your last run was ended by %s at %s, before it wrote an activity log. In long work, write checkpoints along the way and close each piece of work early with an activity log.": "前回の実行は、活動ログを書く前に%[2]sに%[1]sで打ち切られました。長い作業は途中でチェックポイントを書き、活動ログで早めに区切ってください。",
 	"Your deep work %s ended with %s, and the log after it (%s) was not an introspection. After deep work, reflect first: " +
 		"write your next activity log with create_activity_log with activity_type introspection.": "深い作業 %s は %s で終わりましたが、その次のログ（%s）が内省ではありませんでした。深い作業の後は、まず振り返ってください。" +

@@ -19,7 +19,7 @@ func TestRunCutNotice(t *testing.T) {
 		want, not string
 		wantJa    string
 	}{
-		{RunEnd{Kind: EndToolCap, Detail: "40"}, "keep each run within it", "checkpoints along the way", "1回の実行をその範囲に収めてください"},
+		{RunEnd{Kind: EndToolCap, Detail: "40"}, "keep each run within it", "checkpoints along the way", "1回の実行をこの制限の範囲に収めてください"},
 		{RunEnd{Kind: EndSignal, Detail: "SIGTERM"}, "write checkpoints along the way", "keep each run within it", "長い作業は途中でチェックポイントを書き"},
 	} {
 		c := withWork(11*time.Minute, 0)

@@ -138,7 +138,7 @@ func TestElapsedSaysWhetherHooksAreWired(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for l, want := range map[lang.Lang]string{lang.English: "A run's successful end answers its wakeup.", lang.Japanese: "起動に応えるのは、実行が正常に終わることです。"} {
+	for l, want := range map[lang.Lang]string{lang.English: "A run's successful end answers its wakeup.", lang.Japanese: "実行が正常に終わることが、起動への応答になります。"} {
 		if text := res.Text(l); !strings.Contains(text, want) || strings.Contains(text, "only an activity log answers") || strings.Contains(text, "起動に応えるのは活動ログだけ") {
 			t.Errorf("exec, %s:\n%s", l, text)
 		}

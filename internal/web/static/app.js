@@ -23,7 +23,7 @@ const JA = {
   "outside active hours": "活動時間外", "always": "常時作業", "working": "作業中", "waiting": "待機中",
   "heartbeat": "ハートビートID", "last proof": "最新の活動の証明", "none yet": "まだなし",
   "introspection": "内省", "deep work": "深い作業", "none": "なし", "left": "残り",
-  "next wakeup": "次の起動", "stopped (recovery gave up)": "停止（回復を断念）", "in flight": "エージェントの応答待ち",
+  "next wakeup": "次の起動", "stopped (recovery gave up)": "なし（回復を断念）", "in flight": "エージェントの応答待ち",
   "wakeup": "起動", "since": "開始", "daily cap": "1日の上限", "of": "/", "no limit": "上限なし",
   "breaker": "ブレーカー", "until resumed": "再開まで", "none while paused": "一時停止中はなし", "held until active hours": "活動時間まで保留", "active hours": "活動時間",
   "outside: schedule and idle wakeups wait": "活動時間外：定期とアイドルの起動は保留中",
