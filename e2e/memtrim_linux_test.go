@@ -5,7 +5,6 @@ package e2e
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,13 +27,13 @@ func TestE2EDaemonReleasesItsStartPages(t *testing.T) {
 	cmd := exec.Command(filepath.Join(binDir, "watchdog"), "run", "-c", cfg, "--log-format", "json", "--log-level", "debug")
 	cmd.Stderr = &stderr
 	p := testutil.Start(t, cmd)
-	smaps := fmt.Sprintf("/proc/%d/smaps", p.Cmd.Process.Pid)
-	if _, err := os.ReadFile(smaps); errors.Is(err, os.ErrPermission) {
+	pid, exe := p.Cmd.Process.Pid, filepath.Join(binDir, "watchdog")
+	if _, _, err := testutil.MarkedRandom(pid, exe); errors.Is(err, os.ErrPermission) {
 		t.Skip("the watchdog is non-dumpable: only root reads its smaps")
 	}
 	waitUntil(t, "the binary's mappings marked rr", 10*time.Second, func() bool {
-		b, err := os.ReadFile(smaps)
-		return err == nil && binaryMarkedRandom(string(b))
+		marked, total, err := testutil.MarkedRandom(pid, exe)
+		return err == nil && total > 0 && marked == total
 	})
 	first := counterOf(readState(t, ws), "pulses")
 	waitUntil(t, "pulses after the release", 10*time.Second, func() bool {
@@ -49,23 +48,4 @@ func TestE2EDaemonReleasesItsStartPages(t *testing.T) {
 	if n := strings.Count(log, "start-up pages given back to the kernel"); n != 2 || strings.Contains(log, "start-up pages kept") {
 		t.Fatalf("%d releases, want 2:\n%s", n, log)
 	}
-}
-
-// binaryMarkedRandom reports whether every read-only, file-backed mapping
-// of the watchdog binary in smaps carries the rr flag.
-func binaryMarkedRandom(smaps string) bool {
-	seen, in := 0, false
-	for _, line := range strings.Split(smaps, "\n") {
-		if f := strings.Fields(line); len(f) >= 6 && strings.Contains(f[0], "-") && !strings.HasSuffix(f[0], ":") {
-			in = strings.HasSuffix(f[5], "/watchdog") && !strings.Contains(f[1], "w")
-			continue
-		}
-		if in && strings.HasPrefix(line, "VmFlags:") {
-			if !strings.Contains(line+" ", " rr ") {
-				return false
-			}
-			seen++
-		}
-	}
-	return seen > 0
 }

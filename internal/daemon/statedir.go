@@ -147,6 +147,7 @@ func (a *agent) saveState(st state.State) error {
 		return serr
 	}
 	if durable {
+		key.channels = maps.Clone(key.channels) // kept past this state
 		a.synced = key
 	}
 	if perr != nil {
@@ -166,7 +167,7 @@ type adopted struct {
 }
 
 func adoptedOf(st state.State) adopted {
-	k := adopted{valid: true, channels: maps.Clone(st.Channels), cap: st.DailyCap}
+	k := adopted{valid: true, channels: st.Channels, cap: st.DailyCap}
 	if st.Cost != nil {
 		for _, c := range st.Cost.Totals {
 			k.runs += c.Runs

@@ -2,12 +2,14 @@ package memtrim
 
 import (
 	"os"
-	"strings"
 	"testing"
+
+	"github.com/ai-heart/ai-heart/internal/testutil"
 )
 
-// The advice takes: the binary's code mapping is marked for random reads
-// (VmFlags rr), and the program goes on running code it had paged out.
+// The advice takes: the binary's read-only mappings are marked for random
+// reads (VmFlags rr), and the program goes on running the code it paged
+// out (this test's own, after Release).
 func TestReleaseMarksTheBinary(t *testing.T) {
 	n, err := Release()
 	if err != nil {
@@ -16,26 +18,15 @@ func TestReleaseMarksTheBinary(t *testing.T) {
 	if n < 1<<20 {
 		t.Fatalf("released %d bytes of mappings; want the test binary's code and data (megabytes)", n)
 	}
-	smaps, err := os.ReadFile("/proc/self/smaps")
+	exe, err := os.Readlink("/proc/self/exe")
+	if err != nil {
+		t.Skip("no /proc/self/exe:", err)
+	}
+	marked, total, err := testutil.MarkedRandom(os.Getpid(), exe)
 	if err != nil {
 		t.Skip("no /proc/self/smaps:", err)
 	}
-	exe, _ := os.Readlink("/proc/self/exe")
-	marked := 0
-	var in bool
-	for _, line := range strings.Split(string(smaps), "\n") {
-		if f := strings.Fields(line); len(f) >= 6 && strings.Contains(f[0], "-") {
-			in = f[5] == exe && !strings.Contains(f[1], "w")
-		}
-		if in && strings.HasPrefix(line, "VmFlags:") && strings.Contains(line, " rr") {
-			marked++
-		}
-	}
-	if marked == 0 {
-		t.Fatalf("no read-only mapping of %s is marked rr after Release", exe)
-	}
-	// Code that ran before runs again.
-	if got := binarySpans([]byte("1000-2000 r-xp 0 0:0 7 /x\n"), 7); len(got) != 1 {
-		t.Fatal("binarySpans after Release")
+	if marked == 0 || marked != total {
+		t.Fatalf("%d of the %d read-only mappings of %s are marked rr after Release, want all", marked, total, exe)
 	}
 }

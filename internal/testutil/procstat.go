@@ -44,3 +44,28 @@ func CPUTime(pid int) (d time.Duration, ok bool) {
 	s, err2 := strconv.ParseInt(f[12], 10, 64)
 	return time.Duration(u+s) * 10 * time.Millisecond, err1 == nil && err2 == nil
 }
+
+// MarkedRandom counts the read-only mappings of the file exe in
+// /proc/<pid>/smaps, and those of them the kernel reads page by page
+// (MADV_RANDOM: VmFlags rr). err is the read's (a non-dumpable process's
+// smaps are root's alone).
+func MarkedRandom(pid int, exe string) (marked, total int, err error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/smaps", pid))
+	if err != nil {
+		return 0, 0, err
+	}
+	in := false
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 6 && strings.Contains(f[0], "-") && !strings.HasSuffix(f[0], ":") {
+			in = f[5] == exe && !strings.Contains(f[1], "w")
+			continue
+		}
+		if in && strings.HasPrefix(line, "VmFlags:") {
+			total++
+			if strings.Contains(line+" ", " rr ") {
+				marked++
+			}
+		}
+	}
+	return marked, total, nil
+}
