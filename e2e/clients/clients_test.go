@@ -55,6 +55,8 @@ type world struct {
 	codexHooks bool
 	// more is added to the watchdog's config (an http section).
 	more string
+	// log is the watchdog's log file (JSON lines), once started.
+	log string
 }
 
 // newWorld lays out a workspace for clients (Gemini CLI when none) without
@@ -146,6 +148,7 @@ circuit_breaker: %s
 	cmd := exec.Command(filepath.Join(binDir, "watchdog"), "run", "-c", cfg, "--log-format", "json")
 	cmd.Env = w.env
 	log, _ := os.Create(filepath.Join(w.t.TempDir(), "watchdog.log"))
+	w.log = log.Name()
 	cmd.Stdout, cmd.Stderr = log, log
 	p := testutil.Start(w.t, cmd)
 	w.t.Cleanup(func() {

@@ -72,6 +72,14 @@ func TestRegistry(t *testing.T) {
 			if k := a.Keys(); k.Escapes < 0 || k.Escapes > 2 || (k.SavesChat && k.Escapes != 2) {
 				t.Errorf("keys %+v", k)
 			}
+			// A client run in a terminal is looked at before anything is
+			// typed into it: its screen says where its input line is, how a
+			// running turn and its dialogs read.
+			if sc := a.Screen(); sc != nil && (sc.Prompt == "" || len(sc.Busy) == 0 && sc.Spinner == nil || len(sc.Dialogs) == 0) {
+				t.Errorf("screen %+v: want its prompt marker, a sign of a running turn and its dialogs' words", sc)
+			} else if sc == nil && a.Exec() != nil {
+				t.Errorf("a client with a headless mode has a terminal UI too: no screen to read")
+			}
 			s := a.Setup()
 			if len(s.Files) == 0 {
 				t.Fatalf("setup writes no file")

@@ -109,11 +109,17 @@ const (
 
 // Delivery says how the agent is woken (the config's agent section).
 type Delivery struct {
-	Delivery   string   `yaml:"delivery"`    // inbox | tmux | exec (inbox)
-	TmuxTarget string   `yaml:"tmux_target"` // tmux -t target (agent)
-	TmuxSocket string   `yaml:"tmux_socket"` // tmux -S socket, for units with PrivateTmp ("")
-	Command    []string `yaml:"command"`     // exec argv; "{prompt}" is replaced
-	Timeout    Duration `yaml:"timeout"`     // exec timeout (600s)
+	Delivery   string `yaml:"delivery"`    // inbox | tmux | exec (inbox)
+	TmuxTarget string `yaml:"tmux_target"` // tmux -t target (agent)
+	TmuxSocket string `yaml:"tmux_socket"` // tmux -S socket, for units with PrivateTmp ("")
+	// TmuxLook is how often the watchdog looks at the pane again while a
+	// key waits for it (a dialog, a person's unsent text, a turn running)
+	// (1s); TmuxConfirm, how long a typed wakeup has to show in the pane
+	// (or reach the hooks) before it is taken as not received (15s).
+	TmuxLook    Duration `yaml:"tmux_look"`
+	TmuxConfirm Duration `yaml:"tmux_confirm"`
+	Command     []string `yaml:"command"` // exec argv; "{prompt}" is replaced
+	Timeout     Duration `yaml:"timeout"` // exec timeout (600s)
 	// StopGrace is how long an exec run that is ended (its timeout, a
 	// takeover by recovery or urgent feedback, shutdown) has between SIGTERM
 	// and SIGKILL to its process group (5s).
@@ -250,11 +256,13 @@ func Defaults() Config {
 			RateLimit:      RateLimit{HoldUntilReset: true, SpreadAt: 0.8},
 			Restrictions:   Restrictions{Cooldown: Duration(10 * time.Minute), Lock: Duration(60 * time.Minute)},
 			Agent: Delivery{
-				Delivery:   DeliveryInbox,
-				TmuxTarget: "agent",
-				Command:    []string{"gemini", "-p", "{prompt}"},
-				Timeout:    Duration(600 * time.Second),
-				StopGrace:  Duration(5 * time.Second),
+				Delivery:    DeliveryInbox,
+				TmuxTarget:  "agent",
+				TmuxLook:    Duration(time.Second),
+				TmuxConfirm: Duration(15 * time.Second),
+				Command:     []string{"gemini", "-p", "{prompt}"},
+				Timeout:     Duration(600 * time.Second),
+				StopGrace:   Duration(5 * time.Second),
 			},
 		},
 		Timezone:    "Local",

@@ -46,6 +46,7 @@ func TestDefaults(t *testing.T) {
 				Command:    []string{"gemini", "-p", "{prompt}"},
 				Timeout:    Duration(600 * time.Second),
 				StopGrace:  Duration(5 * time.Second),
+				TmuxLook:   Duration(time.Second), TmuxConfirm: Duration(15 * time.Second),
 			},
 		},
 		Timezone:    "Local",
@@ -144,7 +145,7 @@ func TestLoadFull(t *testing.T) {
 		RateLimit:      RateLimit{HoldUntilReset: true, SpreadAt: 0.8},
 		Agent: Delivery{
 			Delivery: DeliveryExec, TmuxTarget: "work", TmuxSocket: "/tmp/tmux.sock",
-			Command: []string{"claude", "-p", "{prompt}"}, Timeout: Duration(90 * time.Second), StopGrace: Duration(2 * time.Second),
+			Command: []string{"claude", "-p", "{prompt}"}, Timeout: Duration(90 * time.Second), StopGrace: Duration(2 * time.Second), TmuxLook: Duration(time.Second), TmuxConfirm: Duration(15 * time.Second),
 		},
 		StateRoot: mustAbs(t, "state"),
 	}

@@ -125,6 +125,9 @@ func (a *AgentConfig) validate(key string, p *problems) {
 		if a.Agent.TmuxTarget == "" {
 			bad("agent.tmux_target", "must not be empty with tmux delivery")
 		}
+		if a.Agent.TmuxLook <= 0 || a.Agent.TmuxConfirm <= 0 {
+			bad("agent.tmux_look", "agent.tmux_look and agent.tmux_confirm must be positive")
+		}
 	case DeliveryExec:
 		if len(a.Agent.Command) == 0 || a.Agent.Command[0] == "" {
 			bad("agent.command", "must name a program with exec delivery, like [gemini, -p, \"{prompt}\"]")

@@ -211,6 +211,9 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 	if cfg.Budget.On() {
 		a.gate.spent = a.budgetSpent
 	}
+	if t, ok := d.(*delivery.Tmux); ok {
+		a.lookBeforeTyping(t)
+	}
 	return a, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/delivery"
 	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/pane"
 	"github.com/ai-heart/ai-heart/internal/recovery"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/termsafe"
@@ -206,11 +207,19 @@ func owedNotice(g *recovery.GiveUp, logged *time.Time, paused bool, loc *time.Lo
 
 // interruptFor stops what the agent is doing before a takeover's prompt,
 // with its client's own keys, and for recovery saves its chat where the
-// client needs asking. Nothing is typed while a person is being asked.
+// client needs asking. Nothing is typed while a person is being asked: the
+// keys wait for the pane's look.
 func (a *agent) interruptFor(ctx context.Context, source string, id workspace.ID) {
 	in, ok := a.deliver.(delivery.Interrupter)
 	if !ok || (source != srcRecovery && source != srcFeedback) {
 		return
+	}
+	if t, ok := in.(*delivery.Tmux); ok && t.Look != nil {
+		// The keys wait for the look (no dialog, no person's text), as
+		// long as the flight lasts.
+		if err := t.Await(ctx, pane.Keys); err != nil {
+			return
+		}
 	}
 	a.mu.Lock()
 	asking, client := a.activity.Asking, a.cfg.Agent.Client
@@ -218,7 +227,7 @@ func (a *agent) interruptFor(ctx context.Context, source string, id workspace.ID
 		client = a.activity.Client
 	}
 	a.mu.Unlock()
-	if asking {
+	if _, looks := in.(*delivery.Tmux); asking && !looks {
 		a.log.Info().Str("source", source).Msg("interrupt skipped: the agent is asking a person")
 		return
 	}

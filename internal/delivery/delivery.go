@@ -99,7 +99,9 @@ func New(agent config.Delivery, ws *workspace.Workspace) (Deliverer, error) {
 		}
 		return NewInbox(ws), nil
 	case config.DeliveryTmux:
-		return NewTmux(agent.TmuxTarget, agent.TmuxSocket), nil
+		t := NewTmux(agent.TmuxTarget, agent.TmuxSocket)
+		t.LookEvery, t.Confirm = agent.TmuxLook.D(), agent.TmuxConfirm.D()
+		return t, nil
 	case config.DeliveryExec:
 		e := NewExec(agent.Command, agent.Timeout.D())
 		e.StreamJSON, e.MaxToolCalls = agent.Output == config.OutputStreamJSON, agent.MaxToolCalls

@@ -16,6 +16,7 @@ import (
 	"unicode"
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/pane"
 	"github.com/ai-heart/ai-heart/internal/termsafe"
 )
 
@@ -49,9 +50,39 @@ type Tmux struct {
 	EnterDelay time.Duration
 	// Program is the tmux binary (default "tmux", looked up in PATH).
 	Program string
+	// Look, when set, is asked before any key goes to the pane, with the
+	// pane's screen: see Looking. Unset, keys go without a look.
+	Look Look
+	// LookEvery is how often the pane is looked at again while a key
+	// waits (default DefaultLookEvery).
+	LookEvery time.Duration
+	// Confirm is how long a typed wakeup has to show as received (default
+	// DefaultConfirm): see ErrNotReceived.
+	Confirm time.Duration
+	// Waits, when set, hears each new reason a key waits for, and "" when
+	// it may go.
+	Waits func(why string)
+	// Heard, when set, reports whether the client's hooks said a prompt
+	// reached it at or after since: a receipt when the pane shows none.
+	Heard func(since time.Time) bool
 
 	mu sync.Mutex // one key sequence at a time per pane
 }
+
+// Look decides whether purpose may be sent to a pane showing screen.
+type Look func(screen string, purpose pane.Purpose) pane.Verdict
+
+// Defaults of the look.
+const (
+	DefaultLookEvery = time.Second
+	DefaultConfirm   = 15 * time.Second
+)
+
+// ErrNotReceived reports a wakeup typed into the pane that the client did
+// not show as received (no message with its first line in the pane, no
+// prompt from its hooks): it is no delivery, and is not typed again
+// blindly (the next wakeup looks first).
+var ErrNotReceived = errors.New("the client did not show the wakeup as received")
 
 var (
 	_ Deliverer   = (*Tmux)(nil)
@@ -84,23 +115,70 @@ func (t *Tmux) Deliver(ctx context.Context, prompt string) (Result, error) {
 	// Agent-written names reach the prompt: no escape sequence in them may
 	// end a bracketed paste early and type keys into the pane.
 	prompt = termsafe.Text(prompt)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if err := t.typeText(ctx, prompt); err != nil {
+	first, _, _ := strings.Cut(prompt, "\n")
+	typed, seen, err := t.typeWakeup(ctx, prompt, strings.TrimSpace(first))
+	if err != nil {
 		return Result{}, fmt.Errorf("deliver to tmux: %w", err)
 	}
-	if err := t.pause(ctx); err != nil {
+	if err := t.received(ctx, strings.TrimSpace(first), seen, typed); err != nil {
 		return Result{}, fmt.Errorf("deliver to tmux: %w", err)
-	}
-	if err := t.run(ctx, nil, "send-keys", "-t", t.Target, "Enter"); err != nil {
-		return Result{}, fmt.Errorf("deliver to tmux: send Enter: %w", err)
 	}
 	return Result{Duration: time.Since(start)}, nil
+}
+
+// typeWakeup types prompt once the look allows it and presses Enter once
+// the look allows that too. It reports when it began typing and how often
+// the pane's history held the prompt's first line before.
+func (t *Tmux) typeWakeup(ctx context.Context, prompt, first string) (typed time.Time, seen int, err error) {
+	for {
+		if err := t.Await(ctx, pane.Type); err != nil {
+			return typed, 0, err
+		}
+		t.mu.Lock()
+		// Looked at again under the lock: another key sequence may have
+		// gone between.
+		if v, err := t.look(ctx, pane.Type); err != nil || v.OK {
+			if err != nil {
+				t.mu.Unlock()
+				return typed, 0, err
+			}
+			break
+		}
+		t.mu.Unlock()
+	}
+	defer t.mu.Unlock()
+	if t.Look != nil {
+		h, err := t.capture(ctx, true)
+		if err != nil {
+			return typed, 0, err
+		}
+		seen = strings.Count(h, first)
+	}
+	typed = time.Now()
+	if err := t.typeText(ctx, prompt); err != nil {
+		return typed, 0, err
+	}
+	if err := t.pause(ctx); err != nil {
+		return typed, 0, err
+	}
+	// A dialog that came up while the text went in must not get its
+	// Enter: it waits until the dialog is answered, the text still in the
+	// input line.
+	if err := t.Await(ctx, pane.Submit); err != nil {
+		return typed, 0, err
+	}
+	if err := t.run(ctx, nil, "send-keys", "-t", t.Target, "Enter"); err != nil {
+		return typed, 0, fmt.Errorf("send Enter: %w", err)
+	}
+	return typed, seen, nil
 }
 
 // Interrupt sends Escape, pauses, and sends Escape again: Gemini CLI cancels
 // the running turn on the first and clears the input on the second.
 func (t *Tmux) Interrupt(ctx context.Context) error {
+	if err := t.Await(ctx, pane.Keys); err != nil {
+		return fmt.Errorf("interrupt agent: %w", err)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if err := t.run(ctx, nil, "send-keys", "-t", t.Target, "Escape"); err != nil {
@@ -117,6 +195,9 @@ func (t *Tmux) Interrupt(ctx context.Context) error {
 
 // Cancel sends Escape once.
 func (t *Tmux) Cancel(ctx context.Context) error {
+	if err := t.Await(ctx, pane.Keys); err != nil {
+		return fmt.Errorf("interrupt agent: %w", err)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if err := t.run(ctx, nil, "send-keys", "-t", t.Target, "Escape"); err != nil {
@@ -130,6 +211,9 @@ func (t *Tmux) Cancel(ctx context.Context) error {
 func (t *Tmux) SaveChat(ctx context.Context, name string) error {
 	if name == "" || strings.IndexFunc(name, func(r rune) bool { return unicode.IsSpace(r) || !unicode.IsPrint(r) }) >= 0 {
 		return fmt.Errorf("save chat: name %q must be one word of printable characters", name)
+	}
+	if err := t.Await(ctx, pane.Type); err != nil {
+		return fmt.Errorf("save chat: %w", err)
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -174,6 +258,11 @@ func (t *Tmux) pause(ctx context.Context) error {
 	if d <= 0 {
 		d = DefaultEnterDelay
 	}
+	return t.sleep(ctx, d)
+}
+
+// sleep waits d or until ctx is done.
+func (t *Tmux) sleep(ctx context.Context, d time.Duration) error {
 	timer := time.NewTimer(d)
 	defer timer.Stop()
 	select {
@@ -187,6 +276,11 @@ func (t *Tmux) pause(ctx context.Context) error {
 // run runs one tmux command with stdin, and turns its failures into errors
 // that say what to do.
 func (t *Tmux) run(ctx context.Context, stdin io.Reader, args ...string) error {
+	return t.runOut(ctx, stdin, nil, args...)
+}
+
+// runOut is run with stdout kept in out (nil: discarded).
+func (t *Tmux) runOut(ctx context.Context, stdin io.Reader, out io.Writer, args ...string) error {
 	prog := t.Program
 	if prog == "" {
 		prog = "tmux"
@@ -197,7 +291,7 @@ func (t *Tmux) run(ctx context.Context, stdin io.Reader, args ...string) error {
 	}
 	argv = append(argv, args...)
 	cmd := exec.CommandContext(ctx, prog, argv...)
-	cmd.Stdin = stdin
+	cmd.Stdin, cmd.Stdout = stdin, out
 	// Should this call start a tmux server, its panes must not inherit the
 	// daemon's systemd notify socket.
 	cmd.Env = ChildEnv(os.Environ())

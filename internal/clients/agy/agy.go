@@ -109,3 +109,6 @@ func (Adapter) Deny(string) []byte { return nil }
 
 // Statusline: none.
 func (Adapter) Statusline() client.Statusline { return nil }
+
+// Screen: none the watchdog reads.
+func (Adapter) Screen() *client.Screen { return nil }

@@ -46,6 +46,9 @@ type Adapter interface {
 	// Statusline reads its status line's input (the rate limits it
 	// reports); nil when it has none.
 	Statusline() Statusline
+	// Screen is how its terminal UI looks in a tmux pane; nil when it has
+	// none the watchdog types into.
+	Screen() *Screen
 }
 
 // Statusline reads a client's status-line input: the rate limits it

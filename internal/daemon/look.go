@@ -1,0 +1,41 @@
+package daemon
+
+import (
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/delivery"
+	"github.com/ai-heart/ai-heart/internal/pane"
+)
+
+// lookBeforeTyping makes every key the watchdog sends the agent's pane wait
+// for the look (package pane decides, from the screen and the hooks), says
+// in the log what holds it, and takes a prompt the hooks heard as the
+// wakeup's receipt.
+func (a *agent) lookBeforeTyping(t *delivery.Tmux) {
+	t.Look = a.lookAt
+	t.Waits = func(why string) {
+		source, _, _ := a.gate.inFlight()
+		if why == "" {
+			a.log.Info().Str("source", source).Msg("the pane is free: the key that waited goes in")
+			return
+		}
+		a.log.Info().Str("source", source).Str("why", why).Msg("nothing typed into the pane: waiting")
+	}
+	t.Heard = func(since time.Time) bool {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		return a.activity.Prompted && !a.activity.TurnStart.Before(since)
+	}
+}
+
+// lookAt is the one decision on a key for the pane showing screen. The
+// operator's agent.client reads it strictly (a screen without that
+// client's input line is no place to type); without one, any known
+// client's screen is recognised, and an unknown screen leaves the decision
+// to the hooks (whose name for the client the agent could forge).
+func (a *agent) lookAt(screen string, p pane.Purpose) pane.Verdict {
+	a.mu.Lock()
+	h := pane.Hooks{Asking: a.activity.Asking, AskSince: a.activity.AskSince, AskWhat: a.activity.AskWhat}
+	a.mu.Unlock()
+	return pane.Decide(pane.Read(screen, a.cfg.Agent.Client), h, p, a.clock.Now())
+}
