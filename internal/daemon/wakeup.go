@@ -146,6 +146,12 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 	res, err := a.deliver.Deliver(ctx, text)
 	end := a.clock.Now()
 	ran := wakeup.Ran{N: n, Source: source, Start: now, Result: resultOf(ctx, err), Owed: owed}
+	if !res.Sent.IsZero() {
+		// Typed into a pane, the wakeup begins when it went in: it may
+		// have waited at a dialog or a running turn, and inactivity and
+		// the turn that answers it count from then.
+		ran.Start = res.Sent
+	}
 	if ran.Result == wakeup.Stopped {
 		// The watchdog stops (a reload waits for the run instead): the run
 		// it ended is booked, counted and logged like any failed run, so

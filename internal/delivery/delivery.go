@@ -27,6 +27,10 @@ type Result struct {
 	Signal string
 	// Duration is how long the delivery took.
 	Duration time.Duration
+	// Sent is when a tmux wakeup's text began to go into the pane, once
+	// its look allowed it (zero for the others): the wakeup begins there,
+	// not when it began to wait.
+	Sent time.Time
 	// ToolCalls is how many tool calls an exec run with stream-json output
 	// made (0 otherwise).
 	ToolCalls int

@@ -123,7 +123,7 @@ func (t *Tmux) Deliver(ctx context.Context, prompt string) (Result, error) {
 	if err := t.received(ctx, strings.TrimSpace(first), seen, typed); err != nil {
 		return Result{}, fmt.Errorf("deliver to tmux: %w", err)
 	}
-	return Result{Duration: time.Since(start)}, nil
+	return Result{Duration: time.Since(start), Sent: typed}, nil
 }
 
 // typeWakeup types prompt once the look allows it and presses Enter once

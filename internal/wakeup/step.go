@@ -181,7 +181,7 @@ func (s State) ran(e Ran, now time.Time) (State, []Effect) {
 	if cur {
 		if e.Result == OK && s.Cfg.Holds && !s.Stopped {
 			c := *s.Cur
-			c.Phase = Held
+			c.Phase, c.At = Held, e.Start // a turn begun after its delivery answers it
 			s.Cur = &c
 		} else {
 			s.Cur = nil

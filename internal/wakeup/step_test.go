@@ -117,6 +117,13 @@ func TestStep(t *testing.T) {
 			w, since := s.Work.Working()
 			return want(s.Cur.Phase == Held && w && since.Equal(at(0)), "held and working since 0; got %+v %v %v", s.Cur, w, since)
 		}},
+		{"a tmux wakeup that waited at a dialog begins when it went in", flying(tmuxCfg, Schedule, Running), Ran{N: 1, Source: Schedule, Start: at(6)}, "worked count:schedule:delivered", func(s State) error {
+			w, since := s.Work.Working()
+			// A turn begun while it waited (the person's answer) answers nothing.
+			_, effs := Step(s, Turn{Begun: at(3), End: at(8)}, at(8))
+			return want(s.Cur.Phase == Held && s.Cur.At.Equal(at(6)) && w && since.Equal(at(6)) && len(effs) == 0,
+				"held and working since it went in (6), a turn begun at 3 no answer; got %+v %v %v %v", s.Cur, w, since, show(effs))
+		}},
 		{"a failed tmux delivery is over", flying(tmuxCfg, Schedule, Running), Ran{N: 1, Source: Schedule, Start: at(0), Result: Failed}, "worked count:schedule:failed", noFlight},
 		{"a run the watchdog ended", flying(execCfg, Schedule, Running), Ran{N: 1, Source: Schedule, Start: at(0), Result: Stopped}, "count:schedule:failed", noFlight},
 		{"an idle wakeup makes the agent idle", flying(execCfg, Idle, Running), Ran{N: 1, Source: Idle, Start: at(0)}, "worked count:idle:delivered", func(s State) error {
