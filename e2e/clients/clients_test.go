@@ -216,6 +216,15 @@ func (w *world) healthy(s *script) {
 	if !strings.Contains(seen, "stats/checkpoints/") || !strings.Contains(seen, "heartbeat") {
 		w.t.Fatalf("the model never saw the tools' replies: %s", tail(seen, 2000))
 	}
+	// The status reply's words reach the model whichever form it is
+	// handed: its text (Gemini CLI), or the structure led by that text
+	// (Claude Code, whose model read only fields before, and never the
+	// instructions and reasons the text alone gave).
+	for _, words := range []string{"Current heartbeat ID: ", "Since latest checkpoint: "} {
+		if !strings.Contains(seen, words) {
+			w.t.Fatalf("the model never saw the status reply's words %q: %s", words, tail(seen, 2000))
+		}
+	}
 	if refused := refusal(seen); refused != "" {
 		w.t.Fatalf("the client refused or held an mcp-heart call: %s", refused)
 	}

@@ -128,6 +128,11 @@ func bothForms(t *testing.T, l lang.Lang) {
 			var structured any
 			b, _ := json.Marshal(res.StructuredContent)
 			json.Unmarshal(b, &structured)
+			// Claude Code's model reads only the structure: the text, with
+			// every instruction and reason it gives, leads it.
+			if m, ok := structured.(map[string]any); !ok || m["text"] != text {
+				t.Errorf("structuredContent does not carry the reply's text:\n%.300s", b)
+			}
 			var missing []string
 			leaves("", structured, func(key, path, v string) {
 				if omitted(key, path) || v == "" {

@@ -32,7 +32,7 @@ type ThresholdStatus struct {
 	RemainingSeconds *int64 `json:"remaining_seconds,omitempty" jsonschema:"seconds until it is crossed (0 when already crossed), as the watchdog counts (introspection: working time); absent while waiting or when the watchdog cannot be read"`
 	Deadline         string `json:"deadline,omitempty" jsonschema:"inactivity while working: RFC 3339 time it is crossed unless you write a log or checkpoint first"`
 	Crossed          bool   `json:"crossed" jsonschema:"whether it is crossed now"`
-	Paused           bool   `json:"paused" jsonschema:"whether deep work pauses this check now"`
+	Paused           bool   `json:"paused" jsonschema:"whether this check is paused now: by deep work, or by the operator's pause"`
 }
 
 var elapsedTool = define("get_heartbeat_elapsed_time", "Get heartbeat elapsed time", reads, (*Tools).GetHeartbeatElapsedTime,
@@ -52,7 +52,7 @@ type ElapsedResult struct {
 	SinceLastCheckpointSeconds *int64            `json:"since_last_checkpoint_seconds,omitempty" jsonschema:"seconds since the latest checkpoint"`
 	SinceLastIntrospectionSecs *int64            `json:"since_last_introspection_seconds,omitempty" jsonschema:"seconds since the latest introspection log"`
 	DeepWork                   *DeepWorkStatus   `json:"deep_work,omitempty" jsonschema:"the deep work in force, if any"`
-	Work                       string            `json:"work" jsonschema:"working (a wakeup is unanswered), waiting (nothing is due), always (no schedule: always working), waiting_for_you, or unknown (no watchdog is running, or no proof yet)"`
+	Work                       string            `json:"work" jsonschema:"working (a wakeup is unanswered), waiting (nothing is due), always (no schedule: always working), waiting_for_you, paused (the operator paused the watchdog: nothing is judged), or unknown (no watchdog is running, or no proof yet)"`
 	StretchStart               string            `json:"stretch_start,omitempty" jsonschema:"RFC 3339 start of the stretch inactivity counts from (the newest proof, tool call or unanswered wakeup); absent while waiting and during strict deep work"`
 	NotJudged                  string            `json:"not_judged,omitempty" jsonschema:"why mcp-heart cannot say which thresholds are crossed"`
 	Thresholds                 []ThresholdStatus `json:"thresholds" jsonschema:"each watchdog threshold and the time until it is crossed"`
@@ -246,6 +246,16 @@ func (t *Tools) GetHeartbeatElapsedTime(noInput) (*ElapsedResult, error) {
 	}
 	res.PendingNoticesHeartbeatID, res.PendingNotices, res.NoticesAgeSeconds = sd.notices(now, append(done, t.taken()...)...)
 	res.Quiet, res.Hooks = sd.quiet(now), sd.hooks(t.WS.Loc)
+	if res.Quiet != nil && res.Quiet.Why == state.BlockedPaused {
+		// Paused, nothing is judged, and the structure says so as the text
+		// does: no stretch, no countdown, no deadline (it read "working",
+		// a warning 5 s ahead, beside the pause).
+		res.Work, res.StretchStart, res.Stage, res.StageNote = workPaused, "", "", ""
+		for i := range res.Thresholds {
+			th := &res.Thresholds[i]
+			th.RemainingSeconds, th.Deadline, th.Crossed, th.Paused = nil, "", false, true
+		}
+	}
 	if res.Quiet != nil && res.Quiet.Why == state.BlockedGaveUp {
 		res.recoveryCheck = sd.st.Recovery.Check
 	}
@@ -271,6 +281,7 @@ const (
 	workAlways  = "always"
 	workAsking  = "waiting_for_you"
 	workUnknown = "unknown"
+	workPaused  = "paused"
 )
 
 // work is the standing in one word, for the reply.

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -100,6 +101,7 @@ func (t *Tools) Definitions() []server.ServerTool {
 		mt := mcp.NewTool(d.name, mcp.WithToolTitle(t.tr(d.title)), d.hints.option(), d.output, mcp.WithDescription(desc))
 		mt.InputSchema = t.inputSchema(d.describe(t), d.inputBase())
 		t.localizeOutput(&mt)
+		withTextProperty(&mt, t.tr(textDescription))
 		out = append(out, server.ServerTool{Tool: mt, Handler: d.handler(t)})
 	}
 	return out
@@ -161,8 +163,49 @@ func handle[In any, PIn interface {
 			return mcp.NewToolResultError(t.trf("%s failed: %s. Check the workspace (permissions, disk space) and try again.", name, osReason(err).in(t.Lang))), nil
 		}
 		log.Info().Str("heartbeat_id", out.heartbeatID()).Dur("took", t.now().Sub(start)).Msg("call")
-		return mcp.NewToolResultStructured(out, out.Text(t.Lang)), nil
+		text := out.Text(t.Lang)
+		structured, err := withText(out, text)
+		if err != nil {
+			log.Error().Err(err).Msg("encode the reply")
+			return mcp.NewToolResultError(t.trf("%s failed with an internal error (`%v`). This is a bug in mcp-heart; check the files it names before calling again.", name, err)), nil
+		}
+		return mcp.NewToolResultStructured(structured, text), nil
 	}
+}
+
+// textDescription is the output schema's description of "text".
+const textDescription = "this reply in words, the same as its text: every instruction and every reason it gives (why no wakeup comes, what to write and when) is here"
+
+// withText is out's structured content with its text first, as "text":
+// Claude Code hands its model only the structured content, Gemini CLI only
+// the text, so every instruction the text gives must be in both, and a
+// fact added to the text can never be missing from the structure.
+func withText(out any, text string) (json.RawMessage, error) {
+	fields, err := json.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	t, err := json.Marshal(text)
+	if err != nil {
+		return nil, err
+	}
+	b := append([]byte(`{"text":`), t...)
+	if rest := bytes.TrimSpace(fields[1:]); len(rest) > 1 { // more than "}"
+		b = append(b, ',')
+		b = append(b, rest...)
+		return b, nil
+	}
+	return append(b, '}'), nil
+}
+
+// withTextProperty declares "text" in a tool's output schema, first among
+// what it requires.
+func withTextProperty(tool *mcp.Tool, description string) {
+	if tool.OutputSchema.Properties == nil {
+		tool.OutputSchema.Properties = map[string]any{}
+	}
+	tool.OutputSchema.Properties["text"] = map[string]any{"type": "string", "description": description}
+	tool.OutputSchema.Required = append([]string{"text"}, tool.OutputSchema.Required...)
 }
 
 // call decodes args into In, validates it and, when every parameter is

@@ -153,3 +153,25 @@ func TestElapsedSaysWhetherHooksAreWired(t *testing.T) {
 		t.Errorf("no watchdog, hooks %+v:\n%s", res.Hooks, res.Text(lang.English))
 	}
 }
+
+// Paused, the structure says what the text says: "paused", no stretch, no
+// countdown and no deadline (Claude Code's model, which reads only the
+// structure, read "working" and a warning 5 s ahead beside the pause).
+func TestPausedStructureSaysPaused(t *testing.T) {
+	e := newEnv(t)
+	since := e.now().Add(-20 * time.Second)
+	e.writeStateWith(t, state.State{PulseAt: e.now(), Delivery: "tmux", Work: state.Work{Mode: state.WorkWorking, Since: &since},
+		Chambers: state.Chambers{Schedule: state.ScheduleChamber{Blocked: &state.Blocked{Why: state.BlockedPaused}}}})
+	res, err := e.tl.GetHeartbeatElapsedTime(noInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Work != workPaused || res.StretchStart != "" || res.StageNote != "" {
+		t.Errorf("work %q, stretch %q, stage note %q: want paused, none, none", res.Work, res.StretchStart, res.StageNote)
+	}
+	for _, th := range res.Thresholds {
+		if th.RemainingSeconds != nil || th.Deadline != "" || th.Crossed || !th.Paused {
+			t.Errorf("threshold %+v while paused: want paused, no countdown, no deadline", th)
+		}
+	}
+}
