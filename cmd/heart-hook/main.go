@@ -14,7 +14,10 @@
 // (hook.GateFile) is closed, a pre-tool event that is not one of
 // mcp-heart's tools gets the client's refusal (its adapter's Deny), so the
 // agent can still write its activity log. A missing, garbled or stale
-// gate allows: the hook never blocks when the watchdog is down.
+// gate allows: the hook never blocks when the watchdog is down. After a
+// tool call it hands the running turn, once, the word the watchdog keeps
+// for it (hook.WordFile: the inactivity notice that stands), where the
+// client's hooks can add context.
 //
 // With --statusline it is Claude Code's status line: it records the rate
 // limits the input carries (a rate_limit event, only when they changed)
@@ -85,10 +88,40 @@ func run(args []string, stdin io.Reader, stdout io.Writer, now time.Time) error 
 	if err != nil {
 		return err
 	}
-	if e.Kind == hook.Tool {
+	switch e.Kind {
+	case hook.Tool:
 		deny(*client, *ws, in.Tool, stdout, now)
+	case hook.ToolDone:
+		if id := tell(*client, *ws, stdout, now); id != "" {
+			e.Detail = hook.ToldPrefix + id // the watchdog learns the turn was told
+		}
 	}
 	return hook.Append(*ws, e)
+}
+
+// tell hands the running turn the watchdog's word (hook.WordFile) after a
+// tool call, once per word, where the client's hooks can; it returns the
+// word's ID when it did.
+func tell(client, ws string, stdout io.Writer, now time.Time) string {
+	a := clients.Lookup(client)
+	if a == nil {
+		return ""
+	}
+	w := hook.ReadWord(ws)
+	if !w.Live(now) || w.ID == hook.Told(ws) {
+		return ""
+	}
+	out := a.Context(w.Text)
+	if out == nil {
+		return ""
+	}
+	if _, err := stdout.Write(append(out, '\n')); err != nil {
+		return ""
+	}
+	if err := hook.MarkTold(ws, w.ID); err != nil {
+		fmt.Fprintln(os.Stderr, "heart-hook: note the word told:", err)
+	}
+	return w.ID
 }
 
 // deny prints the client's refusal of a call of tool (its name as the

@@ -60,6 +60,7 @@ type script struct {
 	results []string    // tool results the client sent back, as text
 	runs    int         // requests that started a run (no tool result yet)
 	prompts []string    // PerTurn: the user message of each turn
+	bodies  []string    // the requests of the turns' steps, whole (the last 64)
 }
 
 // checkpointReplies counts the checkpoint replies the model saw.
@@ -71,6 +72,28 @@ func (s *script) checkpointReplies() int {
 		}
 	}
 	return n
+}
+
+// keep notes a request of a turn's step.
+func (s *script) keep(body []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.bodies = append(s.bodies, string(body))
+	if len(s.bodies) > 64 {
+		s.bodies = s.bodies[1:]
+	}
+}
+
+// sent reports whether any request the model got holds text.
+func (s *script) sent(text string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, b := range s.bodies {
+		if strings.Contains(b, text) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *script) seen() []string {
@@ -97,6 +120,9 @@ func serve(t testing.TB, h http.Handler) string {
 func geminiStandIn(t testing.TB, s *script) string {
 	return serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
+		if strings.Contains(r.URL.Path, ":streamGenerateContent") {
+			s.keep(body)
+		}
 		if !strings.Contains(r.URL.Path, ":streamGenerateContent") {
 			// The router (and anything else) gets a plain, valid answer.
 			w.Header().Set("Content-Type", "application/json")
@@ -177,6 +203,9 @@ func claudeStandIn(t testing.TB, s *script) string {
 			} `json:"messages"`
 		}
 		json.Unmarshal(body, &req)
+		if len(req.Tools) > 0 {
+			s.keep(body)
+		}
 		step, turns := 0, 0
 		var last, prompt string
 		for _, m := range req.Messages {

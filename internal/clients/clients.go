@@ -105,6 +105,13 @@ func Keys(name string) client.Keys {
 	return client.Keys{Escapes: 1}
 }
 
+// Tells reports whether the client named name can hand a running turn the
+// watchdog's word from its post-tool hook.
+func Tells(name string) bool {
+	a := Lookup(name)
+	return a != nil && a.Context("") != nil
+}
+
 // Execs lists the adapters with a headless mode, in the registry's order.
 func Execs() []*client.Exec {
 	var out []*client.Exec

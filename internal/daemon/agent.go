@@ -120,6 +120,11 @@ type wakeMemory struct {
 	held      map[string]heldNotice // event notices not yet carried, by check
 	// gateClosed: the budget gate was last written closed.
 	gateClosed bool
+	// word is the ID of the word last kept for the client's post-tool hook
+	// ("" when none stands), and told when the hook last handed a word to
+	// the running turn.
+	word string
+	told time.Time
 }
 
 // pauseMemory is the operator's pause as the pulses read it. Under agent.mu.

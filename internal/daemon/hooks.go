@@ -78,6 +78,7 @@ func (a *agent) readHooks(b *beat) {
 		}
 		inTurn, begun := a.activity.InTurn, a.activity.TurnStart
 		a.activity.Apply(e)
+		a.heardTold(e)
 		if e.Kind == hook.Failure && e.Time.After(a.started) {
 			failures = append(failures, failure{e.Detail, a.awaited()}) // acted on once, not again after a restart
 			if !exec {

@@ -79,6 +79,7 @@ func (a *agent) pulseOnce(scheduled time.Time) {
 	a.record(b)
 	a.alert(b)
 	a.recover(b)
+	a.keepWord(b.now)
 	a.persist(b)
 	a.mu.Lock()
 	close(a.pulsed) // a scheduled wakeup waiting for this pulse composes now

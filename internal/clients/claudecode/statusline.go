@@ -53,3 +53,11 @@ func preToolDeny(reason string) []byte {
 		"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": reason}})
 	return b
 }
+
+// Context hands the running turn text after a tool call: PostToolUse's
+// additionalContext, which Claude Code adds to the conversation.
+func (Adapter) Context(text string) []byte {
+	b, _ := json.Marshal(map[string]any{"hookSpecificOutput": map[string]any{
+		"hookEventName": "PostToolUse", "additionalContext": text}})
+	return b
+}

@@ -57,3 +57,6 @@ func (Adapter) Statusline() client.Statusline { return nil }
 
 // Screen: none the watchdog reads.
 func (Adapter) Screen() *client.Screen { return nil }
+
+// Context: its hooks hand a running turn nothing the watchdog uses.
+func (Adapter) Context(string) []byte { return nil }

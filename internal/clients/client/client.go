@@ -43,6 +43,10 @@ type Adapter interface {
 	// cannot refuse one. The hook exits 0 all the same: init's hook command
 	// ends in "|| true", which would lose an exit code.
 	Deny(reason string) []byte
+	// Context is what its post-tool hook prints on stdout to hand the
+	// running turn text (a word of the watchdog's: the inactivity notice a
+	// busy agent would otherwise never read), nil when its hooks cannot.
+	Context(text string) []byte
 	// Statusline reads its status line's input (the rate limits it
 	// reports); nil when it has none.
 	Statusline() Statusline

@@ -65,3 +65,6 @@ func (Adapter) Deny(reason string) []byte {
 // Statusline: none read (its rate limits are in its session's token_count
 // events, which no hook carries).
 func (Adapter) Statusline() client.Statusline { return nil }
+
+// Context: its hooks hand a running turn nothing the watchdog uses.
+func (Adapter) Context(string) []byte { return nil }

@@ -53,3 +53,11 @@ func (Adapter) Deny(reason string) []byte {
 
 // Statusline: none.
 func (Adapter) Statusline() client.Statusline { return nil }
+
+// Context hands the running turn text after a tool call: AfterTool's
+// additionalContext, which Gemini CLI appends to the tool's result.
+func (Adapter) Context(text string) []byte {
+	b, _ := json.Marshal(map[string]any{"hookSpecificOutput": map[string]any{
+		"hookEventName": "AfterTool", "additionalContext": text}})
+	return b
+}

@@ -1,0 +1,92 @@
+package daemon
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/clients"
+	"github.com/ai-heart/ai-heart/internal/hook"
+)
+
+// A turn that runs on in the client's own tools reads no heartbeat and no
+// mcp-heart reply: the inactivity notice would reach it only as recovery's
+// Escape. Where the client's post-tool hook can add context to the turn
+// (Claude Code, Gemini CLI), the watchdog keeps the notice that stands in
+// hook.WordFile, and the hook hands it over once per level and stretch.
+// Recovery does not interrupt a visibly busy agent that no word has
+// reached yet (interruptFor).
+
+// wordLead introduces the word in the turn.
+const wordLead = "A notice from the watchdog, read during your turn:"
+
+// keepWord writes the word for this pulse: the inactivity notice at
+// warning or above, while the client's hooks are heard and can tell it and
+// nothing holds inactivity (a pause); an empty word once it no longer
+// stands.
+func (a *agent) keepWord(now time.Time) {
+	a.mu.Lock()
+	client := a.cfg.Agent.Client
+	if client == "" {
+		client = a.activity.Client
+	}
+	f, _ := a.result.Finding(checks.Inactivity)
+	stands := a.activity.Wired && a.paused == nil && f.Level >= checks.Warning && f.Notice != ""
+	prev := a.word
+	a.mu.Unlock()
+	if !clients.Tells(client) {
+		stands = false
+	}
+	if !stands && prev == "" {
+		return
+	}
+	w := hook.Word{Written: now.UTC()}
+	if stands {
+		from := now.Add(-f.Elapsed).Round(time.Second)
+		w.ID = fmt.Sprintf("%s.%s.%d", checks.Inactivity, f.Level, from.Unix())
+		w.Text = ja.T(a.cfg.Language, wordLead) + "\n" + tagged(f)
+		w.Expires = now.Add(min(2*a.cfg.Pulse.Interval.D(), hook.WordMaxAge)).UTC()
+	}
+	b, _ := json.Marshal(w)
+	err := a.ws.WriteFile(hook.WordFile, append(b, '\n'))
+	a.wrote(now, "the hooks' word", err)
+	if err == nil {
+		a.mu.Lock()
+		a.word = w.ID
+		a.mu.Unlock()
+	}
+}
+
+// heardTold notes a post-tool event whose hook handed the turn a word.
+// Called with a.mu held.
+func (a *agent) heardTold(e hook.Event) {
+	if e.Kind == hook.ToolDone && strings.HasPrefix(e.Detail, hook.ToldPrefix) && e.Time.After(a.told) {
+		a.told = e.Time
+	}
+}
+
+// busyUntold reports an agent visibly busy in its client's tools (a call
+// within the last two pulses, its turn still open) whose turn no word has
+// reached since its inactivity began counting, where its hooks could have
+// handed one over.
+func (a *agent) busyUntold() bool {
+	now := a.clock.Now()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	c := a.activity
+	client := a.cfg.Agent.Client
+	if client == "" {
+		client = c.Client
+	}
+	if !clients.Tells(client) {
+		return false
+	}
+	recent := max(2*a.cfg.Pulse.Interval.D(), 30*time.Second)
+	if !c.Wired || !c.InTurn || c.LastToolAt.IsZero() || now.Sub(c.LastToolAt) > recent {
+		return false
+	}
+	f, _ := a.result.Finding(checks.Inactivity)
+	return a.told.Before(now.Add(-f.Elapsed))
+}
