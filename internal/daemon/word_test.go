@@ -1,0 +1,78 @@
+package daemon
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/hook"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// word reads the word the watchdog keeps for the client's post-tool hook.
+func word(t *testing.T, ws *workspace.Workspace) hook.Word {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(ws.Root, filepath.FromSlash(hook.WordFile)))
+	if err != nil {
+		return hook.Word{}
+	}
+	var w hook.Word
+	if err := json.Unmarshal(b, &w); err != nil {
+		t.Fatalf("word file %q: %v", b, err)
+	}
+	return w
+}
+
+// A turn of tool calls alone, past the inactivity warning the hooks hold
+// off (three times its threshold): the watchdog keeps the warning as the
+// hooks' word, one ID for the stretch and level, and no Escape goes to a
+// turn that busy and never told. Once the hook says it told the turn,
+// recovery may interrupt; a checkpoint clears the word.
+func TestBusyTurnGetsTheWordBeforeAnEscape(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Schedule.Every = config.Duration(time.Hour)
+		h := startFake(t, cfg, (&recorder{method: config.DeliveryTmux}).factory)
+		ws, _ := workspace.New(cfg.Workspace, nil)
+		said(t, ws, hook.Event{Kind: hook.TurnStart})
+		var first hook.Word
+		for i := 0; i < 35 && !first.Live(time.Now()); i++ { // the warning at 6 s
+			said(t, ws, hook.Event{Kind: hook.Tool, Tool: "Bash", Input: fmt.Sprint(i)})
+			time.Sleep(200 * time.Millisecond)
+			synctest.Wait()
+			first = word(t, ws)
+		}
+		if !first.Live(time.Now()) || !strings.HasPrefix(first.ID, "inactivity.warning.") ||
+			!strings.Contains(first.Text, wordLead) || !strings.Contains(first.Text, "[warning] inactivity: ") {
+			t.Fatalf("no live word after 7 s of tool calls alone: %+v\nalerts %v", first, alertsOf(t, h.alerts))
+		}
+		a := h.d.agents[0]
+		said(t, ws, hook.Event{Kind: hook.Tool, Tool: "Bash", Input: "more"})
+		time.Sleep(200 * time.Millisecond)
+		synctest.Wait()
+		if w := word(t, ws); w.ID != first.ID {
+			t.Fatalf("the word's ID changed within the stretch: %q, then %q", first.ID, w.ID)
+		}
+		if !a.busyUntold() {
+			t.Fatal("a busy turn never told is not held from recovery's Escape")
+		}
+		said(t, ws, hook.Event{Kind: hook.ToolDone, Tool: "Bash", Detail: hook.ToldPrefix + first.ID})
+		time.Sleep(200 * time.Millisecond)
+		synctest.Wait()
+		if a.busyUntold() {
+			t.Fatal("the turn was told, and recovery still may not interrupt it")
+		}
+		writeCheckpoint(t, ws)
+		time.Sleep(300 * time.Millisecond)
+		synctest.Wait()
+		if w := word(t, ws); w.ID != "" || w.Live(time.Now()) {
+			t.Fatalf("a checkpoint answered the warning, yet the word stands: %+v", w)
+		}
+	})
+}
