@@ -144,3 +144,37 @@ func TestBeforeTheFirstHookEvent(t *testing.T) {
 		t.Errorf("inactivity with one tool call = %q, want \"busy: 1 tool call in 5m, …\"", f.Message)
 	}
 }
+
+// Busy in its client's tools past the error the hooks alone hold off, the
+// agent is not stuck: the notice never tells it so, nor to stop what it
+// is doing, in either language; it asks for a checkpoint at its next step.
+func TestBusyErrorIsNotStuck(t *testing.T) {
+	snap := withLogs(scan.Snapshot{}, logAgo(40*time.Minute, "thinking"))
+	evs := []hook.Event{{Time: now.Add(-31 * time.Minute), Kind: hook.TurnStart}}
+	for i := range 14 {
+		evs = append(evs, toolAt(time.Duration(280-i*20)*time.Second, "Bash", string(rune('a'+i))))
+	}
+	for _, tc := range []struct {
+		l         lang.Lang
+		want, bad []string
+	}{
+		{lang.English, []string{"while your client's tools kept busy", "checkpoint of what you are doing"}, []string{"stuck", "stop what you were doing"}},
+		{lang.Japanese, []string{"クライアントのツールは動き続けていました", "チェックポイントに書き"}, []string{"行き詰まっている", "していたことをやめ"}},
+	} {
+		r, _ := Evaluate(now, snap, Config{Client: activity(evs...), Language: tc.l}, State{})
+		f, _ := r.Finding(Inactivity)
+		if f.Level != Error {
+			t.Fatalf("%s: inactivity %v, want the error the hooks alone no longer hold off", tc.l, f.Level)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(f.Notice, w) {
+				t.Errorf("%s: the notice lacks %q:\n%s", tc.l, w, f.Notice)
+			}
+		}
+		for _, b := range tc.bad {
+			if strings.Contains(f.Notice, b) {
+				t.Errorf("%s: the notice says %q to a busy agent:\n%s", tc.l, b, f.Notice)
+			}
+		}
+	}
+}

@@ -10,6 +10,19 @@ import (
 // lines stay English.
 var ja = lang.Catalogue{
 	`RECOVERY (attempt %d of %d): the watchdog detected a problem: %s
+Your client's tools are busy, but nothing of your own says what you are doing. At the next step of your work, do this:
+1. Call checkpoint with a short note of what you are doing and what is left.
+2. Re-read GEMINI.md and ai-docs/ (healthy activity, deep work, heartbeat notices).
+3. Write an activity log with create_activity_log, activity_type "recovery", saying what happened and what you will do next; if the work needs a long stretch, declare it with start_deep_work.
+4. If a notice below says an introspection is due, write it too (activity_type introspection).
+The tools name every file with the current heartbeat ID themselves: never type, reuse or invent one.`: `回復通知（%d回目／全%d回）：watchdog が問題を検知しました。%s。
+クライアントのツールは動いていますが、何をしているのかを示すあなた自身の記録がありません。作業の次の区切りで、次のことをしてください。
+1. checkpoint を呼び、今していることと残っていることを短く書きます。
+2. GEMINI.md と ai-docs/（健全な活動状態、深い作業、ハートビートの通知）を読み直します。
+3. create_activity_log で活動種別「回復」の活動ログを書き、何が起きたか、次に何をするかを記録します。長い作業が続くなら、start_deep_work で宣言します。
+4. 下の通知が内省を求めているなら、活動種別「内省」の活動ログも書きます。
+ツールが現在のハートビートIDですべてのファイルに名前を付けます。IDを自分で入力したり、使い回したり、作り出したりしないでください。`,
+	`RECOVERY (attempt %d of %d): the watchdog detected a problem: %s
 Reset before anything else. Do this now:
 1. Stop what you were doing; do not repeat the last action.
 2. Re-read GEMINI.md and ai-docs/ (healthy activity, deep work, heartbeat notices).

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/clock"
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/wakeup"
 )
@@ -98,7 +99,11 @@ func (a *agent) noticesCarried(owed wakeup.Owed) ([]string, map[string]time.Time
 		// and a recovery log's reply can leave it out. Once the recovery
 		// log is written, the other notices say what is left.
 		f, _ := a.result.Finding(rec.Check)
-		out = append(out, "[error] recovery: "+recoveryNotice(rec, a.cfg.Recovery.MaxAttempts, a.cfg.Language, f.Fact))
+		notice := recoveryNotice
+		if rec.Check == checks.Inactivity && a.busyInTools(clock.Or(a.clock).Now()) {
+			notice = busyRecoveryNotice // not stuck: busy, and unrecorded
+		}
+		out = append(out, "[error] recovery: "+notice(rec, a.cfg.Recovery.MaxAttempts, a.cfg.Language, f.Fact))
 	}
 	current := map[string]bool{}
 	for _, f := range a.result.Findings {

@@ -61,14 +61,32 @@ func (a *agent) recoveryAsked(logs []workspace.Proof) bool {
 // English; in Japanese fact, what the check holding it says is wrong, with
 // its numbers (or its fixed reason without one).
 func recoveryNotice(r state.Recovery, maxAttempts int, l lang.Lang, fact string) string {
-	return ja.F(l, `RECOVERY (attempt %d of %d): the watchdog detected a problem: %s
+	return ja.F(l, recoveryFormat, r.Attempt, maxAttempts, recoveryReason(r, l, fact))
+}
+
+// busyRecoveryNotice is recoveryNotice for an agent whose client's tools
+// are busy (its turn goes on, tool calls flowing): it is not stuck and is
+// not told to stop, only to write down, at its next step, what it does.
+func busyRecoveryNotice(r state.Recovery, maxAttempts int, l lang.Lang, fact string) string {
+	return ja.F(l, busyRecoveryFormat, r.Attempt, maxAttempts, recoveryReason(r, l, fact))
+}
+
+const (
+	recoveryFormat = `RECOVERY (attempt %d of %d): the watchdog detected a problem: %s
 Reset before anything else. Do this now:
 1. Stop what you were doing; do not repeat the last action.
 2. Re-read GEMINI.md and ai-docs/ (healthy activity, deep work, heartbeat notices).
 3. Write an activity log with create_activity_log, activity_type "recovery", saying what happened and what you will do next.
 4. If a notice below says an introspection is due, write it too (activity_type introspection).
-The tools name every file with the current heartbeat ID themselves: never type, reuse or invent one.`, r.Attempt, maxAttempts, recoveryReason(r, l, fact))
-}
+The tools name every file with the current heartbeat ID themselves: never type, reuse or invent one.`
+	busyRecoveryFormat = `RECOVERY (attempt %d of %d): the watchdog detected a problem: %s
+Your client's tools are busy, but nothing of your own says what you are doing. At the next step of your work, do this:
+1. Call checkpoint with a short note of what you are doing and what is left.
+2. Re-read GEMINI.md and ai-docs/ (healthy activity, deep work, heartbeat notices).
+3. Write an activity log with create_activity_log, activity_type "recovery", saying what happened and what you will do next; if the work needs a long stretch, declare it with start_deep_work.
+4. If a notice below says an introspection is due, write it too (activity_type introspection).
+The tools name every file with the current heartbeat ID themselves: never type, reuse or invent one.`
+)
 
 // recoveryReason is why recovery started, in language l: the alert line in
 // English; in Japanese the check's reason, since the alert line is for

@@ -75,18 +75,21 @@ func (a *agent) busyUntold() bool {
 	now := a.clock.Now()
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	c := a.activity
 	client := a.cfg.Agent.Client
 	if client == "" {
-		client = c.Client
+		client = a.activity.Client
 	}
-	if !clients.Tells(client) {
-		return false
-	}
-	recent := max(2*a.cfg.Pulse.Interval.D(), 30*time.Second)
-	if !c.Wired || !c.InTurn || c.LastToolAt.IsZero() || now.Sub(c.LastToolAt) > recent {
+	if !clients.Tells(client) || !a.busyInTools(now) {
 		return false
 	}
 	f, _ := a.result.Finding(checks.Inactivity)
 	return a.told.Before(now.Add(-f.Elapsed))
+}
+
+// busyInTools reports a turn still open with a tool call within the last
+// two pulses (30 s at least), as the hooks say. Called with a.mu held.
+func (a *agent) busyInTools(now time.Time) bool {
+	c := a.activity
+	recent := max(2*a.cfg.Pulse.Interval.D(), 30*time.Second)
+	return c.Wired && c.InTurn && !c.LastToolAt.IsZero() && now.Sub(c.LastToolAt) <= recent
 }

@@ -10,8 +10,14 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/clock"
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/hook"
+	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/state"
+	"github.com/ai-heart/ai-heart/internal/testutil"
+	"github.com/ai-heart/ai-heart/internal/wakeup"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -75,4 +81,38 @@ func TestBusyTurnGetsTheWordBeforeAnEscape(t *testing.T) {
 			t.Fatalf("a checkpoint answered the warning, yet the word stands: %+v", w)
 		}
 	})
+}
+
+// Recovery of an agent busy in its client's tools says what a busy agent
+// can do at its next step: never "stop what you were doing", in either
+// language; an agent whose calls stopped gets the reset as before.
+func TestBusyRecoveryNoticeDoesNotSayStop(t *testing.T) {
+	at := time.Now()
+	rec := state.Recovery{Active: true, Attempt: 1, Check: checks.Inactivity, Reason: "no activity log or checkpoint for 31m, only the client's hooks", StartedAt: &at, AttemptAt: &at}
+	for _, l := range []lang.Lang{lang.English, lang.Japanese} {
+		cfg := testConfig(t).AgentConfigs()[0]
+		cfg.Language = l
+		for _, busy := range []bool{true, false} {
+			a := &agent{agentWiring: agentWiring{cfg: cfg, clock: clock.Real{}, gate: newGate(nil, nil, nil, wakeup.State{Rec: rec})}}
+			a.activity.Apply(hook.Event{Time: at.Add(-time.Minute), Kind: hook.TurnStart, Client: "claude-code"})
+			last := at.Add(-time.Hour) // calls that stopped long ago
+			if busy {
+				last = at.Add(-2 * time.Second)
+			}
+			a.activity.Apply(hook.Event{Time: last, Kind: hook.Tool, Tool: "Bash", Client: "claude-code"})
+			notice := ""
+			for _, n := range a.notices() {
+				if strings.HasPrefix(n, "[error] recovery: ") {
+					notice = n
+				}
+			}
+			stop := map[lang.Lang]string{lang.English: "Stop what you were doing", lang.Japanese: "していたことをやめます"}[l]
+			if notice == "" || strings.Contains(notice, stop) == busy {
+				t.Errorf("%s, busy %v: the recovery notice says %q: %v\n%s", l, busy, stop, !busy, notice)
+			}
+			if l == lang.Japanese {
+				testutil.CheckJapanese(t, "the busy recovery notice", notice)
+			}
+		}
+	}
 }
