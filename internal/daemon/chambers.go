@@ -10,6 +10,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/schedule"
 	"github.com/ai-heart/ai-heart/internal/state"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // scheduleLoop fires the schedule chamber's wakeups. It starts from now, so a
@@ -68,6 +69,13 @@ func (a *agent) idleLoop(ctx context.Context) {
 
 func (a *agent) idleTick(now time.Time, after time.Duration) {
 	a.mu.Lock()
+	if a.declared(now) {
+		// Declared deep work is work: "nothing has happened for a while"
+		// would be untrue, and the log it asks for would end the
+		// declaration early. What came meanwhile is named after it.
+		a.mu.Unlock()
+		return
+	}
 	last := a.lastActivity()
 	idle, _ := a.gate.idleState()
 	var fresh []string
@@ -118,6 +126,20 @@ func (a *agent) idleTick(now time.Time, after time.Duration) {
 		a.mu.Unlock()
 		a.wake(srcIdle, prompt)
 	}
+}
+
+// declared reports deep work declared and in force at now (a strict
+// declaration until its deadline). Call with a.mu held.
+func (a *agent) declared(now time.Time) bool {
+	for _, d := range a.snap.ActiveDeepWork {
+		if d.ParseErr != nil || d.ReadErr != nil {
+			continue
+		}
+		if d.Decl.Mode != workspace.Strict || now.Before(d.Decl.Deadline) {
+			return true
+		}
+	}
+	return false
 }
 
 // lastActivity is when something last happened: a proof, a wakeup, or the

@@ -243,3 +243,33 @@ func TestUrgentFeedbackIsDelivered(t *testing.T) {
 		})
 	}
 }
+
+// Declared deep work is work: no idle wakeup comes while it is in force
+// ("nothing has happened for a while" and its log would end it early);
+// once it is over, the idle chamber wakes the agent again.
+func TestNoIdleWakeupDuringDeepWork(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Thresholds.MaxStrictDeepWork = config.Duration(time.Hour)
+		cfg.Idle = config.Idle{After: config.Duration(600 * time.Millisecond), Prompt: "You have been idle. Explore."}
+		rec := &recorder{method: config.DeliveryExec}
+		startFake(t, cfg, rec.factory)
+		ws, _ := workspace.New(cfg.Workspace, nil)
+		now := time.Now()
+		id := workspace.NewID(now)
+		d := workspace.Declaration{ID: id, Mode: workspace.Strict, Activity: "a long build", DeclaredAt: now, PlannedMinutes: 1, Deadline: now.Add(time.Minute)}
+		if err := ws.WriteFile("stats/deep_work/"+string(id)+".txt", d.Format()); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(59 * time.Second)
+		synctest.Wait()
+		if n := len(rec.prompts()); n != 0 {
+			t.Fatalf("%d idle wakeups during strict deep work: %q", n, rec.prompts())
+		}
+		time.Sleep(3 * time.Second) // the deadline passes; idle.after counts from the last activity
+		synctest.Wait()
+		if n := len(rec.prompts()); n == 0 {
+			t.Fatal("no idle wakeup once the deep work was over")
+		}
+	})
+}

@@ -3,16 +3,20 @@ package daemon
 import (
 	"strings"
 
+	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/transcript"
 )
 
 // idleText is the idle wakeup's text beside the notices it carries: an
-// invitation to answer with just [IDLE] cannot stand in the same message
-// as a notice that asks for something ("Introspect now"), so while a
-// warning or an error stands the prompt asks for the notices first.
+// invitation to answer with just [IDLE], or to write a log that says
+// nothing is worth doing (activity_type other), cannot stand in the same
+// message as a notice that asks for something ("Introspect now", a
+// recovery log): one prompt asked for three logs. While a warning or an
+// error stands the built-in prompts ask for the notices first; an
+// operator's own prompt without [IDLE] is kept.
 func idleText(text string, notices []string, l lang.Lang) string {
-	if !strings.Contains(text, transcript.IdleToken) {
+	if text != config.DefaultIdlePromptLog && text != config.DefaultIdlePromptLogJa && !strings.Contains(text, transcript.IdleToken) {
 		return text
 	}
 	for _, n := range notices {

@@ -36,3 +36,27 @@ func TestIdleNeverInvitesIdleBesideANotice(t *testing.T) {
 		}
 	}
 }
+
+// The inbox and tmux idle prompt, which asks for a short log of type
+// other, gives way to standing notices too: one prompt asked for three
+// logs (other, recovery, introspection). An operator's own prompt stays.
+func TestIdleLogPromptGivesWayToNotices(t *testing.T) {
+	introspect := "[error] introspection: Introspect now, in this cycle."
+	for _, l := range []lang.Lang{lang.English, lang.Japanese} {
+		idle := config.IdlePrompt(config.DeliveryInbox, l)
+		other := map[lang.Lang]string{lang.English: "activity_type other", lang.Japanese: "その他"}[l]
+		if !strings.Contains(idle, other) {
+			t.Fatalf("%s: the inbox idle prompt no longer asks for a log of type other: %q", l, idle)
+		}
+		if got := idleText(idle, []string{introspect}, l); strings.Contains(got, other) {
+			t.Errorf("%s: a log of type other asked for beside a standing error: %q", l, got)
+		}
+		if got := idleText(idle, nil, l); got != idle {
+			t.Errorf("%s: no notice changed the idle prompt to %q", l, got)
+		}
+	}
+	own := "Look at the garden, then write what you saw."
+	if got := idleText(own, []string{introspect}, lang.English); got != own {
+		t.Errorf("the operator's own prompt was replaced by %q", got)
+	}
+}
