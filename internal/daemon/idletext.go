@@ -20,7 +20,8 @@ func idleText(text string, notices []string, l lang.Lang) string {
 		return text
 	}
 	for _, n := range notices {
-		if strings.HasPrefix(n, "[warning]") || strings.HasPrefix(n, "[error]") {
+		// The service's notice asks to pick up work that was cut off.
+		if strings.HasPrefix(n, "[warning]") || strings.HasPrefix(n, "[error]") || strings.HasPrefix(n, "[info] service: ") {
 			return ja.T(l, "Nothing new has come, but the notices below still ask something of you: act on them first, then choose your next activity and close the cycle with an activity log.")
 		}
 	}

@@ -88,7 +88,10 @@ func (a *agent) noticesCarried(owed wakeup.Owed) ([]string, map[string]time.Time
 		o := rec.Told
 		out = append(out, "[warning] recovery: "+owedNotice(o, recoveryLogAfter(o, a.snap.RecentLogs), a.paused != nil, a.loc, a.cfg.Language))
 	}
-	if n := owed.Quiet; n != nil {
+	if n := owed.Quiet; n != nil && !clock.Or(a.clock).Now().Before(n.Until) {
+		// Told once the hold is over, in the wakeup after it: read
+		// earlier (the status), "held until, then tried once more" spoke
+		// of the future in the past tense beside "no wakeup comes until".
 		out = append(out, "[info] service: "+serviceNotice(n, a.loc, a.cfg.Language))
 	}
 	// While the give-up is still owed, its notice is the one recovery
