@@ -7,8 +7,12 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/pause"
+	"github.com/ai-heart/ai-heart/internal/recovery"
+	"github.com/ai-heart/ai-heart/internal/testutil"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -179,4 +183,32 @@ func TestTheGiveUpPulseSaysWhatStands(t *testing.T) {
 			t.Errorf("the give-up's notices ask twice for the log:\n%s", notices)
 		}
 	})
+}
+
+// A recovery log written while the operator's pause (or resume, or the
+// waiting time) ended the give-up answers it: the notice after says it is
+// written, never "before anything else, write" a second one.
+func TestARecoveryLogAfterTheGiveUpIsCredited(t *testing.T) {
+	at := time.Date(2026, 12, 7, 14, 17, 0, 0, time.UTC)
+	for _, how := range []recovery.Return{recovery.Paused, recovery.Resumed, recovery.Timed} {
+		g := &recovery.GiveUp{Attempts: 3, Check: checks.Inactivity, At: at, Ended: at.Add(time.Second), How: how}
+		if recoveryLogAfter(g, []workspace.Proof{{ModTime: at.Add(-time.Second), Type: workspace.Recovery}}) != nil {
+			t.Fatalf("%v: a recovery log from before the give-up answered it", how)
+		}
+		logged := recoveryLogAfter(g, []workspace.Proof{{ModTime: at.Add(5 * time.Second), Type: workspace.Other}, {ModTime: at.Add(3 * time.Second), Type: workspace.Recovery}})
+		if logged == nil || !logged.Equal(at.Add(3*time.Second)) {
+			t.Fatalf("%v: the recovery log written after the give-up is not credited: %v", how, logged)
+		}
+		for _, l := range []lang.Lang{lang.English, lang.Japanese} {
+			for _, paused := range []bool{true, false} {
+				n := owedNotice(g, logged, paused, time.UTC, l)
+				if strings.Contains(n, "Before anything else") || strings.Contains(n, "何よりも先に") || !strings.Contains(n, "14:17:03") {
+					t.Errorf("%v %s paused %v: %s", how, l, paused, n)
+				}
+				if l == lang.Japanese {
+					testutil.CheckJapanese(t, "the owed notice, log written", n)
+				}
+			}
+		}
+	}
 }

@@ -178,33 +178,35 @@ func returnWhy(g *recovery.GiveUp, after time.Duration) string {
 	return "no check that starts recovery is at error any more"
 }
 
-// recoveryLogAfter is the time of the recovery log that ended give-up g
-// (written after it began, and the checks came back to ok), or nil: then
-// the agent owes none, and a notice asking for one would get a second.
+// recoveryLogAfter is the time of the agent's recovery log for give-up g,
+// or nil: then the agent owes one, and a notice that asked again would
+// get a second. For a give-up the log ended (the checks came back to ok)
+// it is that log; for one the operator's pause or resume or the waiting
+// time ended, any recovery log written since the give-up began (one
+// written during the pause answered it).
 func recoveryLogAfter(g *recovery.GiveUp, logs []workspace.Proof) *time.Time {
-	if g.How != recovery.Fixed {
-		return nil
-	}
 	for _, l := range logs { // newest first
 		if !l.ModTime.After(g.At) {
 			break
 		}
-		if l.Type == workspace.Recovery && !l.ModTime.After(g.Ended) {
-			return &l.ModTime
+		if l.Type != workspace.Recovery || g.How == recovery.Fixed && l.ModTime.After(g.Ended) {
+			continue
 		}
+		return &l.ModTime
 	}
 	return nil
 }
 
 // owedNotice tells the agent, on the first wakeup after a give-up ended,
 // what happened and what it owes, in language l: nothing more when its
-// own recovery log (logged) ended it. A give-up the operator's pause ended
+// recovery log is written (logged). A give-up the operator's pause ended
 // is read in the status while the pause lasts (paused) and in the first
 // wakeup after it: each says where the pause stands then.
 func owedNotice(g *recovery.GiveUp, logged *time.Time, paused bool, loc *time.Location, l lang.Lang) string {
-	if logged != nil {
+	clock := func(t time.Time) string { return t.In(loc).Format("15:04:05") }
+	if logged != nil && g.How == recovery.Fixed {
 		return ja.F(l, "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; your recovery log (%s) brought the checks back to ok, and waking came back at %s. Act on the notices below, if any, then go on with your next activity.",
-			g.Attempts, checkName(g.Check), g.At.In(loc).Format("15:04:05"), logged.In(loc).Format("15:04:05"), g.Ended.In(loc).Format("15:04:05"))
+			g.Attempts, checkName(g.Check), clock(g.At), clock(*logged), clock(g.Ended))
 	}
 	how := ja.T(l, "the checks went back to ok")
 	switch g.How {
@@ -214,13 +216,25 @@ func owedNotice(g *recovery.GiveUp, logged *time.Time, paused bool, loc *time.Lo
 		how = ja.T(l, "the set waiting time passed")
 	case recovery.Paused:
 		format := "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; the operator paused you at %s, which ended that stop, and the pause has ended since, so waking is back. Before anything else, write an activity log with create_activity_log, activity_type \"recovery\": what happened and what you will do next."
-		if paused {
+		switch {
+		case paused && logged != nil:
+			format = "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; the operator paused you at %s, which ended that stop. No wakeup comes until the pause ends. Your recovery log (%s) is written: nothing more is asked of you for it."
+		case logged != nil:
+			format = "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; the operator paused you at %s, which ended that stop, and the pause has ended since, so waking is back. Your recovery log (%s) is written: act on the notices below, if any, then go on with your next activity."
+		case paused:
 			format = "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; the operator paused you at %s, which ended that stop. No wakeup comes until the pause ends. Before anything else, write an activity log with create_activity_log, activity_type \"recovery\": what happened and what you will do next."
 		}
-		return ja.F(l, format, g.Attempts, checkName(g.Check), g.At.In(loc).Format("15:04:05"), g.Ended.In(loc).Format("15:04:05"))
+		if logged != nil {
+			return ja.F(l, format, g.Attempts, checkName(g.Check), clock(g.At), clock(g.Ended), clock(*logged))
+		}
+		return ja.F(l, format, g.Attempts, checkName(g.Check), clock(g.At), clock(g.Ended))
+	}
+	if logged != nil {
+		return ja.F(l, "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; waking came back at %s because %s, and your recovery log (%s) is written. Act on the notices below, if any, then go on with your next activity.",
+			g.Attempts, checkName(g.Check), clock(g.At), clock(g.Ended), how, clock(*logged))
 	}
 	return ja.F(l, "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; waking came back at %s because %s. Before anything else, write an activity log with create_activity_log, activity_type \"recovery\": what happened and what you will do next.",
-		g.Attempts, checkName(g.Check), g.At.In(loc).Format("15:04:05"), g.Ended.In(loc).Format("15:04:05"), how)
+		g.Attempts, checkName(g.Check), clock(g.At), clock(g.Ended), how)
 }
 
 // interruptFor stops what the agent is doing before a takeover's prompt,

@@ -116,30 +116,3 @@ func TestBusyRecoveryNoticeDoesNotSayStop(t *testing.T) {
 		}
 	}
 }
-
-// The service's notice ("held your wakeups until T and then tried once
-// more") is told once the hold is over: read in the status during it, it
-// spoke of the future in the past tense beside "no wakeup comes until T".
-// In an idle prompt it is a reason to ask for the notices, not for [IDLE].
-func TestServiceNoticeOnlyOnceTheHoldIsOver(t *testing.T) {
-	cfg := testConfig(t).AgentConfigs()[0]
-	now := time.Now()
-	for _, tc := range []struct {
-		until time.Time
-		want  bool
-	}{{now.Add(time.Minute), false}, {now.Add(-time.Second), true}} {
-		q := &wakeup.Quiet{Kind: "rate_limit", At: now.Add(-time.Minute), Until: tc.until}
-		a := &agent{agentWiring: agentWiring{cfg: cfg, clock: clock.Real{}, loc: time.UTC, gate: newGate(nil, nil, nil, wakeup.State{Quiet: q})}}
-		got := false
-		for _, n := range a.notices() {
-			got = got || strings.HasPrefix(n, "[info] service: ")
-		}
-		if got != tc.want {
-			t.Errorf("hold until %s (now %s): service notice %v, want %v: %q", tc.until.Format("15:04:05"), now.Format("15:04:05"), got, tc.want, a.notices())
-		}
-	}
-	idle := config.IdlePrompt(config.DeliveryExec, lang.English)
-	if got := idleText(idle, []string{"[info] service: The model's service answered rate_limit. If work was cut off, pick it up now."}, lang.English); strings.Contains(got, "[IDLE]") {
-		t.Errorf("[IDLE] beside 'pick it up now': %q", got)
-	}
-}
