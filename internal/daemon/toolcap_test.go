@@ -4,9 +4,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/testutil"
 )
 
@@ -74,5 +76,31 @@ func TestACappedRunIsNamedNotAStall(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(notices, "\n"), "Your last run was ended by the tool cap") {
 		t.Errorf("notices = %q, want the agent told the tool cap ended its run", notices)
+	}
+}
+
+// The tool cap is known before it strikes: every exec wakeup says how many
+// tool calls its run may make and that a cut run answers nothing, in the
+// agent's language.
+func TestEachExecWakeupNamesTheToolCap(t *testing.T) {
+	for _, tc := range []struct {
+		l    lang.Lang
+		want string
+	}{{lang.English, "at most 3 tool calls: the watchdog ends it at call 4"}, {lang.Japanese, "ツール呼び出しは3回までです"}} {
+		synctest.Test(t, func(t *testing.T) {
+			cfg := testConfig(t)
+			cfg.Language = tc.l
+			cfg.Schedule.Every = config.Duration(time.Second)
+			cfg.Agent = config.Delivery{Delivery: config.DeliveryExec, Command: []string{"agent", "{prompt}"}, Timeout: config.Duration(30 * time.Second),
+				StopGrace: config.Duration(time.Second), Output: config.OutputStreamJSON, MaxToolCalls: 3}
+			rec := &recorder{method: config.DeliveryExec}
+			startFake(t, cfg, rec.factory)
+			time.Sleep(1050 * time.Millisecond)
+			synctest.Wait()
+			p := rec.prompts()
+			if len(p) == 0 || !strings.Contains(p[0], tc.want) {
+				t.Fatalf("%s: the wakeup does not name the tool cap (%q): %q", tc.l, tc.want, p)
+			}
+		})
 	}
 }
