@@ -100,7 +100,8 @@ func (t *Tools) Checkpoint(in checkpointInput) (*CheckpointResult, error) {
 		}
 	}
 	warn := t.limits().InactivityWarning.D()
-	if !res.DeepWorkActive && !sd.recovering() && cycle != nil && time.Duration(*cycle)*time.Second >= warn {
+	if !res.DeepWorkActive && !sd.recovering() && cycle != nil && time.Duration(*cycle)*time.Second >= warn &&
+		!t.cycleTold(cycle, res.SincePreviousCheckpointSeconds) {
 		res.Notes = append(res.Notes, t.trf("This cycle has run %s. If this work will take a while longer, you can declare it with start_deep_work (flexible: until your next log, with checkpoints at natural breaks; strict: a planned duration with inactivity, introspection and stale_id paused). Otherwise, close it with an activity log at the next natural break.", humanSec(t.Lang, cycle, "")))
 	}
 	return res, nil

@@ -235,8 +235,11 @@ func (t *Tools) GetHeartbeatElapsedTime(noInput) (*ElapsedResult, error) {
 		sd.introspection("warning", warning, anyDeep),
 		sd.introspection("error", limit, anyDeep),
 	)
-	if !sd.recovering() && !sd.noRun() {
-		res.Stage, res.StageNote = t.stageNote(sd.cycle(now, latest.Log), res.DeepWork != nil)
+	if cycle := sd.cycle(now, latest.Log); !sd.recovering() && !sd.noRun() {
+		res.Stage, res.StageNote = t.stageNote(cycle, res.DeepWork != nil)
+		if t.cycleTold(cycle, res.SinceLastCheckpointSeconds) {
+			res.StageNote = "" // the checkpoint since the cycle got here carried it
+		}
 	}
 	done := sd.answeredSincePulse(latest)
 	for _, th := range res.Thresholds {

@@ -550,3 +550,62 @@ func TestExecCycleStartsAtTheRunsWakeup(t *testing.T) {
 		})
 	}
 }
+
+// The cycle's note is said once per level it reaches, not on every call:
+// the first checkpoint past the inactivity warning carries it, the next
+// ones in the same stretch do not, nor does the status right after; past
+// the error the next checkpoint says it again (five checkpoint replies in
+// a row carried the same note).
+func TestCycleNoteOncePerLevel(t *testing.T) {
+	e := newEnv(t)
+	woken := e.now().Add(-6 * time.Minute) // past the 5-minute warning
+	e.writeStateWith(t, state.State{PulseAt: e.now(), Delivery: "tmux", Work: state.Work{Mode: state.WorkWorking, Since: &woken}})
+	said := func(cp *CheckpointResult) bool {
+		return slices.ContainsFunc(cp.Notes, func(n string) bool { return strings.HasPrefix(n, "This cycle has run") })
+	}
+	checkpoint := func() *CheckpointResult {
+		t.Helper()
+		e.clk.Advance(30 * time.Second)
+		e.writeStateWith(t, state.State{PulseAt: e.now(), Delivery: "tmux", Work: state.Work{Mode: state.WorkWorking, Since: &woken}})
+		cp, err := e.tl.Checkpoint(checkpointInput{CurrentActivity: "still on the search"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cp
+	}
+	if cp := checkpoint(); !said(cp) {
+		t.Fatalf("the first checkpoint past the warning: notes %q", cp.Notes)
+	}
+	for i := range 3 {
+		if cp := checkpoint(); said(cp) {
+			t.Fatalf("checkpoint %d after it repeats the note: %q", i+2, cp.Notes)
+		}
+	}
+	res, err := e.tl.GetHeartbeatElapsedTime(noInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StageNote != "" || res.Stage != "notice" {
+		t.Errorf("status right after a checkpoint that carried it: stage %q, note %q", res.Stage, res.StageNote)
+	}
+	// Past the error, a checkpoint from before it did not say so: the
+	// next one does (the thresholds are 5 and 10 minutes).
+	sec := func(d time.Duration) *int64 { s := int64(d / time.Second); return &s }
+	for _, c := range []struct {
+		cycle, since time.Duration
+		told         bool
+	}{
+		{6 * time.Minute, 30 * time.Second, true},  // the last checkpoint was past the warning already
+		{6 * time.Minute, 2 * time.Minute, false},  // it was before the warning
+		{11 * time.Minute, 3 * time.Minute, false}, // past the error now, at the warning then
+		{11 * time.Minute, 30 * time.Second, true}, // past the error then too
+		{6 * time.Minute, 7 * time.Minute, false},  // from another cycle
+	} {
+		if got := e.tl.cycleTold(sec(c.cycle), sec(c.since)); got != c.told {
+			t.Errorf("cycle %s, checkpoint %s ago: told %v, want %v", c.cycle, c.since, got, c.told)
+		}
+	}
+	if e.tl.cycleTold(sec(6*time.Minute), nil) {
+		t.Error("told with no checkpoint at all")
+	}
+}

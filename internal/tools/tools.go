@@ -245,6 +245,30 @@ func (t *Tools) closedNote(gap *int64, deepWork bool) (stage, note string) {
 	return "", ""
 }
 
+// cycleLevel is how far a cycle of seconds has run: 0 under the
+// inactivity warning, 1 past it, 2 past the error.
+func (t *Tools) cycleLevel(seconds int64) int {
+	d, th := time.Duration(seconds)*time.Second, t.limits()
+	switch {
+	case d >= th.InactivityError.D():
+		return 2
+	case d >= th.InactivityWarning.D():
+		return 1
+	}
+	return 0
+}
+
+// cycleTold reports whether the checkpoint sinceCheckpoint seconds ago,
+// in this cycle of cycle seconds, came after the cycle reached the level
+// it is at now: its reply carried the cycle's note, and saying it again
+// on every call only costs the agent tokens.
+func (t *Tools) cycleTold(cycle, sinceCheckpoint *int64) bool {
+	if cycle == nil || sinceCheckpoint == nil || *sinceCheckpoint > *cycle {
+		return false
+	}
+	return t.cycleLevel(*cycle-*sinceCheckpoint) >= t.cycleLevel(*cycle)
+}
+
 func (t *Tools) cycleNote(cycle *int64, deepWork bool) (stage, note string) {
 	if cycle == nil || deepWork {
 		return "", ""
