@@ -9,10 +9,10 @@ import (
 )
 
 // The screens in testdata are the real clients' panes, captured by tmux
-// (capture-pane -p) from Claude Code 2.1.197 and Gemini CLI 0.61.0 run by
-// the real-client tests: idle, a person's draft, a pasted wakeup not yet
-// sent, a turn running, a permission dialog, and the screen after a person
-// declined it with Escape; and Claude Code's with a wakeup typed over
+// (capture-pane -p) from Claude Code 2.1.197, Gemini CLI 0.61.0 and Codex
+// 0.169.0 run by the real-client tests: idle, a person's draft, a pasted
+// wakeup not yet sent, a turn running, a permission dialog, the screen
+// after a person declined it with Escape, and Codex's hooks review; and Claude Code's with a wakeup typed over
 // several lines of its input, not yet sent.
 func screen(t *testing.T, client, name string) string {
 	t.Helper()
@@ -29,15 +29,16 @@ func TestReadRealScreens(t *testing.T) {
 		draft, asks string // substrings; "" means none
 	}
 	cases := map[string]want{
-		"idle":      {ready: true},
-		"draft":     {ready: true, draft: "a draft the person typed"},
-		"pasted":    {ready: true, draft: "Pasted"},
-		"typed":     {ready: true, draft: "Urgent feedback"},
-		"busy":      {ready: true, busy: true},
-		"dialog":    {asks: "?"}, // "Do you want to proceed?", "Allow execution of [Shell]?"
-		"after-esc": {ready: true},
+		"idle":         {ready: true},
+		"draft":        {ready: true, draft: "a draft the person typed"},
+		"pasted":       {ready: true, draft: "Pasted"},
+		"typed":        {ready: true, draft: "Urgent feedback"},
+		"busy":         {ready: true, busy: true},
+		"dialog":       {asks: "?"},           // "Do you want to proceed?", "Allow execution of [Shell]?"
+		"hooks-review": {asks: "need review"}, // Codex's full-screen list, its cursor the composer's marker
+		"after-esc":    {ready: true},
 	}
-	for _, client := range []string{"claude-code", "gemini"} {
+	for _, client := range []string{"claude-code", "gemini", "codex"} {
 		for name, w := range cases {
 			if _, err := os.Stat(filepath.Join("testdata", client, name+".txt")); err != nil {
 				continue // a screen captured from one client only
@@ -68,15 +69,16 @@ func TestDecideOnRealScreens(t *testing.T) {
 	now := time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)
 	type ok struct{ typ, submit, keys bool }
 	cases := map[string]ok{
-		"idle":      {true, true, true},
-		"draft":     {false, true, false},
-		"pasted":    {false, true, false},
-		"typed":     {false, true, false},
-		"busy":      {false, true, true},
-		"dialog":    {false, false, false},
-		"after-esc": {true, true, true},
+		"idle":         {true, true, true},
+		"draft":        {false, true, false},
+		"pasted":       {false, true, false},
+		"typed":        {false, true, false},
+		"busy":         {false, true, true},
+		"dialog":       {false, false, false},
+		"hooks-review": {false, false, false},
+		"after-esc":    {true, true, true},
 	}
-	for _, client := range []string{"claude-code", "gemini"} {
+	for _, client := range []string{"claude-code", "gemini", "codex"} {
 		for name, w := range cases {
 			if _, err := os.Stat(filepath.Join("testdata", client, name+".txt")); err != nil {
 				continue

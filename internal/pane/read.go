@@ -67,6 +67,11 @@ func read(lines []string, s *client.Screen) View {
 	if at >= 0 && asks(lines[at+1:], s) != "" {
 		at = -1 // a dialog below the last prompt line: that line is the conversation's
 	}
+	if at >= 0 && !s.Boxed && dialogWords(lines, s) != "" {
+		// Without rules around the input, a full screen of the client's
+		// own (a list whose cursor is the same marker) is told by its words.
+		at = -1
+	}
 	if at < 0 {
 		v := View{Asks: asks(lines, s)}
 		v.Known = v.Asks != ""
@@ -154,6 +159,14 @@ func busy(above []string, s *client.Screen) bool {
 // words for its dialogs, else a numbered menu's chosen line ("❯ 1. Yes"),
 // else "" (a screen of another kind).
 func asks(lines []string, s *client.Screen) string {
+	if t := dialogWords(lines, s); t != "" {
+		return t
+	}
+	return menu(lines)
+}
+
+// dialogWords is the first line with the client's words for a dialog.
+func dialogWords(lines []string, s *client.Screen) string {
 	for _, l := range lines {
 		t := strings.TrimSpace(strings.Trim(l, " │"))
 		for _, w := range s.Dialogs {
@@ -162,7 +175,7 @@ func asks(lines []string, s *client.Screen) string {
 			}
 		}
 	}
-	return menu(lines)
+	return ""
 }
 
 // menu is a numbered menu's chosen line, "" when none shows.
