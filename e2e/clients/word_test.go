@@ -52,7 +52,7 @@ func (w *world) toldTheWarning(s *script) {
 			t.Logf("alerts:\n%s\nword: %s\nhook events %v", tail(w.alertsText(), 3000), b, w.hookEvents())
 		}
 	})
-	const lead = "A notice from the watchdog, read during your turn:"
+	const lead = "A notice from the watchdog, received during your turn:"
 	w.waitFor("the warning in the model's request", 120*time.Second, func() bool {
 		return s.sent(lead) && s.sent("[warning] inactivity: ")
 	})

@@ -88,7 +88,7 @@ func (e *eval) inactivity() Finding {
 		if alone > 0 {
 			// Busy by the hooks' word: not stuck, and not to be told to
 			// stop; only nothing of its own says what it does.
-			f.Notice = e.notice("No activity log or checkpoint of your own for %s, counted from %s, while your client's tools kept busy. The watchdog has started recovery: follow the recovery notice "+
+			f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s, while your client's tools kept busy. The watchdog has started recovery: follow the recovery notice "+
 				"(at the next step of your work, a checkpoint of what you are doing, then re-read GEMINI.md and ai-docs/ and write an activity log with activity_type recovery).", humanize.Span(el), from)
 		}
 		if e.cfg.RecoveryOff {

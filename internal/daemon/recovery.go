@@ -80,10 +80,10 @@ Reset before anything else. Do this now:
 4. If a notice below says an introspection is due, write it too (activity_type introspection).
 The tools name every file with the current heartbeat ID themselves: never type, reuse or invent one.`
 	busyRecoveryFormat = `RECOVERY (attempt %d of %d): the watchdog detected a problem: %s
-Your client's tools are busy, but nothing of your own says what you are doing. At the next step of your work, do this:
+Your client's tools have kept busy, but nothing of your own says what you are doing. At the next step of your work, do this:
 1. Call checkpoint with a short note of what you are doing and what is left.
 2. Re-read GEMINI.md and ai-docs/ (healthy activity, deep work, heartbeat notices).
-3. Write an activity log with create_activity_log, activity_type "recovery", saying what happened and what you will do next; if the work needs a long stretch, declare it with start_deep_work.
+3. Write an activity log with create_activity_log, activity_type "recovery", saying what happened and what you will do next; if the work needs a long stretch, declare deep work with start_deep_work.
 4. If a notice below says an introspection is due, write it too (activity_type introspection).
 The tools name every file with the current heartbeat ID themselves: never type, reuse or invent one.`
 )
@@ -218,9 +218,9 @@ func owedNotice(g *recovery.GiveUp, logged *time.Time, paused bool, loc *time.Lo
 		format := "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; the operator paused you at %s, which ended that stop, and the pause has ended since, so waking is back. Before anything else, write an activity log with create_activity_log, activity_type \"recovery\": what happened and what you will do next."
 		switch {
 		case paused && logged != nil:
-			format = "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; the operator paused you at %s, which ended that stop. No wakeup comes until the pause ends. Your recovery log (%s) is written: nothing more is asked of you for it."
+			format = "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; the operator paused you at %s, which ended that stop. No wakeup comes until the pause ends. Your recovery log, written at %s, answers it: no second one is needed."
 		case logged != nil:
-			format = "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; the operator paused you at %s, which ended that stop, and the pause has ended since, so waking is back. Your recovery log (%s) is written: act on the notices below, if any, then go on with your next activity."
+			format = "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; the operator paused you at %s, which ended that stop, and the pause has ended since, so waking is back. Your recovery log, written at %s, answers it: no second one is needed. Act on the notices below, if any, then go on with your next activity."
 		case paused:
 			format = "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; the operator paused you at %s, which ended that stop. No wakeup comes until the pause ends. Before anything else, write an activity log with create_activity_log, activity_type \"recovery\": what happened and what you will do next."
 		}
@@ -230,7 +230,7 @@ func owedNotice(g *recovery.GiveUp, logged *time.Time, paused bool, loc *time.Lo
 		return ja.F(l, format, g.Attempts, checkName(g.Check), clock(g.At), clock(g.Ended))
 	}
 	if logged != nil {
-		return ja.F(l, "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; waking came back at %s because %s, and your recovery log (%s) is written. Act on the notices below, if any, then go on with your next activity.",
+		return ja.F(l, "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; waking came back at %s because %s. Your recovery log, written at %s, answers it: no second one is needed. Act on the notices below, if any, then go on with your next activity.",
 			g.Attempts, checkName(g.Check), clock(g.At), clock(g.Ended), how, clock(*logged))
 	}
 	return ja.F(l, "Recovery tried %d times on %s, then the watchdog stopped waking you at %s; waking came back at %s because %s. Before anything else, write an activity log with create_activity_log, activity_type \"recovery\": what happened and what you will do next.",

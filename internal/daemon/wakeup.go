@@ -141,7 +141,7 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 	if n := a.cfg.Agent.MaxToolCalls; n > 0 && a.deliver.Traits().RunIsTheWork {
 		// Known before it strikes: a cut run answers nothing, and the
 		// agent can only close its cycle in time if it knows the limit.
-		paras = append(paras, ja.F(a.cfg.Language, "This run may make at most %d tool calls: the watchdog ends it at call %d, and a run it ends answers nothing. Close the cycle with an activity log well before that.", n, n+1))
+		paras = append(paras, ja.F(a.cfg.Language, "This run may make at most %d tool calls: the watchdog ends it at call %d, and a run it ends answers nothing; the call that writes your activity log counts too. Close the cycle with an activity log well before that.", n, n+1))
 	}
 	text = prompt.Build(string(id), paras...)
 	a.interruptFor(ctx, source, id)

@@ -20,7 +20,7 @@ import (
 // reached yet (interruptFor).
 
 // wordLead introduces the word in the turn.
-const wordLead = "A notice from the watchdog, read during your turn:"
+const wordLead = "A notice from the watchdog, received during your turn:"
 
 // keepWord writes the word for this pulse: the inactivity notice at
 // warning or above, while the client's hooks are heard and can tell it and

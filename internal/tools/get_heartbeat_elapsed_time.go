@@ -52,7 +52,7 @@ type ElapsedResult struct {
 	SinceLastCheckpointSeconds *int64            `json:"since_last_checkpoint_seconds,omitempty" jsonschema:"seconds since the latest checkpoint"`
 	SinceLastIntrospectionSecs *int64            `json:"since_last_introspection_seconds,omitempty" jsonschema:"seconds since the latest introspection log"`
 	DeepWork                   *DeepWorkStatus   `json:"deep_work,omitempty" jsonschema:"the deep work in force, if any"`
-	Work                       string            `json:"work" jsonschema:"working (a wakeup is unanswered), waiting (nothing is due), always (no schedule: always working), waiting_for_you, paused (the operator paused the watchdog: nothing is judged), or unknown (no watchdog is running, or no proof yet)"`
+	Work                       string            `json:"work" jsonschema:"working (a wakeup is unanswered), waiting (nothing is due), always (no schedule: always working), waiting_for_you, paused (the operator paused the watchdog: inactivity and introspection are not judged), or unknown (no watchdog is running, or no proof yet)"`
 	StretchStart               string            `json:"stretch_start,omitempty" jsonschema:"RFC 3339 start of the stretch inactivity counts from (the newest proof, tool call or unanswered wakeup); absent while waiting and during strict deep work"`
 	NotJudged                  string            `json:"not_judged,omitempty" jsonschema:"why mcp-heart cannot say which thresholds are crossed"`
 	Thresholds                 []ThresholdStatus `json:"thresholds" jsonschema:"each watchdog threshold and the time until it is crossed"`

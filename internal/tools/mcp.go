@@ -174,7 +174,7 @@ func handle[In any, PIn interface {
 }
 
 // textDescription is the output schema's description of "text".
-const textDescription = "this reply in words, the same as its text: every instruction and every reason it gives (why no wakeup comes, what to write and when) is here"
+const textDescription = "this reply's words, the same as its text content: every instruction and every reason it gives (why no wakeup comes, what to write and when) is here"
 
 // withText is out's structured content with its text first, as "text":
 // Claude Code hands its model only the structured content, Gemini CLI only
