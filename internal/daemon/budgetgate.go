@@ -17,7 +17,7 @@ import (
 // it only refuses its own calls.
 
 // gateReason is what a refused tool call tells the agent.
-const gateReason = "today's budget is spent; write your activity log and stop (mcp-heart's tools still work; tool calls are refused until local midnight)"
+const gateReason = "today's budget is spent; write your activity log and end this turn (mcp-heart's tools still work; your other tool calls are refused until local midnight)"
 
 // keepGate writes the budget gate as the budget stands at now: closed
 // while it is spent, open once (then left alone) when it is not.
