@@ -103,8 +103,8 @@ func (a *agent) noticesCarried(owed wakeup.Owed) ([]string, map[string]time.Time
 		// log is written, the other notices say what is left.
 		f, _ := a.result.Finding(rec.Check)
 		notice := recoveryNotice
-		if rec.Check == checks.Inactivity && a.busyInTools(clock.Or(a.clock).Now()) {
-			notice = busyRecoveryNotice // not stuck: busy, and unrecorded
+		if a.holdsEscapeLocked(clock.Or(a.clock).Now()) {
+			notice = busyRecoveryNotice // busy, unrecorded, and not interrupted
 		}
 		out = append(out, "[error] recovery: "+notice(rec, a.cfg.Recovery.MaxAttempts, a.cfg.Language, f.Fact))
 	}

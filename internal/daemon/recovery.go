@@ -263,11 +263,11 @@ func (a *agent) interruptFor(ctx context.Context, source string, id workspace.ID
 		a.log.Info().Str("source", source).Msg("interrupt skipped: the agent is asking a person")
 		return
 	}
-	if source == srcRecovery && a.busyUntold() {
-		// Escape would cancel the tool call in progress of an agent that
-		// was never warned: the word goes to its turn first, and the
-		// recovery prompt waits for the turn's end.
-		a.log.Info().Str("source", source).Msg("interrupt skipped: the agent is busy in its client's tools and no warning has reached its turn yet")
+	if source == srcRecovery && a.holdsEscape() {
+		// Escape would cancel the tool call in progress of an agent whose
+		// turn the error's word has not reached: the word goes first, and
+		// the recovery prompt waits for the turn's end.
+		a.log.Info().Str("source", source).Msg("interrupt skipped: the agent is busy in its client's tools and the inactivity error's notice has not reached its turn yet")
 		return
 	}
 	name := ""

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/clients"
+	"github.com/ai-heart/ai-heart/internal/clock"
 	"github.com/ai-heart/ai-heart/internal/hook"
 )
 
@@ -59,27 +60,36 @@ func (a *agent) keepWord(now time.Time) {
 	}
 }
 
-// heardTold notes a post-tool event whose hook handed the turn a word.
-// Called with a.mu held.
+// heardTold notes a post-tool event whose hook handed the turn the
+// inactivity error's word. Called with a.mu held.
 func (a *agent) heardTold(e hook.Event) {
-	if e.Kind == hook.ToolDone && strings.HasPrefix(e.Detail, hook.ToldPrefix) && e.Time.After(a.told) {
+	errWord := hook.ToldPrefix + checks.Inactivity + "." + checks.Error.String() + "."
+	if e.Kind == hook.ToolDone && strings.HasPrefix(e.Detail, errWord) && e.Time.After(a.told) {
 		a.told = e.Time
 	}
 }
 
-// busyUntold reports an agent visibly busy in its client's tools (a call
-// within the last two pulses, its turn still open) whose turn no word has
-// reached since its inactivity began counting, where its hooks could have
-// handed one over.
-func (a *agent) busyUntold() bool {
-	now := a.clock.Now()
+// holdsEscape reports an agent visibly busy in its client's tools (a call
+// within the last two pulses, its turn still open) whose turn the
+// inactivity error's word has not reached since the stretch began, where
+// its hooks could hand one over: recovery for inactivity does not
+// interrupt it (its prompt waits for the turn's end), and says so. A warned
+// turn that keeps busy past the error's word is interrupted, and the
+// recovery notice then says stop, as for any interrupted agent.
+func (a *agent) holdsEscape() bool {
+	now := clock.Or(a.clock).Now()
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	return a.holdsEscapeLocked(now)
+}
+
+// holdsEscapeLocked is holdsEscape with a.mu held.
+func (a *agent) holdsEscapeLocked(now time.Time) bool {
 	client := a.cfg.Agent.Client
 	if client == "" {
 		client = a.activity.Client
 	}
-	if !clients.Tells(client) || !a.busyInTools(now) {
+	if !clients.Tells(client) || !a.busyInTools(now) || a.gate.recovery().Check != checks.Inactivity {
 		return false
 	}
 	f, _ := a.result.Finding(checks.Inactivity)

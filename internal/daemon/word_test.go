@@ -37,10 +37,8 @@ func word(t *testing.T, ws *workspace.Workspace) hook.Word {
 
 // A turn of tool calls alone, past the inactivity warning the hooks hold
 // off (three times its threshold): the watchdog keeps the warning as the
-// hooks' word, one ID for the stretch and level, and no Escape goes to a
-// turn that busy and never told. Once the hook says it told the turn,
-// recovery may interrupt; a checkpoint clears the word.
-func TestBusyTurnGetsTheWordBeforeAnEscape(t *testing.T) {
+// hooks' word, one ID for the stretch and level, and a checkpoint clears it.
+func TestBusyTurnGetsTheWord(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig(t)
 		cfg.Schedule.Every = config.Duration(time.Hour)
@@ -58,21 +56,11 @@ func TestBusyTurnGetsTheWordBeforeAnEscape(t *testing.T) {
 			!strings.Contains(first.Text, wordLead) || !strings.Contains(first.Text, "[warning] inactivity: ") {
 			t.Fatalf("no live word after 7 s of tool calls alone: %+v\nalerts %v", first, alertsOf(t, h.alerts))
 		}
-		a := h.d.agents[0]
 		said(t, ws, hook.Event{Kind: hook.Tool, Tool: "Bash", Input: "more"})
 		time.Sleep(200 * time.Millisecond)
 		synctest.Wait()
 		if w := word(t, ws); w.ID != first.ID {
 			t.Fatalf("the word's ID changed within the stretch: %q, then %q", first.ID, w.ID)
-		}
-		if !a.busyUntold() {
-			t.Fatal("a busy turn never told is not held from recovery's Escape")
-		}
-		said(t, ws, hook.Event{Kind: hook.ToolDone, Tool: "Bash", Detail: hook.ToldPrefix + first.ID})
-		time.Sleep(200 * time.Millisecond)
-		synctest.Wait()
-		if a.busyUntold() {
-			t.Fatal("the turn was told, and recovery still may not interrupt it")
 		}
 		writeCheckpoint(t, ws)
 		time.Sleep(300 * time.Millisecond)
@@ -81,6 +69,44 @@ func TestBusyTurnGetsTheWordBeforeAnEscape(t *testing.T) {
 			t.Fatalf("a checkpoint answered the warning, yet the word stands: %+v", w)
 		}
 	})
+}
+
+// Recovery for inactivity does not interrupt a turn busy in its client's
+// tools while the error's word has not reached it: the warning's is not
+// enough (a warned turn still busy was Escaped and told "busy, at your
+// next step" in one breath). Once the hook says it told the error, recovery
+// interrupts; nor is a loop (tool_loop) ever held.
+func TestRecoveryHoldsItsEscapeUntilTheErrorIsTold(t *testing.T) {
+	now := time.Now()
+	cfg := testConfig(t).AgentConfigs()[0]
+	agentFor := func(check string) *agent {
+		rec := state.Recovery{Active: true, Attempt: 1, Check: check, StartedAt: &now, AttemptAt: &now}
+		a := &agent{agentWiring: agentWiring{cfg: cfg, clock: clock.Real{}, gate: newGate(nil, nil, nil, wakeup.State{Rec: rec})}}
+		a.result.Findings = []checks.Finding{{Check: checks.Inactivity, Level: checks.Error, Elapsed: time.Minute, Notice: "x"}}
+		a.activity.Apply(hook.Event{Time: now.Add(-2 * time.Minute), Kind: hook.TurnStart, Client: "claude-code"})
+		a.activity.Apply(hook.Event{Time: now.Add(-time.Second), Kind: hook.Tool, Tool: "Bash", Client: "claude-code"})
+		return a
+	}
+	told := func(a *agent, level checks.Level) {
+		a.mu.Lock()
+		a.heardTold(hook.Event{Time: now, Kind: hook.ToolDone, Detail: fmt.Sprintf("%sinactivity.%s.%d", hook.ToldPrefix, level, now.Add(-time.Minute).Unix())})
+		a.mu.Unlock()
+	}
+	a := agentFor(checks.Inactivity)
+	if !a.holdsEscape() {
+		t.Fatal("a busy turn never told is not held from recovery's Escape")
+	}
+	told(a, checks.Warning)
+	if !a.holdsEscape() {
+		t.Fatal("a busy turn told only the warning is not held from recovery's Escape")
+	}
+	told(a, checks.Error)
+	if a.holdsEscape() {
+		t.Fatal("the turn was told the error, and recovery still may not interrupt it")
+	}
+	if agentFor(checks.ToolLoop).holdsEscape() {
+		t.Fatal("recovery for a tool loop held its Escape for a busy turn")
+	}
 }
 
 // Recovery of an agent busy in its client's tools says what a busy agent
