@@ -29,7 +29,7 @@ type ThresholdStatus struct {
 	Check            string `json:"check" jsonschema:"the watchdog check: inactivity or introspection"`
 	Level            string `json:"level" jsonschema:"the alert level at this threshold: info, warning or error"`
 	ThresholdSeconds int64  `json:"threshold_seconds" jsonschema:"the threshold"`
-	RemainingSeconds *int64 `json:"remaining_seconds,omitempty" jsonschema:"seconds until it is crossed (0 when already crossed), as the watchdog counts (introspection: working time); absent while waiting or when the watchdog cannot be read"`
+	RemainingSeconds *int64 `json:"remaining_seconds,omitempty" jsonschema:"seconds until it is crossed (0 when already crossed), as the watchdog counts (introspection: working time); absent while waiting, for inactivity while strict deep work is in force, or when the watchdog cannot be read"`
 	Deadline         string `json:"deadline,omitempty" jsonschema:"inactivity while working: RFC 3339 time it is crossed unless you write a log or checkpoint first"`
 	Crossed          bool   `json:"crossed" jsonschema:"whether it is crossed now"`
 	Paused           bool   `json:"paused" jsonschema:"whether this check is paused now: by deep work, or by the operator's pause"`
@@ -306,8 +306,8 @@ func (s standing) work() string {
 // stretch's start, only while working.
 func (s standing) inactivity(level string, limit time.Duration, now time.Time, paused bool) ThresholdStatus {
 	ts := ThresholdStatus{Check: "inactivity", Level: level, ThresholdSeconds: int64(limit / time.Second), Paused: paused}
-	if !s.counting() {
-		return ts
+	if !s.counting() || paused {
+		return ts // strict deep work: nothing counts, nothing is crossed (as the text says)
 	}
 	at := s.stretch.From.Add(limit).In(now.Location())
 	ts.Deadline = at.Format(time.RFC3339)

@@ -63,11 +63,18 @@ func TestGetHeartbeatElapsedTime(t *testing.T) {
 		left    int64
 		crossed bool
 	}{
-		"inactivity warning": {180, false}, "inactivity error": {480, false},
 		"introspection info": {0, true}, "introspection warning": {0, false}, "introspection error": {600, false}, // 20m is not more than 20m, as the check counts
 	}
 	for _, th := range res.Thresholds {
 		w := wantTh[th.Check+" "+th.Level]
+		if th.Check == "inactivity" {
+			// Strict deep work: inactivity does not count, so no countdown,
+			// no deadline, nothing crossed (the text says none is).
+			if th.RemainingSeconds != nil || th.Deadline != "" || th.Crossed || !th.Paused {
+				t.Errorf("threshold %s %s = %+v while strict deep work pauses it", th.Check, th.Level, th)
+			}
+			continue
+		}
 		if th.RemainingSeconds == nil || *th.RemainingSeconds != w.left || th.Crossed != w.crossed || !th.Paused {
 			t.Errorf("threshold %s %s = %+v (left %v), want left %d crossed %v paused", th.Check, th.Level, th, th.RemainingSeconds, w.left, w.crossed)
 		}
