@@ -188,7 +188,7 @@ func TestCallEveryTool(t *testing.T) {
 		{"checkpoint", map[string]any{"current_activity": "reading"}, false, curID, "path"},
 		{"checkpoint", map[string]any{}, true, "current_activity", ""},
 		{"start_deep_work", map[string]any{"mode": "strict", "activity_description": "a long read", "planned_duration_minutes": 45}, true, "planned_duration_minutes", ""},
-		{"start_deep_work", map[string]any{"mode": "flexible", "activity_description": "a long read"}, false, "Flexible", "rules"},
+		{"start_deep_work", map[string]any{"mode": "flexible", "activity_description": "a long read"}, false, "Flexible", "mode"},
 		{"create_activity_log", map[string]any{"activity_type": "nap", "activity_content": []string{"x"}, "theme_start_id": themeID, "theme_directory_part": themePart}, true, "activity_type", ""},
 		{"create_activity_log", map[string]any{"activity_type": "thinking", "activity_content": []string{"read"}, "theme_start_id": themeID, "theme_directory_part": themePart}, false, "introspection", "completed_deep_work"},
 		{"start_theme", map[string]any{"theme_name": "Y", "theme_directory_part": "y/z", "reason": "r"}, true, "theme_directory_part", ""},

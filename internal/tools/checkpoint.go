@@ -36,8 +36,8 @@ type CheckpointResult struct {
 	SincePreviousCheckpointSeconds *int64   `json:"since_previous_checkpoint_seconds,omitempty" jsonschema:"seconds since the checkpoint before this one"`
 	PreviousCheckpointMessage      string   `json:"previous_checkpoint_message,omitempty" jsonschema:"what the checkpoint before this one said"`
 	DeepWorkActive                 bool     `json:"deep_work_active" jsonschema:"whether a deep-work declaration is in force"`
-	Notes                          []string `json:"notes" jsonschema:"advice for the agent"`
-	WatchdogNotices                []string `json:"watchdog_notices" jsonschema:"the running watchdog's notices (warnings, feedback, recovery) from its last pulse, less what this checkpoint answered (inactivity) and what logs or checkpoints written since that pulse answered: act on them"`
+	Notes                          []string `json:"-"` // in the reply's text, which leads the structure: not said twice
+	WatchdogNotices                []string `json:"-"` // in the reply's text, which leads the structure: not said twice
 	NoticesAgeSeconds              *int64   `json:"notices_age_seconds,omitempty" jsonschema:"how old the pulse the notices come from is"`
 }
 

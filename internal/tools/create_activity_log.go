@@ -64,8 +64,8 @@ type LogResult struct {
 	SincePreviousCheckpointSeconds *int64              `json:"since_previous_checkpoint_seconds,omitempty" jsonschema:"seconds since the latest checkpoint"`
 	CompletedDeepWork              []CompletedDeepWork `json:"completed_deep_work" jsonschema:"deep-work declarations this log completed"`
 	Stage                          string              `json:"stage" jsonschema:"empty, notice (this cycle, from the previous log or the wakeup if later, ran past the inactivity warning) or split (past the error: split your work)"`
-	Notes                          []string            `json:"notes" jsonschema:"advice for the agent"`
-	WatchdogNotices                []string            `json:"watchdog_notices" jsonschema:"the running watchdog's notices (warnings, feedback, recovery) from its last pulse, less what this log answered (inactivity and deep_work_expired; an introspection log introspection; a recovery log the recovery) and what logs or checkpoints written since that pulse answered: act on them"`
+	Notes                          []string            `json:"-"` // in the reply's text, which leads the structure: not said twice
+	WatchdogNotices                []string            `json:"-"` // in the reply's text, which leads the structure: not said twice
 	NoticesAgeSeconds              *int64              `json:"notices_age_seconds,omitempty" jsonschema:"how old the pulse the notices come from is"`
 }
 

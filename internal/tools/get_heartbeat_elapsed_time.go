@@ -57,9 +57,9 @@ type ElapsedResult struct {
 	NotJudged                  string            `json:"not_judged,omitempty" jsonschema:"why mcp-heart cannot say which thresholds are crossed"`
 	Thresholds                 []ThresholdStatus `json:"thresholds" jsonschema:"each watchdog threshold and the time until it is crossed"`
 	Stage                      string            `json:"stage" jsonschema:"empty, notice (this cycle, from your latest log or the wakeup if later, has run past the inactivity warning) or split (past the error: split your work)"`
-	StageNote                  string            `json:"stage_note,omitempty" jsonschema:"advice for the stage"`
+	StageNote                  string            `json:"-"` // in the reply's text, which leads the structure: not said twice
 	PendingNoticesHeartbeatID  string            `json:"pending_notices_heartbeat_id,omitempty" jsonschema:"the heartbeat ID of the watchdog pulse the notices come from"`
-	PendingNotices             []string          `json:"pending_notices" jsonschema:"the watchdog's notice paragraphs (warnings, feedback, recovery instructions) from its last pulse, whatever the delivery, less those a log or checkpoint written since has answered"`
+	PendingNotices             []string          `json:"-"` // in the reply's text, which leads the structure: not said twice
 	NoticesAgeSeconds          *int64            `json:"notices_age_seconds,omitempty" jsonschema:"how old the pulse the notices come from is"`
 	// recoveryCheck is the check that held recovery when it gave up.
 	recoveryCheck string

@@ -381,12 +381,9 @@ var ja = lang.Catalogue{
 	"introspection %s shortly":                             "内省（`introspection`）の%sはまもなく",
 	"Next: ":                                               "次：",
 	// Notices a call answered are left out: the agent has just acted on them.
-	"the running watchdog's notices (warnings, feedback, recovery) from its last pulse, less what this log answered (inactivity and deep_work_expired; an introspection log introspection; a recovery log the recovery) and what logs or checkpoints written since that pulse answered: act on them": "動いている watchdog の直近のパルスでの通知（警告、フィードバック、回復）。このログが応えた通知は除く：無活動（`inactivity`）と `deep_work_expired`、内省のログなら内省（`introspection`）、活動種別「回復」のログなら回復通知。そのパルスの後に書いたログやチェックポイントが応えたものも除く。これに対応すること",
-	"the running watchdog's notices (warnings, feedback, recovery) from its last pulse, less what this checkpoint answered (inactivity) and what logs or checkpoints written since that pulse answered: act on them":                                                                                 "動いている watchdog の直近のパルスでの通知（警告、フィードバック、回復）。このチェックポイントが応えた無活動（`inactivity`）の通知と、そのパルスの後に書いたログやチェックポイントが応えたものは除く。これに対応すること",
 	"The watchdog's notices from its pulse just now:\n":                                                    "たった今のパルスでの watchdog の通知：\n",
 	"the inactivity warning is already due: write one now":                                                 "無活動の警告の時間はもう過ぎています。今書いてください",
 	"the watchdog warns when %s pass with no proof of activity, and declaring does not restart that count": "活動の証明がないまま%sたつと watchdog が警告します。宣言しても、この時間は数え直されません",
 	"how old the pulse the notices come from is":                                                           "通知の元になったパルスが何秒前か",
-	"the watchdog's notice paragraphs (warnings, feedback, recovery instructions) from its last pulse, whatever the delivery, less those a log or checkpoint written since has answered":    "watchdog の直近のパルスでの通知の段落（警告、フィードバック、回復の指示）。届け方によらない。その後に書いたログやチェックポイントが応えたものは除く",
 	"This log comes after your strict deep work's deadline (%s). Make your next activity log an introspection: why was the planned time too short? Declare again only if the work goes on.": "このログは strict な深い作業の期限（%s）を過ぎてから書かれました。次の活動ログは内省にして、なぜ予定時間が足りなかったのかを振り返ってください。作業が続くときだけ、もう一度宣言してください。",
 }

@@ -71,7 +71,7 @@ type DeepWorkResult struct {
 	PlannedMinutes int      `json:"planned_minutes,omitempty" jsonschema:"strict only: planned length in minutes"`
 	Deadline       string   `json:"deadline,omitempty" jsonschema:"strict only: RFC 3339 time the declaration expires"`
 	Expired        []string `json:"expired" jsonschema:"older active declarations this one superseded, renamed to <ID>.expired.txt"`
-	Rules          string   `json:"rules" jsonschema:"what the mode means, in plain words"`
+	Rules          string   `json:"-"` // in the reply's text, which leads the structure: not said twice
 }
 
 func (r *DeepWorkResult) heartbeatID() string { return r.HeartbeatID }
