@@ -254,10 +254,7 @@ func (a *agent) interruptFor(ctx context.Context, source string, id workspace.ID
 		}
 	}
 	a.mu.Lock()
-	asking, client := a.activity.Asking, a.cfg.Agent.Client
-	if client == "" {
-		client = a.activity.Client
-	}
+	asking, client := a.activity.Asking, a.clientName()
 	a.mu.Unlock()
 	if _, looks := in.(*delivery.Tmux); asking && !looks {
 		a.log.Info().Str("source", source).Msg("interrupt skipped: the agent is asking a person")

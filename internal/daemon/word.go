@@ -29,10 +29,7 @@ const wordLead = "A notice from the watchdog, received during your turn:"
 // stands.
 func (a *agent) keepWord(now time.Time) {
 	a.mu.Lock()
-	client := a.cfg.Agent.Client
-	if client == "" {
-		client = a.activity.Client
-	}
+	client := a.clientName()
 	f, _ := a.result.Finding(checks.Inactivity)
 	stands := a.activity.Wired && a.paused == nil && f.Level >= checks.Warning && f.Notice != ""
 	prev := a.word
@@ -85,10 +82,7 @@ func (a *agent) holdsEscape() bool {
 
 // holdsEscapeLocked is holdsEscape with a.mu held.
 func (a *agent) holdsEscapeLocked(now time.Time) bool {
-	client := a.cfg.Agent.Client
-	if client == "" {
-		client = a.activity.Client
-	}
+	client := a.clientName()
 	if !clients.Tells(client) || !a.busyInTools(now) || a.gate.recovery().Check != checks.Inactivity {
 		return false
 	}
@@ -102,4 +96,13 @@ func (a *agent) busyInTools(now time.Time) bool {
 	c := a.activity
 	recent := max(2*a.cfg.Pulse.Interval.D(), 30*time.Second)
 	return c.Wired && c.InTurn && !c.LastToolAt.IsZero() && now.Sub(c.LastToolAt) <= recent
+}
+
+// clientName is the client in the agent's terminal: the config's
+// agent.client, else the one its hooks name. Called with a.mu held.
+func (a *agent) clientName() string {
+	if a.cfg.Agent.Client != "" {
+		return a.cfg.Agent.Client
+	}
+	return a.activity.Client
 }

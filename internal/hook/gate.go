@@ -45,18 +45,23 @@ func (g Gate) Closed(now time.Time) bool {
 // ReadGate reads the workspace's gate. Any failure (no file, a link out of
 // the workspace, a FIFO, a garbled body) is an open gate: it allows.
 func ReadGate(root string) Gate {
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return Gate{}
-	}
-	defer r.Close()
-	b, err := safeopen.ReadHeadIn(r, filepath.FromSlash(GateFile), maxGate+1)
-	if err != nil || len(b) > maxGate {
-		return Gate{}
-	}
 	var g Gate
-	if json.Unmarshal(b, &g) != nil {
+	if !readSmall(root, GateFile, maxGate, &g) {
 		return Gate{}
 	}
 	return g
+}
+
+// readSmall decodes the workspace's JSON file rel, at most max bytes, into
+// v: false on any failure (no file, a link out of the workspace, a FIFO, a
+// body too large or garbled). The watchdog's files the hook reads are the
+// agent's to write: none may block or mislead the hook beyond its own turn.
+func readSmall(root, rel string, max int64, v any) bool {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return false
+	}
+	defer r.Close()
+	b, err := safeopen.ReadHeadIn(r, filepath.FromSlash(rel), max+1)
+	return err == nil && int64(len(b)) <= max && json.Unmarshal(b, v) == nil
 }

@@ -1,7 +1,6 @@
 package hook
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,17 +53,8 @@ func (w Word) Live(now time.Time) bool {
 // ReadWord reads the workspace's word. Any failure (no file, a link out of
 // the workspace, a FIFO, a garbled body) is no word.
 func ReadWord(root string) Word {
-	r, err := os.OpenRoot(root)
-	if err != nil {
-		return Word{}
-	}
-	defer r.Close()
-	b, err := safeopen.ReadHeadIn(r, filepath.FromSlash(WordFile), maxWord+1)
-	if err != nil || len(b) > maxWord {
-		return Word{}
-	}
 	var w Word
-	if json.Unmarshal(b, &w) != nil {
+	if !readSmall(root, WordFile, maxWord, &w) {
 		return Word{}
 	}
 	return w
