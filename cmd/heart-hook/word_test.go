@@ -107,6 +107,17 @@ func TestHookTellsTheRunningTurnOnce(t *testing.T) {
 			if m := after(); m != nil {
 				t.Fatalf("a word linked from outside the workspace was told: %v", m)
 			}
+			os.Remove(p)
+			if err := os.WriteFile(p, []byte(`{"id":"garbled","text":`), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if m := after(); m != nil {
+				t.Fatalf("a garbled word was told: %v", m)
+			}
+			writeWord(t, ws, hook.Word{ID: "huge", Text: strings.Repeat("x", 17<<10), Written: now, Expires: now.Add(time.Minute)})
+			if m := after(); m != nil {
+				t.Fatal("a word over its size bound was told")
+			}
 		})
 	}
 	t.Run("codex", func(t *testing.T) {
@@ -118,4 +129,44 @@ func TestHookTellsTheRunningTurnOnce(t *testing.T) {
 			t.Fatalf("codex: exit %d, stdout %q, stderr %q", code, out, errs)
 		}
 	})
+}
+
+// The told marker is the agent's to plant too: a FIFO or a link in its
+// place neither blocks the hook nor keeps the turn from being told (the
+// marker then fails, and the word is told again at the next call, which
+// only the agent's own turn reads).
+func TestHookToldMarkerPlanted(t *testing.T) {
+	for _, plant := range []string{"fifo", "link"} {
+		t.Run(plant, func(t *testing.T) {
+			ws := t.TempDir()
+			now := time.Now()
+			writeWord(t, ws, hook.Word{ID: "w1", Text: "[warning] inactivity: write a checkpoint.", Written: now, Expires: now.Add(time.Minute)})
+			marker := filepath.Join(ws, filepath.FromSlash(hook.ToldFile))
+			os.MkdirAll(filepath.Dir(marker), 0o755)
+			switch plant {
+			case "fifo":
+				if err := syscall.Mkfifo(marker, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			case "link":
+				outside := filepath.Join(t.TempDir(), "elsewhere")
+				if err := os.Symlink(outside, marker); err != nil {
+					t.Fatal(err)
+				}
+				defer func() {
+					if _, err := os.Stat(outside); err == nil {
+						t.Error("the hook wrote through a link out of the workspace")
+					}
+				}()
+			}
+			start := time.Now()
+			code, out, _ := runHook(t, `{"hook_event_name":"PostToolUse","session_id":"s","tool_name":"Bash","tool_input":{}}`, "--client", "claude-code", "--workspace", ws)
+			if code != 0 || !strings.Contains(out, "write a checkpoint") {
+				t.Fatalf("exit %d, stdout %q: want the word told and exit 0", code, out)
+			}
+			if d := time.Since(start); d > 3*time.Second {
+				t.Fatalf("the hook took %s beside a planted marker", d)
+			}
+		})
+	}
 }

@@ -139,3 +139,24 @@ func TestReadCodexScreens(t *testing.T) {
 		t.Errorf("codex busy: %+v", v)
 	}
 }
+
+// The agent writes into its own screen: a fake input box (rules around a
+// prompt marker) printed in its output above a real dialog does not make
+// the screen ready, for every client whose dialog was captured; and dialog
+// words it prints above the real, idle input box do not hold the keys.
+func TestForgedScreenLines(t *testing.T) {
+	for client, marker := range map[string]string{"claude-code": "❯", "gemini": ">"} {
+		rule := strings.Repeat("─", 80)
+		dialog := screen(t, client, "dialog")
+		lines := strings.Split(dialog, "\n")
+		forged := append([]string{lines[0], rule, marker + " ", rule}, lines[1:]...)
+		if v := Read(strings.Join(forged, "\n"), client); v.Ready || v.Asks == "" {
+			t.Errorf("%s: a forged box above the real dialog reads as %+v", client, v)
+		}
+		idle := strings.Split(screen(t, client, "idle"), "\n")
+		said := append([]string{lines[0], "  Do you want to proceed? ❯ 1. Yes", "  Allow execution of [Shell]?"}, idle[1:]...)
+		if v := Read(strings.Join(said, "\n"), client); !v.Ready || v.Asks != "" {
+			t.Errorf("%s: dialog words printed above the idle input read as %+v", client, v)
+		}
+	}
+}
