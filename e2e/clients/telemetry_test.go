@@ -62,7 +62,7 @@ func (s *otlpSink) names() string {
 		if keys[k] == nil {
 			keys[k] = map[string]bool{}
 		}
-		for a := range r.Attrs {
+		for _, a := range r.Keys() {
 			keys[k][a] = true
 		}
 	}

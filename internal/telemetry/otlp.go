@@ -25,21 +25,52 @@ const (
 	Metrics Signal = "metrics"
 )
 
-// Record is one log record or one metric data point, flattened: the
-// resource's and the record's attributes in one map (the record's win).
+// Record is one log record or one metric data point: its own attributes,
+// and its resource's, shared by every record of that resource (copying them
+// into each record let a small body of many attributes and many records
+// take gigabytes).
 type Record struct {
 	Signal  Signal
 	Service string // the resource's service.name: which client spoke
 	// Name is a log record's event name (its "event.name" attribute, else
 	// its EventName, else its body) or a metric's name.
-	Name  string
-	Time  time.Time
-	Attrs map[string]string
-	Value float64 // a metric point's value; 0 for a log record
+	Name     string
+	Time     time.Time
+	Attrs    map[string]string // the record's own
+	Resource map[string]string // the resource's, shared; the record's win
+	Value    float64           // a metric point's value; 0 for a log record
 }
 
-// Attr is an attribute of the record, "" when absent.
-func (r Record) Attr(k string) string { return r.Attrs[k] }
+// Attr is an attribute of the record or else of its resource, "" when
+// absent.
+func (r Record) Attr(k string) string {
+	if v, ok := r.Attrs[k]; ok {
+		return v
+	}
+	return r.Resource[k]
+}
+
+// Keys lists the attribute names of the record and its resource.
+func (r Record) Keys() []string {
+	out := make([]string, 0, len(r.Attrs)+len(r.Resource))
+	for k := range r.Resource {
+		out = append(out, k)
+	}
+	for k := range r.Attrs {
+		if _, dup := r.Resource[k]; !dup {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// MaxRecords bounds the records and metric points of one request: a
+// client's batch holds hundreds; past the bound the request is refused
+// before anything is kept of it.
+const MaxRecords = 20_000
+
+// ErrTooMany refuses a request of more than MaxRecords records.
+var ErrTooMany = fmt.Errorf("otlp: more than %d records in one request", MaxRecords)
 
 // Decode reads an OTLP/HTTP export request of sig: protobuf unless
 // contentType names JSON. ExportLogsServiceRequest and LogsData (and their
@@ -60,6 +91,9 @@ func Decode(sig Signal, contentType string, body []byte) ([]Record, error) {
 		if err != nil {
 			return nil, fmt.Errorf("otlp logs: %w", err)
 		}
+		if ld.LogRecordCount() > MaxRecords {
+			return nil, ErrTooMany
+		}
 		return logRecords(ld), nil
 	case Metrics:
 		var md pmetric.Metrics
@@ -72,6 +106,9 @@ func Decode(sig Signal, contentType string, body []byte) ([]Record, error) {
 		if err != nil {
 			return nil, fmt.Errorf("otlp metrics: %w", err)
 		}
+		if md.DataPointCount() > MaxRecords {
+			return nil, ErrTooMany
+		}
 		return metricRecords(md), nil
 	}
 	return nil, fmt.Errorf("otlp: no signal %q", sig)
@@ -82,14 +119,14 @@ func logRecords(ld plog.Logs) []Record {
 	rls := ld.ResourceLogs()
 	for i := 0; i < rls.Len(); i++ {
 		rl := rls.At(i)
-		res := rl.Resource().Attributes()
-		svc := str(res, "service.name")
+		res := flat(rl.Resource().Attributes())
+		svc := res["service.name"]
 		sls := rl.ScopeLogs()
 		for j := 0; j < sls.Len(); j++ {
 			lrs := sls.At(j).LogRecords()
 			for k := 0; k < lrs.Len(); k++ {
 				lr := lrs.At(k)
-				attrs := flat(res, lr.Attributes())
+				attrs := flat(lr.Attributes())
 				// The event.name attribute first: Codex's EventName is its
 				// tracing site ("event otel/src/…rs:1153"), the attribute
 				// the event's own name.
@@ -104,7 +141,7 @@ func logRecords(ld plog.Logs) []Record {
 				if ts == 0 {
 					ts = lr.ObservedTimestamp()
 				}
-				out = append(out, Record{Signal: Logs, Service: svc, Name: name, Time: stamp(ts), Attrs: attrs})
+				out = append(out, Record{Signal: Logs, Service: svc, Name: name, Time: stamp(ts), Attrs: attrs, Resource: res})
 			}
 		}
 	}
@@ -116,8 +153,8 @@ func metricRecords(md pmetric.Metrics) []Record {
 	rms := md.ResourceMetrics()
 	for i := 0; i < rms.Len(); i++ {
 		rm := rms.At(i)
-		res := rm.Resource().Attributes()
-		svc := str(res, "service.name")
+		res := flat(rm.Resource().Attributes())
+		svc := res["service.name"]
 		sms := rm.ScopeMetrics()
 		for j := 0; j < sms.Len(); j++ {
 			ms := sms.At(j).Metrics()
@@ -133,11 +170,11 @@ func metricRecords(md pmetric.Metrics) []Record {
 					hp := m.Histogram().DataPoints()
 					for p := 0; p < hp.Len(); p++ {
 						dp := hp.At(p)
-						out = append(out, Record{Signal: Metrics, Service: svc, Name: m.Name(), Time: stamp(dp.Timestamp()), Attrs: flat(res, dp.Attributes()), Value: dp.Sum()})
+						out = append(out, Record{Signal: Metrics, Service: svc, Name: m.Name(), Time: stamp(dp.Timestamp()), Attrs: flat(dp.Attributes()), Resource: res, Value: dp.Sum()})
 					}
 					continue
 				default:
-					out = append(out, Record{Signal: Metrics, Service: svc, Name: m.Name(), Attrs: flat(res, pcommon.NewMap())})
+					out = append(out, Record{Signal: Metrics, Service: svc, Name: m.Name(), Resource: res})
 					continue
 				}
 				for p := 0; p < pts.Len(); p++ {
@@ -146,7 +183,7 @@ func metricRecords(md pmetric.Metrics) []Record {
 					if dp.ValueType() == pmetric.NumberDataPointValueTypeInt {
 						v = float64(dp.IntValue())
 					}
-					out = append(out, Record{Signal: Metrics, Service: svc, Name: m.Name(), Time: stamp(dp.Timestamp()), Attrs: flat(res, dp.Attributes()), Value: v})
+					out = append(out, Record{Signal: Metrics, Service: svc, Name: m.Name(), Time: stamp(dp.Timestamp()), Attrs: flat(dp.Attributes()), Resource: res, Value: v})
 				}
 			}
 		}
@@ -154,24 +191,15 @@ func metricRecords(md pmetric.Metrics) []Record {
 	return out
 }
 
-// flat is the resource's attributes overlaid with the record's, every value
-// as a string (numbers in their shortest form).
-func flat(res, rec pcommon.Map) map[string]string {
-	m := make(map[string]string, res.Len()+rec.Len())
-	for _, src := range []pcommon.Map{res, rec} {
-		src.Range(func(k string, v pcommon.Value) bool {
-			m[k] = v.AsString()
-			return true
-		})
-	}
+// flat is a map of attributes, every value as a string (numbers in their
+// shortest form).
+func flat(src pcommon.Map) map[string]string {
+	m := make(map[string]string, src.Len())
+	src.Range(func(k string, v pcommon.Value) bool {
+		m[k] = v.AsString()
+		return true
+	})
 	return m
-}
-
-func str(m pcommon.Map, k string) string {
-	if v, ok := m.Get(k); ok {
-		return v.AsString()
-	}
-	return ""
 }
 
 func stamp(ts pcommon.Timestamp) time.Time {
