@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/setup"
+	"github.com/ai-heart/ai-heart/internal/telemetry"
 )
 
 // runInit lays out a workspace from the embedded template (never
@@ -29,7 +31,7 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	})
 	langFlag := fl.String("lang", string(lang.Default), "the `LANG` of GEMINI.md and ai-docs/: en or ja (recorded in the workspace: mcp-heart and the watchdog speak it unless their config says language:)")
 	agentHome := fl.String("agent-home", "", "the home `DIR` of the user the agent runs as: init grants mcp-heart's tools there, in the clients' user settings (default: your home)")
-	cfgPath := fl.String("c", "", "the watchdog's config `FILE`: the clients' telemetry goes to its http.listen (default: "+setup.DefaultTelemetry+")")
+	cfgPath := fl.String("c", "", "the watchdog's config `FILE`: the clients' telemetry goes to its http.listen, with the agent's key (default: ./watchdog.yaml when it exists)")
 	telemetryOn := fl.Bool("telemetry", true, "turn the clients' OpenTelemetry on towards the watchdog (no prompt text); --telemetry=false leaves it as it is")
 	userUnit := fl.Bool("systemd-user", false, "also write a systemd user unit (systemctl --user) and its config for this workspace, under $XDG_CONFIG_HOME (default ~/.config)")
 	rest, code := parseInterspersed(fl, args)
@@ -57,12 +59,19 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	var otlp string
 	if *telemetryOn {
-		if otlp, err = telemetryURL(*cfgPath, dir); err != nil {
-			fmt.Fprintf(stderr, "watchdog init: -c: %v\n", err)
-			return 2
+		path := *cfgPath
+		if path == "" {
+			if fi, err := os.Stat(defaultConfig); err == nil && fi.Mode().IsRegular() {
+				path = defaultConfig
+				fmt.Fprintf(stdout, "watchdog init: the watchdog's config: ./%s (the clients' telemetry goes to its window)\n", defaultConfig)
+			}
 		}
-		if otlp == "" {
-			fmt.Fprintf(stderr, "watchdog init: warning: %s has no http.listen, so no client telemetry is turned on (set http.listen and run init again)\n", *cfgPath)
+		switch otlp, err = telemetryURL(path, dir); {
+		case err != nil:
+			fmt.Fprintf(stderr, "watchdog init: %s: %v\n", path, err)
+			return 2
+		case otlp == "" && path != "":
+			fmt.Fprintf(stderr, "watchdog init: warning: %s has no http.listen, so no client telemetry is turned on (set http.listen and run init again)\n", path)
 		}
 	}
 	res, err := setup.Init(dir, setup.Options{MCPHeart: *mcpHeart, HeartHook: *heartHook, Clients: clients, Language: l, AgentHome: *agentHome, Telemetry: otlp})
@@ -108,13 +117,52 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return initUserUnit(res, stdout, stderr)
 }
 
+// existingAncestor is the nearest folder of dir's path that exists.
+func existingAncestor(dir string) string {
+	for {
+		if _, err := os.Lstat(dir); err == nil || filepath.Dir(dir) == dir {
+			return dir
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
+// giveToOwnerOf hands what root made below anc (path and its folders up to
+// anc) to anc's owner: the watchdog's user must own its key and state
+// folder. Run as anyone else, it does nothing.
+func giveToOwnerOf(anc, path string) error {
+	if os.Geteuid() != 0 {
+		return nil
+	}
+	fi, err := os.Stat(anc)
+	if err != nil {
+		return err
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || st.Uid == 0 {
+		return nil
+	}
+	for p := path; p != anc && strings.HasPrefix(p, anc); p = filepath.Dir(p) {
+		if err := os.Lchown(p, int(st.Uid), int(st.Gid)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// defaultConfig is the config init reads when -c names none: the one the
+// quick start writes beside the workspace.
+const defaultConfig = "watchdog.yaml"
+
 // telemetryURL is where the clients of the workspace dir send their
-// telemetry: the window of the config at path (its http.listen; under
-// /otlp/<agent> when it runs several agents), else the default address.
-// A config without http.listen gives "": nothing would receive it.
+// telemetry: the window of the config at path (its http.listen), under
+// /otlp/<agent>/<key> for the config's agent with that workspace, whose
+// key lives in its state folder (made there when missing; as root only
+// read, so the watchdog's user keeps owning it). No config, or one without
+// http.listen, gives "": nothing would receive it.
 func telemetryURL(path, dir string) (string, error) {
 	if path == "" {
-		return setup.DefaultTelemetry, nil
+		return "", nil
 	}
 	cfg, err := config.Load(path)
 	if err != nil {
@@ -123,17 +171,23 @@ func telemetryURL(path, dir string) (string, error) {
 	if cfg.HTTP.Listen == "" {
 		return "", nil
 	}
-	agents := cfg.AgentConfigs()
-	if len(agents) == 1 {
-		return setup.TelemetryURL(cfg.HTTP.Listen, ""), nil
-	}
 	abs, _ := filepath.Abs(dir)
-	for _, a := range agents {
-		if w, _ := filepath.Abs(a.Workspace); w == abs {
-			return setup.TelemetryURL(cfg.HTTP.Listen, a.DisplayName()), nil
+	for _, a := range cfg.AgentConfigs() {
+		if w, _ := filepath.Abs(a.Workspace); w != abs {
+			continue
 		}
+		keyFile := filepath.Join(a.StateDir(), telemetry.KeyFile)
+		anc := existingAncestor(filepath.Dir(keyFile))
+		key, err := telemetry.LoadKey(keyFile, true)
+		if err == nil {
+			err = giveToOwnerOf(anc, keyFile)
+		}
+		if err != nil {
+			return "", fmt.Errorf("agent %s: %w (or pass --telemetry=false)", a.DisplayName(), err)
+		}
+		return setup.TelemetryURL(cfg.HTTP.Listen, a.DisplayName(), key), nil
 	}
-	return "", fmt.Errorf("%s names no agent with the workspace %s", path, abs)
+	return "", fmt.Errorf("names no agent with the workspace %s (its workspace: is another folder)", abs)
 }
 
 // reportMCPHeart says where mcp-heart was found, or warns that it was not.

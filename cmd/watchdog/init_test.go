@@ -263,3 +263,42 @@ func TestBinaryInitAndMigrate(t *testing.T) {
 		t.Errorf("watchdog migrate without DIR = %d, want 2:\n%s", code, out)
 	}
 }
+
+// Run in the folder of the quick start, init reads ./watchdog.yaml: the
+// client's telemetry goes to that config's window, under the agent's name
+// and with its key from the agent's state folder; a config that names
+// another workspace is refused.
+func TestInitReadsTheConfigBeside(t *testing.T) {
+	folder := t.TempDir()
+	bin := filepath.Join(t.TempDir(), "mcp-heart")
+	os.WriteFile(bin, []byte("#!/bin/false\n"), 0o755)
+	hook := filepath.Join(filepath.Dir(bin), "heart-hook")
+	os.WriteFile(hook, []byte("#!/bin/true\n"), 0o755)
+	state := filepath.Join(t.TempDir(), "state")
+	cfg := "workspace: ai-works\nstate_dir: " + state + "\nagent: {delivery: inbox}\nhttp: {listen: \"127.0.0.1:9599\"}\n"
+	os.WriteFile(filepath.Join(folder, "watchdog.yaml"), []byte(cfg), 0o644)
+	t.Chdir(folder)
+	var out, errb bytes.Buffer
+	if code := runInit(context.Background(), []string{"--client", "claude-code", "--mcp-heart", bin, "--heart-hook", hook, "ai-works"}, &out, &errb); code != 0 {
+		t.Fatalf("runInit() = %d; stderr:\n%s", code, errb.String())
+	}
+	keys, _ := filepath.Glob(filepath.Join(state, "ai-works-*", "telemetry.key"))
+	if len(keys) != 1 {
+		t.Fatalf("keys %v: want the agent's one key in its state folder", keys)
+	}
+	key, _ := os.ReadFile(keys[0])
+	var settings struct {
+		Env map[string]string `json:"env"`
+	}
+	b, _ := os.ReadFile(filepath.Join(folder, "ai-works", ".claude", "settings.json"))
+	json.Unmarshal(b, &settings)
+	if want := "http://127.0.0.1:9599/otlp/ai-works/" + strings.TrimSpace(string(key)); settings.Env["OTEL_EXPORTER_OTLP_ENDPOINT"] != want {
+		t.Fatalf("endpoint %q, want %q", settings.Env["OTEL_EXPORTER_OTLP_ENDPOINT"], want)
+	}
+	other := filepath.Join(t.TempDir(), "other.yaml")
+	os.WriteFile(other, []byte("workspace: /elsewhere\nstate_dir: "+state+"\nhttp: {listen: \"127.0.0.1:9599\"}\n"), 0o644)
+	errb.Reset()
+	if code := runInit(context.Background(), []string{"-c", other, "--client", "claude-code", "--mcp-heart", bin, "--heart-hook", hook, "ai-works"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "names no agent with the workspace") {
+		t.Fatalf("a config of another workspace: exit %d, stderr %q", code, errb.String())
+	}
+}

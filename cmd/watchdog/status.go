@@ -224,6 +224,10 @@ func printStatus(w io.Writer, ws *workspace.Workspace, dir string, st state.Stat
 	c := st.Counters
 	row("counts", fmt.Sprintf("pulses %d, wakeups %d, delivered %d, failed %d, taken over %d, ghosts %d, dropped %d, dropped by the budget %d, tool capped %d, token capped %d, every call refused %d, skipped %d, held by the service %d, skipped after gave_up %d, coalesced %d, outside active hours %d",
 		c.Pulses, c.Wakeups, c.Delivered, c.DeliveryFailures, c.TakenOver, c.Ghosts, c.Dropped, c.DroppedBudget, c.ToolCapped, c.TokenCapped, c.ToolRefused, c.Skipped, c.HeldService, c.GaveUp, c.Coalesced, c.OutsideActiveHours))
+	if c.TelemetryUnmatched+c.TelemetryRefused+c.TelemetryUnkeyed > 0 {
+		row("telemetry apart", fmt.Sprintf("not charged: %d usage reports of no run of this agent's, %d implausible, %d posts without its key",
+			c.TelemetryUnmatched, c.TelemetryRefused, c.TelemetryUnkeyed))
+	}
 }
 
 // blockedWord is why no wakeup comes in a word, with when it lifts by

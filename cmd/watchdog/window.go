@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -33,6 +35,7 @@ type window struct {
 	metrics *metrics.Metrics
 	srv     *http.Server
 	ln      net.Listener
+	keys    map[string]string // each agent's telemetry key, once read
 }
 
 // newWindow checks the http section and binds its address, so a bad one
@@ -50,14 +53,23 @@ func newWindow(cfg *config.Config, sink *alert.Sink) (*window, error) {
 		return nil, err
 	}
 	w := &window{cfg: cfg}
+	for _, a := range cfg.AgentConfigs() {
+		// Made at the start, so `watchdog init -c` finds it to write.
+		if _, err := w.telemetryKey(a.DisplayName()); err != nil {
+			return nil, fmt.Errorf("agent %s: %w", a.DisplayName(), err)
+		}
+	}
 	w.metrics = metrics.New(w, nil)
 	w.web = web.New(w, web.Options{Token: token, ReadAuth: readAuth, Pauser: w, Days: w, Logs: w, Metrics: w.metrics.Handler(),
-		OTLP: &telemetry.Receiver{Sink: w.telemetry}})
+		OTLP: &telemetry.Receiver{Sink: w.telemetry, Key: w.telemetryKey, Refused: w.telemetryRefused}})
 	sink.Subscribe(func(a alert.Alert) {
 		w.metrics.Alert(a.Agent, a.Check, a.Level.String())
 		w.web.PublishAlert(web.Alert{Time: a.Time, Agent: a.Agent, Level: a.Level.String(), Check: a.Check, Message: a.Message})
 	})
 	w.ln, err = web.Listen(cfg.HTTP.Listen, cfg.HTTP.MaxConnections)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("http.listen %s is taken, most likely by another watchdog: give this config a port of its own (http: {listen: \"127.0.0.1:9478\"}) and run `watchdog init -c` on its workspace again, so its clients' telemetry goes there; or run both agents from one config (agents: [...]). %w", cfg.HTTP.Listen, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("http.listen: %w", err)
 	}
@@ -114,6 +126,43 @@ func (w *window) telemetry(agent string, recs []telemetry.Record) error {
 		return errors.New("the watchdog is starting")
 	}
 	return d.Telemetry(agent, telemetry.Read(recs))
+}
+
+// telemetryKey is the key the named agent's clients export with ("" names
+// the only agent), made in its state folder on first use.
+func (w *window) telemetryKey(name string) (string, error) {
+	agents := w.cfg.AgentConfigs()
+	if name == "" && len(agents) == 1 {
+		name = agents[0].DisplayName()
+	}
+	a, err := w.agent(name)
+	if err != nil {
+		return "", fmt.Errorf("no agent %q here", name)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if k, ok := w.keys[name]; ok {
+		return k, nil
+	}
+	k, err := telemetry.LoadKey(filepath.Join(a.StateDir(), telemetry.KeyFile), true)
+	if err != nil {
+		return "", err
+	}
+	if w.keys == nil {
+		w.keys = map[string]string{}
+	}
+	w.keys[name] = k
+	return k, nil
+}
+
+// telemetryRefused tells the daemon of a post without the agent's key.
+func (w *window) telemetryRefused(name string) {
+	w.mu.Lock()
+	d := w.d
+	w.mu.Unlock()
+	if d != nil {
+		d.TelemetryWithoutKey(name)
+	}
 }
 
 // Statuses makes the window a web.Source and a metrics.Source.

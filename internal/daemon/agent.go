@@ -142,6 +142,8 @@ type clientMemory struct {
 	activity hook.Activity   // what the hooks said so far
 	heard    heard           // what the other channels said, and when
 	tele     teleBook        // the telemetry's usage until a run takes it
+	execRun  string          // the exec run in flight, as its telemetry is tagged
+	session  string          // the client's session, as the newest hook event named it
 	refusals checks.Refusals // what the client refused in the last exec run (stream-json)
 	// serviceAlerted: a service failure was alerted and no run succeeded since.
 	serviceAlerted bool

@@ -45,12 +45,23 @@ func (a *agent) keepGate(now time.Time) {
 }
 
 // inFlightSpends reports whether today's booked use and what the client's
-// telemetry has reported of the turn in flight, not booked until it ends,
-// reach the daily budget: the gate closes in the turn that spends it, not
-// only in the next. (Forged reports close only the agent's own gate.)
+// telemetry has reported of the run or turn in flight, not booked until it
+// ends, reach the daily budget: the gate closes in the turn that spends it,
+// not only in the next. Only reports that belong to that run or turn count
+// (an exec run's tags, the turn's session): a stranger's cannot close the
+// gate, nor a negative one reopen it.
 func (a *agent) inFlightSpends(now time.Time) bool {
 	b := a.cfg.Budget
-	reps := a.tele.pending()
+	a.mu.Lock()
+	bind := teleBind{run: a.execRun}
+	if bind.run == "" && a.activity.InTurn {
+		bind = teleBind{session: a.session, from: a.activity.TurnStart}
+	}
+	a.mu.Unlock()
+	if bind.run == "" && bind.session == "" {
+		return false
+	}
+	reps := a.tele.pending(bind)
 	if !b.On() || len(reps) == 0 {
 		return false
 	}

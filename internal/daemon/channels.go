@@ -111,28 +111,54 @@ func (a *agent) transcriptHeard(t answeredTurn, spoke bool) {
 }
 
 // Telemetry takes what a client reported over OpenTelemetry for the agent
-// named (""  when the watchdog runs one agent: the plain /v1/ paths). It
-// fails with ErrUnknownAgent for a name it does not run.
+// named (""  when the watchdog runs one agent). It fails with
+// ErrUnknownAgent for a name it does not run.
 func (d *Daemon) Telemetry(name string, reps []telemetry.Report) error {
-	d.mu.Lock()
-	agents := d.agents
-	d.mu.Unlock()
-	var a *agent
-	for _, x := range agents {
-		if x.name == name || name == "" && len(agents) == 1 {
-			a = x
-		}
-	}
-	if a == nil {
-		if name == "" {
-			return fmt.Errorf("%w: this watchdog runs %d agents; post to /otlp/<agent>/v1/…", ErrUnknownAgent, len(agents))
-		}
-		return fmt.Errorf("%w %q", ErrUnknownAgent, name)
+	a, err := d.teleAgent(name)
+	if err != nil {
+		return err
 	}
 	now := a.clock.Now()
 	a.telemetryHeard(now, reps)
-	a.tele.add(now, reps)
+	unmatched, refused := a.tele.add(now, a.name, a.cfg.Budget.MaxReportTokens, reps)
+	if unmatched+refused > 0 {
+		a.count(func(c *state.Counters) { c.TelemetryUnmatched += unmatched; c.TelemetryRefused += refused })
+	}
 	return nil
+}
+
+// TelemetryWithoutKey counts a post the window refused for want of the
+// agent's key, apart from what is charged; the first since the start is
+// alerted, so an operator whose clients still export to an old URL hears
+// how to fix it.
+func (d *Daemon) TelemetryWithoutKey(name string) {
+	a, err := d.teleAgent(name)
+	if err != nil {
+		return
+	}
+	a.mu.Lock()
+	first := a.counters.TelemetryUnkeyed == 0
+	a.counters.TelemetryUnkeyed++
+	a.mu.Unlock()
+	if first {
+		a.emit(a.clock.Now(), a.currentID(), checks.Warning, "telemetry",
+			"telemetry posted without this agent's key was refused (not charged): another project's client, or this agent's exporting to an old URL; if it is this agent's, run `watchdog init -c CONFIG WORKSPACE` again", 0)
+	}
+}
+
+func (d *Daemon) teleAgent(name string) (*agent, error) {
+	d.mu.Lock()
+	agents := d.agents
+	d.mu.Unlock()
+	for _, x := range agents {
+		if x.name == name || name == "" && len(agents) == 1 {
+			return x, nil
+		}
+	}
+	if name == "" {
+		return nil, fmt.Errorf("%w: this watchdog runs %d agents; post to /otlp/<agent>/<key>/v1/…", ErrUnknownAgent, len(agents))
+	}
+	return nil, fmt.Errorf("%w %q", ErrUnknownAgent, name)
 }
 
 // ErrUnknownAgent: telemetry for an agent this watchdog does not run.

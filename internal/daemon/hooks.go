@@ -78,6 +78,9 @@ func (a *agent) readHooks(b *beat) {
 		}
 		inTurn, begun := a.activity.InTurn, a.activity.TurnStart
 		a.activity.Apply(e)
+		if e.Session != "" {
+			a.session = e.Session
+		}
 		a.heardTold(e)
 		if e.Kind == hook.Failure && e.Time.After(a.started) {
 			failures = append(failures, failure{e.Detail, a.awaited()}) // acted on once, not again after a restart
@@ -205,6 +208,6 @@ func (a *agent) bookTurn(t answeredTurn) {
 		outcome = cost.Ghost
 		a.outcome(t.source, state.OutcomeGhost)
 	}
-	u, from := a.withTelemetry(t.from, t.end.Time, u, cost.FromTranscript)
+	u, from := a.withTelemetry(teleBind{session: t.end.Session, from: t.from}, t.end.Time, u, cost.FromTranscript)
 	a.spend(t.source, outcome, u, from)
 }

@@ -199,28 +199,44 @@ func TestBudgetGateClosesWhenSpent(t *testing.T) {
 
 // The gate closes in the turn that spends the budget: the client's
 // telemetry reports each model request as the turn goes (an interactive
-// client exports every few seconds), before the turn's end books it.
+// client exports every few seconds), before the turn's end books it. Only
+// what the turn's own session reported counts: a stranger's report cannot
+// close the gate, nor a negative one reopen it.
 func TestBudgetGateClosesInTheTurnThatSpendsIt(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig(t)
 		cfg.Budget.DailyTokens, cfg.Budget.Enforce = 1000, config.EnforceTurn
-		h := startFake(t, cfg, nil)
+		h := startFake(t, cfg, (&recorder{method: config.DeliveryTmux}).factory)
+		ws, _ := workspace.New(cfg.Workspace, nil)
 		p := filepath.Join(cfg.Workspace, filepath.FromSlash(hook.GateFile))
-		time.Sleep(300 * time.Millisecond)
-		synctest.Wait()
-		if _, err := os.Stat(p); err == nil {
+		closed := func() bool {
+			time.Sleep(300 * time.Millisecond) // the next pulses
+			synctest.Wait()
+			b, err := os.ReadFile(p)
+			var g hook.Gate
+			return err == nil && json.Unmarshal(b, &g) == nil && g.Closed(time.Now())
+		}
+		said(t, ws, hook.Event{Kind: hook.TurnStart, Session: "s1"})
+		if closed() {
 			t.Fatal("a gate before anything was used")
 		}
-		h.d.agents[0].tele.add(time.Now(), []telemetry.Report{
-			{Client: "claude-code", Kind: telemetry.KindUsage, Key: "s/1", Model: "m", Tokens: cost.Tokens{Input: 700}},
-			{Client: "claude-code", Kind: telemetry.KindUsage, Key: "s/2", Model: "m", Tokens: cost.Tokens{Input: 400}},
-		})
-		time.Sleep(300 * time.Millisecond) // the next pulses
-		synctest.Wait()
-		b, err := os.ReadFile(p)
-		var g hook.Gate
-		if err != nil || json.Unmarshal(b, &g) != nil || !g.Closed(time.Now()) {
-			t.Fatalf("gate %s (%v): want closed by the turn's reported 1,100 tokens of a 1,000 budget", b, err)
+		use := func(key, session string, in int64) telemetry.Report {
+			return telemetry.Report{Client: "claude-code", Kind: telemetry.KindUsage, Key: key, Session: session, Model: "m", Tokens: cost.Tokens{Input: in}}
+		}
+		h.d.Telemetry("", []telemetry.Report{use("x/1", "another-project", 900_000), use("y/1", "", 900_000)})
+		if closed() {
+			t.Fatal("the gate closed on reports of another session and of none")
+		}
+		h.d.Telemetry("", []telemetry.Report{use("s/1", "s1", 700), use("s/2", "s1", 400)})
+		if !closed() {
+			t.Fatal("gate open: want closed by the turn's reported 1,100 tokens of a 1,000 budget")
+		}
+		h.d.Telemetry("", []telemetry.Report{use("s/3", "s1", -1)})
+		if !closed() {
+			t.Fatal("one negative report reopened the gate")
+		}
+		if c := h.state().Counters; c.TelemetryRefused != 1 {
+			t.Fatalf("counters %+v: want the negative report counted as refused", c)
 		}
 	})
 }

@@ -1,6 +1,9 @@
 package daemon
 
 import (
+	"crypto/rand"
+	"encoding/hex"
+	"math"
 	"sync"
 	"time"
 
@@ -23,12 +26,18 @@ const (
 	teleMaxHeld  = 10_000
 )
 
-// teleBook holds the usage the client's telemetry reported until a run or
-// turn takes it, each request once.
+// teleBook holds the usage the client's telemetry reported until the run or
+// turn it belongs to takes it, each request once. A report belongs by who
+// sent it, never by when it came: an exec run by the tags the watchdog gave
+// it (telemetry.AttrRun), a turn in a pane by its client's session.
 type teleBook struct {
 	mu   sync.Mutex
 	held []teleUsage
 	keys map[string]time.Time // every key seen, when
+	// Counted apart, never charged: reports that belonged to no run or
+	// turn (another agent's, or never taken), and reports refused as
+	// implausible (a negative count, past budget.max_report_tokens).
+	unmatched, refused int64
 }
 
 type teleUsage struct {
@@ -36,32 +45,90 @@ type teleUsage struct {
 	rep telemetry.Report
 }
 
-// add keeps reps' usage reports that arrived at now, dropping a key seen
-// before (an export sent twice).
-func (b *teleBook) add(now time.Time, reps []telemetry.Report) {
+// teleBind names what a run or turn may take: an exec run by its tag, a
+// turn by its client's session and the time it ran.
+type teleBind struct {
+	run      string
+	session  string
+	from, to time.Time
+}
+
+// owns says whether u belongs to the run or turn b names.
+func (b teleBind) owns(u teleUsage) bool {
+	if b.run != "" {
+		return u.rep.Run == b.run
+	}
+	return b.session != "" && u.rep.Run == "" && u.rep.Session == b.session &&
+		!u.at.Before(b.from) && (b.to.IsZero() || !u.at.After(b.to))
+}
+
+// add keeps the usage reports of reps that arrived at now for the agent
+// named: a report tagged for another agent, an implausible one (most caps
+// a report's tokens; 0 none) and one that uses nothing are not kept, nor a
+// key seen before (an export sent twice). A full book makes room by its
+// oldest report, so a flood cannot keep out the one a run will take.
+func (b *teleBook) add(now time.Time, agent string, most int64, reps []telemetry.Report) (unmatched, refused int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	u0, r0 := b.unmatched, b.refused
+	defer func() { unmatched, refused = b.unmatched-u0, b.refused-r0 }()
 	if b.keys == nil {
 		b.keys = map[string]time.Time{}
 	}
+	b.prune(now)
 	for _, r := range reps {
 		if r.Kind != telemetry.KindUsage {
 			continue
 		}
-		if _, dup := b.keys[r.Key]; dup || len(b.keys) >= teleMaxKeys || len(b.held) >= teleMaxHeld {
+		switch {
+		case r.Agent != "" && r.Agent != agent && r.Agent != telemetry.Escape(agent):
+			b.unmatched++
+			continue
+		case implausibleReport(r, most):
+			b.refused++
+			continue
+		case r.Tokens.Total() == 0 && (r.USD == nil || *r.USD == 0):
+			continue // nothing to book
+		}
+		if _, dup := b.keys[r.Key]; dup {
 			continue
 		}
-		b.keys[r.Key] = now
+		if len(b.keys) < teleMaxKeys {
+			b.keys[r.Key] = now
+		}
+		if len(b.held) >= teleMaxHeld {
+			b.held = b.held[1:]
+			b.unmatched++
+		}
 		b.held = append(b.held, teleUsage{at: now, rep: r})
 	}
-	b.prune(now)
+	return
 }
 
+// implausibleReport: a count that cannot be true, as cost.Vet would refuse
+// the run it was summed into (one forged request must not turn a run's
+// real usage unknown, nor lower what the gate sees in flight).
+func implausibleReport(r telemetry.Report, most int64) bool {
+	for _, k := range cost.Kinds {
+		if r.Tokens.Kind(k) < 0 {
+			return true
+		}
+	}
+	if most > 0 && r.Tokens.Total() > most {
+		return true
+	}
+	return r.USD != nil && (*r.USD < 0 || math.IsNaN(*r.USD) || math.IsInf(*r.USD, 0))
+}
+
+// prune drops what no run took within teleKeep (counted apart) and keys
+// older than teleKeysKeep.
 func (b *teleBook) prune(now time.Time) {
 	kept := b.held[:0]
 	for _, u := range b.held {
 		if now.Sub(u.at) < teleKeep {
 			kept = append(kept, u)
+		} else {
+			b.unmatched++
 		}
 	}
 	b.held = kept
@@ -72,25 +139,27 @@ func (b *teleBook) prune(now time.Time) {
 	}
 }
 
-// pending returns the usage held, not yet taken by a run or turn.
-func (b *teleBook) pending() []telemetry.Report {
+// pending returns the usage held for the run or turn b names, not taken yet.
+func (b *teleBook) pending(bind teleBind) []telemetry.Report {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	out := make([]telemetry.Report, 0, len(b.held))
+	var out []telemetry.Report
 	for _, u := range b.held {
-		out = append(out, u.rep)
+		if bind.owns(u) {
+			out = append(out, u.rep)
+		}
 	}
 	return out
 }
 
-// take removes and returns the usage that arrived within [from, to].
-func (b *teleBook) take(from, to time.Time) []telemetry.Report {
+// take removes and returns the usage that belongs to the run or turn b names.
+func (b *teleBook) take(bind teleBind) []telemetry.Report {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	var out []telemetry.Report
 	kept := b.held[:0]
 	for _, u := range b.held {
-		if !u.at.Before(from) && !u.at.After(to) {
+		if bind.owns(u) {
 			out = append(out, u.rep)
 		} else {
 			kept = append(kept, u)
@@ -98,6 +167,13 @@ func (b *teleBook) take(from, to time.Time) []telemetry.Report {
 	}
 	b.held = kept
 	return out
+}
+
+// newRunID names one exec run for its telemetry's tags.
+func newRunID() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // teleUsageOf sums usage reports into one run's usage: tokens by kind and
@@ -144,8 +220,9 @@ func oneSource(own *cost.Usage, from string, tele *cost.Usage) (*cost.Usage, str
 
 // withTelemetry is a run's usage once its telemetry had the grace to
 // arrive: with telemetry wired, it waits until telemetryGrace after end and
-// takes what arrived from start on. Without telemetry it returns at once.
-func (a *agent) withTelemetry(start, end time.Time, own *cost.Usage, from string) (*cost.Usage, string) {
+// takes what belongs to the run or turn bind names. Without telemetry it
+// returns at once.
+func (a *agent) withTelemetry(bind teleBind, end time.Time, own *cost.Usage, from string) (*cost.Usage, string) {
 	a.mu.Lock()
 	wired := !a.heard.telemetry.IsZero()
 	a.mu.Unlock()
@@ -158,5 +235,8 @@ func (a *agent) withTelemetry(start, end time.Time, own *cost.Usage, from string
 	if wait := end.Add(telemetryGrace).Sub(a.clock.Now()); wait > 0 {
 		time.Sleep(wait)
 	}
-	return oneSource(own, from, teleUsageOf(a.tele.take(start, end.Add(telemetryGrace))))
+	if bind.run == "" {
+		bind.to = end.Add(telemetryGrace)
+	}
+	return oneSource(own, from, teleUsageOf(a.tele.take(bind)))
 }

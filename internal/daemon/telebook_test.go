@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -23,15 +24,17 @@ func TestRunBookedFromOneSource(t *testing.T) {
 		cfg := testConfig(t)
 		cfg.Schedule.Every = config.Duration(time.Minute)
 		stream := &cost.Usage{Tokens: cost.Tokens{Input: 30, Output: 15}, Models: map[string]cost.Tokens{"m": {Input: 30, Output: 15}}, ReportedUSD: usd(0.000525)}
+		var tag string // the run in flight, as its client tags its telemetry
 		req := func(key string, in, out int64) telemetry.Report {
 			return telemetry.Report{Client: telemetry.ClaudeCode, Kind: telemetry.KindUsage, Key: key, Model: "m",
-				Tokens: cost.Tokens{Input: in, Output: out}, USD: usd(0.000175)}
+				Tokens: cost.Tokens{Input: in, Output: out}, USD: usd(0.000175), Run: tag}
 		}
 		var h *harness
 		run := 0
 		nd := func(config.Delivery, *workspace.Workspace) (delivery.Deliverer, error) {
 			return &fakeDeliverer{method: config.DeliveryExec, deliver: func(ctx context.Context, p string) (delivery.Result, error) {
 				run++
+				tag = delivery.RunOf(ctx)
 				switch run {
 				case 1: // three requests, one exported twice, after the run's output
 					go func() {
@@ -82,19 +85,60 @@ func TestOneSourceRule(t *testing.T) {
 			t.Errorf("oneSource(%v, %v) = %v %q, want %v %q", c.own, c.tele, u, from, c.want, c.from)
 		}
 	}
+}
+
+// A report belongs to a run by the tags its client put on it, or to a turn
+// by its session and time, never by its arrival alone; each is taken once,
+// and what no run took is counted apart, not charged.
+func TestTeleBookBindsBySender(t *testing.T) {
 	var b teleBook
 	t0 := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
-	b.add(t0, []telemetry.Report{{Kind: telemetry.KindUsage, Key: "x"}, {Kind: telemetry.KindOther, Key: "y"}})
-	b.add(t0.Add(time.Second), []telemetry.Report{{Kind: telemetry.KindUsage, Key: "x"}})
-	b.add(t0.Add(time.Minute), []telemetry.Report{{Kind: telemetry.KindUsage, Key: "z"}})
-	if got := b.take(t0, t0.Add(10*time.Second)); len(got) != 1 || got[0].Key != "x" {
-		t.Fatalf("take %v, want x once", got)
+	use := func(key, run, session string) telemetry.Report {
+		return telemetry.Report{Kind: telemetry.KindUsage, Key: key, Run: run, Session: session, Tokens: cost.Tokens{Input: 5}}
 	}
-	if got := b.take(t0, t0.Add(10*time.Second)); len(got) != 0 {
+	b.add(t0, "alice", 0, []telemetry.Report{use("x", "r1", "s"), {Kind: telemetry.KindOther, Key: "y"}})
+	b.add(t0.Add(time.Second), "alice", 0, []telemetry.Report{use("x", "r1", "s")}) // the same export again
+	b.add(t0.Add(2*time.Second), "alice", 0, []telemetry.Report{use("other-run", "r2", "s"), use("turn", "", "s"), use("stranger", "", "s2")})
+	if got := b.take(teleBind{run: "r1"}); len(got) != 1 || got[0].Key != "x" {
+		t.Fatalf("run r1 took %v, want x once", got)
+	}
+	if got := b.take(teleBind{run: "r1"}); len(got) != 0 {
 		t.Fatalf("taken twice: %v", got)
 	}
-	b.add(t0.Add(2*time.Hour), nil)
-	if len(b.held) != 0 {
-		t.Fatalf("held %v past an hour", b.held)
+	if got := b.take(teleBind{session: "s", from: t0, to: t0.Add(time.Minute)}); len(got) != 1 || got[0].Key != "turn" {
+		t.Fatalf("the turn of session s took %v, want only its own untagged report", got)
+	}
+	if got := b.take(teleBind{session: "s", from: t0.Add(time.Hour)}); len(got) != 0 {
+		t.Fatalf("a later turn took %v", got)
+	}
+	if u, _ := b.add(t0.Add(2*time.Hour), "alice", 0, nil); u != 2 || len(b.held) != 0 {
+		t.Fatalf("after two hours: %d counted apart, %v held; want the two reports no run took counted, none held", u, b.held)
+	}
+	// Another agent's tagged report, an implausible one, one that used
+	// nothing: none is kept.
+	u, r := b.add(t0.Add(3*time.Hour), "alice", 1000, []telemetry.Report{
+		{Kind: telemetry.KindUsage, Key: "bob", Agent: "bob", Run: "r3", Tokens: cost.Tokens{Input: 5}},
+		{Kind: telemetry.KindUsage, Key: "neg", Run: "r3", Tokens: cost.Tokens{Input: -1}},
+		{Kind: telemetry.KindUsage, Key: "huge", Run: "r3", Tokens: cost.Tokens{Input: 1001}},
+		{Kind: telemetry.KindUsage, Key: "zero", Run: "r3"},
+	})
+	if u != 1 || r != 2 || len(b.held) != 0 {
+		t.Fatalf("%d unmatched, %d refused, held %v: want bob's unmatched, two refused, none held", u, r, b.held)
+	}
+}
+
+// A flood of reports cannot keep out the one a run takes: the book makes
+// room by its oldest.
+func TestTeleBookFloodKeepsTheNewest(t *testing.T) {
+	var b teleBook
+	t0 := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+	junk := make([]telemetry.Report, teleMaxHeld)
+	for i := range junk {
+		junk[i] = telemetry.Report{Kind: telemetry.KindUsage, Key: fmt.Sprint("junk", i), Run: "nobody", Tokens: cost.Tokens{Input: 1}}
+	}
+	b.add(t0, "alice", 0, junk)
+	b.add(t0.Add(time.Second), "alice", 0, []telemetry.Report{{Kind: telemetry.KindUsage, Key: "real", Run: "r1", Tokens: cost.Tokens{Input: 500_000}}})
+	if got := b.take(teleBind{run: "r1"}); len(got) != 1 || got[0].Tokens.Input != 500_000 {
+		t.Fatalf("the run took %v after a flood, want its 500,000-token report", got)
 	}
 }

@@ -147,6 +147,16 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 	a.interruptFor(ctx, source, id)
 
 	exec := a.deliver.Traits().RunIsTheWork
+	run := ""
+	if exec {
+		// The run's client tags its telemetry with this: only what it
+		// reports is booked to the run.
+		run = newRunID()
+		ctx = delivery.WithRun(ctx, a.name, run)
+		a.mu.Lock()
+		a.execRun = run
+		a.mu.Unlock()
+	}
 	a.log.Debug().Str("source", source).Str("heartbeat_id", string(id)).Msg("delivering wakeup")
 	res, err := a.deliver.Deliver(ctx, text)
 	end := a.clock.Now()
@@ -198,7 +208,7 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 	if err == nil && exec {
 		a.serviceAnswers(end, id) // tmux and inbox: the turn's end says so (readHooks)
 	}
-	a.account(source, id, now, text, res, err, probe, effs)
+	a.account(source, id, run, now, text, res, err, probe, effs)
 }
 
 // withoutFeedback drops the feedback check's notice: an urgent wakeup's own
@@ -253,12 +263,15 @@ func (a *agent) recordDelivery(end time.Time, id workspace.ID, err error) {
 // account carries out a delivered wakeup's end: its fate as the machine
 // named it, what the run cost, and its transcript line (exec replies other
 // than ghosts).
-func (a *agent) account(source string, id workspace.ID, now time.Time, text string, res delivery.Result, err error, probe bool, effs []wakeup.Effect) {
+func (a *agent) account(source string, id workspace.ID, run string, now time.Time, text string, res delivery.Result, err error, probe bool, effs []wakeup.Effect) {
 	entry := transcript.Entry{Time: now, Agent: a.name, Source: source, Prompt: text, Reply: res.Reply, DurationMS: res.Duration.Milliseconds(), ExitCode: res.ExitCode, Signal: res.Signal, Truncated: res.Truncated}
 	exec := a.deliver.Traits().RunIsTheWork
 	if exec {
 		end := a.clock.Now()
-		u, from := a.withTelemetry(now, end, res.Usage, cost.FromStream)
+		u, from := a.withTelemetry(teleBind{run: run}, end, res.Usage, cost.FromStream)
+		a.mu.Lock()
+		a.execRun = ""
+		a.mu.Unlock()
 		entry.Run = a.spend(source, costOutcome(res, err), u, from)
 		if err == nil && (res.Reply != "" || res.Usage != nil) {
 			// The run's output spoke and the run ended on its own: a turn's

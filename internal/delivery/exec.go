@@ -95,7 +95,7 @@ func (e *Exec) Deliver(ctx context.Context, prompt string) (Result, error) {
 	defer capCancel(nil)
 	cmd := exec.CommandContext(capCtx, argv[0], argv[1:]...)
 	cmd.Dir = e.Dir
-	cmd.Env = ChildEnv(os.Environ())
+	cmd.Env = runEnv(ctx, ChildEnv(os.Environ()))
 	stdout := &headBuffer{max: MaxReply}
 	stderr := &tailBuffer{max: MaxStderr}
 	cmd.Stdout, cmd.Stderr = stdout, stderr

@@ -110,6 +110,9 @@ var (
 	descWriteFailures = prometheus.NewDesc("watchdog_write_failures_total",
 		"The watchdog's own writes that failed (heartbeat ID, state, ledger, day strip, transcripts, alerts file), since it started: a full disk, say.",
 		[]string{"agent"}, nil)
+	descTelemetryApart = prometheus.NewDesc("watchdog_telemetry_unbooked_total",
+		"The clients' telemetry counted apart and never charged, since the watchdog started, by reason: unmatched (a usage report that belonged to no run or turn of the agent's), refused (an implausible count), unkeyed (a post without the agent's key).",
+		[]string{"agent", "reason"}, nil)
 	descBudgetSpent = prometheus.NewDesc("watchdog_budget_spent", "1 while the daily token and money budget is spent: no wakeups until local midnight.", []string{"agent"}, nil)
 	descCostUSD     = prometheus.NewDesc("watchdog_cost_usd_total",
 		"What the agent's runs cost in USD, by wakeup source (the client's own figure, else the config's prices); runs with no known price are not in it. Kept across restarts.",
@@ -124,7 +127,7 @@ type stateCollector struct {
 
 func (c *stateCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descPulses, descLevel, descWakeup, descBreaker, descCapUsed, descCapLimit,
-		descProofAge, descIntroAge, descDeepWork, descPaused, descLastPulse, descTokens, descCostUSD, descBudgetSpent, descWriteFailures, descChannel} {
+		descProofAge, descIntroAge, descDeepWork, descPaused, descLastPulse, descTokens, descCostUSD, descBudgetSpent, descWriteFailures, descChannel, descTelemetryApart} {
 		ch <- d
 	}
 }
@@ -146,6 +149,9 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 		a := s.Agent
 		counter(descPulses, s.Counters.Pulses, a)
 		counter(descWriteFailures, s.Chambers.Pulse.WriteFailures, a)
+		for reason, v := range map[string]int64{"unmatched": s.Counters.TelemetryUnmatched, "refused": s.Counters.TelemetryRefused, "unkeyed": s.Counters.TelemetryUnkeyed} {
+			counter(descTelemetryApart, v, a, reason)
+		}
 		gauge(descLastPulse, float64(s.PulseAt.UnixMilli())/1000, a)
 		for ch, at := range s.Channels {
 			gauge(descChannel, float64(at.UnixMilli())/1000, a, ch)

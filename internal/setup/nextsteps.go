@@ -82,6 +82,16 @@ func WatchdogConfig(res Result) string {
 	return b.String()
 }
 
+// initArgs is init's command line for res again: its clients and folder.
+func initArgs(res Result) string {
+	var b strings.Builder
+	for _, c := range res.Clients {
+		fmt.Fprintf(&b, "--client %s ", c)
+	}
+	b.WriteString(filepath.Base(res.Dir))
+	return b.String()
+}
+
 // NextSteps is the text shown after init: what each wired client still
 // needs, then the watchdog's config. configFile is the config init wrote
 // (--systemd-user), "" when the operator is to save it.
@@ -145,10 +155,17 @@ func NextSteps(res Result, configFile string) string {
 	if configFile != "" {
 		step("The watchdog's config is %s; as init writes it:\n\n%s\n\n"+
 			"Change it there; the unit below runs the watchdog with it.", configFile, cfg)
-	} else {
+	} else if res.Telemetry {
 		step("Run the watchdog on the workspace. Save this as watchdog.yaml:\n\n%s\n\n"+
 			"then: watchdog run -c watchdog.yaml    (one scan: watchdog check -c watchdog.yaml)\n"+
 			"The page: http://127.0.0.1:9477/", cfg)
+	} else {
+		step("Run the watchdog on the workspace. Save this as watchdog.yaml, beside the workspace:\n\n%s\n\n"+
+			"then, in that folder: watchdog init %s again (it reads ./watchdog.yaml and turns the\n"+
+			"client's telemetry on towards this watchdog, with the agent's key),\n"+
+			"and: watchdog run -c watchdog.yaml    (one scan: watchdog check -c watchdog.yaml)\n"+
+			"A second agent on this machine: its own folder, config and port (docs/watchdog.md).\n"+
+			"The page: http://127.0.0.1:9477/", cfg, initArgs(res))
 	}
 	if mainClient(res.Clients) == ClientClaudeCode {
 		step("Interactive instead of headless: start the agent in tmux (tmux new -s agent claude,\n" +

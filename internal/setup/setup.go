@@ -91,6 +91,8 @@ type Result struct {
 	// Language is the language the docs were written in; the config shown
 	// in the next steps sets it.
 	Language lang.Lang
+	// Telemetry: the clients' telemetry was turned on towards a watchdog.
+	Telemetry bool
 	// Home is the agent's home, where the clients' user settings were
 	// written ("" with WorkspaceOnly).
 	Home string
@@ -144,6 +146,7 @@ func Init(dir string, opt Options) (Result, error) {
 	}
 	res.Dir = ws.Root
 	res.Language = opt.Language
+	res.Telemetry = opt.Telemetry != ""
 	if res.Language == "" {
 		res.Language = lang.Default
 	}

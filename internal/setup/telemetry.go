@@ -2,33 +2,43 @@ package setup
 
 import (
 	"fmt"
+	"net/url"
 	"reflect"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 )
 
-// DefaultTelemetry is where the clients send their telemetry when init is
-// given no watchdog config: the window's usual address (http.listen
-// 127.0.0.1:9477), which takes the plain /v1/ paths while it runs one agent.
-const DefaultTelemetry = "http://127.0.0.1:9477"
-
 // TelemetryURL is the base the clients export to for a watchdog listening
-// on listen ("" takes the default): the plain root, or /otlp/<agent> when
-// the watchdog runs several agents (agent is then this workspace's name).
-func TelemetryURL(listen, agent string) string {
-	if listen == "" {
-		return DefaultTelemetry
-	}
+// on listen: /otlp/<agent>/<key>, the agent's name and its telemetry key
+// (the window refuses a post without it).
+func TelemetryURL(listen, agent, key string) string {
 	host := listen
 	if strings.HasPrefix(host, ":") || strings.HasPrefix(host, "0.0.0.0:") || strings.HasPrefix(host, "[::]:") {
 		host = "127.0.0.1" + host[strings.LastIndex(host, ":"):] // a wildcard bind is reached on loopback
 	}
-	u := "http://" + host
-	if agent != "" {
-		u += "/otlp/" + agent
+	return "http://" + host + "/otlp/" + url.PathEscape(agent) + "/" + key
+}
+
+// earlierOwn says whether an endpoint a client's settings hold is one an
+// earlier init wrote (the window on loopback, its root or an /otlp/ path):
+// init replaces it, where it keeps one the user chose.
+func earlierOwn(v any) bool {
+	s, ok := v.(string)
+	if !ok {
+		return false
 	}
-	return u
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme != "http" {
+		return false
+	}
+	switch u.Hostname() {
+	case "127.0.0.1", "::1", "localhost":
+	default:
+		return false
+	}
+	p := strings.TrimSuffix(u.Path, "/")
+	return p == "" || strings.HasPrefix(p, "/otlp/")
 }
 
 // The names below were confirmed against the installed clients
@@ -58,6 +68,11 @@ func setClaudeTelemetry(root *object, url string, n *notes) error {
 	}
 	for _, p := range claudeTelemetryEnv(url) {
 		if v, ok := env.get(p.k); ok {
+			if p.k == "OTEL_EXPORTER_OTLP_ENDPOINT" && v != p.v && earlierOwn(v) {
+				env.set(p.k, p.v)
+				n.add("env.%s updated from an earlier init's %s", p.k, jsonText(v))
+				continue
+			}
 			if v != p.v {
 				n.add("env.%s %s is kept as you set it; the watchdog's telemetry wants %q", p.k, jsonText(v), p.v)
 			}
@@ -80,6 +95,11 @@ func setGeminiTelemetry(root *object, url string, n *notes) error {
 	}
 	for _, p := range []kv{{"enabled", true}, {"otlpEndpoint", url}, {"otlpProtocol", "http"}, {"logPrompts", false}} {
 		if v, ok := t.get(p.k); ok {
+			if p.k == "otlpEndpoint" && v != p.v && earlierOwn(v) {
+				t.set(p.k, p.v)
+				n.add("telemetry.%s updated from an earlier init's %s", p.k, jsonText(v))
+				continue
+			}
 			if v != p.v {
 				n.add("telemetry.%s %s is kept as you set it; the watchdog's telemetry wants %s", p.k, jsonText(v), jsonText(p.v))
 			}
@@ -118,7 +138,9 @@ func mergeCodexOtel(doc []byte, url string, n *notes) ([]byte, error) {
 		var own map[string]any
 		want, _ := toml.Marshal(map[string]any{"otel": newCodexOtel(url)})
 		toml.Unmarshal(want, &own)
-		if !reflect.DeepEqual(before["otel"], own["otel"]) {
+		if !reflect.DeepEqual(before["otel"], own["otel"]) && earlierCodex(before["otel"]) {
+			n.add("[otel] points at an earlier watchdog URL, which the window now refuses without this agent's key: remove the [otel] table and run init again (it writes exporter and metrics_exporter to %s/v1/logs and /v1/metrics)", url)
+		} else if !reflect.DeepEqual(before["otel"], own["otel"]) {
 			n.add("[otel] is kept as you set it; the watchdog's telemetry wants exporter and metrics_exporter otlp-http to %s/v1/logs and /v1/metrics, log_user_prompt = false", url)
 		}
 		return doc, nil
@@ -140,4 +162,14 @@ func mergeCodexOtel(doc []byte, url string, n *notes) ([]byte, error) {
 		return nil, fmt.Errorf("cannot add [otel] without changing other settings: add it by hand (docs/telemetry.md)")
 	}
 	return out, nil
+}
+
+// earlierCodex says whether a Codex [otel] table exports its logs to an
+// endpoint an earlier init wrote.
+func earlierCodex(otel any) bool {
+	t, _ := otel.(map[string]any)
+	exp, _ := t["exporter"].(map[string]any)
+	h, _ := exp["otlp-http"].(map[string]any)
+	e, _ := h["endpoint"].(string)
+	return e != "" && earlierOwn(strings.TrimSuffix(e, "/v1/logs"))
 }

@@ -94,13 +94,12 @@ func TestWireTurnsTelemetryOn(t *testing.T) {
 
 func TestTelemetryURL(t *testing.T) {
 	for _, c := range []struct{ listen, agent, want string }{
-		{"", "", "http://127.0.0.1:9477"},
-		{"127.0.0.1:9500", "", "http://127.0.0.1:9500"},
-		{":9500", "bob", "http://127.0.0.1:9500/otlp/bob"},
-		{"0.0.0.0:9500", "", "http://127.0.0.1:9500"},
-		{"[::1]:9500", "", "http://[::1]:9500"},
+		{"127.0.0.1:9500", "a", "http://127.0.0.1:9500/otlp/a/K"},
+		{":9500", "bob", "http://127.0.0.1:9500/otlp/bob/K"},
+		{"0.0.0.0:9500", "a b/c", "http://127.0.0.1:9500/otlp/a%20b%2Fc/K"},
+		{"[::1]:9500", "a", "http://[::1]:9500/otlp/a/K"},
 	} {
-		if got := TelemetryURL(c.listen, c.agent); got != c.want {
+		if got := TelemetryURL(c.listen, c.agent, "K"); got != c.want {
 			t.Errorf("TelemetryURL(%q, %q) = %q, want %q", c.listen, c.agent, got, c.want)
 		}
 	}
@@ -112,4 +111,28 @@ func fileNotes(wrote []Wrote) []string {
 		out = append(out, w.Notes...)
 	}
 	return out
+}
+
+// Run again once the window asks for the agent's key, init replaces the
+// endpoint an earlier init wrote (the window's bare root) and keeps one the
+// user chose.
+func TestWireUpdatesAnEarlierEndpoint(t *testing.T) {
+	w := testWiring(t)
+	w.Telemetry = "http://127.0.0.1:9477/otlp/a/K"
+	w.Home = t.TempDir()
+	os.MkdirAll(filepath.Join(w.Dir, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(w.Dir, ".claude/settings.json"), []byte(`{"env": {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:9477"}}`), 0o644)
+	os.MkdirAll(filepath.Join(w.Dir, ".gemini"), 0o755)
+	os.WriteFile(filepath.Join(w.Dir, ".gemini/settings.json"), []byte(`{"telemetry": {"otlpEndpoint": "https://collector.example:4318"}}`), 0o644)
+	if _, _, err := Wire(w, []string{ClientClaudeCode, ClientGemini}); err != nil {
+		t.Fatal(err)
+	}
+	env := readJSON(t, filepath.Join(w.Dir, ".claude/settings.json")).(map[string]any)["env"].(map[string]any)
+	if env["OTEL_EXPORTER_OTLP_ENDPOINT"] != w.Telemetry {
+		t.Errorf("Claude Code's endpoint %v, want the earlier init's replaced by %s", env["OTEL_EXPORTER_OTLP_ENDPOINT"], w.Telemetry)
+	}
+	tel := readJSON(t, filepath.Join(w.Dir, ".gemini/settings.json")).(map[string]any)["telemetry"].(map[string]any)
+	if tel["otlpEndpoint"] != "https://collector.example:4318" {
+		t.Errorf("Gemini CLI's endpoint %v: the user's own collector was replaced", tel["otlpEndpoint"])
+	}
 }

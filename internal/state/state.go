@@ -245,6 +245,13 @@ type Counters struct {
 	Alerts             int64 `json:"alerts"`
 	SweptTempFiles     int64 `json:"swept_temp_files"` // stale renameio temp files removed
 	Paused             int64 `json:"paused"`           // wakeups not sent because the agent is paused
+	// Telemetry's usage reports counted apart, never charged: those that
+	// belonged to no run or turn of the agent's (another agent's, a
+	// stranger's, never taken), and those refused as implausible.
+	TelemetryUnmatched int64 `json:"telemetry_unmatched,omitempty"`
+	TelemetryRefused   int64 `json:"telemetry_refused,omitempty"`
+	// TelemetryUnkeyed counts posts refused for want of the agent's key.
+	TelemetryUnkeyed int64 `json:"telemetry_unkeyed,omitempty"`
 	// BySource splits the wakeups' fates by the chamber that asked:
 	// source (schedule, idle, recovery, feedback) -> outcome -> count.
 	BySource map[string]map[string]int64 `json:"wakeups_by_source,omitempty"`

@@ -31,10 +31,13 @@ const (
 type Report struct {
 	Client  string
 	Session string // the client's session (conversation) id
-	Turn    string // the prompt's id where the client gives one
-	Time    time.Time
-	Kind    string
-	Name    string // the event's name as the client sent it
+	// Agent and Run are the watchdog's own tags of an exec run
+	// (AttrAgent, AttrRun); "" on a record of an interactive session.
+	Agent, Run string
+	Turn       string // the prompt's id where the client gives one
+	Time       time.Time
+	Kind       string
+	Name       string // the event's name as the client sent it
 	// Key identifies a usage report for deduplication: a client that
 	// retries an export sends the same record again.
 	Key    string
@@ -68,7 +71,7 @@ func Read(recs []Record) []Report {
 		if c == "" || r.Signal != Logs {
 			continue
 		}
-		rep := Report{Client: c, Time: r.Time, Kind: KindOther, Name: r.Name}
+		rep := Report{Client: c, Time: r.Time, Kind: KindOther, Name: r.Name, Agent: r.Attr(AttrAgent), Run: r.Attr(AttrRun)}
 		if ts, err := time.Parse(time.RFC3339Nano, r.Attr("event.timestamp")); err == nil && rep.Time.IsZero() {
 			rep.Time = ts
 		}

@@ -19,11 +19,15 @@ const (
 // Receiver is the OTLP/HTTP endpoint: POST /v1/logs and /v1/metrics,
 // protobuf or JSON, plain or gzip, chunked or not. Each request's records
 // go to Sink in one call, with the agent the path names (its "agent" path
-// value, as in /otlp/{agent}/v1/logs; "" for plain /v1/logs); the answer
-// is OTLP's empty success, or 404 when Sink refuses the agent. Guarding who may post is the server's (the
-// window's loopback and token rules).
+// value, as in /otlp/{agent}/{key}/v1/logs; "" for plain /v1/logs); the
+// answer is OTLP's empty success, or 404 when Sink refuses the agent.
 type Receiver struct {
 	Sink func(agent string, recs []Record) error
+	// Key, when set, is the key the agent's clients must send (the "key"
+	// path value); a post without it gets 401 before its body is read,
+	// and Refused hears of it. Key fails for an agent not run here.
+	Key     func(agent string) (string, error)
+	Refused func(agent string)
 }
 
 // ServeHTTP takes one export request; the path's last element names the signal.
@@ -33,6 +37,21 @@ func (rc *Receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost || (sig != Logs && sig != Metrics && sig != traces) {
 		http.Error(w, "OTLP/HTTP takes POST /v1/logs and /v1/metrics", http.StatusNotFound)
 		return
+	}
+	agent := r.PathValue("agent")
+	if rc.Key != nil {
+		want, err := rc.Key(agent)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusNotFound)
+			return
+		}
+		if !SameKey(r.PathValue("key"), want) {
+			if rc.Refused != nil {
+				rc.Refused(agent)
+			}
+			http.Error(w, "telemetry without this agent's key: export to the URL `watchdog init -c CONFIG` writes (/otlp/<agent>/<key>)", http.StatusUnauthorized)
+			return
+		}
 	}
 	ct := r.Header.Get("Content-Type")
 	isJSON := strings.HasPrefix(strings.ToLower(ct), "application/json")
@@ -63,7 +82,7 @@ func (rc *Receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if rc.Sink != nil && len(recs) > 0 {
-		if err := rc.Sink(r.PathValue("agent"), recs); err != nil {
+		if err := rc.Sink(agent, recs); err != nil {
 			http.Error(w, err.Error(), http.StatusNotFound) // no such agent: a client pointed at the wrong watchdog
 			return
 		}

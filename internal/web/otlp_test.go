@@ -1,10 +1,13 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/ai-heart/ai-heart/internal/telemetry"
 )
 
 // The clients' telemetry comes in as reads do: open on loopback (no web
@@ -54,5 +57,46 @@ func TestOTLPGuardedAsReads(t *testing.T) {
 	}
 	if none := New(newFake("alice"), Options{}); do(none, "POST", "/v1/logs", "127.0.0.1:9477", "") < 400 {
 		t.Fatal("a window without a receiver took telemetry")
+	}
+}
+
+// A post needs the agent's telemetry key in its path, on loopback too: a
+// stranger's, or another project's client still exporting to the window's
+// root, is refused before its body is read, and counted.
+func TestOTLPNeedsTheAgentsKey(t *testing.T) {
+	var took, refused []string
+	rc := &telemetry.Receiver{
+		Sink: func(agent string, recs []telemetry.Record) error { took = append(took, agent); return nil },
+		Key: func(agent string) (string, error) {
+			if agent == "alice" || agent == "" {
+				return "0123456789abcdef0123456789abcdef", nil
+			}
+			return "", errors.New("no such agent")
+		},
+		Refused: func(agent string) { refused = append(refused, agent) },
+	}
+	s := New(newFake("alice"), Options{OTLP: rc})
+	body := `{"resourceLogs":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"claude-code"}}]},"scopeLogs":[{"logRecords":[{"attributes":[{"key":"event.name","value":{"stringValue":"api_request"}}]}]}]}]}`
+	for _, c := range []struct {
+		path string
+		want int
+	}{
+		{"/v1/logs", http.StatusUnauthorized},
+		{"/otlp/alice/v1/logs", http.StatusUnauthorized},
+		{"/otlp/alice/guess/v1/logs", http.StatusUnauthorized},
+		{"/otlp/bob/0123456789abcdef0123456789abcdef/v1/logs", http.StatusNotFound},
+		{"/otlp/alice/0123456789abcdef0123456789abcdef/v1/logs", http.StatusOK},
+	} {
+		r := httptest.NewRequest("POST", c.path, strings.NewReader(body))
+		r.Host = "127.0.0.1:9477"
+		r.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		if w.Code != c.want {
+			t.Errorf("POST %s: %d %s, want %d", c.path, w.Code, w.Body, c.want)
+		}
+	}
+	if len(took) != 1 || took[0] != "alice" || len(refused) != 3 {
+		t.Fatalf("took %q, refused %q: want alice's keyed post taken, the three without the key counted", took, refused)
 	}
 }

@@ -62,9 +62,10 @@ type Options struct {
 	Logs     Logs         // nil: the log endpoint answers 501
 	Metrics  http.Handler // nil: no /metrics
 	// OTLP takes the clients' OpenTelemetry exports (POST /v1/logs,
-	// /v1/metrics, /v1/traces, and the same under /otlp/{agent}/ for a
-	// watchdog of several agents); nil: none. Guarded as reads are: open
-	// on loopback, the token off it.
+	// /v1/metrics, /v1/traces, and the same under /otlp/{agent}/ and
+	// /otlp/{agent}/{key}/); nil: none. Guarded as reads are (open on
+	// loopback, the token off it), and by the agent's key, which the
+	// handler checks.
 	OTLP http.Handler
 	Now  func() time.Time
 	// AlertsKept is how many alerts per agent the page shows (default 20).
@@ -125,6 +126,7 @@ func New(src Source, o Options) *Server {
 		for _, sig := range []string{"logs", "metrics", "traces"} {
 			s.mux.Handle("POST /v1/"+sig, s.read(o.OTLP))
 			s.mux.Handle("POST /otlp/{agent}/v1/"+sig, s.read(o.OTLP))
+			s.mux.Handle("POST /otlp/{agent}/{key}/v1/"+sig, s.read(o.OTLP))
 		}
 	}
 	return s
