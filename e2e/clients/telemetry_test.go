@@ -191,9 +191,10 @@ func TestTelemetryToNobody(t *testing.T) {
 	}
 }
 
-// newTelemetryWorld lays out a workspace for client with `watchdog init -c`
-// naming a config whose window listens on a free loopback port: init turns
-// the client's telemetry on towards it, and the watchdog run serves it.
+// newTelemetryWorld lays out a workspace for client, then, as README's
+// quick start does, runs `watchdog init` again beside a config whose window
+// listens on a free loopback port: init turns the client's telemetry on
+// towards it, with the agent's key, and the watchdog run serves it.
 func newTelemetryWorld(t *testing.T, client string, hooked bool) (*world, string) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -201,16 +202,21 @@ func newTelemetryWorld(t *testing.T, client string, hooked bool) (*world, string
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	cfg := filepath.Join(t.TempDir(), "init.yaml")
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("workspace: /unused\nhttp: {listen: %q}\n", addr)), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	hook := "/nonexistent/heart-hook"
 	if hooked {
 		hook = filepath.Join(binDir, "heart-hook")
 	}
-	w := newWorldWith(t, "--heart-hook", hook, "--client", client, "-c", cfg)
+	w := newWorldWith(t, "--heart-hook", hook, "--client", client, "--telemetry=false")
 	w.more = fmt.Sprintf("http: {listen: %q}\n", addr)
+	dir := filepath.Dir(w.ws)
+	if err := os.WriteFile(filepath.Join(dir, "watchdog.yaml"), []byte(fmt.Sprintf("workspace: ai-works\nhttp: {listen: %q}\n", addr)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(filepath.Join(binDir, "watchdog"), "init", "--mcp-heart", filepath.Join(binDir, "mcp-heart"), "--heart-hook", hook, "--client", client, "ai-works")
+	cmd.Dir, cmd.Env = dir, w.env
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "./watchdog.yaml") {
+		t.Fatalf("watchdog init beside watchdog.yaml: %v\n%s", err, out)
+	}
 	return w, "http://" + addr
 }
 

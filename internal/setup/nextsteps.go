@@ -164,7 +164,7 @@ func NextSteps(res Result, configFile string) string {
 			"then, in that folder: watchdog init %s again (it reads ./watchdog.yaml and turns the\n"+
 			"client's telemetry on towards this watchdog, with the agent's key),\n"+
 			"and: watchdog run -c watchdog.yaml    (one scan: watchdog check -c watchdog.yaml)\n"+
-			"A second agent on this machine: its own folder, config and port (docs/watchdog.md).\n"+
+			"A second agent on this machine: its own folder, config and port (README.md).\n"+
 			"The page: http://127.0.0.1:9477/", cfg, initArgs(res))
 	}
 	if mainClient(res.Clients) == ClientClaudeCode {
