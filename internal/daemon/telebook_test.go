@@ -64,6 +64,41 @@ func TestRunBookedFromOneSource(t *testing.T) {
 	})
 }
 
+// A run whose only usage source is its telemetry is booked at its real
+// requests: one forged negative request tagged with the run is refused,
+// not summed into a run the ledger must then call unknown; and a
+// stranger's untagged report arriving during the run is not the run's.
+func TestForgedReportsDoNotChangeTheRun(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Schedule.Every = config.Duration(time.Minute)
+		var h *harness
+		nd := func(config.Delivery, *workspace.Workspace) (delivery.Deliverer, error) {
+			return &fakeDeliverer{method: config.DeliveryExec, deliver: func(ctx context.Context, p string) (delivery.Result, error) {
+				run := delivery.RunOf(ctx)
+				h.d.Telemetry("", []telemetry.Report{
+					{Client: telemetry.ClaudeCode, Kind: telemetry.KindUsage, Key: run + "a", Model: "m", Tokens: cost.Tokens{Input: 90_000, Output: 500}, Run: run},
+					{Client: telemetry.ClaudeCode, Kind: telemetry.KindUsage, Key: run + "b", Model: "m", Tokens: cost.Tokens{Input: -1}, Run: run},
+					{Client: telemetry.ClaudeCode, Kind: telemetry.KindUsage, Key: run + "c", Model: "claude-forged", Tokens: cost.Tokens{Input: 57_420}, Session: "stranger"},
+				})
+				return delivery.Result{Reply: "done"}, nil
+			}}, nil
+		}
+		h = startFake(t, cfg, nd)
+		h.d.Telemetry("", []telemetry.Report{{Client: telemetry.ClaudeCode, Kind: telemetry.KindOther}}) // telemetry wired
+		time.Sleep(time.Minute + 30*time.Second)
+		synctest.Wait()
+		st := h.state()
+		c := st.Cost.Totals["schedule"]
+		if c.Runs != 1 || c.Unknown != 0 || c.Tokens != (cost.Tokens{Input: 90_000, Output: 500}) {
+			t.Fatalf("ledger %+v: want one run of 90,000+500 tokens", c)
+		}
+		if st.Counters.TelemetryRefused != 1 {
+			t.Fatalf("counters %+v: want the negative report refused", st.Counters)
+		}
+	})
+}
+
 func TestOneSourceRule(t *testing.T) {
 	own := &cost.Usage{Tokens: cost.Tokens{Input: 10}}
 	tele := &cost.Usage{Tokens: cost.Tokens{Input: 10}}
