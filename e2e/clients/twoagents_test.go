@@ -26,6 +26,13 @@ func TestTwoAgentsOneMachine(t *testing.T) {
 	a.claudeExec(idleScript(), []string{"--output-format", "stream-json", "--verbose"}, "output: stream-json")
 	b.claudeExec(idleScript(), []string{"--output-format", "stream-json", "--verbose"}, "output: stream-json")
 
+	a.waitFor("A's window", 30*time.Second, func() bool {
+		resp, err := http.Get(windowA + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err == nil
+	})
 	// A stranger on this machine posts a forged request to A's window,
 	// at the root and under A's name, without A's key.
 	forged := `{"resourceLogs":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"claude-code"}}]},"scopeLogs":[{"logRecords":[{"attributes":[` +
