@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
@@ -224,6 +225,17 @@ func printStatus(w io.Writer, ws *workspace.Workspace, dir string, st state.Stat
 	c := st.Counters
 	row("counts", fmt.Sprintf("pulses %d, wakeups %d, delivered %d, failed %d, taken over %d, ghosts %d, dropped %d, dropped by the budget %d, tool capped %d, token capped %d, every call refused %d, skipped %d, held by the service %d, skipped after gave_up %d, coalesced %d, outside active hours %d",
 		c.Pulses, c.Wakeups, c.Delivered, c.DeliveryFailures, c.TakenOver, c.Ghosts, c.Dropped, c.DroppedBudget, c.ToolCapped, c.TokenCapped, c.ToolRefused, c.Skipped, c.HeldService, c.GaveUp, c.Coalesced, c.OutsideActiveHours))
+	if p := st.Progress; p != nil {
+		w := fmt.Sprintf("%d answered wakeups in a row changed nothing (no_progress warns at %d) in %s", p.Unchanged, p.After, strings.Join(p.Watched, ", "))
+		if n := len(p.Recent); n > 0 {
+			r := p.Recent[n-1]
+			w += fmt.Sprintf("; last, at %s: %d files, %d commits", r.Time.Local().Format("15:04"), r.Files, r.Commits)
+			if r.Said != "" {
+				w += fmt.Sprintf("; said %q", r.Said)
+			}
+		}
+		row("progress", w)
+	}
 	if c.TelemetryUnmatched+c.TelemetryRefused+c.TelemetryUnkeyed > 0 {
 		row("telemetry apart", fmt.Sprintf("not charged: %d usage reports of no run of this agent's, %d implausible, %d posts without its key",
 			c.TelemetryUnmatched, c.TelemetryRefused, c.TelemetryUnkeyed))

@@ -33,13 +33,14 @@ const (
 	WaitingForYou      = "waiting_for_you"
 	ToolRefused        = "tool_refused"
 	ChannelSilent      = "channel_silent"
+	NoProgress         = "no_progress"
 )
 
 // Names lists every check in the fixed order of Result.Findings.
 var Names = []string{
 	Inactivity, Introspection, AfterDeepWork, DeepWorkExpired, InvalidDeclaration,
 	FutureID, StaleID, LogLoop, ThemePattern, Feedback, ToolRestriction,
-	ToolLoop, WaitingForYou, ToolRefused, ChannelSilent,
+	ToolLoop, WaitingForYou, ToolRefused, ChannelSilent, NoProgress,
 }
 
 // Recoverable reports whether an error from check starts recovery: the
@@ -88,6 +89,8 @@ type Config struct {
 	Refusals Refusals
 	// Channels is when each of the client's channels last spoke.
 	Channels Channels
+	// Progress is what the agent's work showed around its wakeups.
+	Progress Progress
 	// Urgent are the feedback files (workspace-relative) handed over as
 	// urgent that have since lost their interrupt. prefix: the notice
 	// still marks them urgent until they are taken.
@@ -311,6 +314,7 @@ func Evaluate(now time.Time, snap scan.Snapshot, cfg Config, prev State) (Result
 		e.waitingForYou(),
 		e.toolRefused(),
 		e.channelSilent(),
+		e.noProgress(),
 	}}
 	r.Actions = e.actions
 	return r, next

@@ -94,4 +94,7 @@ var ja = lang.Catalogue{
 	"cooldown":         "クールダウン",
 	", ":               "、",
 	"a tool":           "あるツール",
+	"Your last %d answers changed nothing in your work (%s): no file, no commit. " +
+		"If something blocks you, say in an activity log what it is and what you need; otherwise change course and make the next step real: a file written, a test run, a commit.": "直近%d回の応答では、作業（%s）に何の変化もありませんでした：ファイルもコミットも変わっていません。" +
+		"何かに行き詰まっているなら、それが何で何が必要かを活動ログに書いてください。そうでなければ進め方を変えて、次の一歩を形にしてください：ファイルを書く、テストを走らせる、コミットする。",
 }

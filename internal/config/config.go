@@ -200,6 +200,8 @@ type AgentConfig struct {
 	Budget Budget `yaml:"budget"`
 	// RateLimit is what the client's own rate-limit report does.
 	RateLimit RateLimit `yaml:"rate_limit"`
+	// Progress is what the agent's work is judged by.
+	Progress Progress `yaml:"progress"`
 	// Prices is the config's prices table, copied in at load (the table is
 	// the whole config's: models cost the same for every agent).
 	Prices map[string]Price `yaml:"-"`
@@ -254,6 +256,7 @@ func Defaults() Config {
 			Recovery:       Recovery{MaxAttempts: 3, MaxWaitCycles: 5, ResumeAfter: Duration(time.Hour)},
 			Budget:         Budget{WarnAt: 0.8, MaxReportTokens: DefaultMaxReportTokens, MaxReportUSD: DefaultMaxReportUSD},
 			RateLimit:      RateLimit{HoldUntilReset: true, SpreadAt: 0.8},
+			Progress:       Progress{After: 3},
 			Restrictions:   Restrictions{Cooldown: Duration(10 * time.Minute), Lock: Duration(60 * time.Minute)},
 			Agent: Delivery{
 				Delivery:    DeliveryInbox,

@@ -39,6 +39,7 @@ func TestDefaults(t *testing.T) {
 			Recovery:       Recovery{MaxAttempts: 3, MaxWaitCycles: 5, ResumeAfter: Duration(time.Hour)},
 			Budget:         Budget{WarnAt: 0.8, MaxReportTokens: 1_000_000_000, MaxReportUSD: 10_000},
 			RateLimit:      RateLimit{HoldUntilReset: true, SpreadAt: 0.8},
+			Progress:       Progress{After: 3},
 			Restrictions:   Restrictions{Cooldown: Duration(10 * time.Minute), Lock: Duration(60 * time.Minute)},
 			Agent: Delivery{
 				Delivery:   DeliveryInbox,
@@ -143,6 +144,7 @@ func TestLoadFull(t *testing.T) {
 		Restrictions:   Restrictions{Cooldown: Duration(5 * time.Minute), Lock: Duration(30 * time.Minute)},
 		Budget:         Budget{WarnAt: 0.8, MaxReportTokens: 1_000_000_000, MaxReportUSD: 10_000},
 		RateLimit:      RateLimit{HoldUntilReset: true, SpreadAt: 0.8},
+		Progress:       Progress{After: 3},
 		Agent: Delivery{
 			Delivery: DeliveryExec, TmuxTarget: "work", TmuxSocket: "/tmp/tmux.sock",
 			Command: []string{"claude", "-p", "{prompt}"}, Timeout: Duration(90 * time.Second), StopGrace: Duration(2 * time.Second), TmuxLook: Duration(time.Second), TmuxConfirm: Duration(15 * time.Second),

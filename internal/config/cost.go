@@ -141,3 +141,23 @@ func (b Budget) check(key string, p *problems) {
 		bad("max_report_usd", "must be a positive amount (the most one run's price may plausibly be; default %d)", DefaultMaxReportUSD)
 	}
 }
+
+// Progress is what the agent's work is judged by: the folders whose
+// changes are its progress (besides the workspace's artifacts and
+// projects), and how many answered wakeups in a row may change nothing in
+// them before no_progress warns (twice that: an error; 0 = off).
+type Progress struct {
+	Paths []string `yaml:"paths"`
+	After int      `yaml:"after"`
+}
+
+func (g Progress) check(key string, p *problems) {
+	if g.After < 0 || g.After > 1000 {
+		p.addf(key+"progress.after", "must be from 0 (off) to 1000 answered wakeups, got %d", g.After)
+	}
+	for _, d := range g.Paths {
+		if d == "" {
+			p.addf(key+"progress.paths", "an empty path")
+		}
+	}
+}

@@ -157,8 +157,10 @@ func (c *Config) finish(base string) error {
 	c.loc = loc
 	if base != "" {
 		c.Workspace = absUnder(base, c.Workspace)
+		c.Progress.Paths = absAll(base, c.Progress.Paths)
 		for i := range c.Agents {
 			c.Agents[i].Workspace = absUnder(base, c.Agents[i].Workspace)
+			c.Agents[i].Progress.Paths = absAll(base, c.Agents[i].Progress.Paths)
 		}
 		if c.Alerts.File != "" {
 			c.Alerts.File = absUnder(base, c.Alerts.File)
@@ -217,6 +219,18 @@ func (c *Config) finish(base string) error {
 		}
 	}
 	return p.err()
+}
+
+// absAll is absUnder of each path, in a new slice.
+func absAll(base string, ps []string) []string {
+	if ps == nil {
+		return nil
+	}
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = absUnder(base, p)
+	}
+	return out
 }
 
 func absUnder(base, p string) string {

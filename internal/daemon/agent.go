@@ -51,6 +51,7 @@ type agent struct {
 	wakeMemory
 	pauseMemory
 	clientMemory
+	workMemory
 	writes writeHealth // the watchdog's own writes failing (a full disk)
 	// writing orders the state file's writers (the pulse, and a delivery
 	// noting the work), so an older state never lands over a newer one.

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"context"
 	"errors"
 	"time"
 
@@ -210,4 +211,5 @@ func (a *agent) bookTurn(t answeredTurn) {
 	}
 	u, from := a.withTelemetry(teleBind{session: t.end.Session, from: t.from}, t.end.Time, u, cost.FromTranscript)
 	a.spend(t.source, outcome, u, from)
+	a.noteWorkAfter(context.Background(), t.source, t.end.Time, t.end.Ghost)
 }

@@ -163,11 +163,13 @@ func (a *agent) evaluate(b *beat) {
 	refusals := a.refusalsNow()
 	channels := a.channelsNow()
 	off, asked := a.recoveryOff(), a.recoveryAsked(b.snap.RecentLogs)
+	prog, _ := a.progressNow()
 	a.mu.Unlock()
 	b.checksIn, b.checksPrev = checks.Config{
 		Thresholds: a.cfg.Thresholds, Restrictions: a.cfg.Restrictions,
 		Baseline: baseline, BaselinePause: baseline.After(a.started), Loc: a.loc, Work: work, Language: a.cfg.Language,
 		Client: client, Refusals: refusals, Channels: channels, Urgent: urgent, RecoveryOff: off, RecoveryAsked: asked,
+		Progress: prog,
 	}, prev
 	b.res, b.checkState = checks.Evaluate(b.now, b.snap, b.checksIn, prev)
 }

@@ -26,6 +26,7 @@ func (a *agent) stateNow() state.State {
 		Theme:    a.themeState(),
 		Channels: channelTimes(a.channelsNow()),
 	}
+	_, s.Progress = a.progressNow()
 	sum := a.ledger.Summary(now)
 	b := a.ledger.Budget(now, a.cfg.Budget)
 	if a.fleet != nil && !b.Spent {

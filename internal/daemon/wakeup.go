@@ -157,6 +157,7 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 		a.execRun = run
 		a.mu.Unlock()
 	}
+	a.noteWorkBefore(ctx, now)
 	a.log.Debug().Str("source", source).Str("heartbeat_id", string(id)).Msg("delivering wakeup")
 	res, err := a.deliver.Deliver(ctx, text)
 	end := a.clock.Now()
@@ -308,6 +309,9 @@ func (a *agent) account(source string, id workspace.ID, run string, now time.Tim
 		a.log.Warn().Err(err).Str("source", source).Bool("probe", probe).Msg("delivery failed")
 	default:
 		a.log.Info().Str("source", source).Str("heartbeat_id", string(id)).Str("delivery", a.deliver.Method()).Msg("agent woken")
+	}
+	if exec && err == nil && fate != state.OutcomeToolRefused {
+		a.noteWorkAfter(context.Background(), source, a.clock.Now(), transcript.IsGhost(res.Reply))
 	}
 	if err != nil {
 		entry.Error = err.Error()

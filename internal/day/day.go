@@ -72,6 +72,9 @@ const (
 	KindMode   = "mode"
 	KindAlert  = "alert"
 	KindWakeup = "wakeup"
+	// KindWork is an answered wakeup's work: Source, and in Message what
+	// changed and what the agent said of it.
+	KindWork = "work"
 )
 
 // Mark is one thing that happened.

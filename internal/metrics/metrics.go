@@ -113,6 +113,9 @@ var (
 	descTelemetryApart = prometheus.NewDesc("watchdog_telemetry_unbooked_total",
 		"The clients' telemetry counted apart and never charged, since the watchdog started, by reason: unmatched (a usage report that belonged to no run or turn of the agent's), refused (an implausible count), unkeyed (a post without the agent's key).",
 		[]string{"agent", "reason"}, nil)
+	descWork = prometheus.NewDesc("watchdog_wakeups_work_total",
+		"Answered wakeups (ghost replies aside) by whether they changed the agent's work in the folders progress watches (changed: true or false), since the watchdog started.",
+		[]string{"agent", "changed"}, nil)
 	descBudgetSpent = prometheus.NewDesc("watchdog_budget_spent", "1 while the daily token and money budget is spent: no wakeups until local midnight.", []string{"agent"}, nil)
 	descCostUSD     = prometheus.NewDesc("watchdog_cost_usd_total",
 		"What the agent's runs cost in USD, by wakeup source (the client's own figure, else the config's prices); runs with no known price are not in it. Kept across restarts.",
@@ -127,7 +130,7 @@ type stateCollector struct {
 
 func (c *stateCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descPulses, descLevel, descWakeup, descBreaker, descCapUsed, descCapLimit,
-		descProofAge, descIntroAge, descDeepWork, descPaused, descLastPulse, descTokens, descCostUSD, descBudgetSpent, descWriteFailures, descChannel, descTelemetryApart} {
+		descProofAge, descIntroAge, descDeepWork, descPaused, descLastPulse, descTokens, descCostUSD, descBudgetSpent, descWriteFailures, descChannel, descTelemetryApart, descWork} {
 		ch <- d
 	}
 }
@@ -149,6 +152,8 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 		a := s.Agent
 		counter(descPulses, s.Counters.Pulses, a)
 		counter(descWriteFailures, s.Chambers.Pulse.WriteFailures, a)
+		counter(descWork, s.Counters.WorkChanged, a, "true")
+		counter(descWork, s.Counters.WorkUnchanged, a, "false")
 		for reason, v := range map[string]int64{"unmatched": s.Counters.TelemetryUnmatched, "refused": s.Counters.TelemetryRefused, "unkeyed": s.Counters.TelemetryUnkeyed} {
 			counter(descTelemetryApart, v, a, reason)
 		}

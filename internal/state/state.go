@@ -75,6 +75,37 @@ type State struct {
 	// Channels is when each channel of the client last spoke (hooks,
 	// telemetry, exec, transcript); absent for one that has not.
 	Channels Channels `json:"channels,omitempty"`
+	// Progress is what the agent's work showed around its last answered
+	// wakeups; absent while progress.after is 0.
+	Progress *Progress `json:"progress,omitempty"`
+}
+
+// Progress is the agent's work as the watchdog sees it change.
+type Progress struct {
+	// Watched are the folders whose changes are its progress.
+	Watched []string `json:"watched"`
+	// After is progress.after; Unchanged the answered wakeups in a row
+	// (ghost replies aside) that changed nothing there.
+	After     int `json:"after"`
+	Unchanged int `json:"unchanged"`
+	// Recent are the last answered wakeups' work, newest last (at most 10).
+	Recent []WakeupWork `json:"recent,omitempty"`
+}
+
+// WakeupWork is what one answered wakeup changed, beside what the agent
+// said of it.
+type WakeupWork struct {
+	Time   time.Time `json:"time"` // when the answer came
+	Source string    `json:"source"`
+	// What changed in the folders watched: files, and in git work trees
+	// the commits made and their lines.
+	Files   int `json:"files"`
+	Commits int `json:"commits,omitempty"`
+	Added   int `json:"lines_added,omitempty"`
+	Removed int `json:"lines_removed,omitempty"`
+	// Said is the agent's own newest activity log line since the wakeup
+	// ("" when it wrote none): its word beside its work.
+	Said string `json:"said,omitempty"`
 }
 
 // Channels maps a channel's name to when it last spoke.
@@ -252,6 +283,10 @@ type Counters struct {
 	TelemetryRefused   int64 `json:"telemetry_refused,omitempty"`
 	// TelemetryUnkeyed counts posts refused for want of the agent's key.
 	TelemetryUnkeyed int64 `json:"telemetry_unkeyed,omitempty"`
+	// Answered wakeups (ghost replies aside) whose work changed something
+	// in the folders progress watches, and those that changed nothing.
+	WorkChanged   int64 `json:"work_changed,omitempty"`
+	WorkUnchanged int64 `json:"work_unchanged,omitempty"`
 	// BySource splits the wakeups' fates by the chamber that asked:
 	// source (schedule, idle, recovery, feedback) -> outcome -> count.
 	BySource map[string]map[string]int64 `json:"wakeups_by_source,omitempty"`
