@@ -22,7 +22,7 @@ func (e *eval) noProgress() Finding {
 	p := e.cfg.Progress
 	switch {
 	case p.After <= 0:
-		f.Message = "progress not watched (progress.after: 0)"
+		f.Message = "progress not judged here (progress.after: 0, or a one-off check)"
 		return f
 	case p.Unchanged < p.After:
 		f.Message = fmt.Sprintf("%d answered wakeups in a row without a change in %s (warning at %d)", p.Unchanged, p.Watched, p.After)
