@@ -132,6 +132,9 @@ func printStatus(w io.Writer, ws *workspace.Workspace, dir string, st state.Stat
 	row("last introspection", proof(now, st.LastIntro))
 	row("work", workRow(now, st.Work, st.LastIntro))
 	row("client", clientRow(now, st.Client))
+	if why := st.Chambers.Pulse.HooksUnread; why != "" {
+		row("hooks", "NOT HEARD: the hooks' spool cannot be read ("+why+")")
+	}
 	if slots, err := dayStrip(dir, ws.Loc, date, now); err == nil {
 		row(stripLabel(date), "|"+day.Text(slots)+"| "+stripSpan(slots, date, now))
 	}

@@ -56,3 +56,20 @@ func TestWorkRow(t *testing.T) {
 		}
 	}
 }
+
+// A spool the watchdog cannot read (a FIFO the agent put there) is in
+// status, not only in the log and one alert: the hooks are not heard.
+func TestStatusSaysTheHooksAreNotHeard(t *testing.T) {
+	now := time.Date(2026, 11, 25, 14, 10, 0, 0, time.Local)
+	ws, err := workspace.New(t.TempDir(), time.Local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := state.State{Agent: "a", PulseAt: now, PulseInterval: config.Duration(time.Minute)}
+	st.Chambers.Pulse.HooksUnread = "open stats/hooks/20261125.jsonl: not a regular file (a FIFO)"
+	var b strings.Builder
+	printStatus(&b, ws, t.TempDir(), st, "", now, true, "")
+	if !strings.Contains(b.String(), "hooks:") || !strings.Contains(b.String(), "NOT HEARD: the hooks' spool cannot be read (open stats/hooks/20261125.jsonl: not a regular file (a FIFO))") {
+		t.Fatalf("status:\n%s\nwant a hooks row saying they are not heard, and why", b.String())
+	}
+}

@@ -183,6 +183,10 @@ type PulseChamber struct {
 	// WritesFailing is the spell of failing writes in progress (a full
 	// disk, say); absent once a pulse's writes succeed again.
 	WritesFailing *WriteOutage `json:"writes_failing,omitempty"`
+	// HooksUnread is why the hooks' spool cannot be read (a FIFO or a
+	// folder at the day's file, the folder linked out of the workspace):
+	// the client's hooks are not heard. Absent while it reads.
+	HooksUnread string `json:"hooks_unread,omitempty"`
 }
 
 // WriteOutage is a spell of the watchdog's writes failing.
