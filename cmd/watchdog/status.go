@@ -196,6 +196,10 @@ func printStatus(w io.Writer, ws *workspace.Workspace, dir string, st state.Stat
 		row("BLOCKED", blocked.Reason)
 	}
 	row("next wakeup", next)
+	if sp := sc.Spread; sp != nil && live {
+		row("spread", fmt.Sprintf("the schedule's wakeups are spread until %s (%s), at most %s apart (rate_limit.spread_max); `watchdog resume` ends it",
+			sp.Until.Local().Format("2006-01-02 15:04"), sp.Why, humanize.Duration(sp.MaxGap.D())))
+	}
 	if sc.InFlight && sc.InFlightSince != nil {
 		row("in flight", fmt.Sprintf("%s wakeup since %s ago", sc.InFlightSource, ago(now, *sc.InFlightSince)))
 	}

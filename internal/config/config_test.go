@@ -38,7 +38,7 @@ func TestDefaults(t *testing.T) {
 			CircuitBreaker: CircuitBreaker{Failures: 3, Cooldown: Duration(15 * time.Minute), MaxCooldown: Duration(2 * time.Hour)},
 			Recovery:       Recovery{MaxAttempts: 3, MaxWaitCycles: 5, ResumeAfter: Duration(time.Hour)},
 			Budget:         Budget{WarnAt: 0.8, MaxReportTokens: 1_000_000_000, MaxReportUSD: 10_000},
-			RateLimit:      RateLimit{HoldUntilReset: true, SpreadAt: 0.8},
+			RateLimit:      RateLimit{HoldUntilReset: true, SpreadAt: 0.8, SpreadMax: Duration(time.Hour)},
 			Restrictions:   Restrictions{Cooldown: Duration(10 * time.Minute), Lock: Duration(60 * time.Minute)},
 			Agent: Delivery{
 				Delivery:   DeliveryInbox,
@@ -142,7 +142,7 @@ func TestLoadFull(t *testing.T) {
 		Recovery:       Recovery{MaxAttempts: 2, MaxWaitCycles: 7, ResumeAfter: Duration(time.Hour)},
 		Restrictions:   Restrictions{Cooldown: Duration(5 * time.Minute), Lock: Duration(30 * time.Minute)},
 		Budget:         Budget{WarnAt: 0.8, MaxReportTokens: 1_000_000_000, MaxReportUSD: 10_000},
-		RateLimit:      RateLimit{HoldUntilReset: true, SpreadAt: 0.8},
+		RateLimit:      RateLimit{HoldUntilReset: true, SpreadAt: 0.8, SpreadMax: Duration(time.Hour)},
 		Agent: Delivery{
 			Delivery: DeliveryExec, TmuxTarget: "work", TmuxSocket: "/tmp/tmux.sock",
 			Command: []string{"claude", "-p", "{prompt}"}, Timeout: Duration(90 * time.Second), StopGrace: Duration(2 * time.Second), TmuxLook: Duration(time.Second), TmuxConfirm: Duration(15 * time.Second),

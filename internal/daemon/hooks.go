@@ -34,10 +34,12 @@ func (a *agent) readHooks(b *beat) {
 	var limits []hook.Limit
 	answered := false
 	defer func() {
+		a.limitsResumed(b.now, b.id, b.resumedAt) // before the lines read now: those may arm anew
 		if len(limits) > 0 {
 			a.rateLimits(b.now, b.id, limits)
 		}
 		a.limitResumes(b.now, b.id)
+		a.noteSpread(b.now, b.id)
 		a.keepGate(b.now)
 		for _, f := range failures {
 			// Dated when the watchdog learnt it: a line dated ahead must

@@ -259,7 +259,7 @@ func (a *agent) recover(b *beat) {
 	// into a real one.
 	v := wakeup.Beat{Findings: b.res.Findings, Asking: a.activity.Asking && !b.res.AskPast, ResumedAt: b.resumedAt, Paused: b.paused}
 	a.mu.Unlock()
-	v.Facts = a.gate.facts(b.now, 0)
+	v.Facts = a.gate.facts(b.now, 0, 0)
 	effs, rec := a.gate.beat(b.now, v, func(ctx context.Context, n int) { a.fly(ctx, n, srcRecovery, "") })
 	if b.paused {
 		a.recoveryStep(b.now, b.id, effs, rec) // a give-up the pause ended is said
