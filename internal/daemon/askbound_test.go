@@ -85,3 +85,26 @@ func TestForgedAskAnswerLoopIsBounded(t *testing.T) {
 		}
 	})
 }
+
+// Past the hooks' bound a forged ask holds introspection's working time
+// off no longer: the clock of a working, scheduled agent runs again.
+func TestForgedAskHoldsWorkingTimeWithinTheBound(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t) // inactivity 2s, 4s: the bound 6s from the wakeup
+		cfg.Schedule.Every = config.Duration(100 * time.Millisecond)
+		rec := &recorder{method: config.DeliveryTmux}
+		start := time.Now()
+		h := startFake(t, cfg, rec.factory)
+		ws, _ := workspace.New(cfg.Workspace, nil)
+		sleepTo(start, 200*time.Millisecond)
+		said(t, ws, hook.Event{Kind: hook.Ask, Name: "Notification", Detail: "permission_prompt"})
+		sleepTo(start, 3*time.Second)
+		if w := h.state().Work.WorkedSinceIntrospection.D(); w > time.Second {
+			t.Fatalf("%s of working time counted while a person was asked, within the bound", w)
+		}
+		sleepTo(start, 10*time.Second)
+		if w := h.state().Work.WorkedSinceIntrospection.D(); w < 3*time.Second {
+			t.Fatalf("%s of working time 10 s on, the ask past its bound since 6 s: want the clock running again", w)
+		}
+	})
+}
