@@ -245,3 +245,30 @@ func spin() {
 		x++
 	}
 }
+
+// A day's spool the agent filled with 64 MiB of junk does not refuse the
+// client's real events for the rest of the day (it did: "the hooks' spool
+// is flooded" on every event), and the day file stays within its bound.
+func TestHookWritesPastAJunkDay(t *testing.T) {
+	ws := t.TempDir()
+	p := filepath.Join(ws, filepath.FromSlash(hook.SpoolFile(time.Now())))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, bytes.Repeat([]byte("junk"), 1024), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(p, hook.MaxDay); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runHook(t, `{"session_id":"s1","hook_event_name":"Stop"}`, "--client", "claude-code", "--workspace", ws)
+	if code != 0 || stdout != "" || stderr != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q: want 0 and nothing", code, stdout, stderr)
+	}
+	if evs := spool(t, ws); len(evs) != 1 || evs[0].Kind != hook.TurnEnd {
+		t.Fatalf("spool = %+v, want the real turn end", evs)
+	}
+	if fi, err := os.Stat(p); err != nil || fi.Size() > hook.MaxDay {
+		t.Fatalf("day file %v, %v: want at most %d bytes", fi.Size(), err, hook.MaxDay)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os/user"
+	"strings"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
@@ -90,26 +91,51 @@ func runResume(ctx context.Context, args []string, stdout, stderr io.Writer) int
 
 // resumeSays is what `watchdog resume` did, from the pause it found and
 // the agent's last state: a give-up it ends is said as such, never "was not
-// paused" alone.
+// paused" alone, and so is a rate limit's hold or spreading.
 func resumeSays(wasPaused bool, stateDir string) string {
-	gaveUp, why := false, ""
-	if st, err := state.Load(stateDir); err == nil && st.Recovery.GaveUp {
-		gaveUp, why = true, st.Recovery.Reason
+	gaveUp, why, limit := false, "", ""
+	if st, err := state.Load(stateDir); err == nil {
+		gaveUp, why = st.Recovery.GaveUp, st.Recovery.Reason
+		limit = limitEnds(st.Chambers.Schedule)
 	}
 	back := "recovery had given up"
 	if why != "" {
 		back += " (" + why + ")"
 	}
 	back += ": waking comes back within one pulse, and the first wakeup tells the agent what happened"
+	var says string
 	switch {
 	case wasPaused && gaveUp:
-		return "resumed; " + back
+		says = "resumed; " + back
 	case wasPaused:
-		return "resumed; the watchdog picks it up within one pulse"
+		says = "resumed; the watchdog picks it up within one pulse"
 	case gaveUp:
-		return "was not paused, but " + back
+		says = "was not paused, but " + back
+	case limit != "":
+		says = "was not paused"
+	default:
+		return "was not paused, and recovery had not given up: nothing to resume"
 	}
-	return "was not paused, and recovery had not given up: nothing to resume"
+	if limit != "" {
+		says += "; " + limit
+	}
+	return says
+}
+
+// limitEnds says which rate limit's hold or spreading a resume ends; ""
+// when none is in force.
+func limitEnds(sc state.ScheduleChamber) string {
+	var what []string
+	if sc.HeldLimit && sc.HeldUntil != nil {
+		what = append(what, "the rate limit's hold ("+sc.HeldFor+")")
+	}
+	if sp := sc.Spread; sp != nil {
+		what = append(what, "the spreading of the schedule ("+sp.Why+")")
+	}
+	if len(what) == 0 {
+		return ""
+	}
+	return strings.Join(what, " and ") + " ends within one pulse, and the client's report of that limit is not believed again before its reset"
 }
 
 // eachAgent runs f on the named agent's pause file and state directory, or

@@ -133,6 +133,9 @@ func printStatus(w io.Writer, ws *workspace.Workspace, dir string, st state.Stat
 	row("last introspection", proof(now, st.LastIntro))
 	row("work", workRow(now, st.Work, st.LastIntro))
 	row("client", clientRow(now, st.Client))
+	if why := st.Chambers.Pulse.HooksUnread; why != "" {
+		row("hooks", "NOT HEARD: the hooks' spool cannot be read ("+why+")")
+	}
 	if slots, err := dayStrip(dir, ws.Loc, date, now); err == nil {
 		row(stripLabel(date), "|"+day.Text(slots)+"| "+stripSpan(slots, date, now))
 	}
@@ -194,6 +197,10 @@ func printStatus(w io.Writer, ws *workspace.Workspace, dir string, st state.Stat
 		row("BLOCKED", blocked.Reason)
 	}
 	row("next wakeup", next)
+	if sp := sc.Spread; sp != nil && live {
+		row("spread", fmt.Sprintf("the schedule's wakeups are spread until %s (%s), at most %s apart (rate_limit.spread_max); `watchdog resume` ends it",
+			sp.Until.Local().Format("2006-01-02 15:04"), sp.Why, humanize.Duration(sp.MaxGap.D())))
+	}
 	if sc.InFlight && sc.InFlightSince != nil {
 		row("in flight", fmt.Sprintf("%s wakeup since %s ago", sc.InFlightSource, ago(now, *sc.InFlightSince)))
 	}

@@ -56,3 +56,37 @@ func TestWorkRow(t *testing.T) {
 		}
 	}
 }
+
+// A spool the watchdog cannot read (a FIFO the agent put there) is in
+// status, not only in the log and one alert: the hooks are not heard.
+func TestStatusSaysTheHooksAreNotHeard(t *testing.T) {
+	now := time.Date(2026, 11, 25, 14, 10, 0, 0, time.Local)
+	ws, err := workspace.New(t.TempDir(), time.Local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := state.State{Agent: "a", PulseAt: now, PulseInterval: config.Duration(time.Minute)}
+	st.Chambers.Pulse.HooksUnread = "open stats/hooks/20261125.jsonl: not a regular file (a FIFO)"
+	var b strings.Builder
+	printStatus(&b, ws, t.TempDir(), st, "", now, true, "")
+	if !strings.Contains(b.String(), "hooks:") || !strings.Contains(b.String(), "NOT HEARD: the hooks' spool cannot be read (open stats/hooks/20261125.jsonl: not a regular file (a FIFO))") {
+		t.Fatalf("status:\n%s\nwant a hooks row saying they are not heard, and why", b.String())
+	}
+}
+
+// A schedule spread by a rate limit is in status, with until when, why and
+// how far apart at most (its "next wakeup" alone read as a whole schedule).
+func TestStatusSaysTheScheduleIsSpread(t *testing.T) {
+	now := time.Date(2026, 11, 25, 14, 10, 0, 0, time.Local)
+	ws, err := workspace.New(t.TempDir(), time.Local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := state.State{Agent: "a", PulseAt: now, PulseInterval: config.Duration(time.Minute)}
+	st.Chambers.Schedule.Spread = &state.Spread{Window: "seven_day", Why: "7-day limit, 99 % used", Until: now.Add(72 * time.Hour), MaxGap: config.Duration(time.Hour)}
+	var b strings.Builder
+	printStatus(&b, ws, t.TempDir(), st, "", now, true, "")
+	if !strings.Contains(b.String(), "spread:") || !strings.Contains(b.String(), "spread until 2026-11-28 14:10 (7-day limit, 99 % used), at most 1h apart") {
+		t.Fatalf("status:\n%s\nwant a spread row", b.String())
+	}
+}

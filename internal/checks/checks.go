@@ -255,6 +255,10 @@ type Result struct {
 	// Actions are applied by the pulse right after Evaluate, before it alerts
 	// on level changes; the findings describe the workspace before them.
 	Actions []Action
+	// AskPast: the client's hooks say a person is being asked, past what
+	// they may hold (HooksAlone times the inactivity thresholds): the wait
+	// no longer holds recovery or the working time off either.
+	AskPast bool
 }
 
 // Worst is the highest level among the findings.
@@ -316,7 +320,7 @@ func Evaluate(now time.Time, snap scan.Snapshot, cfg Config, prev State) (Result
 		e.channelSilent(),
 		e.noProgress(),
 	}}
-	r.Actions = e.actions
+	r.Actions, r.AskPast = e.actions, e.askPast
 	return r, next
 }
 
@@ -332,6 +336,7 @@ type eval struct {
 	active      *workspace.Declaration // any declaration still active
 	expired     []expiry
 	actions     []Action
+	askPast     bool // see Result.AskPast
 }
 
 // since is now minus the later of t and the baseline; false when both are zero.

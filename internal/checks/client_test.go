@@ -53,9 +53,15 @@ func TestInactivityWithHooks(t *testing.T) {
 		{"busy on hooks alone past 3x the warning", activity(turn(16 * time.Minute)...), Warning, "no activity log or checkpoint for 16m, only the client's hooks (they hold inactivity off for 3 times its thresholds at most: warning after 15m, error after 30m; busy: 14 tool calls in 5m"},
 		{"busy on hooks alone past 3x the error", activity(turn(31 * time.Minute)...), Error, "for 31m, only the client's hooks"},
 		{"calls stopped", activity(toolAt(11*time.Minute, "Bash", "x")), Error, "last tool call Bash at"},
-		{"asking", activity(toolAt(30*time.Minute, "Bash", "x"), hook.Event{Time: now.Add(-15 * time.Minute), Kind: hook.Ask, Detail: "permission"}), OK, "waiting for you since"},
-		// The person took 29 minutes to answer: not the agent's minutes.
-		{"answered", activity(toolAt(30*time.Minute, "Bash", "x"), hook.Event{Time: now.Add(-30 * time.Minute), Kind: hook.Ask, Detail: "permission", Tool: "Bash"}, hook.Event{Time: now.Add(-20 * time.Second), Kind: hook.ToolDone, Tool: "Bash"}), OK, "a person answered at"},
+		{"asking", activity(toolAt(14*time.Minute, "Bash", "x"), hook.Event{Time: now.Add(-10 * time.Minute), Kind: hook.Ask, Detail: "permission"}), OK, "waiting for you since"},
+		// A person being asked holds it off as tool calls do: 3 times its
+		// thresholds from the turn's start, no longer.
+		{"asking past the hooks' bound", activity(toolAt(30*time.Minute, "Bash", "x"), hook.Event{Time: now.Add(-15 * time.Minute), Kind: hook.Ask, Detail: "permission"}), Warning, "only the client's hooks (they hold inactivity off for 3 times its thresholds at most: warning after 15m, error after 30m; waiting for you since 11:45:00"},
+		// The person took 9 minutes to answer: not the agent's minutes.
+		{"answered", activity(toolAt(14*time.Minute, "Bash", "x"), hook.Event{Time: now.Add(-10 * time.Minute), Kind: hook.Ask, Detail: "permission", Tool: "Bash"}, hook.Event{Time: now.Add(-20 * time.Second), Kind: hook.ToolDone, Tool: "Bash"}), OK, "a person answered at"},
+		// Nor does the answer begin the hooks' bound again: any tool call
+		// after an ask line reads as the answer.
+		{"answered, past the hooks' bound", activity(toolAt(30*time.Minute, "Bash", "x"), hook.Event{Time: now.Add(-30 * time.Minute), Kind: hook.Ask, Detail: "permission", Tool: "Bash"}, hook.Event{Time: now.Add(-20 * time.Second), Kind: hook.ToolDone, Tool: "Bash"}), Warning, "a person answered at"},
 		{"answered, then nothing", activity(toolAt(40*time.Minute, "Bash", "x"), hook.Event{Time: now.Add(-40 * time.Minute), Kind: hook.Ask, Detail: "permission", Tool: "Bash"}, hook.Event{Time: now.Add(-11 * time.Minute), Kind: hook.ToolDone, Tool: "Bash"}), Error, "a person answered at"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -15,7 +15,9 @@ func (e *eval) inactivity() Finding {
 		f.ProofID = p.ID
 	}
 	c := e.cfg.Client
-	st := InactivityStretch(p, e.strictEnded, c, e.cfg.Work, e.baseline(), e.clock)
+	warn, errT := e.cfg.Thresholds.InactivityWarning.D(), e.cfg.Thresholds.InactivityError.D()
+	st := InactivityStretch(e.now, warn, p, e.strictEnded, c, e.cfg.Work, e.baseline(), e.clock)
+	e.askPast = st.AskPast
 	if st.Kind == FromStart {
 		// The watchdog knows which its baseline is: say so.
 		st.What = "watchdog started at " + e.clock(st.From) + ", no proof since"
@@ -24,6 +26,9 @@ func (e *eval) inactivity() Finding {
 		}
 	}
 	t, what, busy := st.From, st.What, st.Busy
+	if st.AskPast {
+		what = "waiting for you since " + e.clock(c.AskSince) + " (waiting_for_you); " + what
+	}
 	switch {
 	case st.Asking:
 		f.Message = "waiting for you since " + e.clock(c.AskSince) + " (waiting_for_you)"
@@ -38,7 +43,6 @@ func (e *eval) inactivity() Finding {
 		return f
 	}
 	f.Elapsed = el
-	warn, errT := e.cfg.Thresholds.InactivityWarning.D(), e.cfg.Thresholds.InactivityError.D()
 	if e.strict != nil {
 		f.Message = fmt.Sprintf("%s %s ago; paused by strict deep work %s until %s", what, humanize.Duration(el), e.strict.ID, e.clock(e.strictUntil))
 		return f
@@ -49,10 +53,13 @@ func (e *eval) inactivity() Finding {
 			alone = o
 		}
 	}
+	// A person being asked holds the stretch itself off: past the hooks'
+	// bound, only the bound counts.
+	own := !st.AskPast
 	switch {
-	case el > errT || alone > HooksAlone*errT:
+	case own && el > errT || alone > HooksAlone*errT:
 		f.Level = Error
-	case el > warn || alone > 0:
+	case own && el > warn || alone > 0:
 		f.Level = Warning
 	default:
 		f.Message = fmt.Sprintf("%s %s ago", what, humanize.Duration(el))
@@ -63,12 +70,12 @@ func (e *eval) inactivity() Finding {
 		return f
 	}
 	from := StretchFrom{Kind: st.Kind, At: e.clock(t)}
-	if el <= warn && alone > 0 {
+	if (el <= warn || !own) && alone > 0 {
 		// Busy by the hooks' word, and for too long with no word of the
 		// agent's own: the notice asks for the checkpoint.
 		el = alone
 		f.Elapsed = el
-		if busy && t.Equal(c.LastToolAt) {
+		if busy && t.Equal(c.LastToolAt) && own {
 			what = e.busy()
 		}
 		f.Message = fmt.Sprintf("no activity log or checkpoint for %s, only the client's hooks (they hold inactivity off for %d times its thresholds at most: warning after %s, error after %s; %s)",
@@ -85,7 +92,7 @@ func (e *eval) inactivity() Finding {
 		// "keep going with a checkpoint".
 		f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s. The watchdog treats you as stuck and has started recovery: follow the recovery notice "+
 			"(stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery).", humanize.Span(el), from)
-		if alone > 0 {
+		if alone > 0 && own {
 			// Busy by the hooks' word: not stuck, and not to be told to
 			// stop; only nothing of its own says what it does.
 			f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s, while your client's tools kept busy. The watchdog has started recovery: follow the recovery notice "+

@@ -14,8 +14,13 @@ import (
 type Stretch struct {
 	// Waiting: every wakeup is answered; nothing is due until the next one.
 	Waiting bool
-	// Asking: the agent waits for a person (waiting_for_you).
-	Asking bool
+	// Asking: the agent waits for a person (waiting_for_you), and that
+	// holds inactivity off: within HooksAlone times the warning threshold
+	// from Own, as tool calls do. AskPast: the hooks say a person is asked,
+	// past that bound (the agent can write the line itself); the stretch is
+	// then judged by the bound alone.
+	Asking  bool
+	AskPast bool
 	// From is the stretch's start (the newest proof, tool call, strict
 	// deadline or unanswered wakeup, never before the baseline); zero when
 	// there is nothing to count from yet.
@@ -32,8 +37,9 @@ type Stretch struct {
 	// Own is the stretch's start without the hooks' tool calls and turn
 	// starts: the agent's own newest proof, the strict deadline, the
 	// unanswered wakeup, the baseline, or where the client's run of turns
-	// began. Tool calls alone hold inactivity off for HooksAlone times its
-	// thresholds from here, no longer.
+	// began. Tool calls, a person being asked and their answer hold
+	// inactivity off for HooksAlone times its thresholds from here, no
+	// longer: none of them moves it.
 	Own time.Time
 }
 
@@ -45,9 +51,10 @@ const HooksAlone = 3
 
 // InactivityStretch measures the inactivity stretch from the newest proof,
 // the end of the last strict deep work, the client's hooks, the work clock
-// and the watchdog's start (baseline, already at whole seconds); clock
-// formats times for the alert line.
-func InactivityStretch(proof *workspace.Proof, strictEnded time.Time, c hook.Activity, w Work, baseline time.Time, clock func(time.Time) string) Stretch {
+// and the watchdog's start (baseline, already at whole seconds), at now
+// with the inactivity warning threshold warn; clock formats times for the
+// alert line.
+func InactivityStretch(now time.Time, warn time.Duration, proof *workspace.Proof, strictEnded time.Time, c hook.Activity, w Work, baseline time.Time, clock func(time.Time) string) Stretch {
 	var s Stretch
 	s.What = "no proof of activity"
 	if proof != nil {
@@ -57,13 +64,6 @@ func InactivityStretch(proof *workspace.Proof, strictEnded time.Time, c hook.Act
 	// counts from its deadline, so the expiry notice comes first, alone.
 	if strictEnded.After(s.From) {
 		s.From, s.What, s.Kind = strictEnded, "strict deep work ended at "+clock(strictEnded), FromStrict
-	}
-	// The client's hooks prove life for free: a tool call is activity as
-	// much as a checkpoint, and an agent asking a person is neither working
-	// nor idle (waiting_for_you says so).
-	if c.Asking {
-		s.Asking = true
-		return s
 	}
 	own := s.From
 	if w.Scheduled && w.Working && !w.Hooked && w.Since.After(own) {
@@ -76,16 +76,24 @@ func InactivityStretch(proof *workspace.Proof, strictEnded time.Time, c hook.Act
 		own = baseline
 	}
 	s.Own = own
+	// The client's hooks prove life for free: a tool call is activity as
+	// much as a checkpoint, and an agent asking a person is neither working
+	// nor idle (waiting_for_you says so). Both are the agent's word: bounded.
+	if c.Asking {
+		if own.IsZero() || now.Sub(own) <= HooksAlone*warn {
+			s.Asking = true
+			return s
+		}
+		s.AskPast = true
+	}
 	if c.LastToolAt.After(s.From) {
 		s.From, s.What, s.Busy, s.Hooked, s.Kind = c.LastToolAt, "last tool call "+c.LastTool+" at "+clock(c.LastToolAt), true, true, FromTool
 	}
-	// The minutes a person took to answer are not the agent's: the stretch,
-	// and what the hooks alone may hold, begin again at the answer.
+	// The minutes a person took to answer are not the agent's: the stretch
+	// begins again at the answer. What the hooks alone may hold does not:
+	// any tool call after an ask line reads as its answer.
 	if c.Answered.After(s.From) {
 		s.From, s.What, s.Busy, s.Hooked, s.Kind = c.Answered, "a person answered at "+clock(c.Answered), false, true, FromAnswer
-	}
-	if c.Answered.After(s.Own) {
-		s.Own = c.Answered
 	}
 	if w.Scheduled && !w.Working {
 		s.Waiting = true
@@ -106,6 +114,9 @@ func InactivityStretch(proof *workspace.Proof, strictEnded time.Time, c hook.Act
 		// the alert line and the recovery notice count from here too.
 		s.From, s.Hooked, s.Busy, s.Kind = baseline, false, false, FromStart
 		s.What = "watchdog started or last pause ended at " + clock(baseline) + ", no proof since"
+	}
+	if s.AskPast {
+		s.Hooked = true // past the bound the hooks' word is all there is
 	}
 	return s
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Price is what one model costs, in USD per million tokens. There is no
@@ -64,11 +65,18 @@ type RateLimit struct {
 	// SpreadAt is the share of a limit past which the schedule's wakeups
 	// are spread out until its reset (0.8; 0 = off).
 	SpreadAt float64 `yaml:"spread_at"`
+	// SpreadMax is the widest a spread makes the gap between two of the
+	// schedule's wakeups (1h): one status line cannot thin them to one
+	// per days.
+	SpreadMax Duration `yaml:"spread_max"`
 }
 
 func (r RateLimit) check(key string, p *problems) {
 	if !(r.SpreadAt >= 0 && r.SpreadAt < 1) {
 		p.addf(key+"rate_limit.spread_at", "must be a share of the limit from 0 (off) to below 1 (0.8 = spread past 80%%), got %v", r.SpreadAt)
+	}
+	if r.SpreadMax < Duration(time.Minute) || r.SpreadMax > Duration(24*time.Hour) {
+		p.addf(key+"rate_limit.spread_max", "must be from 1m to 24h (the widest gap a spread makes between two scheduled wakeups), got %s", r.SpreadMax.D())
 	}
 }
 

@@ -148,8 +148,7 @@ type clientMemory struct {
 	refusals checks.Refusals // what the client refused in the last exec run (stream-json)
 	// serviceAlerted: a service failure was alerted and no run succeeded since.
 	serviceAlerted bool
-	// limitHeld is the reset a rate limit's hold waits for (zero: none).
-	limitHeld time.Time
+	limitMemory
 }
 
 // PulseEvent reports one finished pulse (for tests and measurements).
@@ -242,6 +241,7 @@ func (a *agent) run(ctx context.Context, phase time.Duration, pulsed func(*agent
 			a.endLeftover()
 		}
 		a.restoreChannels(a.clock.Now())
+		a.restoreLimits(a.clock.Now())
 	}
 	var wg sync.WaitGroup
 	wg.Add(4)

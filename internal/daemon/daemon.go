@@ -133,6 +133,7 @@ func (a *agent) adopt(old *agent) {
 	a.writes = old.writes
 	a.baseline, a.paused, a.last = old.baseline, old.paused, old.last
 	a.activity, a.refusals, a.serviceAlerted = old.activity, old.refusals, old.serviceAlerted
+	a.limitMemory = old.limitMemory // the spool's tail, read again, arms no window a resume dismissed
 	// The working stretch and recovery go on across a reload: a wakeup
 	// still unanswered is still owed, whatever the new config schedules.
 	a.gate.adopt(old.gate)

@@ -181,21 +181,22 @@ func (g *gate) idleState() (idle bool, lastWakeup time.Time) {
 // The old gate has shut down: no flight carries over.
 func (g *gate) adopt(old *gate) {
 	old.mu.Lock()
-	m, svc := old.m, old.svc
+	m, svc, limits := old.m, old.svc, old.limits
 	old.mu.Unlock()
 	g.mu.Lock()
-	g.m, g.svc = m.Carry(g.m.Cfg), svc
+	g.m, g.svc, g.limits = m.Carry(g.m.Cfg), svc, limits
 	g.mu.Unlock()
 }
 
 // facts are the gate's facts at now, as a flight reaches it: the holds, the
-// breaker, the budget and the cap, read without changing them.
-func (g *gate) facts(now time.Time, spreadAt float64) wakeup.Facts {
+// breaker, the budget and the cap, read without changing them. A rate
+// limit past spreadAt spreads the schedule, never wider than widest.
+func (g *gate) facts(now time.Time, spreadAt float64, widest time.Duration) wakeup.Facts {
 	until, _ := g.held()
 	br := g.breaker.State(now)
 	return wakeup.Facts{
 		Held:        now.Before(until), // nothing retries a run that cannot succeed
-		Spread:      g.spreadOut(now, spreadAt),
+		Spread:      g.spreadOut(now, spreadAt, widest),
 		BreakerOpen: br.State == budget.Open && br.CooldownLeft > 0,
 		ProbeOut:    br.State == budget.HalfOpen && br.ProbeOut,
 		Spent:       g.spent != nil && g.spent(now),

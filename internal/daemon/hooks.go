@@ -25,21 +25,7 @@ const hookSkew = time.Minute
 // agent can pipe to heart-hook itself, answers nothing.
 func (a *agent) readHooks(b *beat) {
 	evs, err := a.hooks.Read(b.now)
-	if err != nil {
-		why := err.Error()
-		if why != a.hookErr {
-			b.log.Warn().Err(err).Msg("read the hooks' spool")
-			// A flood (skipped, the newest events still read) or a spool
-			// linked out (not read) is the agent's doing: the operator's
-			// to know, once per change.
-			if errors.Is(err, hook.ErrFlood) || errors.Is(err, hook.ErrOutside) {
-				a.emit(b.now, b.id, checks.Warning, "hooks", "the hooks' spool: "+why, 0)
-			}
-		}
-		a.hookErr = why
-	} else {
-		a.hookErr = ""
-	}
+	a.spoolRead(b, err)
 	type failure struct {
 		kind  string
 		woken time.Time
@@ -49,10 +35,12 @@ func (a *agent) readHooks(b *beat) {
 	var limits []hook.Limit
 	answered := false
 	defer func() {
+		a.limitsResumed(b.now, b.id, b.resumedAt) // before the lines read now: those may arm anew
 		if len(limits) > 0 {
 			a.rateLimits(b.now, b.id, limits)
 		}
 		a.limitResumes(b.now, b.id)
+		a.noteSpread(b.now, b.id)
 		a.keepGate(b.now)
 		for _, f := range failures {
 			// Dated when the watchdog learnt it: a line dated ahead must
@@ -105,6 +93,40 @@ func (a *agent) readHooks(b *beat) {
 				}
 			}
 		}
+	}
+}
+
+// spoolRead tells the operator, once per change, what kept the hooks'
+// spool from being read (the agent can put anything there): a flood is
+// skipped, the newest events still read; a spool that cannot be read at
+// all (a FIFO or a folder at the day's file, the folder linked out, no
+// permission) leaves the hooks unheard, which status shows until it reads
+// again, and then says so.
+func (a *agent) spoolRead(b *beat, err error) {
+	why := ""
+	if err != nil {
+		why = err.Error()
+	}
+	blind := err != nil && !errors.Is(err, hook.ErrFlood)
+	if err != nil && why != a.hookErr {
+		b.log.Warn().Err(err).Msg("read the hooks' spool")
+		msg := "the hooks' spool: " + why
+		if blind {
+			msg = "the hooks' spool cannot be read, so the client's hooks are not heard (turns, tool calls, questions): " + why
+		}
+		a.emit(b.now, b.id, checks.Warning, "hooks", msg, 0)
+	}
+	a.hookErr = why
+	unread := ""
+	if blind {
+		unread = why
+	}
+	a.mu.Lock()
+	was := a.pulse.HooksUnread
+	a.pulse.HooksUnread = unread
+	a.mu.Unlock()
+	if was != "" && unread == "" {
+		a.emit(b.now, b.id, checks.OK, "hooks", "the hooks' spool reads again", 0)
 	}
 }
 

@@ -17,8 +17,10 @@ import (
 // off, and says so once.
 func (a *agent) readPause(b *beat) {
 	a.noteLegacyPause(b)
-	file := a.cfg.PauseFile()     // hashes the workspace's path: once a pulse
-	if a.gate.recovery().GaveUp { // only a give-up waits for the operator's resume: no read a pulse otherwise
+	file := a.cfg.PauseFile() // hashes the workspace's path: once a pulse
+	// Only a give-up and a rate limit's hold or spread wait for the
+	// operator's resume: no read a pulse otherwise.
+	if a.gate.recovery().GaveUp || a.limitsInForce() {
 		b.resumedAt = pause.ResumedAt(file)
 	}
 	a.noteStateDir(b)

@@ -152,7 +152,10 @@ func (a *agent) evaluate(b *beat) {
 	a.mu.Lock()
 	prev := a.checkState
 	saw := pulseSaw(b)
-	saw.Asking = a.activity.Asking
+	// A person being asked holds the working time off only within the
+	// hooks' bound (the last pulse's judgement: the ask line is the
+	// agent's to write).
+	saw.Asking = a.activity.Asking && !a.result.AskPast
 	a.woke(a.gate.step(b.now, saw))
 	gw := a.gate.work()
 	work := a.clientWork(gw.Checks(), gw.Answered())
@@ -253,9 +256,12 @@ func (a *agent) alert(b *beat) {
 // carries out what it decided, then hands urgent feedback to the agent.
 func (a *agent) recover(b *beat) {
 	a.mu.Lock()
-	v := wakeup.Beat{Findings: b.res.Findings, Asking: a.activity.Asking, ResumedAt: b.resumedAt, Paused: b.paused}
+	// Past the hooks' bound an ask holds recovery off no longer: the keys
+	// still wait for the pane's look (no dialog), so nothing is typed
+	// into a real one.
+	v := wakeup.Beat{Findings: b.res.Findings, Asking: a.activity.Asking && !b.res.AskPast, ResumedAt: b.resumedAt, Paused: b.paused}
 	a.mu.Unlock()
-	v.Facts = a.gate.facts(b.now, 0)
+	v.Facts = a.gate.facts(b.now, 0, 0)
 	effs, rec := a.gate.beat(b.now, v, func(ctx context.Context, n int) { a.fly(ctx, n, srcRecovery, "") })
 	if b.paused {
 		a.recoveryStep(b.now, b.id, effs, rec) // a give-up the pause ended is said

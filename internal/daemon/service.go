@@ -53,6 +53,7 @@ func fateOf(kind string) serviceFate {
 type serviceHold struct {
 	until  time.Time // wakeups are held until then
 	kind   string    // the failure that began the hold
+	limit  string    // the rate limit's window whose reset it waits for ("": a failure's)
 	streak int       // holds in a row with no answer between: each twice the last
 }
 
@@ -74,7 +75,7 @@ func (h *serviceHold) fail(now time.Time, kind string, woken time.Time, base, ce
 	}
 	d = min(d, max(ceiling, base))
 	h.streak++
-	h.until, h.kind = now.Add(d), kind
+	h.until, h.kind, h.limit = now.Add(d), kind, ""
 	return true
 }
 

@@ -76,6 +76,7 @@ func (a *agent) stateNow() state.State {
 	if t, why := a.gate.held(); t.After(now) {
 		sc.HeldUntil, sc.HeldFor = &t, why
 	}
+	a.limitState(now, sc)
 	// A wakeup the gate would drop is not announced: the page and status
 	// say why none comes instead.
 	if sc.Blocked = state.Blocking(s, now, a.loc); sc.Blocked != nil {

@@ -147,7 +147,7 @@ func (a *agent) saveState(st state.State) error {
 		return serr
 	}
 	if durable {
-		key.channels = maps.Clone(key.channels) // kept past this state
+		key.channels, key.dismissed = maps.Clone(key.channels), maps.Clone(key.dismissed) // kept past this state
 		a.synced = key
 	}
 	if perr != nil {
@@ -156,18 +156,19 @@ func (a *agent) saveState(st state.State) error {
 	return nil
 }
 
-// adopted is what a restart reads back from the state file (restoreChannels
-// and lostLedger); the last pulse's time it reads too (markStart) is
-// allowed to lag after a power cut.
+// adopted is what a restart reads back from the state file (restoreChannels,
+// restoreLimits and lostLedger); the last pulse's time it reads too
+// (markStart) is allowed to lag after a power cut.
 type adopted struct {
-	valid    bool
-	channels state.Channels
-	runs     int64
-	cap      budget.CapState
+	valid     bool
+	channels  state.Channels
+	dismissed map[string]time.Time
+	runs      int64
+	cap       budget.CapState
 }
 
 func adoptedOf(st state.State) adopted {
-	k := adopted{valid: true, channels: st.Channels, cap: st.DailyCap}
+	k := adopted{valid: true, channels: st.Channels, dismissed: st.Chambers.Schedule.Dismissed, cap: st.DailyCap}
 	if st.Cost != nil {
 		for _, c := range st.Cost.Totals {
 			k.runs += c.Runs
@@ -180,5 +181,6 @@ func adoptedOf(st state.State) adopted {
 // holding synced: always when nothing was synced yet.
 func (synced adopted) differs(k adopted) bool {
 	return !synced.valid || synced.runs != k.runs || synced.cap != k.cap ||
-		!maps.EqualFunc(synced.channels, k.channels, time.Time.Equal)
+		!maps.EqualFunc(synced.channels, k.channels, time.Time.Equal) ||
+		!maps.EqualFunc(synced.dismissed, k.dismissed, time.Time.Equal)
 }

@@ -110,7 +110,7 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 		a.awaitPulse(ctx, a.clock.Now())
 	}
 	now := a.clock.Now()
-	passed := a.gate.step(now, wakeup.Pass{N: n, Source: source, Facts: a.gate.facts(now, a.cfg.RateLimit.SpreadAt)})
+	passed := a.gate.step(now, wakeup.Pass{N: n, Source: source, Facts: a.gate.facts(now, a.cfg.RateLimit.SpreadAt, a.cfg.RateLimit.SpreadMax.D())})
 	deliver, probe := a.carry(now, passed)
 	if !deliver {
 		return

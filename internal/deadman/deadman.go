@@ -11,6 +11,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -64,7 +65,7 @@ func (p *Pinger) Beat(now time.Time) {
 	if p.o.Fail {
 		for _, f := range p.failing {
 			if f {
-				u += "/fail"
+				u = failURL(u)
 				break
 			}
 		}
@@ -132,4 +133,15 @@ func (p *Pinger) send(ctx context.Context, u string) error {
 		return errStatus(resp.StatusCode)
 	}
 	return nil
+}
+
+// failURL is u with /fail at the end of its path: before a query or a
+// fragment (…/ping/UUID?create=1 → …/ping/UUID/fail?create=1), the rest
+// kept byte for byte.
+func failURL(u string) string {
+	i := strings.IndexAny(u, "?#")
+	if i < 0 {
+		i = len(u)
+	}
+	return strings.TrimSuffix(u[:i], "/") + "/fail" + u[i:]
 }

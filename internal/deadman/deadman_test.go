@@ -103,3 +103,28 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+// A URL with a query string (healthchecks.io's ?create=1, a token) gets
+// /fail on its path, before the query: appended to the end it landed in
+// the query, and the service saw a success.
+func TestFailGoesInThePathBeforeTheQuery(t *testing.T) {
+	got := make(chan string, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- r.URL.Path + "?" + r.URL.RawQuery
+	}))
+	t.Cleanup(srv.Close)
+	p := New(Options{URL: srv.URL + "/ping/secret-uuid?create=1&rid=a%2Fb", Method: http.MethodGet, Every: time.Minute, Fail: true, Timeout: 5 * time.Second, Log: zerolog.Nop()})
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go p.Run(ctx)
+	p.Observe("a", true)
+	p.Beat(time.Now())
+	select {
+	case u := <-got:
+		if u != "/ping/secret-uuid/fail?create=1&rid=a%2Fb" {
+			t.Fatalf("pinged %q, want /fail on the path and the query kept as it was", u)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no ping")
+	}
+}

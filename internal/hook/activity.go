@@ -41,8 +41,10 @@ type Activity struct {
 	Asking   bool
 	AskSince time.Time
 	AskWhat  string
-	// Answered is when a person last answered: the time they took is not
-	// the agent's, so inactivity counts again from here.
+	// Answered is when a person last answered (any event after an ask but
+	// a notification): the time they took is not the agent's, so the
+	// stretch counts again from here; the bound on what the hooks alone
+	// hold off does not (the agent can write both lines).
 	Answered time.Time
 
 	// Refusals are the current (or last) turn's tool calls and those the

@@ -22,7 +22,7 @@ const SpoolDir = "stats/hooks"
 const (
 	MaxLine = 4 << 10  // a line longer than this is skipped
 	MaxRead = 1 << 20  // read at most this much of a day file per Read: the newest
-	MaxDay  = 64 << 20 // Append writes no more to a day file this large
+	MaxDay  = 64 << 20 // Append starts a day file this large again
 	keep    = 48 << 10 // Tail.Start reads at most this much of a day already written
 )
 
@@ -44,9 +44,12 @@ func SpoolFile(t time.Time) string {
 // Append writes e as one line to its day's file under the workspace root.
 // One write of a line under PIPE_BUF with O_APPEND: concurrent hooks never
 // interleave. It creates stats/hooks when missing, never leaves the
-// workspace through a link, refuses anything but a regular file, never
-// blocks on a FIFO, and stops writing to a day file of MaxDay bytes (a
-// runaway hook does not fill the disk).
+// workspace through a link, refuses anything but a regular file, and never
+// blocks on a FIFO. A day file of MaxDay bytes is a flood (hooks write a
+// few hundred bytes an event; the watchdog skipped it unread): it is
+// started again, so the disk holds MaxDay at most and the real events of
+// the rest of the day still count. A line the agent left unended gets a
+// line end first: the event is never glued to junk.
 func Append(root string, e Event) error {
 	line, err := json.Marshal(e)
 	if err != nil {
@@ -64,18 +67,31 @@ func Append(root string, e Event) error {
 	}
 	defer r.Close()
 	name := filepath.FromSlash(SpoolFile(e.Time))
-	f, err := safeopen.OpenIn(r, name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o640)
+	const flag = os.O_RDWR | os.O_APPEND | os.O_CREATE // read: the last byte
+	f, err := safeopen.OpenIn(r, name, flag, 0o640)
 	if errors.Is(err, os.ErrNotExist) {
 		if err = r.MkdirAll(filepath.FromSlash(SpoolDir), 0o750); err == nil {
-			f, err = safeopen.OpenIn(r, name, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o640)
+			f, err = safeopen.OpenIn(r, name, flag, 0o640)
 		}
 	}
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || fi.Size() >= MaxDay {
-		return fmt.Errorf("%s: %w", SpoolFile(e.Time), ErrFlood)
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	switch size := fi.Size(); {
+	case size >= MaxDay:
+		if err := f.Truncate(0); err != nil {
+			return fmt.Errorf("%s: %w, and it cannot be started again: %w", SpoolFile(e.Time), ErrFlood, err)
+		}
+	case size > 0:
+		var last [1]byte
+		if _, err := f.ReadAt(last[:], size-1); err == nil && last[0] != '\n' {
+			line = append([]byte{'\n'}, line...)
+		}
 	}
 	_, err = f.Write(line)
 	return err
@@ -187,7 +203,7 @@ func (t *Tail) readDay(r *os.Root) ([]Event, error) {
 		return nil, err
 	}
 	if fi.Size() < t.off {
-		t.off = 0 // truncated or replaced: start again
+		t.off, t.skipPartial = 0, false // truncated or replaced: start again, from a line's start
 	}
 	var flood error
 	if behind := fi.Size() - t.off; behind > MaxRead {

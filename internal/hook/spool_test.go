@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -201,22 +202,48 @@ func TestSpoolFolderLinkedOutIsRefused(t *testing.T) {
 	}
 }
 
-// A day file of MaxDay takes no more lines from the hooks: a runaway hook
-// (or a flood) does not fill the disk through them.
-func TestAppendStopsAtMaxDay(t *testing.T) {
-	ws := t.TempDir()
-	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
-	if err := Append(ws, Event{Time: now, Kind: Tool}); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(ws, filepath.FromSlash(SpoolFile(now)))
-	if err := os.Truncate(path, MaxDay); err != nil {
-		t.Fatal(err)
-	}
-	if err := Append(ws, Event{Time: now, Kind: Tool}); !errors.Is(err, ErrFlood) {
-		t.Errorf("Append to a day file of MaxDay: %v, want ErrFlood", err)
-	}
-	if fi, _ := os.Stat(path); fi.Size() != MaxDay {
-		t.Errorf("the day file grew to %d", fi.Size())
+// A day file the agent filled to MaxDay with junk (no line end at its
+// end either) does not refuse the real events for the rest of the day:
+// the next line starts the day file again, so the disk holds MaxDay at
+// most, and the reader takes the real line; a file of junk below MaxDay
+// gets the line on a line of its own.
+func TestJunkDayTakesRealEvents(t *testing.T) {
+	for _, size := range []int64{MaxDay, 5 << 20} {
+		t.Run(fmt.Sprint(size>>20, "MiB"), func(t *testing.T) {
+			ws := t.TempDir()
+			now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+			tl := NewTail(ws)
+			if err := Append(ws, Event{Time: now, Kind: TurnStart}); err != nil {
+				t.Fatal(err)
+			}
+			if evs, err := tl.Read(now); err != nil || len(evs) != 1 {
+				t.Fatalf("first read: %v %v", evs, err)
+			}
+			path := filepath.Join(ws, filepath.FromSlash(SpoolFile(now)))
+			f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.Write(bytes.Repeat([]byte("junk "), 1000)); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+			if err := os.Truncate(path, size); err != nil {
+				t.Fatal(err)
+			}
+			tl.Read(now) // the watchdog's pulse over the junk (a flood)
+			for i, k := range []Kind{Tool, TurnEnd} {
+				if err := Append(ws, Event{Time: now.Add(time.Duration(i+1) * time.Second), Kind: k}); err != nil {
+					t.Fatalf("Append of a real %s to a junk day of %d bytes: %v", k, size, err)
+				}
+			}
+			evs, _ := tl.Read(now.Add(time.Minute))
+			if len(evs) != 2 || evs[0].Kind != Tool || evs[1].Kind != TurnEnd {
+				t.Fatalf("read after the junk: %+v, want the real tool call and turn end", evs)
+			}
+			if fi, _ := os.Stat(path); fi.Size() > MaxDay {
+				t.Errorf("the day file grew to %d", fi.Size())
+			}
+		})
 	}
 }

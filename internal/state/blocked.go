@@ -82,14 +82,14 @@ func Blocking(s State, now time.Time, loc *time.Location) *Blocked {
 	case s.Breaker.State == budget.Open && s.Breaker.OpenUntil.After(now):
 		return &Blocked{Why: BlockedBreaker, Reason: fmt.Sprintf("circuit breaker open after %d delivery failures: wakeups are skipped until its cooldown ends, then one probe goes", s.Breaker.Failures), Until: at(s.Breaker.OpenUntil)}
 	case sc.HeldUntil != nil && sc.HeldUntil.After(now):
-		why := "the model's service asked for a rest"
+		why, then := "the model's service asked for a rest", ""
 		switch {
-		case strings.Contains(sc.HeldFor, "limit"):
-			why = "the client's rate limit is used up (" + sc.HeldFor + ")"
+		case sc.HeldLimit || strings.Contains(sc.HeldFor, "limit"):
+			why, then = "the client's rate limit is used up ("+sc.HeldFor+")", " (`watchdog resume` ends it)"
 		case s.Client != nil && s.Client.Failure != "":
 			why += " (" + s.Client.Failure + ")"
 		}
-		return &Blocked{Why: BlockedService, Reason: why + ": wakeups are held until then, and one wakeup probes it", Until: at(*sc.HeldUntil), Detail: sc.HeldFor}
+		return &Blocked{Why: BlockedService, Reason: why + ": wakeups are held until then" + then + ", and one wakeup probes it", Until: at(*sc.HeldUntil), Detail: sc.HeldFor}
 	case s.Recovery.GaveUp:
 		why := "recovery gave up"
 		if s.Recovery.Reason != "" {

@@ -214,6 +214,10 @@ type PulseChamber struct {
 	// WritesFailing is the spell of failing writes in progress (a full
 	// disk, say); absent once a pulse's writes succeed again.
 	WritesFailing *WriteOutage `json:"writes_failing,omitempty"`
+	// HooksUnread is why the hooks' spool cannot be read (a FIFO or a
+	// folder at the day's file, the folder linked out of the workspace):
+	// the client's hooks are not heard. Absent while it reads.
+	HooksUnread string `json:"hooks_unread,omitempty"`
 }
 
 // WriteOutage is a spell of the watchdog's writes failing.
@@ -244,6 +248,24 @@ type ScheduleChamber struct {
 	// Blocked is why no wakeup can reach the agent (Blocking at the
 	// pulse); NextWakeup is absent while it lasts.
 	Blocked *Blocked `json:"blocked,omitempty"`
+	// HeldLimit: the hold is a rate limit's (`watchdog resume` ends it).
+	HeldLimit bool `json:"held_limit,omitempty"`
+	// Spread is the spreading of the schedule's wakeups in force, past
+	// rate_limit.spread_at of a limit; absent when none.
+	Spread *Spread `json:"spread,omitempty"`
+	// Dismissed are the rate limits' windows `watchdog resume` ended, until
+	// their reset: no report of them is believed before it (kept across a
+	// restart: the spool's tail is read again).
+	Dismissed map[string]time.Time `json:"limits_dismissed,omitempty"`
+}
+
+// Spread is the schedule's wakeups spread out to make a rate limit last.
+type Spread struct {
+	Window string    `json:"window"` // the client's window: five_hour, seven_day
+	Why    string    `json:"why"`    // "7-day limit, 99 % used"
+	Until  time.Time `json:"until"`  // the window's reset
+	// MaxGap is rate_limit.spread_max: the widest gap it makes.
+	MaxGap config.Duration `json:"max_gap"`
 }
 
 // IdleChamber shows the idle chamber.

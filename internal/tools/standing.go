@@ -102,7 +102,7 @@ func (t *Tools) standing(now time.Time, latest workspace.Latest) standing {
 		strictEnded = *e
 	}
 	clock := func(x time.Time) string { return x.In(t.WS.Loc).Format("15:04:05") }
-	s.stretch = checks.InactivityStretch(latest.NewestProof(), strictEnded, c, w, baseline, clock)
+	s.stretch = checks.InactivityStretch(now, t.limits().InactivityWarning.D(), latest.NewestProof(), strictEnded, c, w, baseline, clock)
 	s.owed, s.owedWorking, s.owedOK = checks.IntrospectionOwed(now, latest.Introspection, w, baseline)
 	if !s.stretch.Waiting && !s.stretch.Asking && s.stretch.From.IsZero() {
 		s.judged, s.why = false, noProofYet
