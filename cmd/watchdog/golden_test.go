@@ -55,7 +55,10 @@ func TestGoldenStdout(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := runGolden(t, tc.args, tc.code)
-			golden(t, tc.name, strings.NewReplacer(filepath.Join(filepath.Dir(cfg), "ai-works"), "$WORKSPACE", stateDir, "$STATE").Replace(out))
+			// The lock's holder is this process: the state names it, and
+			// the golden file the state's own pid.
+			pid := "pid " + strconv.Itoa(os.Getpid()) + ","
+			golden(t, tc.name, strings.NewReplacer(filepath.Join(filepath.Dir(cfg), "ai-works"), "$WORKSPACE", stateDir, "$STATE", pid, "pid 4242,").Replace(out))
 		})
 	}
 
@@ -111,6 +114,7 @@ func goldenWorkspace(t *testing.T) (stateDir, cfgPath string) {
 	if err := json.Unmarshal(b, &st); err != nil {
 		t.Fatal(err)
 	}
+	st.PID = os.Getpid() // the watchdog that holds the lock, as the test will
 	cfg := filepath.Join(dir, "watchdog.yaml")
 	yaml := "name: tides\nworkspace: ./ai-works\ntimezone: UTC\nagent:\n  delivery: tmux\n"
 	if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {

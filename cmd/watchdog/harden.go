@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"slices"
 
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/notify"
@@ -12,13 +13,16 @@ import (
 // they are resolved into memory: nothing later in the process can hand them
 // on, whatever environment it builds. The kernel's copy of the environment
 // the process started with (/proc/<pid>/environ) keeps them: undumpable
-// guards that one.
-func forgetSecretEnv(cfg *config.Config) {
+// guards that one, once it runs. It returns the names it unset.
+func forgetSecretEnv(cfg *config.Config) []string {
 	names := notify.EnvNames(cfg.Healthcheck.URL)
 	for _, nc := range cfg.Alerts.Notify {
 		names = append(names, notify.EnvNames(nc.URL)...)
 	}
+	slices.Sort(names)
+	names = slices.Compact(names)
 	for _, n := range names {
 		_ = os.Unsetenv(n)
 	}
+	return names
 }

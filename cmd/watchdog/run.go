@@ -93,7 +93,10 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		log.Error().Err(err).Msg("cannot start the healthcheck pings")
 		return 1
 	}
-	forgetSecretEnv(cfg) // the URLs are resolved: their secrets live in memory only
+	// The URLs are resolved: their secrets live in memory only.
+	if names := forgetSecretEnv(cfg); len(names) > 0 {
+		log.Warn().Strs("variables", names).Msg("secrets read from the environment: until the watchdog made itself non-dumpable, a process of its user could read them in /proc/<pid>/environ; give them in files (url_file, with systemd's LoadCredential= as ${CREDENTIALS_DIRECTORY}/NAME)")
+	}
 	d, err := daemon.New(cfg, opts)
 	if err != nil {
 		log.Error().Err(err).Msg("cannot start")

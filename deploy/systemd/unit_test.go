@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -77,6 +78,22 @@ func TestUnitSettings(t *testing.T) {
 		{name: "no MemoryDenyWriteExecute (kills Node-based agents)", ok: func() bool { return d["MemoryDenyWriteExecute"] == nil }},
 		{name: "no PrivateTmp (hides the tmux socket)", ok: func() bool { return d["PrivateTmp"] == nil }},
 		{name: "unix sockets allowed (tmux, sd_notify)", ok: func() bool { return strings.Contains(one("RestrictAddressFamilies"), "AF_UNIX") }},
+		// A watchdog gone wrong (or fed a decoding bomb) is ended and
+		// restarted at a bound, not left to grow until the host's OOM
+		// killer picks something; an exec agent's end does not stop the unit.
+		{name: "MemoryHigh below MemoryMax", ok: func() bool {
+			high, max := bytesOf(one("MemoryHigh")), bytesOf(one("MemoryMax"))
+			return high > 0 && max > high
+		}},
+		{name: "OOMPolicy=continue", ok: func() bool { return one("OOMPolicy") == "continue" }},
+		{name: "no secret in Environment=", ok: func() bool {
+			for _, e := range d["Environment"] {
+				if !strings.HasPrefix(e, "PATH=") {
+					return false
+				}
+			}
+			return true
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,6 +102,23 @@ func TestUnitSettings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// bytesOf reads a systemd size (1536M, 2G); 0 when it is not one.
+func bytesOf(v string) int64 {
+	n, err := strconv.ParseInt(strings.TrimRight(v, "KMG"), 10, 64)
+	if err != nil {
+		return 0
+	}
+	switch {
+	case strings.HasSuffix(v, "K"):
+		return n << 10
+	case strings.HasSuffix(v, "M"):
+		return n << 20
+	case strings.HasSuffix(v, "G"):
+		return n << 30
+	}
+	return n
 }
 
 // verify copies unit into a temp folder with ExecStart pointing at an

@@ -155,6 +155,9 @@ func (c *Config) finish(base string) error {
 		loc = time.Local // to check the rest; the config is refused anyway
 	}
 	c.loc = loc
+	for _, f := range c.secretFiles() {
+		*f = credentialFile(*f)
+	}
 	if base != "" {
 		c.Workspace = absUnder(base, c.Workspace)
 		c.Progress.Paths = absAll(base, c.Progress.Paths)
@@ -165,22 +168,10 @@ func (c *Config) finish(base string) error {
 		if c.Alerts.File != "" {
 			c.Alerts.File = absUnder(base, c.Alerts.File)
 		}
-		if c.HTTP.TokenFile != "" {
-			c.HTTP.TokenFile = absUnder(base, c.HTTP.TokenFile)
-		}
-		m := &c.MQTT
-		for _, f := range []*string{&m.PasswordFile, &m.TLS.CAFile, &m.TLS.CertFile, &m.TLS.KeyFile} {
-			if *f != "" {
+		for _, f := range c.secretFiles() {
+			if *f != "" && !strings.HasPrefix(*f, "$") { // an unset ${CREDENTIALS_DIRECTORY} stays as written
 				*f = absUnder(base, *f)
 			}
-		}
-		for i := range c.Alerts.Notify {
-			if f := c.Alerts.Notify[i].URLFile; f != "" {
-				c.Alerts.Notify[i].URLFile = absUnder(base, f)
-			}
-		}
-		if f := c.Healthcheck.URLFile; f != "" {
-			c.Healthcheck.URLFile = absUnder(base, f)
 		}
 	}
 	c.FleetBudget.check("fleet_", &p)

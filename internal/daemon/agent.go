@@ -126,6 +126,9 @@ type wakeMemory struct {
 	// the running turn.
 	word string
 	told time.Time
+	// tmuxRefused is why the watchdog last refused the pane's tmux socket,
+	// alerted once; "" since a wakeup went in.
+	tmuxRefused string
 }
 
 // pauseMemory is the operator's pause as the pulses read it. Under agent.mu.

@@ -90,8 +90,8 @@ func New(cfg *config.Config, o Options) (*Daemon, error) {
 		return nil, err
 	}
 	for _, a := range agents {
-		if state.Held(a.dir) {
-			return nil, fmt.Errorf("agent %s: %s: %w", a.name, a.ws.Root, state.ErrLocked)
+		if err := state.Taken(a.dir); err != nil {
+			return nil, fmt.Errorf("agent %s: %s: %w", a.name, a.ws.Root, err)
 		}
 	}
 	d.cfg, d.agents = cfg, agents

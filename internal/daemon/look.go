@@ -3,8 +3,10 @@ package daemon
 import (
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/delivery"
 	"github.com/ai-heart/ai-heart/internal/pane"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // lookBeforeTyping makes every key the watchdog sends the agent's pane wait
@@ -21,6 +23,7 @@ func (a *agent) lookBeforeTyping(t *delivery.Tmux) {
 		}
 		a.log.Info().Str("source", source).Str("why", why).Msg("nothing typed into the pane: waiting")
 	}
+	t.Refused = a.refusedTmux
 	t.Heard = func(since time.Time) bool {
 		a.mu.Lock()
 		defer a.mu.Unlock()
@@ -38,4 +41,31 @@ func (a *agent) lookAt(screen string, p pane.Purpose) pane.Verdict {
 	h := pane.Hooks{Asking: a.activity.Asking, AskSince: a.activity.AskSince, AskWhat: a.activity.AskWhat}
 	a.mu.Unlock()
 	return pane.Decide(pane.Read(screen, a.cfg.Agent.Client), h, p, a.clock.Now())
+}
+
+// refusedTmux alerts, once for each new reason, that nothing goes to the
+// pane because its tmux socket is not the watchdog's own: a server of
+// another user could make the watchdog run its programs.
+func (a *agent) refusedTmux(err error) {
+	a.mu.Lock()
+	seen := a.tmuxRefused == err.Error()
+	a.tmuxRefused = err.Error()
+	id := a.id
+	a.mu.Unlock()
+	if seen {
+		return
+	}
+	a.log.Error().Err(err).Msg("the tmux socket is refused: nothing is typed into the pane")
+	a.emit(a.clock.Now(), id, checks.Error, "delivery", err.Error()+"; nothing is typed into the pane until it is", 0)
+}
+
+// tmuxWorks ends a spell of refused tmux sockets once a wakeup went in.
+func (a *agent) tmuxWorks(now time.Time, id workspace.ID) {
+	a.mu.Lock()
+	was := a.tmuxRefused
+	a.tmuxRefused = ""
+	a.mu.Unlock()
+	if was != "" {
+		a.emit(now, id, checks.OK, "delivery", "the tmux socket is the watchdog's own again: wakeups go into the pane", 0)
+	}
 }

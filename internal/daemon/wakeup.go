@@ -209,6 +209,9 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 	if err == nil && exec {
 		a.serviceAnswers(end, id) // tmux and inbox: the turn's end says so (readHooks)
 	}
+	if err == nil && a.deliver.Method() == config.DeliveryTmux {
+		a.tmuxWorks(end, id)
+	}
 	a.account(source, id, run, now, text, res, err, probe, effs)
 }
 

@@ -35,6 +35,7 @@ func TestHeartStyleAgentWaitsHealthily(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		cfg := testConfig(t) // inactivity 2s/4s, introspection 30s
 		cfg.Schedule.Every = config.Duration(10 * time.Second)
+		cfg.Progress.After = 0 // its runs change no file: no_progress has tests of its own
 		var calls atomic.Int32
 		h := startFake(t, cfg, execAgent(time.Second, &calls))
 		time.Sleep(5 * time.Second) // between the first two wakeups

@@ -65,6 +65,9 @@ type Tmux struct {
 	// Heard, when set, reports whether the client's hooks said a prompt
 	// reached it at or after since: a receipt when the pane shows none.
 	Heard func(since time.Time) bool
+	// Refused, when set, hears each command not run because the socket is
+	// not the watchdog's own (ErrTmuxUnsafe), for an alert.
+	Refused func(err error)
 
 	mu sync.Mutex // one key sequence at a time per pane
 }
@@ -286,8 +289,20 @@ func (t *Tmux) runOut(ctx context.Context, stdin io.Reader, out io.Writer, args 
 		prog = "tmux"
 	}
 	argv := make([]string, 0, len(args)+2)
-	if t.Socket != "" {
-		argv = append(argv, "-S", t.Socket)
+	if sock := socketFor(t.Socket); sock != "" {
+		real, err := checkSocket(sock, os.Geteuid())
+		switch {
+		case errors.Is(err, ErrTmuxUnsafe):
+			if t.Refused != nil {
+				t.Refused(err)
+			}
+			return fmt.Errorf("%w; nothing was sent to the agent's pane: start its tmux server as the watchdog's user, or use inbox delivery", err)
+		case errors.Is(err, ErrTmuxTarget):
+			return t.noTarget("no such socket")
+		case err != nil:
+			return err
+		}
+		argv = append(argv, "-S", real) // as checked: a link swapped since leads nowhere
 	}
 	argv = append(argv, args...)
 	cmd := exec.CommandContext(ctx, prog, argv...)
@@ -309,13 +324,19 @@ func (t *Tmux) runOut(ctx context.Context, stdin io.Reader, out io.Writer, args 
 	case ctx.Err() != nil:
 		return fmt.Errorf("run %s %s: %w", prog, args[0], ctx.Err())
 	case errors.As(err, &exitErr) && isMissingTarget(msg):
-		return fmt.Errorf("%w: %q on %s (tmux: %s); start the agent with `tmux%s new-session -d -s NAME ...` or set agent.tmux_target and agent.tmux_socket to where it runs",
-			ErrTmuxTarget, t.Target, t.server(), msg, t.socketFlag())
+		return t.noTarget("tmux: " + msg)
 	case msg != "":
 		return fmt.Errorf("run %s %s: %w: %s", prog, args[0], err, msg)
 	default:
 		return fmt.Errorf("run %s %s: %w", prog, args[0], err)
 	}
+}
+
+// noTarget is ErrTmuxTarget for the pane, saying how to start it; why is
+// what tmux (or the socket's check) said.
+func (t *Tmux) noTarget(why string) error {
+	return fmt.Errorf("%w: %q on %s (%s); start the agent with `tmux%s new-session -d -s NAME ...` or set agent.tmux_target and agent.tmux_socket to where it runs",
+		ErrTmuxTarget, t.Target, t.server(), why, t.socketFlag())
 }
 
 // isMissingTarget recognises tmux's messages for a missing server, session,

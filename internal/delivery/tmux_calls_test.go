@@ -1,3 +1,5 @@
+//go:build unix
+
 package delivery
 
 import (
@@ -17,8 +19,10 @@ import (
 // the order they came, and the log must read as whole sequences, each kind
 // as often as it was asked for.
 func TestTmuxCallsNeverInterleave(t *testing.T) {
-	log := filepath.Join(t.TempDir(), "calls")
-	d := NewTmux("agent", log) // the stand-in logs to its -S file
+	sock := filepath.Join(t.TempDir(), "tmux.sock")
+	newFakeServer(t, sock) // a socket of the watchdog's own, which nothing answers
+	log := sock + ".log"   // where the stand-in logs
+	d := NewTmux("agent", sock)
 	d.Program = buildHelper(t, "faketmux")
 	d.EnterDelay = 20 * time.Millisecond // long enough for another call to land in it
 	const rounds = 4

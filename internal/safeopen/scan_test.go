@@ -23,6 +23,7 @@ var operatorFiles = map[string]string{
 	"internal/web/auth.go":                "the operator's token file (a mode check of its own)",
 	"internal/fleet/conn.go":              "the operator's MQTT password and CA files",
 	"internal/delivery/leftover_linux.go": "the kernel's /proc files of a run",
+	"internal/state/holder_linux.go":      "the kernel's /proc/locks and a lock holder's name",
 	"internal/setup/userunit.go":          "init's user unit, created with O_EXCL",
 	"internal/scan/watch.go":              "a probe file created with O_EXCL",
 	"internal/workspace/write.go":         "temp files created with O_EXCL inside the workspace's root",

@@ -33,6 +33,9 @@ func Lock(dir string) (*flock.Flock, error) {
 		return nil, fmt.Errorf("lock %s: %w", l.Path(), err)
 	}
 	if !ok {
+		if err := Taken(dir); err != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("lock %s: %w", l.Path(), ErrLocked)
 	}
 	return l, nil
@@ -70,14 +73,17 @@ func (s State) Fresh(now time.Time) (ok bool, why string) {
 }
 
 // Live reports whether the state, read from the agent's state folder dir,
-// was written by a watchdog that runs now: its times are Fresh and a
-// watchdog holds the folder's lock. why says what failed.
+// was written by a watchdog that runs now: its times are Fresh, and the
+// folder's lock is held by the process the state names, which runs the
+// watchdog's program (as far as the kernel names lock holders: on Linux).
+// A lock held by flock or python beside a forged state is no watchdog.
+// why says what failed.
 func (s State) Live(dir string, now time.Time) (ok bool, why string) {
 	if ok, why := s.Fresh(now); !ok {
 		return false, why
 	}
-	if !Held(dir) {
-		return false, "no watchdog holds " + filepath.Join(dir, LockFile) + " (the state file was not written by a running watchdog)"
+	if why := heldBy(dir, s.PID); why != "" {
+		return false, why
 	}
 	return true, ""
 }

@@ -1,6 +1,7 @@
 // Command faketmux stands in for tmux where a test asserts the calls
-// themselves, in order: each run appends one line to the file named by its
-// -S flag, its other arguments joined by spaces (with load-buffer, "<N
+// themselves, in order: each run appends one line to SOCKET.log, SOCKET
+// being its -S flag (a socket of the test's, as the watchdog talks to no
+// other), its other arguments joined by spaces (with load-buffer, "<N
 // bytes>" for what it read on stdin), and exits 0. A line is one write to a
 // file opened O_APPEND, so lines of concurrent runs never mix.
 package main
@@ -15,10 +16,10 @@ import (
 func main() {
 	args := os.Args[1:]
 	if len(args) < 2 || args[0] != "-S" {
-		fmt.Fprintln(os.Stderr, "faketmux: want -S LOGFILE first")
+		fmt.Fprintln(os.Stderr, "faketmux: want -S SOCKET first")
 		os.Exit(2)
 	}
-	log, rest := args[1], args[2:]
+	log, rest := args[1]+".log", args[2:]
 	line := strings.Join(rest, " ")
 	if len(rest) > 0 && rest[0] == "load-buffer" {
 		b, _ := io.ReadAll(os.Stdin)
