@@ -36,7 +36,7 @@ const JA = {
   "client": "クライアント", "no hook event yet": "フックのイベントはまだありません", "channels": "経路",
   "hooks": "フック", "telemetry": "テレメトリ", "exec": "実行の出力", "transcript": "トランスクリプト", "waiting for you": "あなたの応答待ち",
   "cost today": "今日のコスト", "ghosts today": "今日のゴースト", "no runs booked": "実行の記録なし", "prices": "価格",
-  "usage unknown": "使用量不明", "price unknown": "価格不明", "theme": "テーマ", "last log": "最新の活動ログ",
+  "usage unknown": "使用量不明", "price unknown": "価格不明", "theme": "テーマ", "last log": "最新の活動ログ", "last work": "直近の作業",
   "Needs you: the agent waits for your answer in its terminal": "対応が必要です：エージェントが端末であなたの応答を待っています",
   "needs you": "要対応", "error": "エラー", "budget spent": "予算切れ", "all": "すべて", "search by name": "名前で検索",
   "sort": "並べ替え", "state": "状態", "name": "名前", "last activity": "最新の活動", "close": "閉じる",
@@ -211,6 +211,7 @@ function draw(name) {
     fact(dl, a, "last seen", ago(pr.last_seen, a) + (offline && pr.reason ? " · " + pr.reason : ""));
   }
   nowFacts(dl, a, rec, name, fact, ja(a));
+  workFact(dl, a, fact, ja(a));
   fact(dl, a, "heartbeat", a.heartbeat_id || "–");
   fact(dl, a, "last proof", a.last_proof ? ago(a.last_proof.mod_time, a) : noneYet);
   fact(dl, a, "introspection", a.last_introspection ? ago(a.last_introspection.mod_time, a) : noneYet);

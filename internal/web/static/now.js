@@ -61,3 +61,27 @@ function nowFacts(dl, a, rec, name, fact, ja) {
     dd.append(" ", link);
   }
 }
+
+// workLine is the newest answered wakeup's work in words, beside what the
+// agent said of it, and the run of answers that changed nothing:
+// "nothing changed · said: “…” · 3 in a row changed nothing".
+function workLine(p, ja) {
+  const recent = p.recent || [], r = recent[recent.length - 1], parts = [];
+  if (r) {
+    let c = r.files || r.commits ? (ja ? "ファイル" + r.files + "件" : r.files + (r.files === 1 ? " file" : " files")) : (ja ? "変化なし" : "nothing changed");
+    if (r.commits) {
+      const lines = "(+" + (r.lines_added || 0) + " −" + (r.lines_removed || 0) + ")";
+      c += ja ? "、コミット" + r.commits + "件" + lines : ", " + r.commits + (r.commits === 1 ? " commit " : " commits ") + lines;
+    }
+    parts.push(c);
+    if (r.said) parts.push((ja ? "活動ログ：「" + r.said + "」" : "said: “" + r.said + "”"));
+  }
+  if (p.unchanged) parts.push(ja ? p.unchanged + "回続けて変化なし" : p.unchanged + " in a row changed nothing");
+  return parts.join(" · ");
+}
+
+// workFact adds the agent's last work to a card, where the watchdog
+// watches it.
+function workFact(dl, a, fact, ja) {
+  if (a.progress && ((a.progress.recent || []).length || a.progress.unchanged)) fact(dl, a, "last work", workLine(a.progress, ja));
+}

@@ -8,7 +8,7 @@ const STRIP_WORDS = {
   working: ["working", "作業中"], waiting: ["waiting", "待機中"], waiting_for_you: ["waiting for you", "あなたの応答待ち"],
   paused: ["paused", "一時停止"], outside_active_hours: ["outside active hours", "活動時間外"], offline: ["offline", "オフライン"], stopped: ["no watchdog", "watchdog 停止中"],
   schedule: ["schedule", "定期"], idle: ["idle", "アイドル"], recovery: ["recovery", "回復"], feedback: ["feedback", "フィードバック"], extra: ["extra", "追加"],
-  wakeups: ["wakeups", "起動"], ghosts: ["ghosts", "ゴースト"], wakeup: ["wakeup", "起動"], ghost: ["ghost", "ゴースト"], error: ["error", "エラー"], warning: ["warning", "警告"],
+  wakeups: ["wakeups", "起動"], ghosts: ["ghosts", "ゴースト"], wakeup: ["wakeup", "起動"], work: ["work", "作業"], ghost: ["ghost", "ゴースト"], error: ["error", "エラー"], warning: ["warning", "警告"],
   last_24h: ["last 24 hours", "直近24時間"], yesterday: ["yesterday", "昨日"], alerts_24h: ["alerts, last 24 hours", "直近24時間の警報"],
 };
 
@@ -49,7 +49,7 @@ function drawStrip(el, v, ja, label) {
     const span = document.createElement("span");
     const wake = wakeOf(s);
     span.className = "slot" + (s.future ? " future" : s.mode ? " m-" + s.mode : "") + (s.worst === "error" || s.worst === "warning" ? " w-" + s.worst : "") + (wake ? " wk-" + wake : "");
-    span.title = shown(slotTitle(s, v.slot_minutes, ja, v.span === "last_24h" ? v.date : "") + alertLines(v.marks, s.start, v.slot_minutes));
+    span.title = shown(slotTitle(s, v.slot_minutes, ja, v.span === "last_24h" ? v.date : "") + alertLines(v.marks, s.start, v.slot_minutes) + workLines(v.marks, s.start, v.slot_minutes, ja));
     if (s.mode && !s.future) seen.add("m-" + s.mode);
     if (wake) seen.add("wk-" + wake);
     if (s.worst === "error" || s.worst === "warning") seen.add("w-" + s.worst);
@@ -81,6 +81,14 @@ function alertLines(marks, start, minutes) {
   const from = new Date(start).getTime(), to = from + minutes * 60000;
   return (marks || []).filter((m) => m.kind === "alert" && m.level !== "ok" && new Date(m.t).getTime() >= from && new Date(m.t).getTime() < to)
     .map((m) => "\n" + clockTime(m.t) + " " + m.check + " " + m.level + ": " + m.message).join("");
+}
+
+// workLines are the slot's answered wakeups' work, one per line: what
+// changed beside what the agent said of it.
+function workLines(marks, start, minutes, ja) {
+  const from = new Date(start).getTime(), to = from + minutes * 60000;
+  return (marks || []).filter((m) => m.kind === "work" && new Date(m.t).getTime() >= from && new Date(m.t).getTime() < to)
+    .map((m) => "\n" + clockTime(m.t) + " " + stripWord("work", ja) + " (" + stripWord(m.source, ja) + "): " + m.message).join("");
 }
 
 // WAKE_ORDER ranks wakeup sources for a slot's tick: the one that says
