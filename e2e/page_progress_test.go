@@ -3,7 +3,10 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -38,6 +41,22 @@ func TestE2EPageShowsNoProgress(t *testing.T) {
 	if !strings.HasPrefix(work, "nothing changed · ") || !strings.Contains(work, "in a row changed nothing") {
 		t.Fatalf("last work %q", work)
 	}
+	// The field's numbers under the strip: today's answers that changed
+	// nothing, of all answered.
+	waitUntil(t, "the field's numbers under the strip", 70*time.Second, func() bool {
+		n := evalIn[string](t, ctx, `document.querySelector('[data-agent="sol"] .numbers').textContent`)
+		return strings.HasPrefix(n, "today: 0.0 unrecovered stalls per 24h · ") && strings.Contains(n, " answers changed nothing\n7 days: ")
+	})
+	waitUntil(t, "the field's numbers in /metrics", 70*time.Second, func() bool {
+		resp, err := http.Get("http://" + addr + "/metrics")
+		if err != nil {
+			return false
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return regexp.MustCompile(`(?m)^watchdog_field_nothing_changed\{agent="sol",span="7d"\} [1-9]`).Match(b) &&
+			strings.Contains(string(b), `watchdog_wakeups_work_total{agent="sol",changed="false"}`)
+	})
 	waitUntil(t, "the work on the strip's present slot", 10*time.Second, func() bool {
 		return strings.Contains(evalIn[string](t, ctx, `document.querySelectorAll('[data-agent="sol"] .strip .slot')[95].title`), "work (schedule): nothing changed")
 	})

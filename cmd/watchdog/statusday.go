@@ -85,6 +85,9 @@ type statusJSON struct {
 	// State is the state file as the last pulse wrote it (absent when the
 	// watchdog never ran there).
 	State *state.State `json:"state,omitempty"`
+	// Numbers are the field's numbers (day.Numbers) today and over the
+	// last 7 days, from the agent's day files.
+	Numbers *day.Field `json:"numbers,omitempty"`
 	// Last24h is the strip of the last 24 hours, ending with the slot
 	// holding now; Today is today's from local midnight. With --day there
 	// is Day instead, the strip of that day. A slot per 30 minutes.
@@ -124,6 +127,9 @@ func agentJSON(name string, ws *workspace.Workspace, dir string, st state.State,
 			return nil
 		}
 		return &stripJSON{From: slots[0].Start, SlotMinutes: int(stripWidth / time.Minute), Slots: slots}
+	}
+	if f, err := day.LoadField(dir, ws.Loc, now); err == nil {
+		j.Numbers = &f
 	}
 	if date != "" {
 		j.Day = strip(date)

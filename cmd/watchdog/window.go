@@ -36,6 +36,9 @@ type window struct {
 	srv     *http.Server
 	ln      net.Listener
 	keys    map[string]string // each agent's telemetry key, once read
+	// fields are the agents' field numbers as last read, at fieldsAt.
+	fields   map[string]day.Field
+	fieldsAt time.Time
 }
 
 // newWindow checks the http section and binds its address, so a bad one
@@ -217,7 +220,34 @@ func (w *window) Day(agent, date string) (web.DayView, error) {
 		return v, err
 	}
 	v.Marks, v.Slots, err = day.Load(a.StateDir(), loc, from, pageSlots, pageSlot, now)
+	if f, ok := w.Fields()[agent]; ok {
+		v.Numbers = &f
+	}
 	return v, err
+}
+
+// fieldsEvery is how long the field's numbers are kept before the day
+// files are read again: /metrics and the page ask often, the numbers move
+// slowly.
+const fieldsEvery = 15 * time.Second
+
+// Fields gives each agent's field numbers (metrics.FieldSource), read from
+// its day files at most every fieldsEvery.
+func (w *window) Fields() map[string]day.Field {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	now := time.Now()
+	if w.fields != nil && now.Sub(w.fieldsAt) < fieldsEvery {
+		return w.fields
+	}
+	out := map[string]day.Field{}
+	for _, a := range w.cfg.AgentConfigs() {
+		if f, err := day.LoadField(a.StateDir(), w.cfg.Location(), now); err == nil {
+			out[a.DisplayName()] = f
+		}
+	}
+	w.fields, w.fieldsAt = out, now
+	return out
 }
 
 // The page's strip: 96 quarter hours.

@@ -57,6 +57,9 @@ func New(src Source, now func() time.Time) *Metrics {
 		&stateCollector{src: src, now: now},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if f, ok := src.(FieldSource); ok {
+		m.reg.MustRegister(&fieldCollector{src: f})
+	}
 	return m
 }
 

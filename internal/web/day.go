@@ -32,6 +32,9 @@ type DayView struct {
 	SlotMinutes int        `json:"slot_minutes"`
 	Slots       []day.Slot `json:"slots"`
 	Marks       []day.Mark `json:"marks"`
+	// Numbers are the field's numbers, today and over the days kept
+	// (absent where the source keeps no days of its own).
+	Numbers *day.Field `json:"numbers,omitempty"`
 }
 
 // dayView serves GET /api/v1/agents/{name}/day?date=YYYY-MM-DD.

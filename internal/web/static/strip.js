@@ -151,6 +151,7 @@ async function loadStrip(el, name, ja) {
     drawStrip(el, v, ja, live ? stripWord("last_24h", ja) : v.date);
     hist.querySelector("summary").textContent = live ? stripWord("alerts_24h", ja) : ja ? v.date + " の警報" : "alerts on " + v.date;
     drawHistory(hist, v.marks.filter((m) => m.kind === "alert"));
+    drawNumbers(card, v.numbers, ja);
   } catch (e) {
     el.hidden = true;
   }
@@ -183,4 +184,51 @@ function filterHistory(hist) {
     return li;
   });
   hist.querySelector("ol").replaceChildren(...items);
+}
+
+// numbersLine says the field's numbers of a span in a line (what users
+// compare supervisors by: docs/measured.md).
+function numbersLine(n, ja) {
+  const f1 = (x) => (Math.round(x * 10) / 10).toFixed(1);
+  const parts = ja ? [
+    "未回復の停止 " + f1(n.unrecovered_stalls_per_24h) + "回/24時間",
+    "定期の起動 " + n.scheduled_on_time + "/" + n.scheduled_wakeups + " が時刻どおり",
+    "レート制限の解除 " + n.resumed_within_10m + "/" + n.rate_limit_resets + " で10分以内に再開",
+    "人の介入の間 " + f1(n.hours_alone) + "時間（介入" + n.interventions + "回）",
+    "変化のない応答 " + n.nothing_changed + "/" + n.answered_wakeups,
+  ] : [
+    f1(n.unrecovered_stalls_per_24h) + " unrecovered stalls per 24h",
+    n.scheduled_on_time + " of " + n.scheduled_wakeups + " scheduled wakeups on time",
+    n.resumed_within_10m + " of " + n.rate_limit_resets + " rate-limit resets resumed within 10m",
+    f1(n.hours_alone) + "h alone between interventions (" + n.interventions + ")",
+    n.nothing_changed + " of " + n.answered_wakeups + " answers changed nothing",
+  ];
+  return parts.join(" · ");
+}
+
+// drawNumbers writes an agent's numbers under its strip: today and the
+// last 7 days; the page's fleet line sums every card's.
+function drawNumbers(card, f, ja) {
+  const el = card.querySelector(".numbers");
+  card.numbers = f || null;
+  if (!f) { el.hidden = true; return; }
+  el.textContent = (ja ? "今日：" : "today: ") + numbersLine(f.today, ja) + "\n" + (ja ? "7日間：" : "7 days: ") + numbersLine(f.last_7_days, ja);
+  el.hidden = false;
+  drawFleetNumbers(ja);
+}
+
+// drawFleetNumbers sums the last 7 days of every card that shows numbers,
+// when there are several.
+function drawFleetNumbers(ja) {
+  const all = [...document.querySelectorAll("#cards .card")].map((c) => c.numbers).filter(Boolean).map((f) => f.last_7_days);
+  const el = document.getElementById("fleet-numbers");
+  if (!el) return;
+  if (all.length < 2) { el.hidden = true; return; }
+  const keys = ["hours", "unrecovered_stalls", "scheduled_wakeups", "scheduled_on_time", "rate_limit_resets", "resumed_within_10m", "interventions", "answered_wakeups", "nothing_changed"];
+  const s = {};
+  for (const k of keys) s[k] = all.reduce((t, n) => t + (n[k] || 0), 0);
+  s.unrecovered_stalls_per_24h = s.hours ? s.unrecovered_stalls / s.hours * 24 : 0;
+  s.hours_alone = s.hours / (s.interventions + 1);
+  el.textContent = (ja ? "7日間（全" + all.length + "エージェント）：" : "7 days, all " + all.length + " agents: ") + numbersLine(s, ja);
+  el.hidden = false;
 }
