@@ -66,13 +66,13 @@ func (a *agent) noteWorkBefore(ctx context.Context, now time.Time) {
 // (an exec run's end, a turn's end): a change resets the count of answers
 // that changed nothing, none adds one. A ghost reply does neither: saying
 // there is nothing to do is the idle chamber's answer, not a claim of work.
-func (a *agent) noteWorkAfter(ctx context.Context, source string, at time.Time, ghost bool) {
+func (a *agent) noteWorkAfter(ctx context.Context, source string, at time.Time, ghost bool) *progress.Change {
 	a.mu.Lock()
 	before, since := a.workBefore, a.workSince
 	a.workBefore = nil
 	a.mu.Unlock()
 	if before == nil || ghost {
-		return
+		return nil
 	}
 	c := progress.CompareAll(ctx, before, progress.TakeAll(ctx, a.watches()))
 	w := state.WakeupWork{Time: at, Source: source, Files: c.Files, Commits: c.Commits, Added: c.Added, Removed: c.Removed, Said: a.saidSince(since)}
@@ -90,6 +90,7 @@ func (a *agent) noteWorkAfter(ctx context.Context, source string, at time.Time, 
 	}
 	a.mu.Unlock()
 	a.wrote(at, "day strip", a.day.Add(day.Mark{Time: at, Kind: day.KindWork, Source: source, Message: workWord(c, w.Said)}))
+	return &c
 }
 
 // workWord is a wakeup's work in a line: what changed, then what the agent

@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/ai-heart/ai-heart/internal/progress"
 	"os"
 	"strings"
 	"sync"
@@ -66,6 +67,10 @@ type Entry struct {
 	// Truncated is true when the reply was cut at the delivery's output limit
 	// (delivery.MaxReply): Reply is only its beginning.
 	Truncated bool `json:"truncated,omitempty"`
+	// Work is what the run changed in the folders progress watches (files,
+	// commits, their lines); absent when progress is off or the run did
+	// not answer.
+	Work *progress.Change `json:"work,omitempty"`
 	// Run is what the wakeup cost: "usage" (null when the client reported
 	// none: unknown, never 0) and "cost_usd" (null when no price is known).
 	cost.Run
