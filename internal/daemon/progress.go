@@ -77,10 +77,15 @@ func (a *agent) noteWorkAfter(ctx context.Context, source string, at time.Time, 
 	c := progress.CompareAll(ctx, before, progress.TakeAll(ctx, a.watches()))
 	w := state.WakeupWork{Time: at, Source: source, Files: c.Files, Commits: c.Commits, Added: c.Added, Removed: c.Removed, Said: a.saidSince(since)}
 	a.mu.Lock()
-	if c.Any() {
+	switch {
+	case c.Any():
 		a.unchanged = 0
 		a.counters.WorkChanged++
-	} else {
+	case a.strictAt(at):
+		// Heads-down in strict deep work, as declared: an answer then is
+		// no claim of work (inactivity waits for the deadline too).
+		a.counters.WorkUnchanged++
+	default:
 		a.unchanged++
 		a.counters.WorkUnchanged++
 	}
@@ -91,6 +96,17 @@ func (a *agent) noteWorkAfter(ctx context.Context, source string, at time.Time, 
 	a.mu.Unlock()
 	a.wrote(at, "day strip", a.day.Add(day.Mark{Time: at, Kind: day.KindWork, Source: source, Message: workWord(c, w.Said)}))
 	return &c
+}
+
+// strictAt reports strict deep work declared and before its deadline at t,
+// as the last pulse saw it. Called with a.mu held.
+func (a *agent) strictAt(t time.Time) bool {
+	for _, f := range a.snap.ActiveDeepWork {
+		if d := f.Decl; d.Mode == workspace.Strict && (d.Deadline.IsZero() || t.Before(d.Deadline)) {
+			return true
+		}
+	}
+	return false
 }
 
 // workWord is a wakeup's work in a line: what changed, then what the agent

@@ -20,14 +20,16 @@ import (
 // trips it, nor do ghost replies count against one.
 func TestNoProgressFromAnswersAlone(t *testing.T) {
 	for _, c := range []struct {
-		name  string
-		reply string
-		write bool
-		want  []string // the check's level after each of 6 answered wakeups
+		name   string
+		reply  string
+		write  bool
+		strict bool     // in strict deep work until past the last wakeup
+		want   []string // the check's level after each of 6 answered wakeups
 	}{
-		{"answers only", "Done: I reviewed the plan and everything is on track.", false, []string{"ok", "ok", "warning", "warning", "warning", "error"}},
-		{"writes its work", "Done.", true, []string{"ok", "ok", "ok", "ok", "ok", "ok"}},
-		{"ghost replies", "[IDLE]", false, []string{"ok", "ok", "ok", "ok", "ok", "ok"}},
+		{"in strict deep work", "Still heads-down.", false, true, []string{"ok", "ok", "ok", "ok", "ok", "ok"}},
+		{"answers only", "Done: I reviewed the plan and everything is on track.", false, false, []string{"ok", "ok", "warning", "warning", "warning", "error"}},
+		{"writes its work", "Done.", true, false, []string{"ok", "ok", "ok", "ok", "ok", "ok"}},
+		{"ghost replies", "[IDLE]", false, false, []string{"ok", "ok", "ok", "ok", "ok", "ok"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -48,7 +50,17 @@ func TestNoProgressFromAnswersAlone(t *testing.T) {
 						return delivery.Result{Reply: c.reply}, nil
 					}}, nil
 				}
+				cfg.Thresholds.MaxStrictDeepWork = config.Duration(time.Hour)
 				h := startFake(t, cfg, nd)
+				if c.strict {
+					ws, _ := workspace.New(cfg.Workspace, nil)
+					now := time.Now()
+					id := workspace.NewID(now)
+					d := workspace.Declaration{ID: id, Mode: workspace.Strict, Activity: "a long build", DeclaredAt: now, PlannedMinutes: 30, Deadline: now.Add(30 * time.Minute)}
+					if err := ws.WriteFile("stats/deep_work/"+string(id)+".txt", d.Format()); err != nil {
+						t.Fatal(err)
+					}
+				}
 				var got []string
 				time.Sleep(30 * time.Second) // between wakeups: each answer and the pulse after it are in
 				for i := range c.want {

@@ -68,6 +68,9 @@ func (a *agent) day(ctx context.Context, text string) (string, error) {
 		if _, err := a.call(ctx, "checkpoint", map[string]any{"current_activity": a.say("sketching the two bulges", "二つの膨らみを図にしている")}); err != nil {
 			return "", err
 		}
+		if err := a.work("notes.md", a.say("# Tides\n\nTwo bulges: one under the Moon, one opposite.\n", "# 潮\n\n膨らみは二つ：月の真下と、その反対側。\n")); err != nil {
+			return "", err
+		}
 		return a.next(a.say("Thought it through; checkpointed the sketch.", "考えをまとめ、図の途中でチェックポイントを書きました。"))
 	case stepFlexible:
 		if _, err := a.call(ctx, "start_deep_work", map[string]any{"mode": "flexible",
@@ -79,8 +82,14 @@ func (a *agent) day(ctx context.Context, text string) (string, error) {
 				return "", err
 			}
 		}
+		if err := a.work("diagram.md", "    (  Moon  )\n\n  <(  Earth  )>\n"); err != nil {
+			return "", err
+		}
 		return a.next(a.say("In flexible deep work on the diagram; checkpoints keep the watchdog informed.", "図の flexible な深い作業中です。チェックポイントで watchdog に様子を伝えています。"))
 	case stepCreate:
+		if err := a.work("diagram.md", "    (  Moon  )\n\n  <(  Earth  )>   "+a.say("two bulges, the Earth turning under them", "二つの膨らみ、その下で回る地球")+"\n"); err != nil {
+			return "", err
+		}
 		if err := a.log(ctx, "creation", a.say("Finished the diagram: artifacts/…/tides/diagram.md.", "図を仕上げました：artifacts/…/tides/diagram.md。")); err != nil {
 			return "", err
 		}
@@ -89,6 +98,9 @@ func (a *agent) day(ctx context.Context, text string) (string, error) {
 		if !a.mem.Introspected {
 			// Busy, and forgetting to introspect until the notice says so.
 			if _, err := a.call(ctx, "checkpoint", map[string]any{"current_activity": a.say("polishing the diagram's labels", "図のラベルを整えている")}); err != nil {
+				return "", err
+			}
+			if err := a.work("labels.md", a.say("- near-side bulge\n- far-side bulge\n", "- 月の側の膨らみ\n- 反対側の膨らみ\n")); err != nil {
 				return "", err
 			}
 			return a.say("Still polishing the diagram.", "まだ図を整えています。"), nil
@@ -105,6 +117,9 @@ func (a *agent) day(ctx context.Context, text string) (string, error) {
 	case stepAfterStrict:
 		if time.Now().Before(a.mem.StrictUntil) {
 			return a.say("Still in strict deep work until "+a.mem.StrictUntil.Local().Format("15:04:05")+"; nothing to log yet.", a.mem.StrictUntil.Local().Format("15:04:05")+"まで strict な深い作業中です。まだ記録することはありません。"), nil
+		}
+		if err := a.work("spring-tides.md", a.say("Spring tides: Sun and Moon in line, the bulges add up.\n", "大潮：太陽と月が並ぶと、膨らみが重なります。\n")); err != nil {
+			return "", err
 		}
 		if err := a.log(ctx, "creation", a.say("Compared with the tide tables: the diagram holds, with a note on spring tides.", "潮汐表と照らし合わせました。図は正しく、大潮についての注を加えました。")); err != nil {
 			return "", err
@@ -128,6 +143,17 @@ func (a *agent) day(ctx context.Context, text string) (string, error) {
 }
 
 // say is the agent's own words in the workspace's language.
+// work writes one of the theme's work files, as an agent does besides its
+// logs: what the watchdog's no_progress sees change.
+func (a *agent) work(name, text string) error {
+	rel := "artifacts/" + a.mem.ThemeID + "_" + a.mem.ThemePart + "/" + name
+	if err := a.ws.WriteFile(rel, []byte(text)); err != nil {
+		return err
+	}
+	a.opts.Narrate("work", a.say("wrote ", "書いた：")+rel)
+	return nil
+}
+
 func (a *agent) say(en, ja string) string {
 	if a.opts.Lang == lang.Japanese {
 		return ja
