@@ -99,8 +99,8 @@ func (w Wiring) jsonChanges(name string, root *object, n *notes, changes []adapt
 			err = w.namedHooks(name, root, c)
 		case adapter.StatusLine:
 			err = w.setStatusLine(name, root, n)
-		case adapter.AllowServer:
-			err = allowServer(root, c.Prefix+ServerName)
+		case adapter.AllowTools:
+			err = allowTools(root, registry.Lookup(name).MCP(), c.Old)
 		case adapter.TrustFolder:
 			err = trustFolder(root, w.Dir, c)
 		case adapter.Telemetry:

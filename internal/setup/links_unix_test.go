@@ -55,7 +55,7 @@ func TestHomeLinks(t *testing.T) {
 		t.Skipf("symlink: %v", err)
 	}
 	_, res := initIn(t, home, ClientClaudeCode)
-	if b, _ := os.ReadFile(filepath.Join(dotfiles, "claude.json")); !strings.Contains(string(b), claudeAllowRule) || !strings.Contains(string(b), "dark") {
+	if b, _ := os.ReadFile(filepath.Join(dotfiles, "claude.json")); !strings.Contains(string(b), "mcp__mcp-heart__checkpoint") || !strings.Contains(string(b), "dark") {
 		t.Errorf("the dotfiles repository's file was not merged into:\n%s", b)
 	}
 	var via []string
