@@ -38,7 +38,7 @@ func (a *agent) keepGate(now time.Time) {
 	}
 	b, _ := json.Marshal(g)
 	err := a.ws.WriteFile(hook.GateFile, append(b, '\n'))
-	a.wrote(now, "budget gate", err)
+	a.wroteIn(now, "budget gate", hook.GateFile, err)
 	if err == nil {
 		a.gateClosed = spent
 	}

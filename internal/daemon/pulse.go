@@ -121,7 +121,7 @@ func (a *agent) minted(b *beat) {
 		if b.err == nil {
 			b.err = err
 		}
-		a.wrote(b.now, "heartbeat ID", err)
+		a.wroteIn(b.now, "heartbeat ID", workspace.CurrentIDFile, err)
 	}
 }
 
