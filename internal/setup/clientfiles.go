@@ -45,6 +45,9 @@ func (w Wiring) edits(name string, s adapter.Setup) []edit {
 			e.path, e.home = filepath.Join(w.Home, rel), w.Home
 		case adapter.UserConfig:
 			e.path = filepath.Join(w.UserConfigDir, rel)
+			if w.Home != "" && within(w.Home, e.path) {
+				e.home = w.Home // the agent's home's rules: its owner's files only
+			}
 		default:
 			e.path = w.in(f.Path)
 		}

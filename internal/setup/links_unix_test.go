@@ -85,7 +85,7 @@ func TestHomeLinks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	dir := filepath.Join(t.TempDir(), "ai-works")
+	dir := filepath.Join(other, "ai-works") // root's init lays out only a workspace in the agent's home
 	_, err := Init(dir, Options{MCPHeart: fakeBinary(t, "mcp-heart"), Clients: []string{ClientGemini, ClientClaudeCode}, AgentHome: other})
 	if err == nil || !strings.Contains(err.Error(), victim) {
 		t.Fatalf("Init as root through a link to a root-owned file: %v, want a refusal naming %s", err, victim)
