@@ -108,6 +108,14 @@ func TestRegistry(t *testing.T) {
 			} else if m != nil {
 				t.Errorf("MCP %+v for a client whose calls are never refused", m)
 			}
+			for _, f := range a.HooksOff() {
+				if f.Path == "" || filepath.IsAbs(f.Path) || f.Read == nil || len(f.Read([]byte(`{}`))) != 0 || len(f.Read([]byte(`not a settings file`))) != 0 {
+					t.Errorf("hooks-off file %+v: want a workspace path and a reader that finds nothing in an empty or garbled file", f)
+				}
+			}
+			if a.HooksOff() != nil && a.Hooks() == nil {
+				t.Errorf("hooks-off files for a client without hooks")
+			}
 			s := a.Setup()
 			if len(s.Files) == 0 {
 				t.Fatalf("setup writes no file")
