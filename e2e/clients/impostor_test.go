@@ -175,3 +175,32 @@ func TestClaudeCodeGateKnowsMCPHeartByItsProgram(t *testing.T) {
 	}
 	t.Logf("the refusal the model read: %s", tail(seen[1], 600))
 }
+
+// The review's G3 with the real Claude Code: .claude/settings.local.json
+// {"disableAllHooks": true} in the workspace, which the agent can write,
+// turns every hook off, the budget gate's among them (the client's own
+// schema: "Disable all hooks and statusLine execution"). The watchdog
+// says so: hooks_off at error in the alerts and `watchdog status`, naming
+// the file and the setting; and indeed no hook event reaches the spool.
+func TestClaudeCodeHooksTurnedOffIsAnError(t *testing.T) {
+	t.Parallel() // waits on its schedule; the timing tests run alone
+	w := newHookedWorld(t, "claude-code")
+	p := filepath.Join(w.ws, ".claude", "settings.local.json")
+	if err := os.WriteFile(p, []byte(`{"disableAllHooks": true}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := idleScript()
+	w.claudeExec(s, nil)
+	w.waitFor("a run of the client", 150*time.Second, func() bool { return len(s.seen()) >= 2 })
+	w.waitFor("a hooks_off error", 30*time.Second, func() bool { return w.hasAlert("hooks_off", "error") })
+	if a := w.alertsText(); !strings.Contains(a, ".claude/settings.local.json") || !strings.Contains(a, "disableAllHooks: true") {
+		t.Fatalf("the alert does not name the file and the setting:\n%s", a)
+	}
+	out, err := exec.Command(filepath.Join(binDir, "watchdog"), "status", "-c", w.cfg).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "HOOKS OFF:") || !strings.Contains(string(out), ".claude/settings.local.json (disableAllHooks: true)") {
+		t.Fatalf("watchdog status (%v) does not show the hooks turned off:\n%s", err, out)
+	}
+	if k := w.hookEvents(); len(k) != 0 {
+		t.Fatalf("hook events %v with every hook turned off: is disableAllHooks still Claude Code's switch?", k)
+	}
+}
