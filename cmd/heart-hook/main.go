@@ -138,10 +138,13 @@ func tell(client, ws string, stdout io.Writer, now time.Time) string {
 // with them.
 func deny(client, ws, tool, mcpHeart string, stdout io.Writer, now time.Time) {
 	a := clients.Lookup(client)
-	if a == nil || a.Deny("") == nil {
+	if a == nil {
 		return
 	}
-	m := a.MCP()
+	m := a.MCP() // nil: a client whose hooks refuse nothing
+	if m == nil {
+		return
+	}
 	g, err := hook.ReadGate(ws)
 	var reason string
 	switch ge := (*hook.GateError)(nil); {
