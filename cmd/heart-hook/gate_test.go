@@ -31,17 +31,19 @@ func closedGate(now time.Time) hook.Gate {
 
 // TestHookDeniesWhenTheBudgetIsSpent: with the watchdog's gate closed, the
 // real binary refuses a client's pre-tool call in that client's own
-// decision format with the reason, and lets mcp-heart's tools through.
-// A stale, garbled, missing or FIFO gate allows, and never blocks.
+// decision format with the reason, and lets mcp-heart's tools through
+// (the real mcp-heart, registered in the client's file). A stale, garbled
+// or missing gate allows; a FIFO in its place refuses at once, and never
+// blocks.
 func TestHookDeniesWhenTheBudgetIsSpent(t *testing.T) {
 	for _, c := range []struct {
 		client, event, tool, heartTool string
 		denied                         func(out map[string]any) string // the reason, "" if not a denial
 	}{
-		{"claude-code", "PreToolUse", "Bash", "mcp__mcp-heart__write_diary_entry", hookSpecificDeny},
+		{"claude-code", "PreToolUse", "Bash", "mcp__mcp-heart__create_activity_log", hookSpecificDeny},
 		// Codex 0.169 names mcp-heart's tools with the server's "-" made "_".
-		{"codex", "PreToolUse", "Bash", "mcp__mcp_heart__write_diary_entry", hookSpecificDeny},
-		{"gemini", "BeforeTool", "run_shell_command", "mcp_mcp-heart_write_diary_entry", func(out map[string]any) string {
+		{"codex", "PreToolUse", "Bash", "mcp__mcp_heart__create_activity_log", hookSpecificDeny},
+		{"gemini", "BeforeTool", "run_shell_command", "mcp_mcp-heart_create_activity_log", func(out map[string]any) string {
 			if out["decision"] != "deny" {
 				return ""
 			}
@@ -51,11 +53,19 @@ func TestHookDeniesWhenTheBudgetIsSpent(t *testing.T) {
 	} {
 		t.Run(c.client, func(t *testing.T) {
 			ws := t.TempDir()
+			for _, h := range heartClients {
+				if h.client == c.client {
+					p := filepath.Join(ws, filepath.FromSlash(h.file))
+					os.MkdirAll(filepath.Dir(p), 0o755)
+					os.WriteFile(p, []byte(h.register(map[string]server{"mcp-heart": {command: filepath.Join(binDir, "mcp-heart")}})), 0o644)
+				}
+			}
+			fifo := false
 			call := func(tool string) string {
 				payload := `{"hook_event_name":"` + c.event + `","session_id":"s","tool_name":"` + tool + `","tool_input":{"command":"ls"}}`
 				code, out, errs := runHook(t, payload, "--client", c.client, "--workspace", ws)
-				if code != 0 || errs != "" {
-					t.Fatalf("exit %d, stderr %q", code, errs)
+				if code != 0 || (errs != "") != fifo {
+					t.Errorf("exit %d, stderr %q", code, errs)
 				}
 				return out
 			}
@@ -96,12 +106,14 @@ func TestHookDeniesWhenTheBudgetIsSpent(t *testing.T) {
 			if err := syscall.Mkfifo(p, 0o644); err != nil {
 				t.Fatal(err)
 			}
+			fifo = true
 			done := make(chan string, 1)
 			go func() { done <- call(c.tool) }()
 			select {
 			case out := <-done:
-				if out != "" {
-					t.Errorf("FIFO gate: stdout %q, want allowed", out)
+				var got map[string]any
+				if err := json.Unmarshal([]byte(out), &got); err != nil || !strings.Contains(c.denied(got), "is a FIFO, not a file") {
+					t.Errorf("FIFO gate: stdout %q, want a refusal saying what stands there", out)
 				}
 			case <-time.After(10 * time.Second):
 				t.Fatal("a FIFO gate blocks the hook")

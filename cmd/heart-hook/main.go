@@ -2,7 +2,7 @@
 // call, question and error: it records the event for the watchdog in the
 // workspace's spool (package hook) and gets out of the way.
 //
-//	heart-hook --client claude-code|gemini|agy|codex --workspace DIR [JSON]
+//	heart-hook --client claude-code|gemini|agy|codex --workspace DIR [--mcp-heart PATH] [JSON]
 //	heart-hook --client claude-code --statusline --workspace DIR [-- COMMAND ARGS...]
 //	heart-hook --version
 //
@@ -11,10 +11,14 @@
 // critical path, so it never fails the client: it always exits 0, gives up
 // reading after a second, and says what went wrong on stderr only. It
 // writes on stdout only a hook decision: while the watchdog's budget gate
-// (hook.GateFile) is closed, a pre-tool event that is not one of
+// (hook.GateFile) is closed, a pre-tool event that is not a call of
 // mcp-heart's tools gets the client's refusal (its adapter's Deny), so the
-// agent can still write its activity log. A missing, garbled or stale
-// gate allows: the hook never blocks when the watchdog is down. After a
+// agent can still write its activity log. mcp-heart is known by the
+// program its client runs for it, not by the name (heart.go): the one next
+// to heart-hook, or --mcp-heart (init gives it when the mcp-heart it
+// registered is elsewhere). A missing, garbled or stale gate allows: the
+// hook never blocks when the watchdog is down; something in the gate's
+// place that is no file refuses, saying so (the budget is enforced). After a
 // tool call it hands the running turn, once, the word the watchdog keeps
 // for it (hook.WordFile: the inactivity notice that stands), where the
 // client's hooks can add context.
@@ -24,15 +28,18 @@
 // and prints a short status, or hands the input to COMMAND (a status line
 // of the user's own) and prints what that prints.
 // `watchdog init --client` wires it. Each client's hooks are read by its
-// adapter (internal/clients/<name>), which links nothing but the standard
-// library and the hook package: the hook starts in about a millisecond.
+// adapter (internal/clients/<name>), which links little more than the
+// standard library and the hook package: the hook starts in about a
+// millisecond.
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/clients"
@@ -62,6 +69,7 @@ func run(args []string, stdin io.Reader, stdout io.Writer, now time.Time) error 
 	client := fl.String("client", "", "the client that runs the hook")
 	ws := fl.String("workspace", "", "the agent's workspace (ai-works)")
 	statusline := fl.Bool("statusline", false, "be the client's status line")
+	mcpHeart := fl.String("mcp-heart", "", "the mcp-heart init registered, when not the one next to heart-hook")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -90,7 +98,7 @@ func run(args []string, stdin io.Reader, stdout io.Writer, now time.Time) error 
 	}
 	switch e.Kind {
 	case hook.Tool:
-		deny(*client, *ws, in.Tool, stdout, now)
+		deny(*client, *ws, in.Tool, *mcpHeart, stdout, now)
 	case hook.ToolDone:
 		if id := tell(*client, *ws, stdout, now); id != "" {
 			e.Detail = hook.ToldPrefix + id // the watchdog learns the turn was told
@@ -125,23 +133,58 @@ func tell(client, ws string, stdout io.Writer, now time.Time) string {
 }
 
 // deny prints the client's refusal of a call of tool (its name as the
-// client gives it) when the budget gate is closed. mcp-heart's tools
-// always pass: the agent writes its activity log with them.
-func deny(client, ws, tool string, stdout io.Writer, now time.Time) {
-	if hook.HeartTool(tool) {
-		return
-	}
-	g := hook.ReadGate(ws)
-	if !g.Closed(now) {
-		return
-	}
+// client gives it) when the budget gate is closed, or cannot be read. The
+// real mcp-heart's tools always pass: the agent writes its activity log
+// with them.
+func deny(client, ws, tool, mcpHeart string, stdout io.Writer, now time.Time) {
 	a := clients.Lookup(client)
 	if a == nil {
 		return
 	}
-	if out := a.Deny(g.Reason); out != nil {
-		stdout.Write(append(out, '\n'))
+	m := a.MCP() // nil: a client whose hooks refuse nothing
+	if m == nil {
+		return
 	}
+	g, err := hook.ReadGate(ws)
+	var reason string
+	switch ge := (*hook.GateError)(nil); {
+	case errors.As(err, &ge):
+		if namedHeart(m, tool) && realHeart(m, ws, tool, hearts(mcpHeart), os.Getenv) == nil {
+			return
+		}
+		fmt.Fprintln(os.Stderr, "heart-hook: the budget gate:", err)
+		reason = tellGate(ge, language(ws))
+	case !g.Closed(now):
+		return
+	case underHeart(m, tool):
+		// Named under mcp-heart's name: the agent is told why it is not
+		// mcp-heart's, where the server so registered is not mcp-heart.
+		n := realHeart(m, ws, tool, hearts(mcpHeart), os.Getenv)
+		if n == nil && namedHeart(m, tool) {
+			return
+		}
+		reason = g.Reason
+		if n != nil {
+			fmt.Fprintln(os.Stderr, "heart-hook:", n)
+			reason = then(reason, n.tell(language(ws)))
+		}
+	default:
+		reason = g.Reason
+	}
+	stdout.Write(append(a.Deny(reason), '\n'))
+}
+
+// then is the sentence b after the text a: a closed with a full stop, and
+// in Japanese no space between them.
+func then(a, b string) string {
+	a = strings.TrimRight(a, " ")
+	if strings.HasSuffix(a, "。") {
+		return a + b
+	}
+	if !strings.HasSuffix(a, ".") {
+		a += "."
+	}
+	return a + " " + b
 }
 
 // readBounded reads r to its end, at most max bytes, giving up after

@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(hogEnv) == "1" {
 		spin() // a CPU hog for BenchmarkHookLatency, ended by its kill
 	}
-	os.Exit(testutil.RunWithBinaries(m, &binDir, "github.com/ai-heart/ai-heart/cmd/heart-hook"))
+	os.Exit(testutil.RunWithBinaries(m, &binDir, "github.com/ai-heart/ai-heart/cmd/heart-hook", "github.com/ai-heart/ai-heart/cmd/mcp-heart"))
 }
 
 // runHook runs the real binary with stdin and returns its exit code,

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/daemon"
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
@@ -54,7 +55,8 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintf(stderr, "watchdog check: %s: %v\n", ac.DisplayName(), err)
 			return 2
 		}
-		res, _ := checks.Evaluate(now, snap, checks.Config{Thresholds: ac.Thresholds, Restrictions: ac.Restrictions, Baseline: baseline, Loc: cfg.Location()}, checks.State{})
+		res, _ := checks.Evaluate(now, snap, checks.Config{Thresholds: ac.Thresholds, Restrictions: ac.Restrictions, Baseline: baseline, Loc: cfg.Location(),
+			HooksOff: daemon.HooksOff(ws.Root, ac.Agent.Client)}, checks.State{})
 		fmt.Fprintf(stdout, "%s (%s) — %s\n", ac.DisplayName(), ws.Root, note)
 		for _, f := range res.Findings {
 			fmt.Fprintf(stdout, "  %-8s %-20s %s\n", f.Level, f.Check, f.Message)

@@ -166,6 +166,9 @@ func printStatus(w io.Writer, ws *workspace.Workspace, dir string, st state.Stat
 	if c := st.Checks[checks.ToolRefused]; c.Level != "" && c.Level != "ok" {
 		row("refused calls", c.Message)
 	}
+	if c := st.Checks[checks.HooksOff]; c.Level != "" && c.Level != "ok" {
+		row("HOOKS OFF", c.Message)
+	}
 	r := st.Recovery
 	switch {
 	case r.GaveUp:

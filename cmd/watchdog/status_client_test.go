@@ -90,3 +90,18 @@ func TestStatusSaysTheScheduleIsSpread(t *testing.T) {
 		t.Fatalf("status:\n%s\nwant a spread row", b.String())
 	}
 }
+
+// A setting that turns the client's hooks off is shown in status on a row
+// of its own, naming the file and the setting: the budget gate is off too.
+func TestStatusShowsHooksOff(t *testing.T) {
+	now := time.Now()
+	ws, _ := workspace.New(t.TempDir(), nil)
+	msg := "the client's hooks are turned off by .claude/settings.local.json (disableAllHooks: true): heart-hook hears no turn or tool call"
+	st := state.State{Agent: "a", PID: 1, StartedAt: now, PulseAt: now, Checks: map[string]state.CheckState{
+		"hooks_off": {Level: "error", Message: msg}, "inactivity": {Level: "ok"}}}
+	var b strings.Builder
+	printStatus(&b, ws, t.TempDir(), st, "", now, true, "")
+	if !strings.Contains(b.String(), "HOOKS OFF:") || !strings.Contains(b.String(), msg) || !strings.Contains(b.String(), "hooks_off") {
+		t.Errorf("status:\n%s\nwant a HOOKS OFF row with %q", b.String(), msg)
+	}
+}

@@ -75,7 +75,8 @@ func newGateTurn(w *world, shell call) *gateTurn {
 // gateClosed reports whether the workspace's budget gate refuses tool
 // calls now, as heart-hook reads it.
 func gateClosed(ws string) bool {
-	return hook.ReadGate(ws).Closed(time.Now())
+	g, _ := hook.ReadGate(ws)
+	return g.Closed(time.Now())
 }
 
 // refusedMidTurn waits for the turn's three tool results, then checks

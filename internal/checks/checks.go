@@ -34,13 +34,14 @@ const (
 	ToolRefused        = "tool_refused"
 	ChannelSilent      = "channel_silent"
 	NoProgress         = "no_progress"
+	HooksOff           = "hooks_off"
 )
 
 // Names lists every check in the fixed order of Result.Findings.
 var Names = []string{
 	Inactivity, Introspection, AfterDeepWork, DeepWorkExpired, InvalidDeclaration,
 	FutureID, StaleID, LogLoop, ThemePattern, Feedback, ToolRestriction,
-	ToolLoop, WaitingForYou, ToolRefused, ChannelSilent, NoProgress,
+	ToolLoop, WaitingForYou, ToolRefused, ChannelSilent, NoProgress, HooksOff,
 }
 
 // Recoverable reports whether an error from check starts recovery: the
@@ -91,6 +92,9 @@ type Config struct {
 	Channels Channels
 	// Progress is what the agent's work showed around its wakeups.
 	Progress Progress
+	// HooksOff are the settings in the workspace's client files that turn
+	// the client's hooks off.
+	HooksOff []HookSwitch
 	// Urgent are the feedback files (workspace-relative) handed over as
 	// urgent that have since lost their interrupt. prefix: the notice
 	// still marks them urgent until they are taken.
@@ -319,6 +323,7 @@ func Evaluate(now time.Time, snap scan.Snapshot, cfg Config, prev State) (Result
 		e.toolRefused(),
 		e.channelSilent(),
 		e.noProgress(),
+		e.hooksOff(),
 	}}
 	r.Actions, r.AskPast = e.actions, e.askPast
 	return r, next

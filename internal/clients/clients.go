@@ -10,9 +10,10 @@
 // Adding a client is a folder under internal/clients and a line in all;
 // TestRegistry checks that every adapter answers every part.
 //
-// The registry and the adapters are the standard library and two leaves
-// (internal/hook, internal/cost/tokens), so heart-hook, which runs on the
-// agent's critical path, links them and no more.
+// The registry and the adapters are the standard library, two leaves
+// (internal/hook, internal/cost/tokens) and a TOML reader (Codex keeps its
+// MCP servers in TOML), so heart-hook, which runs on the agent's critical
+// path, links them and no more.
 package clients
 
 import (

@@ -80,6 +80,42 @@ func TestRegistry(t *testing.T) {
 			} else if sc == nil && a.Exec() != nil {
 				t.Errorf("a client with a headless mode has a terminal UI too: no screen to read")
 			}
+			// A client whose hooks refuse calls (the budget gate) says how it
+			// names mcp-heart's tools, as the hooks' spool knows them, and
+			// where it reads its MCP servers: the one init writes among them.
+			if m := a.MCP(); a.Deny("r") != nil {
+				if m == nil || m.Tool == nil || len(m.Files) == 0 {
+					t.Fatalf("MCP %+v: a client whose calls are refused must say how it names mcp-heart's tools and where it reads servers", m)
+				}
+				if n := m.Tool(client.ServerName, "checkpoint"); hook.AgentToolName(n) != "checkpoint" {
+					t.Errorf("mcp-heart's checkpoint is %q to the client, which the spool does not know as checkpoint", n)
+				}
+				if !strings.HasPrefix(m.Tool(client.ServerName, "checkpoint"), m.Tool(client.ServerName, "")) {
+					t.Errorf("Tool(server, \"\") %q is not the prefix of its tools", m.Tool(client.ServerName, ""))
+				}
+				initWrites := false
+				for _, f := range a.Setup().Files {
+					for _, e := range f.Edits {
+						switch e.(type) {
+						case client.MCPServer, client.TOMLServer:
+							initWrites = initWrites || slices.ContainsFunc(m.Files, func(sf client.ServerFile) bool { return sf.Root == f.Root && sf.Path == f.Path })
+						}
+					}
+				}
+				if !initWrites {
+					t.Errorf("MCP files %+v: the file init registers mcp-heart in is not among them", m.Files)
+				}
+			} else if m != nil {
+				t.Errorf("MCP %+v for a client whose calls are never refused", m)
+			}
+			for _, f := range a.HooksOff() {
+				if f.Path == "" || filepath.IsAbs(f.Path) || f.Read == nil || len(f.Read([]byte(`{}`))) != 0 || len(f.Read([]byte(`not a settings file`))) != 0 {
+					t.Errorf("hooks-off file %+v: want a workspace path and a reader that finds nothing in an empty or garbled file", f)
+				}
+			}
+			if a.HooksOff() != nil && a.Hooks() == nil {
+				t.Errorf("hooks-off files for a client without hooks")
+			}
 			s := a.Setup()
 			if len(s.Files) == 0 {
 				t.Fatalf("setup writes no file")

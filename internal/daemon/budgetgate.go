@@ -10,11 +10,12 @@ import (
 
 // With budget.enforce: turn a spent budget binds inside the turn in flight
 // too: the watchdog keeps hook.GateFile current in the workspace, and the
-// client's pre-tool hook (heart-hook) refuses every tool call but
+// client's pre-tool hook (heart-hook) refuses every tool call but the real
 // mcp-heart's while it says so. The file is rewritten every pulse while the
 // budget is spent and expires two pulses on (at most an hour), so a
-// watchdog that stopped refuses nothing. The agent can write it: forging
-// it only refuses its own calls.
+// watchdog that stopped refuses nothing. The agent can write it, and the
+// hooks' settings: a forged gate holds until the next pulse's write, hooks
+// turned off are the check hooks_off.
 
 // gateReason is what a refused tool call tells the agent.
 const gateReason = "today's budget is spent; write your activity log and end this turn (mcp-heart's tools still work; your other tool calls are refused until local midnight)"
@@ -38,7 +39,7 @@ func (a *agent) keepGate(now time.Time) {
 	}
 	b, _ := json.Marshal(g)
 	err := a.ws.WriteFile(hook.GateFile, append(b, '\n'))
-	a.wrote(now, "budget gate", err)
+	a.wroteIn(now, "budget gate", hook.GateFile, err)
 	if err == nil {
 		a.gateClosed = spent
 	}

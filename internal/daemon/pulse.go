@@ -121,7 +121,7 @@ func (a *agent) minted(b *beat) {
 		if b.err == nil {
 			b.err = err
 		}
-		a.wrote(b.now, "heartbeat ID", err)
+		a.wroteIn(b.now, "heartbeat ID", workspace.CurrentIDFile, err)
 	}
 }
 
@@ -167,12 +167,14 @@ func (a *agent) evaluate(b *beat) {
 	channels := a.channelsNow()
 	off, asked := a.recoveryOff(), a.recoveryAsked(b.snap.RecentLogs)
 	prog, _ := a.progressNow()
+	name := a.clientName()
 	a.mu.Unlock()
 	b.checksIn, b.checksPrev = checks.Config{
 		Thresholds: a.cfg.Thresholds, Restrictions: a.cfg.Restrictions,
 		Baseline: baseline, BaselinePause: baseline.After(a.started), Loc: a.loc, Work: work, Language: a.cfg.Language,
 		Client: client, Refusals: refusals, Channels: channels, Urgent: urgent, RecoveryOff: off, RecoveryAsked: asked,
 		Progress: prog,
+		HooksOff: a.hooksOff(name),
 	}, prev
 	b.res, b.checkState = checks.Evaluate(b.now, b.snap, b.checksIn, prev)
 }

@@ -240,3 +240,32 @@ func TestBudgetGateClosesInTheTurnThatSpendsIt(t *testing.T) {
 		}
 	})
 }
+
+// A folder at the gate's path (the agent's doing: no write replaces it)
+// is a writes error that says what stands there and what to do, not a
+// guess at a full disk.
+func TestGateBehindAFolderSaysSo(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Schedule.Every = config.Duration(time.Second)
+		cfg.Budget.DailyTokens, cfg.Budget.Enforce = 100, config.EnforceTurn
+		p := filepath.Join(cfg.Workspace, filepath.FromSlash(hook.GateFile))
+		if err := os.MkdirAll(filepath.Join(p, "x"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		var runs atomic.Int64
+		h := startFake(t, cfg, working(&runs, &cost.Usage{Tokens: cost.Tokens{Input: 200}}))
+		time.Sleep(1500 * time.Millisecond)
+		synctest.Wait()
+		want := "stats/budget_gate.json is a folder, not a file: remove it"
+		if n := alertsWith(t, h.alerts, "writes", "cannot write its budget gate: "+want); n != 1 {
+			t.Fatalf("want one writes alert saying %q: %v", want, alertsOf(t, h.alerts))
+		}
+		if n := alertsWith(t, h.alerts, "writes", "disk full"); n != 0 {
+			t.Fatalf("a folder at the gate's path read as a full disk: %v", alertsOf(t, h.alerts))
+		}
+		if o := h.d.Statuses()[0].Chambers.Pulse.WritesFailing; o == nil || !strings.Contains(o.Error, want) {
+			t.Fatalf("writes failing %+v: want the state to say what stands at the gate's path", o)
+		}
+	})
+}

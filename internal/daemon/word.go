@@ -49,7 +49,7 @@ func (a *agent) keepWord(now time.Time) {
 	}
 	b, _ := json.Marshal(w)
 	err := a.ws.WriteFile(hook.WordFile, append(b, '\n'))
-	a.wrote(now, "the hooks' word", err)
+	a.wroteIn(now, "the hooks' word", hook.WordFile, err)
 	if err == nil {
 		a.mu.Lock()
 		a.word = w.ID

@@ -1,7 +1,9 @@
 package daemon
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/alert"
@@ -43,9 +45,38 @@ func (a *agent) wrote(now time.Time, what string, err error) {
 		a.log.Error().Err(err).Str("write", what).Msg("write failed; until writes succeed again, further failures of it are counted in /metrics, not logged")
 	}
 	if first { // set above before emitting: the alert's own writes may fail too
-		a.emit(now, id, checks.Error, "writes", fmt.Sprintf("the watchdog cannot write its %s (%v): is the disk full? Until writes succeed, heartbeat IDs, state and records are not kept and /healthz fails", what, err), 0)
+		why := fmt.Sprintf(" (%v): is the disk full?", err)
+		if nf := (*notAFile)(nil); errors.As(err, &nf) {
+			why = ": " + err.Error() + "."
+		}
+		a.emit(now, id, checks.Error, "writes", fmt.Sprintf("the watchdog cannot write its %s%s Until writes succeed, heartbeat IDs, state and records are not kept and /healthz fails", what, why), 0)
 	}
 }
+
+// wroteIn is wrote for the workspace's file rel: a write that failed
+// because something that is no file stands at its path (a folder, which no
+// write replaces: the agent can put one there) says so, and what to do,
+// rather than guess at a full disk.
+func (a *agent) wroteIn(now time.Time, what, rel string, err error) {
+	if err != nil {
+		if fi, lerr := os.Lstat(a.ws.Path(rel)); lerr == nil && fi.IsDir() {
+			err = &notAFile{rel: rel, err: err}
+		}
+	}
+	a.wrote(now, what, err)
+}
+
+// notAFile is a write that failed on a folder at the file's path.
+type notAFile struct {
+	rel string
+	err error
+}
+
+func (e *notAFile) Error() string {
+	return fmt.Sprintf("%s is a folder, not a file: remove it (%v)", e.rel, e.err)
+}
+
+func (e *notAFile) Unwrap() error { return e.err }
 
 // settleWrites ends a spell of failing writes at the end of a pulse when no
 // write failed since the last pulse's end.

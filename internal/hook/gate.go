@@ -2,6 +2,8 @@ package hook
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -12,9 +14,12 @@ import (
 // GateFile is the workspace-relative file the watchdog keeps current while
 // a budget that binds inside a turn (budget.enforce: turn) is spent: the
 // client's pre-tool hook reads it and refuses the turn's further tool
-// calls. The agent can write it; forging it only makes its own calls
-// refused, and a missing, garbled or stale file allows every call, so the
-// hook never blocks the agent when the watchdog is down.
+// calls. A missing, garbled or stale file allows every call, so the hook
+// never blocks the agent when the watchdog is down; the watchdog's next
+// write replaces any such file. Something in its place that no write
+// replaces (a folder), or that cannot be read, refuses every call but
+// mcp-heart's, saying what it is (GateError): the budget is enforced, and
+// the agent can remove it.
 const GateFile = "stats/budget_gate.json"
 
 // GateMaxAge bounds how long a gate is believed past its writing, whatever
@@ -42,14 +47,68 @@ func (g Gate) Closed(now time.Time) bool {
 		now.Before(g.Expires) && g.Expires.Sub(g.Written) <= GateMaxAge && now.Before(g.Until)
 }
 
-// ReadGate reads the workspace's gate. Any failure (no file, a link out of
-// the workspace, a FIFO, a garbled body) is an open gate: it allows.
-func ReadGate(root string) Gate {
-	var g Gate
-	if !readSmall(root, GateFile, maxGate, &g) {
-		return Gate{}
+// ReadGate reads the workspace's gate. No file, a link (the watchdog's
+// write replaces it), a body too large or garbled: an open gate. Anything
+// else at the path that is no regular file (a folder, a FIFO, a socket, a
+// device), or a path that cannot be looked at or read, is a *GateError:
+// the gate cannot be known open, and the hook refuses.
+func ReadGate(root string) (Gate, error) {
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return Gate{}, nil // no workspace: no watchdog writes a gate there
 	}
-	return g
+	defer r.Close()
+	name := filepath.FromSlash(GateFile)
+	fi, err := r.Lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return Gate{}, nil
+	case err != nil:
+		return Gate{}, &GateError{Err: err}
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return Gate{}, nil
+	case !fi.Mode().IsRegular():
+		return Gate{}, &GateError{Kind: kindOf(fi.Mode())}
+	}
+	b, err := safeopen.ReadHeadIn(r, name, maxGate+1)
+	if err != nil {
+		return Gate{}, &GateError{Err: err}
+	}
+	var g Gate
+	if int64(len(b)) > maxGate || json.Unmarshal(b, &g) != nil {
+		return Gate{}, nil
+	}
+	return g, nil
+}
+
+// GateError says why the gate could not be read: Kind is what stands in
+// its place instead of a file ("folder", "FIFO", "socket", "device"), else
+// Err is why it could not be looked at or read.
+type GateError struct {
+	Kind string
+	Err  error
+}
+
+func (e *GateError) Error() string {
+	if e.Kind != "" {
+		return GateFile + " is a " + e.Kind + ", not a file: remove it"
+	}
+	return GateFile + " cannot be read (" + e.Err.Error() + "): remove it"
+}
+
+func (e *GateError) Unwrap() error { return e.Err }
+
+// kindOf names what a file that is not regular is.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "FIFO"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	}
+	return "device"
 }
 
 // readSmall decodes the workspace's JSON file rel, at most max bytes, into

@@ -1,6 +1,10 @@
 package hook
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ai-heart/ai-heart/internal/tools/toolnames"
+)
 
 // serverName is mcp-heart's name in the clients' MCP settings (setup
 // writes it so): the clients prefix our tools with it.
@@ -22,27 +26,25 @@ var clientPrefixes = []string{
 
 // AgentToolName is a tool's name as the agent knows it: mcp-heart's tools
 // without the client's internal prefix (get_heartbeat_elapsed_time, not
-// mcp_mcp-heart_get_heartbeat_elapsed_time), any other tool as it is. It
-// is the one place the prefixes are known.
+// mcp_mcp-heart_get_heartbeat_elapsed_time), any other tool as it is. Only
+// mcp-heart's own tool names (toolnames) lose the prefix: a tool "run" of
+// some server registered as mcp-heart stays mcp__mcp-heart__run. It is the
+// one place the prefixes are known. Whether the server that answers a call
+// so named is the real mcp-heart is heart-hook's to judge.
 func AgentToolName(name string) string {
 	for _, p := range clientPrefixes {
-		if rest, ok := strings.CutPrefix(name, p); ok && rest != "" {
+		if rest, ok := strings.CutPrefix(name, p); ok && toolnames.Is(rest) {
 			return rest
 		}
 	}
 	return name
 }
 
-// HeartTool reports whether a tool's name, as the client gives it, is one
-// of mcp-heart's (the prefixes above): a spent budget never refuses them,
-// so the agent can still write its activity log.
-func HeartTool(name string) bool { return AgentToolName(name) != name }
-
 // statusTools are mcp-heart's read-only status tools: their result changes
 // with time, so calling one again is no loop, and it does not break one.
 var statusTools = map[string]bool{
-	"get_heartbeat_elapsed_time": true,
-	"check_theme_status":         true,
+	toolnames.GetHeartbeatElapsedTime: true,
+	toolnames.CheckThemeStatus:        true,
 }
 
 // StatusTool reports whether tool (as the agent knows it) only reads a

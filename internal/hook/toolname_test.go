@@ -41,6 +41,10 @@ func TestToolNamesAndStatusCallsInLoops(t *testing.T) {
 		"Bash":                       "Bash",
 		"mcp__other__checkpoint":     "mcp__other__checkpoint",
 		"mcp__mcp-heart__":           "mcp__mcp-heart__",
+		// Only mcp-heart's own tools lose the prefix: a tool of another
+		// server registered under its name is named whole.
+		"mcp__mcp-heart__run":             "mcp__mcp-heart__run",
+		"mcp_mcp-heart_write_diary_entry": "mcp_mcp-heart_write_diary_entry",
 	} {
 		if got := AgentToolName(in); got != want {
 			t.Errorf("AgentToolName(%q) = %q, want %q", in, got, want)

@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/pelletier/go-toml/v2"
 
 	adapter "github.com/ai-heart/ai-heart/internal/clients/client"
+	"github.com/ai-heart/ai-heart/internal/tools/toolnames"
 )
 
 // The changes init makes in the agent's home, outside the workspace: what
@@ -16,10 +18,13 @@ import (
 // into the home of whoever runs init (the agent's user, as a rule), or of
 // --agent-home.
 
-// allowServer adds rule to permissions.allow: the rule that lets a client
-// (Claude Code) call every tool of mcp-heart, and no other tool, where the
-// project's own file cannot carry it until the folder is trusted.
-func allowServer(root *object, rule string) error {
+// allowTools adds to permissions.allow a rule for each of mcp-heart's
+// tools, named as m names them: what lets a client (Claude Code) call them,
+// and no other tool, where the project's own file cannot carry it until
+// the folder is trusted. A rule for the whole server would grant any tool
+// of whatever server the agent registers under mcp-heart's name: old,
+// those an older init wrote, are dropped.
+func allowTools(root *object, m *adapter.MCP, old []string) error {
 	perms, err := root.child("permissions")
 	if err != nil {
 		return err
@@ -28,10 +33,24 @@ func allowServer(root *object, rule string) error {
 	if err != nil {
 		return fmt.Errorf("permissions: %w", err)
 	}
-	if !containsString(allow, rule) {
-		perms.set("allow", append(allow, rule))
+	allow = slices.DeleteFunc(allow, func(v any) bool { s, ok := v.(string); return ok && slices.Contains(old, s) })
+	for _, r := range AllowRules(m) {
+		if !containsString(allow, r) {
+			allow = append(allow, r)
+		}
 	}
+	perms.set("allow", allow)
 	return nil
+}
+
+// AllowRules are the permission rules that grant mcp-heart's tools, one
+// each, named as m names them.
+func AllowRules(m *adapter.MCP) []string {
+	var out []string
+	for _, t := range toolnames.All {
+		out = append(out, m.Tool(ServerName, t))
+	}
+	return out
 }
 
 // trustFolder trusts the workspace dir in a client's list of trusted

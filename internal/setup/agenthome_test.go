@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/tools/toolnames"
 )
 
 // initIn lays out a workspace wired for clients with the agent's home at
@@ -36,13 +38,15 @@ func decodeJSON(t *testing.T, p string, v any) {
 }
 
 // TestClaudeCodeUserPermission: the agent's ~/.claude/settings.json allows
-// mcp-heart's tools and nothing else, merged into what the user has there,
-// once however often init runs; the project's settings allow nothing.
+// mcp-heart's tools by their names and nothing else (not every tool of
+// whatever server is registered as mcp-heart: the rule an older init wrote
+// goes), merged into what the user has there, once however often init
+// runs; the project's settings allow nothing.
 func TestClaudeCodeUserPermission(t *testing.T) {
 	home := t.TempDir()
 	user := filepath.Join(home, ".claude", "settings.json")
 	os.MkdirAll(filepath.Dir(user), 0o755)
-	os.WriteFile(user, []byte(`{"model": "opus", "permissions": {"allow": ["Bash(git status)"], "deny": ["WebFetch"]}}`), 0o600)
+	os.WriteFile(user, []byte(`{"model": "opus", "permissions": {"allow": ["Bash(git status)", "mcp__mcp-heart"], "deny": ["WebFetch"]}}`), 0o600)
 	dir, _ := initIn(t, home, ClientClaudeCode)
 	initIn(t, home, ClientClaudeCode) // a second workspace: the rule is there once
 	var got struct {
@@ -50,8 +54,12 @@ func TestClaudeCodeUserPermission(t *testing.T) {
 		Permissions struct{ Allow, Deny []string }
 	}
 	decodeJSON(t, user, &got)
-	if strings.Join(got.Permissions.Allow, ",") != "Bash(git status),mcp__mcp-heart" || got.Model != "opus" || len(got.Permissions.Deny) != 1 {
-		t.Errorf("user settings = %+v, want the user's entries and mcp__mcp-heart once", got)
+	want := []string{"Bash(git status)"}
+	for _, tool := range toolnames.All {
+		want = append(want, "mcp__mcp-heart__"+tool)
+	}
+	if !slices.Equal(got.Permissions.Allow, want) || got.Model != "opus" || len(got.Permissions.Deny) != 1 {
+		t.Errorf("user settings = %+v, want the user's entries and each of mcp-heart's tools once (%v)", got, want)
 	}
 	if fi, _ := os.Stat(user); fi.Mode().Perm() != 0o600 {
 		t.Errorf("user settings mode %v, want the user's 0600 kept", fi.Mode().Perm())
@@ -188,7 +196,7 @@ func TestNextStepsPerClient(t *testing.T) {
 		want   []string
 		argv0  string
 	}{
-		{ClientClaudeCode, []string{"mcp__mcp-heart", ".claude/settings.json", "trust dialog", "tmux_target: agent"}, "claude"},
+		{ClientClaudeCode, []string{"mcp__mcp-heart__checkpoint", ".claude/settings.json", "trust dialog", "tmux_target: agent"}, "claude"},
 		{ClientGemini, []string{"trustedFolders.json", "gemini mcp list", "# prices:"}, "gemini"},
 		{ClientCodex, []string{".codex/config.toml", "/hooks", "names no model"}, "codex"},
 		{ClientClaudeDesktop, []string{"Claude Desktop: restart it"}, ""},

@@ -45,6 +45,9 @@ func (w Wiring) edits(name string, s adapter.Setup) []edit {
 			e.path, e.home = filepath.Join(w.Home, rel), w.Home
 		case adapter.UserConfig:
 			e.path = filepath.Join(w.UserConfigDir, rel)
+			if w.Home != "" && within(w.Home, e.path) {
+				e.home = w.Home // the agent's home's rules: its owner's files only
+			}
 		default:
 			e.path = w.in(f.Path)
 		}
@@ -99,8 +102,8 @@ func (w Wiring) jsonChanges(name string, root *object, n *notes, changes []adapt
 			err = w.namedHooks(name, root, c)
 		case adapter.StatusLine:
 			err = w.setStatusLine(name, root, n)
-		case adapter.AllowServer:
-			err = allowServer(root, c.Prefix+ServerName)
+		case adapter.AllowTools:
+			err = allowTools(root, registry.Lookup(name).MCP(), c.Old)
 		case adapter.TrustFolder:
 			err = trustFolder(root, w.Dir, c)
 		case adapter.Telemetry:

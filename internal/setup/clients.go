@@ -3,7 +3,7 @@ package setup
 import (
 	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -53,6 +53,13 @@ type Wiring struct {
 	// Telemetry is the watchdog's OTLP/HTTP base URL the clients export
 	// their telemetry to (see TelemetryURL); "" turns none on.
 	Telemetry string
+
+	// owner, when init runs as root for another user's home, is that
+	// user: what init writes in the workspace is checked against it and
+	// given to it; claimed is the workspace folder init checked (claim.go),
+	// which every write must land in.
+	owner   *owner
+	claimed fs.FileInfo
 }
 
 // Wrote is one client file Wire merged into.
@@ -146,7 +153,7 @@ func Wire(w Wiring, names []string) ([]Wrote, []string, error) {
 		c := clients[i]
 		for _, e := range c.files(w) {
 			if e.link != "" {
-				wrote = append(wrote, linkTo(e, w.show(e.path)))
+				wrote = append(wrote, w.linkTo(e, w.show(e.path)))
 				continue
 			}
 			changed, via, said, err := apply(w, e)
@@ -330,16 +337,35 @@ func instructionsLink(w Wiring, name string) edit {
 
 // linkTo makes the link of e unless something is already at its path: a
 // link to the same file is already wired; anything else is the operator's
-// and stays, with a word on how to make it lead to the rules.
-func linkTo(e edit, shown string) Wrote {
-	if target, err := os.Readlink(e.path); err == nil && target == e.link {
+// and stays, with a word on how to make it lead to the rules. The link is
+// made in its folder as the zone opens it (in the workspace: the one init
+// checked).
+func (w Wiring) linkTo(e edit, shown string) Wrote {
+	z, rel, err := w.zoneOf(e.path, e.home)
+	var pl place
+	if err == nil {
+		pl, err = z.open(rel, false)
+	}
+	if err == nil && pl.dir == nil {
+		err = fs.ErrNotExist
+	}
+	if err != nil {
+		return Wrote{Path: shown, Kept: fmt.Sprintf("could not link it to %s (%v): copy or link it by hand", e.link, err)}
+	}
+	defer pl.close()
+	if target, err := pl.dir.Readlink(pl.name); err == nil && target == e.link {
 		return Wrote{Path: shown}
 	}
-	if _, err := os.Lstat(e.path); err == nil {
+	if _, err := pl.dir.Lstat(pl.name); err == nil {
 		return Wrote{Path: shown, Kept: fmt.Sprintf("exists; left as it is: make it lead to %s (a link, or for Claude Code a line @%s)", e.link, e.link)}
 	}
-	if err := os.Symlink(e.link, e.path); err != nil {
+	if err := pl.dir.Symlink(e.link, pl.name); err != nil {
 		return Wrote{Path: shown, Kept: fmt.Sprintf("could not link it to %s (%v): copy or link it by hand", e.link, err)}
+	}
+	if pl.owner != nil {
+		if err := pl.dir.Lchown(pl.name, pl.owner.uid, pl.owner.gid); err != nil {
+			return Wrote{Path: shown, Kept: fmt.Sprintf("linked it, but could not give it to uid %d (%v)", pl.owner.uid, err)}
+		}
 	}
 	return Wrote{Path: shown, Changed: true}
 }

@@ -1,15 +1,46 @@
 package setup
 
-import "strings"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
 
 // hooks reports whether the hooks are wired (see Wiring.HeartHook).
 func (w Wiring) hooks() bool { return w.HeartHook != "" }
 
 // hookArgv is the fixed heart-hook interface: the receiver reads the event
 // from stdin (or, run as a notify program, from its last argument) and names it from
-// the payload's hook_event_name.
+// the payload's hook_event_name. heart-hook lets a spent budget pass only
+// the real mcp-heart's calls: the file next to it, else the one init
+// registered, which --mcp-heart then names.
 func (w Wiring) hookArgv(client string) []string {
-	return []string{w.HeartHook, "--client", client, "--workspace", w.Dir}
+	argv := []string{w.HeartHook, "--client", client, "--workspace", w.Dir}
+	if w.MCPHeart != "" && !beside(w.MCPHeart, w.HeartHook) {
+		argv = append(argv, "--mcp-heart", w.MCPHeart)
+	}
+	return argv
+}
+
+// beside reports whether the mcp-heart at mcpHeart is the one next to the
+// heart-hook at heartHook: the same path, or the very same file.
+func beside(mcpHeart, heartHook string) bool {
+	name := ServerName
+	if strings.HasSuffix(heartHook, ".exe") {
+		name += ".exe"
+	}
+	if filepath.Join(filepath.Dir(heartHook), name) == filepath.Clean(mcpHeart) {
+		return true
+	}
+	if real, err := filepath.EvalSymlinks(heartHook); err == nil {
+		heartHook = real
+	}
+	a, err := os.Stat(mcpHeart)
+	if err != nil {
+		return false
+	}
+	b, err := os.Stat(filepath.Join(filepath.Dir(heartHook), name))
+	return err == nil && os.SameFile(a, b)
 }
 
 // hookCommand is hookArgv as one sh command line, for the clients whose
@@ -19,7 +50,11 @@ func (w Wiring) hookArgv(client string) []string {
 // builtin: no extra process.
 func (w Wiring) hookCommand(client string) string {
 	argv := w.hookArgv(client)
-	return shQuote(argv[0]) + " " + argv[1] + " " + argv[2] + " " + argv[3] + " " + shQuote(argv[4]) + " || true"
+	cmd := shQuote(argv[0]) + " " + argv[1] + " " + argv[2] + " " + argv[3] + " " + shQuote(argv[4])
+	if len(argv) > 5 {
+		cmd += " " + argv[5] + " " + shQuote(argv[6])
+	}
+	return cmd + " || true"
 }
 
 // shQuote quotes s for sh in single quotes. A single quote inside closes

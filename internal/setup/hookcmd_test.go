@@ -25,7 +25,7 @@ func TestHookCommandRunsInSh(t *testing.T) {
 	if err := os.Chmod(hook, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	w := Wiring{Dir: filepath.Join(root, "ai works 'x'"), HeartHook: hook}
+	w := Wiring{Dir: filepath.Join(root, "ai works 'x'"), HeartHook: hook, MCPHeart: filepath.Join(root, `other's $bin`, "mcp-heart")}
 	cmd := w.hookCommand(ClientClaudeCode)
 	if b, err := exec.Command("/bin/sh", "-c", cmd).CombinedOutput(); err != nil {
 		t.Fatalf("sh -c %s: %v\n%s", cmd, err, b)
@@ -35,6 +35,9 @@ func TestHookCommandRunsInSh(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := w.hookArgv(ClientClaudeCode)[1:]
+	if !slices.Contains(want, "--mcp-heart") {
+		t.Fatalf("argv %q: an mcp-heart not next to heart-hook is not named", want)
+	}
 	if got := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n"); !slices.Equal(got, want) {
 		t.Errorf("heart-hook got %q, want %q", got, want)
 	}
@@ -72,5 +75,33 @@ func TestHookCommandNeverFails(t *testing.T) {
 	cmd := w.hookCommand(ClientGemini)
 	if b, err := exec.Command("/bin/sh", "-c", cmd).CombinedOutput(); err != nil {
 		t.Fatalf("sh -c %s: %v\n%s", cmd, err, b)
+	}
+}
+
+// TestHookNamesMCPHeartElsewhere: heart-hook knows the real mcp-heart as
+// the file next to it; where init registered another (--mcp-heart), the
+// hooks name it, and only then.
+func TestHookNamesMCPHeartElsewhere(t *testing.T) {
+	bin := t.TempDir()
+	hook := filepath.Join(bin, "heart-hook")
+	writeFile(t, hook, "#!/bin/false\n")
+	w := Wiring{Dir: t.TempDir(), HeartHook: hook, MCPHeart: filepath.Join(bin, "mcp-heart")}
+	if argv := w.hookArgv(ClientClaudeCode); slices.Contains(argv, "--mcp-heart") {
+		t.Errorf("mcp-heart next to heart-hook: argv %q names it", argv)
+	}
+	elsewhere := fakeBinary(t, "mcp-heart")
+	w.MCPHeart = elsewhere
+	if argv := w.hookArgv(ClientClaudeCode); !slices.Equal(argv[len(argv)-2:], []string{"--mcp-heart", elsewhere}) {
+		t.Errorf("mcp-heart elsewhere: argv %q, want it named last", argv)
+	}
+	// A link next to heart-hook to the mcp-heart registered: the same file.
+	if err := os.Symlink(elsewhere, filepath.Join(bin, "mcp-heart")); err != nil {
+		t.Skip(err)
+	}
+	if argv := w.hookArgv(ClientClaudeCode); slices.Contains(argv, "--mcp-heart") {
+		t.Errorf("the registered mcp-heart is the file next to heart-hook: argv %q names it", argv)
+	}
+	if !strings.Contains(w.hookCommand(ClientClaudeCode), "--workspace") {
+		t.Error(w.hookCommand(ClientClaudeCode))
 	}
 }

@@ -55,7 +55,7 @@ func TestHomeLinks(t *testing.T) {
 		t.Skipf("symlink: %v", err)
 	}
 	_, res := initIn(t, home, ClientClaudeCode)
-	if b, _ := os.ReadFile(filepath.Join(dotfiles, "claude.json")); !strings.Contains(string(b), claudeAllowRule) || !strings.Contains(string(b), "dark") {
+	if b, _ := os.ReadFile(filepath.Join(dotfiles, "claude.json")); !strings.Contains(string(b), "mcp__mcp-heart__checkpoint") || !strings.Contains(string(b), "dark") {
 		t.Errorf("the dotfiles repository's file was not merged into:\n%s", b)
 	}
 	var via []string
@@ -85,7 +85,7 @@ func TestHomeLinks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	dir := filepath.Join(t.TempDir(), "ai-works")
+	dir := filepath.Join(other, "ai-works") // root's init lays out only a workspace in the agent's home
 	_, err := Init(dir, Options{MCPHeart: fakeBinary(t, "mcp-heart"), Clients: []string{ClientGemini, ClientClaudeCode}, AgentHome: other})
 	if err == nil || !strings.Contains(err.Error(), victim) {
 		t.Fatalf("Init as root through a link to a root-owned file: %v, want a refusal naming %s", err, victim)

@@ -49,7 +49,8 @@ func mcpHeartArgv(w Wiring, n *notes, oldCommand, oldArgs any) (any, any) {
 	var command, args any = w.MCPHeart, []any{"--workspace", w.Dir}
 	if !ownCommand(oldCommand) {
 		command = oldCommand
-		n.add("mcp-heart's command is %s, not init's %q: kept as you set it (to run init's, set it to %q)", jsonText(oldCommand), w.MCPHeart, w.MCPHeart)
+		n.add("mcp-heart's command is %s, not init's %q: kept as you set it (to run init's, set it to %q; while a spent budget "+
+			"binds inside a turn, heart-hook lets through only the calls of the mcp-heart init registered, so this one's are refused)", jsonText(oldCommand), w.MCPHeart, w.MCPHeart)
 	}
 	if !ownArgs(oldArgs) {
 		args = oldArgs

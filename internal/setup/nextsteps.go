@@ -11,6 +11,7 @@ import (
 	registry "github.com/ai-heart/ai-heart/internal/clients"
 	"github.com/ai-heart/ai-heart/internal/clients/claudecode"
 	adapter "github.com/ai-heart/ai-heart/internal/clients/client"
+	"github.com/ai-heart/ai-heart/internal/tools/toolnames"
 )
 
 // headless is how the watchdog wakes a client that has a headless mode
@@ -42,9 +43,13 @@ func mainClient(clients []string) string {
 	return ""
 }
 
-// claudeAllowRule is the permission rule init gives Claude Code: every
-// tool of mcp-heart, and no other tool.
-const claudeAllowRule = claudecode.AllowPrefix + ServerName
+// claudeAllowRules are the permission rules init gives Claude Code, as
+// the next steps name them: each of mcp-heart's tools, and no other tool.
+func claudeAllowRules() string {
+	r := AllowRules(claudecode.Adapter{}.MCP())
+	return fmt.Sprintf("one per tool: %s, %s and %d more", r[slices.Index(toolnames.All, toolnames.Checkpoint)],
+		r[slices.Index(toolnames.All, toolnames.CreateActivityLog)], len(r)-2)
+}
 
 // WatchdogConfig is a watchdog config for the workspace of res that wakes
 // its main client headless: a wakeup every 30 minutes, at most 48 a day,
@@ -119,11 +124,11 @@ func NextSteps(res Result, configFile string) string {
 				"mcp-heart with \"trust\": true, so `gemini -p` runs its tools without asking.\n"+
 				"Check: cd %s && gemini mcp list   (expect mcp-heart: Connected)", home(".gemini/trustedFolders.json"), res.Dir)
 		case ClientClaudeCode:
-			step("Claude Code: init allowed mcp-heart's tools, and nothing else (the rule\n"+
+			step("Claude Code: init allowed mcp-heart's tools by name, and nothing else (the rules\n"+
 				"%s), in %s: `claude -p` runs them with no prompt.\n"+
-				"(Claude Code ignores that rule in the project's own settings until the folder is trusted.)\n"+
+				"(Claude Code ignores such rules in the project's own settings until the folder is trusted.)\n"+
 				"Interactive Claude Code: start `claude` in %s once and accept the trust dialog;\n"+
-				"then `claude mcp list` shows mcp-heart Connected. CLAUDE.md leads it to GEMINI.md.", claudeAllowRule, home(".claude/settings.json"), res.Dir)
+				"then `claude mcp list` shows mcp-heart Connected. CLAUDE.md leads it to GEMINI.md.", claudeAllowRules(), home(".claude/settings.json"), res.Dir)
 		case ClientCodex:
 			step("Codex: init trusted the folder in %s (Codex ignores a project's\n"+
 				".codex/ until then). AGENTS.md leads it to GEMINI.md. Codex runs new hooks only once\n"+

@@ -54,7 +54,9 @@ type zone struct {
 	// owner, when set, refuses to write into a folder or file another user
 	// owns, and gives what init makes to that owner.
 	owner *owner
-	show  func(string) string
+	// claimed, when set, is the folder base must still be (claim.go).
+	claimed fs.FileInfo
+	show    func(string) string
 }
 
 // zoneOf is the zone of an absolute path: the workspace, the agent's home
@@ -64,6 +66,7 @@ func (w Wiring) zoneOf(p, home string) (zone, string, error) {
 	switch {
 	case within(w.Dir, p):
 		base, z.inside = w.Dir, true
+		z.owner, z.claimed = w.owner, w.claimed
 	case home != "":
 		base = home
 		o, err := otherOwner(home)
@@ -179,6 +182,12 @@ func (z zone) open(rel string, create bool) (place, error) {
 	if err := z.owns(r, ".", start); err != nil {
 		r.Close()
 		return place{via: via}, err
+	}
+	if z.inside {
+		if err := sameWorkspace(r, z.show(start), z.claimed); err != nil {
+			r.Close()
+			return place{via: via}, err
+		}
 	}
 	down, _ := filepath.Rel(start, filepath.Dir(real))
 	for _, name := range strings.Split(filepath.ToSlash(down), "/") {

@@ -137,6 +137,24 @@ func Init(dir string, opt Options) (Result, error) {
 	if err != nil {
 		return res, err
 	}
+	// The home first: run as root for another user's, init checks the
+	// workspace path before it writes anything (claim.go).
+	var home string
+	var o *owner
+	var claimed fs.FileInfo
+	if !opt.WorkspaceOnly {
+		if home, err = agentHome(opt.AgentHome); err != nil {
+			return res, err
+		}
+		if o, err = otherOwner(home); err != nil {
+			return res, err
+		}
+		if o != nil {
+			if claimed, err = claimWorkspace(home, dir, o); err != nil {
+				return res, err
+			}
+		}
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return res, fmt.Errorf("create workspace %s: %w", dir, err)
 	}
@@ -145,6 +163,15 @@ func Init(dir string, opt Options) (Result, error) {
 		return res, fmt.Errorf("open workspace: %w", err)
 	}
 	res.Dir = ws.Root
+	if claimed != nil {
+		fi, err := ws.RootInfo()
+		if err != nil {
+			return res, fmt.Errorf("open workspace: %w", err)
+		}
+		if !os.SameFile(fi, claimed) {
+			return res, fmt.Errorf("%s is no longer the folder init checked (a link or another folder was put in its place while init ran): init writes nothing there; run it again", ws.Root)
+		}
+	}
 	res.Language = opt.Language
 	res.Telemetry = opt.Telemetry != ""
 	if res.Language == "" {
@@ -173,6 +200,16 @@ func Init(dir string, opt Options) (Result, error) {
 		return res, fmt.Errorf("open workspace: %w", err)
 	}
 	defer root.Close()
+	if err := sameWorkspace(root, ws.Root, claimed); err != nil {
+		return res, err
+	}
+	// What init makes in the workspace of another user's is that user's.
+	give := func(rel string) error {
+		if o == nil {
+			return nil
+		}
+		return root.Lchown(rel, o.uid, o.gid)
+	}
 	for _, d := range append(dirs, workspace.Skeleton...) {
 		real, via, err := wz.resolve(d)
 		if err != nil {
@@ -183,7 +220,7 @@ func Init(dir string, opt Options) (Result, error) {
 			continue
 		}
 		rel, _ := filepath.Rel(wz.base, real)
-		if err := root.MkdirAll(filepath.ToSlash(rel), 0o755); err != nil {
+		if err := mkdirAllGiven(root, filepath.ToSlash(rel), give); err != nil {
 			return res, fmt.Errorf("create %s: %w", d, err)
 		}
 		res.Created = append(res.Created, d+"/")
@@ -193,11 +230,16 @@ func Init(dir string, opt Options) (Result, error) {
 		if err != nil {
 			return res, fmt.Errorf("read template %s: %w", f.src, err)
 		}
-		_, via, err := wz.resolve(f.dst)
+		real, via, err := wz.resolve(f.dst)
 		if err != nil {
 			return res, err
 		}
 		res.follow(via)
+		if up := path.Dir(relIn(wz.base, real)); up != "." {
+			if err := mkdirAllGiven(root, up, give); err != nil {
+				return res, fmt.Errorf("create %s: %w", up, err)
+			}
+		}
 		err = ws.CreateNew(f.dst, data, time.Time{})
 		switch {
 		case errors.Is(err, os.ErrExist):
@@ -206,12 +248,15 @@ func Init(dir string, opt Options) (Result, error) {
 			return res, err
 		default:
 			res.Created = append(res.Created, f.dst)
+			if err := give(relIn(wz.base, real)); err != nil {
+				return res, err
+			}
 		}
 	}
 	// The docs' language is recorded beside them, so mcp-heart and the
 	// watchdog speak it without a second setting; a record kept from an
 	// earlier init stays, like the docs it describes.
-	_, via, err := wz.resolve(workspace.LanguageFile)
+	real, via, err := wz.resolve(workspace.LanguageFile)
 	if err != nil {
 		return res, err
 	}
@@ -223,30 +268,72 @@ func Init(dir string, opt Options) (Result, error) {
 		return res, err
 	default:
 		res.Created = append(res.Created, workspace.LanguageFile)
+		if err := give(relIn(wz.base, real)); err != nil {
+			return res, err
+		}
 	}
 	sort.Strings(res.Created)
 
-	w := Wiring{Dir: ws.Root, MCPHeart: res.MCPHeart.Path, Telemetry: opt.Telemetry}
+	w := Wiring{Dir: ws.Root, MCPHeart: res.MCPHeart.Path, Telemetry: opt.Telemetry, Home: home, owner: o, claimed: claimed}
 	if res.HeartHook.Found {
 		w.HeartHook = res.HeartHook.Path
 	}
 	if slices.Contains(names, ClientClaudeDesktop) {
 		userConfig := opt.UserConfigDir
-		if userConfig == nil {
+		switch {
+		case o != nil:
+			// Root's own config is no place for the agent's client.
+			userConfig = func() (string, error) { return homeConfigDir(home), nil }
+		case userConfig == nil:
 			userConfig = os.UserConfigDir
 		}
 		if w.UserConfigDir, err = userConfig(); err != nil {
 			return res, fmt.Errorf("find Claude Desktop's config folder: %w", err)
 		}
 	}
-	if !opt.WorkspaceOnly {
-		if w.Home, err = agentHome(opt.AgentHome); err != nil {
-			return res, err
-		}
-	}
 	res.Clients, res.Home = names, w.Home
 	res.Wrote, res.Notes, err = Wire(w, names)
 	return res, err
+}
+
+// mkdirAllGiven makes the folder rel and the missing ones above it in r,
+// and gives each one it made away (give).
+func mkdirAllGiven(r *os.Root, rel string, give func(string) error) error {
+	parts := strings.Split(rel, "/")
+	for i := range parts {
+		p := strings.Join(parts[:i+1], "/")
+		if p == "" || p == "." {
+			continue
+		}
+		err := r.Mkdir(p, 0o755)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if err := give(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// relIn is the real path p as a slash-separated name under base.
+func relIn(base, p string) string {
+	rel, _ := filepath.Rel(base, p)
+	return filepath.ToSlash(rel)
+}
+
+// homeConfigDir is os.UserConfigDir for the user whose home is home.
+func homeConfigDir(home string) string {
+	switch runtime.GOOS {
+	case "darwin":
+		return filepath.Join(home, "Library", "Application Support")
+	case "windows":
+		return filepath.Join(home, "AppData", "Roaming")
+	}
+	return filepath.Join(home, ".config")
 }
 
 // agentHome is the agent's home folder, absolute: given, else the user's.

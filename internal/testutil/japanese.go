@@ -18,7 +18,7 @@ import (
 var CheckNames = []string{
 	"inactivity", "introspection", "after_deep_work", "deep_work_expired", "invalid_declaration",
 	"future_id", "stale_id", "log_loop", "theme_pattern", "feedback", "tool_restriction",
-	"tool_loop", "waiting_for_you", "tool_refused", "channel_silent", "no_progress",
+	"tool_loop", "waiting_for_you", "tool_refused", "channel_silent", "no_progress", "hooks_off",
 }
 
 // ParameterWords are the tools' parameter names that are one plain word

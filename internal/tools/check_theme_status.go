@@ -9,9 +9,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ai-heart/ai-heart/internal/workspace"
-
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/tools/toolnames"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 type checkThemeStatusInput struct {
@@ -29,7 +29,7 @@ func (in *checkThemeStatusInput) validate(c *checker) {
 	}
 }
 
-var statusTool = define("check_theme_status", "Check theme status", reads, (*Tools).CheckThemeStatus,
+var statusTool = define(toolnames.CheckThemeStatus, "Check theme status", reads, (*Tools).CheckThemeStatus,
 	"Read-only: a theme's start record and name, whether it has ended, its activity log count and newest log, and its sub-themes (the same for each).")
 
 // ThemeInfo is one theme as check_theme_status reports it.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/tools/toolnames"
 )
 
 // maxCheckpointLen bounds a checkpoint message: it is a one-line proof, not
@@ -22,7 +23,7 @@ func (in *checkpointInput) validate(c *checker) {
 	c.says(&in.CurrentActivity, maxCheckpointLen)
 }
 
-var checkpointTool = define("checkpoint", "Checkpoint", writes, (*Tools).Checkpoint,
+var checkpointTool = define(toolnames.Checkpoint, "Checkpoint", writes, (*Tools).Checkpoint,
 	"Record a one-line note that you are still consciously working on something long, cheaper than an activity log; it counts as proof of activity for the watchdog. "+
 		"Call it at natural breaks in your work; there is no need to watch the clock. It is progress, not the end of a cycle: an activity log still closes the cycle. "+
 		"The reply gives elapsed times and the watchdog's current notices, if any.")

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/humanize"
-	"github.com/ai-heart/ai-heart/internal/workspace"
-
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/tools/toolnames"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 type createActivityLogInput struct {
@@ -41,7 +41,7 @@ func (in *createActivityLogInput) validate(c *checker) {
 	in.theme = c.theme(&in.themeInput, &in.parentInput)
 }
 
-var logTool = define("create_activity_log", "Create activity log", writes, (*Tools).CreateActivityLog,
+var logTool = define(toolnames.CreateActivityLog, "Create activity log", writes, (*Tools).CreateActivityLog,
 	"Write the activity log that closes the current activity cycle, into the theme's histories folder, named by the current heartbeat ID (read from the workspace; never pass it). "+
 		"Also completes any active deep-work declaration. Call it at the end of each cycle. The reply gives the file path, the time since the previous log and checkpoint, and advice.")
 

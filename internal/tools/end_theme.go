@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ai-heart/ai-heart/internal/workspace"
-
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/tools/toolnames"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 type endThemeInput struct {
@@ -27,7 +27,7 @@ func (in *endThemeInput) validate(c *checker) {
 	c.list(&in.Achievements, sayf("what the theme achieved, one item per point"))
 }
 
-var endThemeTool = define("end_theme", "End theme", writes, (*Tools).EndTheme,
+var endThemeTool = define(toolnames.EndTheme, "End theme", writes, (*Tools).EndTheme,
 	"End a theme: writes its end record artifacts/theme_histories/<current heartbeat ID>_end_<theme_directory_part>.md. The theme folder must exist; it is kept as it is.")
 
 // EndThemeResult is the reply of end_theme.

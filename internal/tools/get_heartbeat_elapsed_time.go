@@ -8,10 +8,10 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/humanize"
-	"github.com/ai-heart/ai-heart/internal/state"
-	"github.com/ai-heart/ai-heart/internal/workspace"
-
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/state"
+	"github.com/ai-heart/ai-heart/internal/tools/toolnames"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // DeepWorkStatus is the declaration in force.
@@ -35,7 +35,7 @@ type ThresholdStatus struct {
 	Paused           bool   `json:"paused" jsonschema:"whether this check is paused now: by deep work, or by the operator's pause"`
 }
 
-var elapsedTool = define("get_heartbeat_elapsed_time", "Get heartbeat elapsed time", reads, (*Tools).GetHeartbeatElapsedTime,
+var elapsedTool = define(toolnames.GetHeartbeatElapsedTime, "Get heartbeat elapsed time", reads, (*Tools).GetHeartbeatElapsedTime,
 	"Read-only status, as the watchdog's checks judge it: working or waiting, since when, each threshold (inactivity: %s and %s of working time without proof) "+
 		"with the time left until it and whether it is crossed, deep work in force and its time left, the time since your latest activity log, checkpoint and introspection, "+
 		"and the watchdog's current notices. Takes no parameters.",

@@ -7,20 +7,20 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ai-heart/ai-heart/internal/workspace"
-
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/tools/toolnames"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // maxItemBytes bounds how much of an inbox item a reply carries: items are
 // notes from a person, and a runaway file must not flood the context.
 const maxItemBytes = 64 << 10
 
-var previewTool = define("preview_next_theme", "Preview next theme", reads, (*Tools).PreviewNextTheme,
+var previewTool = define(toolnames.PreviewNextTheme, "Preview next theme", reads, (*Tools).PreviewNextTheme,
 	"Read-only: the next theme idea in themebox/ (the first *.md by name that is not draft. or processed.) and its text, and how many more wait. "+
 		"Nothing changes; to take it, call start_theme with themebox_file. Takes no parameters.")
 
-var itemTool = define("check_and_process_item", "Check and process feedback", writes, (*Tools).CheckAndProcessItem,
+var itemTool = define(toolnames.CheckAndProcessItem, "Check and process feedback", writes, (*Tools).CheckAndProcessItem,
 	"Take the first unprocessed feedback file in feedbackbox/: the reply gives its text, and the file is renamed processed.<name> so it is handed over once. "+
 		"Act on it, then record what you did in an activity log. Takes no parameters.")
 

@@ -9,9 +9,9 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/humanize"
-	"github.com/ai-heart/ai-heart/internal/workspace"
-
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/tools/toolnames"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // toolIDRe is what a marker may be named: it becomes a file name.
@@ -37,7 +37,7 @@ func (in *reportToolUsageInput) validate(c *checker) {
 	}
 }
 
-var usageTool = define("report_tool_usage", "Report tool usage", writes, (*Tools).ReportToolUsage,
+var usageTool = define(toolnames.ReportToolUsage, "Report tool usage", writes, (*Tools).ReportToolUsage,
 	"After using a rate-limited tool (a web search, an image API), report it: success starts its cooldown (%s), "+
 		"quota_exceeded locks it (%s). These are your tools' limits, not the model's own rate limit. The watchdog reminds you while the restriction lasts and lifts it by itself.",
 	func(t *Tools) any { return humanize.Span(t.restrictions().Cooldown.D()) },

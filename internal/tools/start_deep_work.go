@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/humanize"
-	"github.com/ai-heart/ai-heart/internal/workspace"
-
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/tools/toolnames"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // Bounds of activity_description, in characters after newlines are removed.
@@ -56,7 +56,7 @@ func (in *startDeepWorkInput) validate(c *checker) {
 	}
 }
 
-var deepWorkTool = define("start_deep_work", "Start deep work", writes, (*Tools).StartDeepWork,
+var deepWorkTool = define(toolnames.StartDeepWork, "Start deep work", writes, (*Tools).StartDeepWork,
 	"Declare a period of long, focused work. flexible: lasts until your next activity log; the introspection check pauses; keep writing checkpoints at natural breaks. "+
 		"strict: lasts planned_duration_minutes; the inactivity, introspection and stale_id checks pause until the deadline (every other check stays on). "+
 		"A new declaration supersedes (expires) an older active one. The activity log that ends deep work records the work; the next activity log after it must be an introspection.")

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ai-heart/ai-heart/internal/workspace"
-
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/tools/toolnames"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // maxThemeNameLen bounds a theme's display name.
@@ -38,7 +38,7 @@ func (in *startThemeInput) validate(c *checker) {
 	}
 }
 
-var startThemeTool = define("start_theme", "Start theme", writes, (*Tools).StartTheme,
+var startThemeTool = define(toolnames.StartTheme, "Start theme", writes, (*Tools).StartTheme,
 	"Start a long-running theme: creates artifacts/<current heartbeat ID>_<theme_directory_part>/histories/ (or under the parent theme's subthemes/), writes the start record in artifacts/theme_histories/, "+
 		"and marks the themebox file it came from as processed. The reply gives theme_start_id and theme_directory_part to use in create_activity_log.")
 

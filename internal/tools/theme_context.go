@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ai-heart/ai-heart/internal/workspace"
-
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/tools/toolnames"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 // contextsDir is the theme's folder of expert contexts, <theme>/contexts/.
@@ -39,7 +39,7 @@ func (in *createThemeExpertContextInput) validate(c *checker) {
 	c.list(&in.ExpectedOutcome, sayf("what the theme should produce, one point per item"))
 }
 
-var ctxTool = define("create_theme_expert_context", "Create theme expert context", writes, (*Tools).CreateThemeExpertContext,
+var ctxTool = define(toolnames.CreateThemeExpertContext, "Create theme expert context", writes, (*Tools).CreateThemeExpertContext,
 	"Write the expert persona you take on for a theme into <theme folder>/contexts/<current heartbeat ID>.md: the expert's role, perspective, constraints and expected outcome. "+
 		"The theme must exist (start_theme); an existing context is never overwritten. get_latest_theme_context reads it back.")
 
@@ -54,7 +54,7 @@ func (in *getLatestThemeContextInput) validate(c *checker) {
 	in.theme = c.theme(&in.themeInput, &in.parentInput)
 }
 
-var latestCtxTool = define("get_latest_theme_context", "Get latest theme context", reads, (*Tools).GetLatestThemeContext,
+var latestCtxTool = define(toolnames.GetLatestThemeContext, "Get latest theme context", reads, (*Tools).GetLatestThemeContext,
 	"Read-only: the newest expert context of a theme (<theme folder>/contexts/). A sub-theme without one of its own gets its parent theme's, marked inherited.")
 
 // ThemeContextResult is the reply of create_theme_expert_context and

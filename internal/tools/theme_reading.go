@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/tools/toolnames"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -40,7 +41,7 @@ func (in *getLatestActivityLogInput) validate(c *checker) {
 	}
 }
 
-var latestLogTool = define("get_latest_activity_log", "Get latest activity log", reads, (*Tools).GetLatestActivityLog,
+var latestLogTool = define(toolnames.GetLatestActivityLog, "Get latest activity log", reads, (*Tools).GetLatestActivityLog,
 	"Read-only: the text of a theme's newest activity logs, newest first, to pick up where you left off.")
 
 // LogEntry is one activity log with its text.
@@ -131,7 +132,7 @@ func (in *listThemeArtifactsInput) validate(c *checker) {
 	c.text(&in.Cursor, sayf("the next_cursor of the previous page"))
 }
 
-var artifactsTool = define("list_theme_artifacts", "List theme artifacts", reads, (*Tools).ListThemeArtifacts,
+var artifactsTool = define(toolnames.ListThemeArtifacts, "List theme artifacts", reads, (*Tools).ListThemeArtifacts,
 	"Read-only: the files of a theme folder by path, with sizes and times; histories/ and sub-theme folders are left out. A page holds up to limit files (%d when left out); pass next_cursor as cursor for the next page.",
 	func(*Tools) any { return defaultListLimit })
 

@@ -34,6 +34,18 @@ func (w *Workspace) dir() (*os.Root, error) {
 	return r, nil
 }
 
+// RootInfo is the folder the workspace's root is open on (opening it on
+// first use): the one every later read and write lands in, whatever is
+// renamed or linked at its path since. Root's init compares it with the
+// folder it checked.
+func (w *Workspace) RootInfo() (fs.FileInfo, error) {
+	r, err := w.dir()
+	if err != nil {
+		return nil, err
+	}
+	return r.Stat(".")
+}
+
 // rootPath is a workspace-relative path as a name in the root. The empty
 // path, a NUL byte, an absolute path and ".." are refused as ErrOutside; a
 // link out is refused by the root when the name is used.

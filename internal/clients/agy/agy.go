@@ -107,6 +107,12 @@ func (Adapter) Setup() client.Setup {
 // Deny: no decision format known; its calls are not refused.
 func (Adapter) Deny(string) []byte { return nil }
 
+// HooksOff: no setting of its is known to turn its hooks off.
+func (Adapter) HooksOff() []client.HooksOff { return nil }
+
+// MCP: its calls are not refused, so none is told from mcp-heart's.
+func (Adapter) MCP() *client.MCP { return nil }
+
 // Statusline: none.
 func (Adapter) Statusline() client.Statusline { return nil }
 

@@ -5,7 +5,9 @@ import "github.com/ai-heart/ai-heart/internal/clients/client"
 // Setup: Claude Code 2.1 reads project MCP servers from .mcp.json and hooks
 // from .claude/settings.json (timeout in seconds), and its instructions
 // from CLAUDE.md. Headless `claude -p` uses both as they are, but asks
-// permission for each mcp-heart tool: the user-level allow rule grants it.
+// permission for each mcp-heart tool: the user-level allow rules grant
+// them, one by one (a rule for the whole server, mcp__mcp-heart, would
+// grant any tool of whatever server the agent registers under that name).
 // Interactively a server in .mcp.json waits for approval, and 2.1.197
 // honours enabledMcpjsonServers in the project's .claude/settings.json once
 // the folder is trusted (checked with `claude mcp list`: "Pending approval"
@@ -24,7 +26,7 @@ import "github.com/ai-heart/ai-heart/internal/clients/client"
 func (Adapter) Setup() client.Setup {
 	return client.Setup{Files: []client.File{
 		{Path: "CLAUDE.md", Edits: []client.Edit{client.Instructions{}}},
-		{Path: ".mcp.json", Edits: []client.Edit{client.MCPServer{}}},
+		{Path: MCPFile, Edits: []client.Edit{client.MCPServer{}}},
 		{Path: ".claude/settings.json", Edits: []client.Edit{
 			client.EnableServer{Key: "enabledMcpjsonServers"},
 			client.Telemetry{Shape: client.EnvVars},
@@ -36,10 +38,6 @@ func (Adapter) Setup() client.Setup {
 			}},
 			client.StatusLine{},
 		}},
-		{Root: client.Home, Path: ".claude/settings.json", Edits: []client.Edit{client.AllowServer{Prefix: AllowPrefix}}},
+		{Root: client.Home, Path: ".claude/settings.json", Edits: []client.Edit{client.AllowTools{Old: []string{"mcp__" + client.ServerName}}}},
 	}}
 }
-
-// AllowPrefix begins the permission rule that allows every tool of an MCP
-// server: mcp__SERVER.
-const AllowPrefix = "mcp__"

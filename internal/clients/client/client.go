@@ -43,6 +43,12 @@ type Adapter interface {
 	// cannot refuse one. The hook exits 0 all the same: init's hook command
 	// ends in "|| true", which would lose an exit code.
 	Deny(reason string) []byte
+	// HooksOff are the workspace files whose settings can turn its hooks
+	// off; nil when it has none (or no hooks).
+	HooksOff() []HooksOff
+	// MCP is how its hooks name the tools of its MCP servers and where it
+	// reads the servers from; nil when its hooks refuse no call (Deny nil).
+	MCP() *MCP
 	// Context is what its post-tool hook prints on stdout to hand the
 	// running turn text (a word of the watchdog's: the inactivity notice a
 	// busy agent would otherwise never read), nil when its hooks cannot.

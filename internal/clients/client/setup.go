@@ -69,9 +69,12 @@ type HookEvent struct {
 // events take [{matcher: "*", hooks: [handler]}].
 type NamedHooks struct{ Flat, Grouped []string }
 
-// AllowServer adds Prefix+ServerName to permissions.allow in a JSON file:
-// the rule that lets every tool of mcp-heart run, and no other tool.
-type AllowServer struct{ Prefix string }
+// AllowTools adds to permissions.allow in a JSON file one rule for each of
+// mcp-heart's tools, by the name the client gives it (the adapter's MCP):
+// they run, and no other tool, whatever server is registered as
+// mcp-heart. Old are rules an older init wrote that granted more (every
+// tool of the server named mcp-heart): they go.
+type AllowTools struct{ Old []string }
 
 // TrustFolder sets the workspace's path to Value in a JSON object. A value
 // the user set for it otherwise stops init: Refused says what follows from
@@ -104,7 +107,7 @@ func (MCPServer) isEdit()    {}
 func (EnableServer) isEdit() {}
 func (HookGroups) isEdit()   {}
 func (NamedHooks) isEdit()   {}
-func (AllowServer) isEdit()  {}
+func (AllowTools) isEdit()   {}
 func (TrustFolder) isEdit()  {}
 func (TOMLServer) isEdit()   {}
 func (TOMLTrust) isEdit()    {}

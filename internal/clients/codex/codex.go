@@ -53,7 +53,7 @@ func (Adapter) Keys() client.Keys { return client.Keys{Escapes: 1} }
 func (Adapter) Setup() client.Setup {
 	return client.Setup{Files: []client.File{
 		{Path: "AGENTS.md", Edits: []client.Edit{client.Instructions{}}},
-		{Path: ".codex/config.toml", Edits: []client.Edit{client.TOMLServer{}}},
+		{Path: ConfigFile, Edits: []client.Edit{client.TOMLServer{}}},
 		{Path: ".codex/hooks.json", Edits: []client.Edit{client.HookGroups{Events: []client.HookEvent{
 			{Name: "SessionStart"}, {Name: "UserPromptSubmit"}, {Name: "PreToolUse"}, {Name: "PostToolUse"},
 			{Name: "PermissionRequest"}, {Name: "PreCompact"}, {Name: "Stop"}, {Name: "SessionEnd", Timeout: 3},
