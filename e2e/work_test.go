@@ -66,7 +66,8 @@ func TestE2EHeartStyleExecAgentStaysHealthy(t *testing.T) {
 	if err != nil {
 		t.Skip("no true binary")
 	}
-	ws, cfg, alerts := initWorkspace(t, heartThresholds+fmt.Sprintf("schedule: {every: 3s}\nagent: {delivery: exec, command: [%q], timeout: 10s}\n", trueBin))
+	// true(1) changes nothing: no_progress, on by default, has tests of its own.
+	ws, cfg, alerts := initWorkspace(t, heartThresholds+fmt.Sprintf("schedule: {every: 3s}\nagent: {delivery: exec, command: [%q], timeout: 10s}\nprogress: {after: 0}\n", trueBin))
 	runWatchdog(t, cfg)
 	waitUntil(t, "5 answered wakeups", 30*time.Second, func() bool { return counter(t, ws, "delivered") >= 5 })
 	if got := alertsIn(t, alerts); len(got) != 0 {
