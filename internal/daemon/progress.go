@@ -171,6 +171,6 @@ func (a *agent) progressNow() (checks.Progress, *state.Progress) {
 		return checks.Progress{}, nil
 	}
 	watched := a.watched()
-	return checks.Progress{After: after, Unchanged: a.unchanged, Watched: strings.Join(watched, ", ")},
+	return checks.Progress{After: after, Unchanged: a.unchanged, Watched: watched},
 		&state.Progress{Watched: watched, After: after, Unchanged: a.unchanged, Recent: append([]state.WakeupWork(nil), a.recentWork...)}
 }

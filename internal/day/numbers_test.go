@@ -16,7 +16,7 @@ func TestMeasure(t *testing.T) {
 		{Time: at(2), Kind: KindWakeup, Source: "schedule", Outcome: "dropped_cap"},
 		{Time: at(3), Kind: KindWakeup, Source: "schedule", Outcome: "ghost"},
 		{Time: at(3.5), Kind: KindWork, Source: "schedule", Message: "2 files; said: \"x\""},
-		{Time: at(4), Kind: KindMode, Mode: Paused}, // a person paused it: 4h supervised so far
+		{Time: at(4), Kind: KindMode, Mode: Paused},  // a person paused it: 4h supervised so far
 		{Time: at(6), Kind: KindMode, Mode: Waiting}, // 2h paused
 		{Time: at(7), Kind: KindAlert, Check: "gave_up", Level: "error", Message: "recovery failed 3 times"},
 		{Time: at(8), Kind: KindAlert, Check: "service", Level: "ok", Message: "the rate limit reset at 08:00: wakeups resume"},

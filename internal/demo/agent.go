@@ -33,7 +33,9 @@ type Memory struct {
 	// waits for it, so the forgotten introspection always comes first.
 	Introspected bool `json:"introspected,omitempty"`
 	Recovered    bool `json:"recovered,omitempty"`
-	Done         bool `json:"done,omitempty"`
+	// Polished counts the diagram's label passes: each writes one more.
+	Polished int  `json:"polished,omitempty"`
+	Done     bool `json:"done,omitempty"`
 }
 
 // ReadMemory reads the agent's memory; a missing file is the day's start.

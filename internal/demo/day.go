@@ -100,7 +100,12 @@ func (a *agent) day(ctx context.Context, text string) (string, error) {
 			if _, err := a.call(ctx, "checkpoint", map[string]any{"current_activity": a.say("polishing the diagram's labels", "図のラベルを整えている")}); err != nil {
 				return "", err
 			}
-			if err := a.work("labels.md", a.say("- near-side bulge\n- far-side bulge\n", "- 月の側の膨らみ\n- 反対側の膨らみ\n")); err != nil {
+			a.mem.Polished++
+			labels := a.say("- near-side bulge\n- far-side bulge\n", "- 月の側の膨らみ\n- 反対側の膨らみ\n")
+			for i := 1; i < a.mem.Polished; i++ {
+				labels += a.say(fmt.Sprintf("- label %d, clearer\n", i), fmt.Sprintf("- ラベル%d（読みやすく）\n", i))
+			}
+			if err := a.work("labels.md", labels); err != nil {
 				return "", err
 			}
 			return a.say("Still polishing the diagram.", "まだ図を整えています。"), nil

@@ -207,7 +207,3 @@ func Append(path string, b []byte, perm os.FileMode) error {
 // or a link planted at a lock's name neither blocks its open nor redirects
 // it.
 const LockFlag = os.O_CREATE | os.O_RDONLY | oNonblock | oNoFollow | oNoCTTY
-
-// NoFollow is O_NOFOLLOW where the system has it (0 elsewhere): for a file
-// created under a name that must not be a link.
-const NoFollow = oNoFollow

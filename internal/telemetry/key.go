@@ -34,7 +34,7 @@ func LoadKey(path string, create bool) (string, error) {
 		var raw [keyLen / 2]byte
 		rand.Read(raw[:])
 		k := hex.EncodeToString(raw[:])
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|safeopen.NoFollow, 0o600)
+		f, err := safeopen.Open(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if err == nil {
 			_, err = f.WriteString(k + "\n")
 			if cerr := f.Close(); err == nil {
