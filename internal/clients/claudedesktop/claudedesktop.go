@@ -52,6 +52,9 @@ func (Adapter) Setup() client.Setup {
 // Deny: no decision format known; its calls are not refused.
 func (Adapter) Deny(string) []byte { return nil }
 
+// Decide: it has no hooks.
+func (Adapter) Decide(string, bool, string) []byte { return nil }
+
 // Statusline: none.
 func (Adapter) Statusline() client.Statusline { return nil }
 

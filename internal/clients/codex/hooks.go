@@ -62,6 +62,14 @@ func (Adapter) Deny(reason string) []byte {
 	return b
 }
 
+// Decide: none yet. Codex 0.169's PermissionRequest hook takes Claude
+// Code's decision ({"hookSpecificOutput": {"hookEventName":
+// "PermissionRequest", "decision": {"behavior": "allow"|"deny",
+// "message": …}}}, its output schema), but whether its terminal shows
+// its own approval while the hook runs was not tried: a hook that held
+// could hide it.
+func (Adapter) Decide(string, bool, string) []byte { return nil }
+
 // Statusline: none read (its rate limits are in its session's token_count
 // events, which no hook carries).
 func (Adapter) Statusline() client.Statusline { return nil }
