@@ -53,6 +53,9 @@ type Wiring struct {
 	// Telemetry is the watchdog's OTLP/HTTP base URL the clients export
 	// their telemetry to (see TelemetryURL); "" turns none on.
 	Telemetry string
+	// Asks is the watchdog's asks socket, where a client's hook offers
+	// its permission requests to a person; "" offers none.
+	Asks string
 }
 
 // Wrote is one client file Wire merged into.

@@ -1,6 +1,10 @@
 package setup
 
-import "strings"
+import (
+	"strings"
+
+	registry "github.com/ai-heart/ai-heart/internal/clients"
+)
 
 // hooks reports whether the hooks are wired (see Wiring.HeartHook).
 func (w Wiring) hooks() bool { return w.HeartHook != "" }
@@ -8,8 +12,14 @@ func (w Wiring) hooks() bool { return w.HeartHook != "" }
 // hookArgv is the fixed heart-hook interface: the receiver reads the event
 // from stdin (or, run as a notify program, from its last argument) and names it from
 // the payload's hook_event_name.
+// With an asks socket, a client whose hook can answer a permission request
+// also gets --asks: its questions are offered to a person there.
 func (w Wiring) hookArgv(client string) []string {
-	return []string{w.HeartHook, "--client", client, "--workspace", w.Dir}
+	argv := []string{w.HeartHook, "--client", client, "--workspace", w.Dir}
+	if a := registry.Lookup(client); w.Asks != "" && a != nil && a.Decide("PermissionRequest", true, "") != nil {
+		argv = append(argv, "--asks", w.Asks)
+	}
+	return argv
 }
 
 // hookCommand is hookArgv as one sh command line, for the clients whose
@@ -19,7 +29,11 @@ func (w Wiring) hookArgv(client string) []string {
 // builtin: no extra process.
 func (w Wiring) hookCommand(client string) string {
 	argv := w.hookArgv(client)
-	return shQuote(argv[0]) + " " + argv[1] + " " + argv[2] + " " + argv[3] + " " + shQuote(argv[4]) + " || true"
+	s := shQuote(argv[0]) + " " + argv[1] + " " + argv[2] // the client's name is a word
+	for i := 3; i < len(argv); i += 2 { // then flags and paths, quoted
+		s += " " + argv[i] + " " + shQuote(argv[i+1])
+	}
+	return s + " || true"
 }
 
 // shQuote quotes s for sh in single quotes. A single quote inside closes
