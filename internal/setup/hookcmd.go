@@ -30,7 +30,7 @@ func (w Wiring) hookArgv(client string) []string {
 func (w Wiring) hookCommand(client string) string {
 	argv := w.hookArgv(client)
 	s := shQuote(argv[0]) + " " + argv[1] + " " + argv[2] // the client's name is a word
-	for i := 3; i < len(argv); i += 2 { // then flags and paths, quoted
+	for i := 3; i < len(argv); i += 2 {                   // then flags and paths, quoted
 		s += " " + argv[i] + " " + shQuote(argv[i+1])
 	}
 	return s + " || true"
