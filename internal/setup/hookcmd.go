@@ -29,8 +29,9 @@ func (w Wiring) hookArgv(client string) []string {
 // builtin: no extra process.
 func (w Wiring) hookCommand(client string) string {
 	argv := w.hookArgv(client)
-	s := shQuote(argv[0]) + " " + argv[1] + " " + argv[2] // the client's name is a word
-	for i := 3; i < len(argv); i += 2 {                   // then flags and paths, quoted
+	// The client's name is a word; the paths after it are quoted.
+	s := shQuote(argv[0]) + " " + argv[1] + " " + argv[2]
+	for i := 3; i < len(argv); i += 2 {
 		s += " " + argv[i] + " " + shQuote(argv[i+1])
 	}
 	return s + " || true"
