@@ -60,6 +60,11 @@ type Book struct {
 	hold  time.Duration
 	max   int
 
+	// Say, when set, is what the model reads with a denial, made of the
+	// person's decision and credential (the agent's language is the
+	// watchdog's to know).
+	Say func(Decision, Credential) string
+
 	mu      sync.Mutex
 	pending map[string]*entry
 	closed  map[string]bool // recently answered or withdrawn IDs
@@ -103,7 +108,11 @@ func NewBook(agent string, hold time.Duration, now func() time.Time) *Book {
 }
 
 // Hold is how long a question is offered.
-func (b *Book) Hold() time.Duration { return b.hold }
+func (b *Book) Hold() time.Duration {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.hold
+}
 
 // Subscribe calls f on every change, outside the book's lock, in order.
 // It must not block.
@@ -117,7 +126,7 @@ func (b *Book) Subscribe(f func(Change)) {
 func (b *Book) add(a Ask, pid, uid int) (*entry, error) {
 	now := b.now()
 	q := Question{ID: newID(), Agent: b.agent, Client: a.Client, Event: a.Event, Session: a.Session, Tool: a.Tool,
-		InputHash: a.InputHash, Since: now, Hold: now.Add(b.hold), PID: pid, UID: uid}
+		InputHash: a.InputHash, Since: now, Hold: now.Add(b.Hold()), PID: pid, UID: uid}
 	q.Input, q.Cut = shown(a.Input)
 	e := &entry{q: q, answer: make(chan delivery, 1), withdrawn: make(chan struct{}), gone: make(chan struct{})}
 	b.mu.Lock()
@@ -132,6 +141,22 @@ func (b *Book) add(a Ask, pid, uid int) (*entry, error) {
 		f(Change{Question: q})
 	}
 	return e, nil
+}
+
+// Has reports whether question id is pending here, or was closed here
+// lately.
+func (b *Book) Has(id string) (pending, closed bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_, pending = b.pending[id]
+	return pending, b.closed[id]
+}
+
+// SetHold changes how long the questions asked from now on are offered.
+func (b *Book) SetHold(d time.Duration) {
+	b.mu.Lock()
+	b.hold = d
+	b.mu.Unlock()
 }
 
 // Pending lists the pending questions, oldest first.
@@ -165,6 +190,9 @@ func (b *Book) Answer(id string, d Decision, by Credential, wait time.Duration) 
 	b.closeLocked(id)
 	subs := b.subs
 	b.mu.Unlock()
+	if !d.Allow && b.Say != nil {
+		d.Message = b.Say(d, by)
+	}
 	res := make(chan error, 1)
 	e.answer <- delivery{d: d, result: res}
 	var err error

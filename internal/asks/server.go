@@ -182,7 +182,7 @@ func (s *Server) ask(c *net.UnixConn, r *bufio.Reader, a *Ask, pid, uid int) {
 		return
 	}
 	defer close(e.gone)
-	if err := writeLine(c, Reply{ID: e.q.ID, Hold: int(s.Book.hold.Seconds())}); err != nil {
+	if err := writeLine(c, Reply{ID: e.q.ID, Hold: int(e.q.Hold.Sub(e.q.Since).Seconds()) + 1}); err != nil {
 		s.Book.Withdraw(e.q.ID, "the hook went away")
 		return
 	}
@@ -192,7 +192,7 @@ func (s *Server) ask(c *net.UnixConn, r *bufio.Reader, a *Ask, pid, uid int) {
 		r.Read(b[:])
 		close(left)
 	}()
-	hold := time.NewTimer(time.Until(e.q.Hold))
+	hold := time.NewTimer(e.q.Hold.Sub(e.q.Since))
 	defer hold.Stop()
 	select {
 	case d := <-e.answer:
