@@ -50,7 +50,7 @@ type Notifier struct {
 	opts    Options
 	targets []*target
 	mu      sync.Mutex
-	pending map[string][]Change // per agent, since its last flush
+	pending map[string][]Change  // per agent, since its last flush
 	asking  map[string]time.Time // agents with a question offered: zero while pending, else quiet until
 	closed  bool
 	wg      sync.WaitGroup
