@@ -100,7 +100,9 @@ func TestClaudeCodeInTmuxAnsweredFromAfar(t *testing.T) {
 	recs := w.answers()
 	var got []string
 	for _, r := range recs {
-		got = append(got, r.Outcome+"/"+r.Decision+"/"+r.Via)
+		if r.Outcome != "withdrawn" {
+			got = append(got, r.Outcome+"/"+r.Decision+"/"+r.Via)
+		}
 	}
 	want := []string{"delivered/allow/cli", "delivered/deny/cli", "delivered/allow/link", "refused/allow/link", "delivered/allow/cli", "delivered/allow/cli"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
@@ -171,19 +173,20 @@ func (w *world) answer(q map[string]any, decision string, flags ...string) {
 
 type answerRecord struct{ Outcome, Decision, Via, By, Why string }
 
+// recordFiles is the answers' record in the agent's own state folder,
+// beside the socket init wired.
+func (w *world) recordFiles() []string {
+	return []string{filepath.Join(filepath.Dir(w.asksSocket()), "answers.jsonl")}
+}
+
 // answers reads the answers' record in the agent's state folder.
 func (w *world) answers() []answerRecord {
-	files, _ := filepath.Glob(filepath.Join(w.home, ".local", "state", "ai-heart", "*", "answers.jsonl"))
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
-		more, _ := filepath.Glob(filepath.Join(d, "ai-heart", "ai-works-*", "answers.jsonl"))
-		files = append(files, more...)
-	}
 	var out []answerRecord
-	for _, f := range files {
+	for _, f := range w.recordFiles() {
 		b, _ := os.ReadFile(f)
 		for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 			var r answerRecord
-			if json.Unmarshal([]byte(l), &r) == nil && r.Outcome != "" && r.Outcome != "withdrawn" {
+			if json.Unmarshal([]byte(l), &r) == nil && r.Outcome != "" {
 				out = append(out, r)
 			}
 		}
@@ -249,4 +252,40 @@ func freeLoopback(t testing.TB) string {
 	}
 	defer ln.Close()
 	return ln.Addr().String()
+}
+
+// A person who declines at the terminal (Escape) ends the turn, and
+// Claude Code ends the held hook with it: the question is withdrawn at
+// once, a late `watchdog answer ... allow` is refused (exit 1), recorded as
+// refused, and the declined call never runs.
+func TestClaudeCodeDeclinedAtTheTerminal(t *testing.T) {
+	w := newHookedWorld(t, "claude-code")
+	s := &script{Final: "Understood.", Calls: []call{
+		{Builtin: "Bash", Args: map[string]any{"command": "touch declined-here.txt", "description": "touch"}},
+	}}
+	tmux, pane := w.claudeInTmux(s)
+	w.runTmux(tmux, 3*time.Second) // the first heartbeat stays in flight: no next turn withdraws the question
+	q := w.question("declined-here.txt", pane)
+	w.waitFor("the dialog", 30*time.Second, func() bool { return strings.Contains(pane(), "Do you want to proceed?") })
+	if out, err := exec.Command("tmux", "-S", tmux, "send-keys", "-t", "agent", "Escape").CombinedOutput(); err != nil {
+		t.Fatalf("tmux send-keys: %v\n%s", err, out)
+	}
+	w.waitFor("the question withdrawn", 30*time.Second, func() bool {
+		for _, r := range w.answers() {
+			if r.Outcome == "withdrawn" {
+				return true
+			}
+		}
+		return false
+	})
+	out, err := exec.Command(filepath.Join(binDir, "watchdog"), "answer", "-c", w.cfg, q["id"].(string), "allow").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "already answered or withdrawn") {
+		t.Fatalf("a late answer: %v %s; want exit 1, withdrawn", err, out)
+	}
+	if got := w.answers(); len(got) != 2 || got[1].Outcome != "refused" {
+		t.Fatalf("answers recorded %+v: want the withdrawal, then the late answer refused", got)
+	}
+	if w.exists("declined-here.txt") {
+		t.Fatalf("a call declined at the terminal ran:\n%s", pane())
+	}
 }

@@ -59,8 +59,8 @@ func preToolDeny(reason string) []byte {
 // there), and closes the dialog on {"hookSpecificOutput": {"hookEventName":
 // "PermissionRequest", "decision": {"behavior": "allow"}}} (the call runs
 // with its own input) or "deny" with a message (the model gets it as the
-// call's error, and the turn goes on). A decision that comes after the
-// dialog was answered is ignored.
+// call's error, and the turn goes on). Declined at the terminal (Escape),
+// the turn ends and Claude Code ends the hook with it.
 func (Adapter) Decide(event string, allow bool, message string) []byte {
 	if event != "PermissionRequest" {
 		return nil
