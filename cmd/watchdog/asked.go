@@ -8,7 +8,6 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/asks"
 	"github.com/ai-heart/ai-heart/internal/config"
-	"github.com/ai-heart/ai-heart/internal/daemon"
 	"github.com/ai-heart/ai-heart/internal/notify"
 )
 
@@ -22,14 +21,16 @@ type asked struct {
 	links    *asks.Links
 	base     string                   // the page's address, ending in /
 	remind   map[string]time.Duration // asks.remind of each agent
-	d        *daemon.Daemon           // set once built
+	// pending lists the questions offered now: the daemon's, once built.
+	pending func() []asks.Question
 
 	mu     sync.Mutex
 	timers map[string]*time.Timer // reminders, by question
 }
 
 func newAsked(cfg *config.Config, win *window, n *notify.Notifier) *asked {
-	h := &asked{win: win, notifier: n, links: asks.NewLinks(), remind: map[string]time.Duration{}, timers: map[string]*time.Timer{}}
+	h := &asked{win: win, notifier: n, links: asks.NewLinks(), remind: map[string]time.Duration{}, timers: map[string]*time.Timer{},
+		pending: func() []asks.Question { return nil }}
 	if win != nil {
 		h.links = win.links // the page checks what the notifications link to
 	}
@@ -86,7 +87,7 @@ func (h *asked) changed(c asks.Change) {
 		delete(h.timers, q.ID)
 	}
 	h.mu.Unlock()
-	if h.notifier != nil && !h.pending(q.Agent) {
+	if h.notifier != nil && !h.asking(q.Agent) {
 		h.notifier.Asking(q.Agent, false, time.Now())
 	}
 }
@@ -122,10 +123,7 @@ func (h *asked) message(q asks.Question, reminder bool) notify.Question {
 }
 
 func (h *asked) stillPending(q asks.Question) bool {
-	if h.d == nil {
-		return false
-	}
-	for _, p := range h.d.Asks() {
+	for _, p := range h.pending() {
 		if p.ID == q.ID && p.Agent == q.Agent {
 			return true
 		}
@@ -133,11 +131,9 @@ func (h *asked) stillPending(q asks.Question) bool {
 	return false
 }
 
-func (h *asked) pending(agent string) bool {
-	if h.d == nil {
-		return false
-	}
-	for _, p := range h.d.Asks() {
+// asking reports whether agent has a question offered now.
+func (h *asked) asking(agent string) bool {
+	for _, p := range h.pending() {
 		if p.Agent == agent {
 			return true
 		}

@@ -105,7 +105,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		log.Error().Err(err).Msg("cannot start")
 		return 1
 	}
-	questions.d = d
+	questions.pending = d.Asks
 	if win != nil {
 		win.serve(ctx, d, log)
 	}
