@@ -42,7 +42,11 @@ func TestAQuestionIsRemindedOnceWhileItWaits(t *testing.T) {
 	answered := asks.Question{ID: "answered1", Agent: "luna", Tool: "Edit", Since: now, Hold: now.Add(time.Hour)}
 	var pmu sync.Mutex
 	pending := []asks.Question{waiting, answered}
-	h.pending = func() []asks.Question { pmu.Lock(); defer pmu.Unlock(); return append([]asks.Question(nil), pending...) }
+	h.pending = func() []asks.Question {
+		pmu.Lock()
+		defer pmu.Unlock()
+		return append([]asks.Question(nil), pending...)
+	}
 	h.changed(asks.Change{Question: waiting})
 	h.changed(asks.Change{Question: answered})
 	pmu.Lock()
