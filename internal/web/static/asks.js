@@ -8,13 +8,13 @@ let questions = [];
 let answerable = false;
 
 const ASK_JA = {
-  "asks to run": "が実行の許可を求めています：", "waiting since": "待機開始", "offered until": "受付終了",
+  "{agent} asks to run {tool}": "{agent} が {tool} の実行の許可を求めています", "waiting since": "待機開始", "offered until": "受付終了",
   "then only the client's own dialog answers": "以降はクライアント自身のダイアログでのみ応答できます",
   "Allow": "許可", "Deny": "拒否", "words for the agent, with a denial (optional)": "拒否に添えるエージェントへの言葉（任意）",
   "allowed: handed to the client's hook": "許可しました。クライアントのフックに渡しました",
   "denied: handed to the client's hook": "拒否しました。クライアントのフックに渡しました",
   "Questions waiting for you": "あなたの応答を待っている質問",
-  "words for the agent": "エージェントへの言葉", "urgent (wakes it now)": "至急（すぐに起動する）", "Send": "送信",
+  "words for the agent": "エージェントへの言葉", "urgent (wakes it now)": "緊急（すぐに起動する）", "Send": "送信",
   "written to": "書き込み先", "waiting for you today": "今日の応答待ち",
 };
 const atr = (a, s) => (a && a.language === "ja" && ASK_JA[s]) || s;
@@ -65,7 +65,7 @@ function drawAsks() {
       sec.append(c);
     }
     const a = agentOf(q.agent) || l;
-    setText($(".q-title", c), ja(a) ? q.agent + atr(a, "asks to run") + q.tool : q.agent + " " + atr(a, "asks to run") + " " + q.tool);
+    setText($(".q-title", c), atr(a, "{agent} asks to run {tool}").replace("{agent}", shown(q.agent)).replace("{tool}", shown(q.tool)));
     setText($(".q-input", c), prettyInput(q.input));
     setText($(".q-when", c), atr(a, "waiting since") + " " + clockTime(q.since) + " · " + atr(a, "offered until") + " " + clockTime(q.hold_until) +
       " (" + atr(a, "then only the client's own dialog answers") + ") · " + q.id);
