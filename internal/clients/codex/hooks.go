@@ -62,12 +62,13 @@ func (Adapter) Deny(reason string) []byte {
 	return b
 }
 
-// Decide: none yet. Codex 0.169's PermissionRequest hook takes Claude
-// Code's decision ({"hookSpecificOutput": {"hookEventName":
-// "PermissionRequest", "decision": {"behavior": "allow"|"deny",
-// "message": …}}}, its output schema), but whether its terminal shows
-// its own approval while the hook runs was not tried: a hook that held
-// could hide it.
+// Decide: none. Codex 0.169's PermissionRequest hook takes Claude Code's
+// decision ({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+// "decision": {"behavior": "allow"|"deny", "message": …}}}, its output
+// schema; an allow runs the call), but its terminal runs that hook before
+// it draws its own approval, and waits for it: a hook that held for a
+// person afar would keep the approval from the person at the terminal
+// (TestCodexPermissionHookHidesItsApproval).
 func (Adapter) Decide(string, bool, string) []byte { return nil }
 
 // Statusline: none read (its rate limits are in its session's token_count
