@@ -42,7 +42,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/ai-heart/ai-heart/internal/asks"
+	"github.com/ai-heart/ai-heart/internal/asks/ask"
 	"github.com/ai-heart/ai-heart/internal/clients"
 	"github.com/ai-heart/ai-heart/internal/hook"
 	"github.com/ai-heart/ai-heart/internal/version"
@@ -120,11 +120,11 @@ func run(args []string, stdin io.Reader, stdout io.Writer, now time.Time) error 
 // its adapter can answer that event and one comes within the hold.
 func hold(client, ws, sock string, e hook.Event, in hook.Input, stdout io.Writer) error {
 	a := clients.Lookup(client)
-	if a == nil || a.Decide(in.Event, true, "") == nil || !asks.Supported {
+	if a == nil || a.Decide(in.Event, true, "") == nil || !ask.Supported {
 		return nil
 	}
-	q := asks.Ask{Client: client, Event: in.Event, Session: e.Session, Tool: e.Tool, Input: in.ToolInput, InputHash: hook.InputHash(in.ToolInput), Workspace: ws}
-	_, d, err := asks.Hold(sock, q, asks.MaxHold)
+	q := ask.Ask{Client: client, Event: in.Event, Session: e.Session, Tool: e.Tool, Input: in.ToolInput, InputHash: hook.InputHash(in.ToolInput), Workspace: ws}
+	_, d, err := ask.Hold(sock, q, ask.MaxHold)
 	if err != nil || d == nil {
 		return err
 	}

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/asks/ask"
 )
 
 // desk is one agent's book and socket, recording what the book tells.
@@ -218,7 +220,7 @@ func TestAnswerToAHookGone(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := d.ask("Bash", `{}`)
-	writeLine(c, Request{Op: OpAsk, Ask: &a})
+	ask.WriteLine(c, Request{Op: OpAsk, Ask: &a})
 	q := <-d.asked
 	c.Close()
 	deadline := time.Now().Add(5 * time.Second)

@@ -3,10 +3,11 @@ package asks
 import (
 	"crypto/rand"
 	"encoding/base32"
-	"encoding/json"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/asks/ask"
 )
 
 // Credential says how an answer came and by whose authority: the record
@@ -127,7 +128,7 @@ func (b *Book) add(a Ask, pid, uid int) (*entry, error) {
 	now := b.now()
 	q := Question{ID: newID(), Agent: b.agent, Client: a.Client, Event: a.Event, Session: a.Session, Tool: a.Tool,
 		InputHash: a.InputHash, Since: now, Hold: now.Add(b.Hold()), PID: pid, UID: uid}
-	q.Input, q.Cut = shown(a.Input)
+	q.Input, q.Cut = ask.Shown(a.Input)
 	e := &entry{q: q, answer: make(chan delivery, 1), withdrawn: make(chan struct{}), gone: make(chan struct{})}
 	b.mu.Lock()
 	if len(b.pending) >= b.max {
@@ -280,22 +281,6 @@ func (b *Book) tell(subs []func(Change), q Question, r Record) {
 	for _, f := range subs {
 		f(Change{Question: q, Record: &r})
 	}
-}
-
-// shown is the input as a question shows it: cut to MaxShown bytes (then
-// as a JSON string of its start).
-func shown(in json.RawMessage) (json.RawMessage, bool) {
-	if len(in) <= MaxShown {
-		if len(in) == 0 || json.Valid(in) {
-			return in, false
-		}
-	}
-	s := string(in)
-	if len(s) > MaxShown {
-		s = strings.ToValidUTF8(s[:MaxShown], "")
-	}
-	b, _ := json.Marshal(s)
-	return b, true
 }
 
 // newID is a question's ID: 8 letters and digits, easy to type. It is no

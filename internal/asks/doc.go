@@ -3,7 +3,7 @@
 // channel a decision travels by, a Unix socket the watchdog listens on.
 //
 // The client's hook (heart-hook, run by the client on its PermissionRequest
-// event) connects, says what is asked (Hold), and waits. The watchdog gives
+// event) connects, says what is asked (ask.Hold), and waits. The watchdog gives
 // the question an ID, offers it (the page, `watchdog asks`, a notification)
 // and, when a person answers, writes the decision back on that same
 // connection, to that one waiting process; the hook prints it in the
@@ -32,5 +32,6 @@
 // into its client's hook pipe or change its client's settings: no hook of
 // that user binds it, with or without this package. See docs/security.md.
 //
-// This package is the standard library alone: heart-hook links it.
+// The protocol and the hook's side (Hold) are package ask, which heart-hook
+// links without this package's net.
 package asks

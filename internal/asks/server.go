@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/asks/ask"
 )
 
 // Server is one agent's socket: its hooks ask on it, and the watchdog's
@@ -37,7 +39,7 @@ type Server struct {
 const maxConns = MaxPending + 8
 
 // readWait bounds how long a peer may take to send its request.
-const readWait = 2 * time.Second
+const readWait = ask.ReadWait
 
 // answerWait bounds how long an answer waits to be written to its hook.
 const answerWait = 5 * time.Second
@@ -106,7 +108,7 @@ func (s *Server) serve() {
 		select {
 		case s.slots <- struct{}{}:
 		default:
-			writeLine(c, Reply{Error: ErrFull.Error(), Code: "full"})
+			ask.WriteLine(c, Reply{Error: ErrFull.Error(), Code: "full"})
 			c.Close()
 			continue
 		}
@@ -127,7 +129,7 @@ func (s *Server) handle(c *net.UnixConn) {
 	r := bufio.NewReader(c)
 	c.SetReadDeadline(time.Now().Add(readWait))
 	var req Request
-	if err := readLine(r, &req); err != nil {
+	if err := ask.ReadLine(r, &req); err != nil {
 		s.logf("asks socket: request from pid %d: %v", pid, err)
 		return
 	}
@@ -149,7 +151,7 @@ func (s *Server) handle(c *net.UnixConn) {
 	}
 	switch req.Op {
 	case OpList:
-		writeLine(c, Reply{Asks: s.Book.Pending()})
+		ask.WriteLine(c, Reply{Asks: s.Book.Pending()})
 	case OpAnswer:
 		q, err := s.Book.Answer(req.ID, Decision{Allow: req.Allow, Message: req.Message}, by, answerWait)
 		reply(c, Reply{Question: &q}, err)
@@ -182,7 +184,7 @@ func (s *Server) ask(c *net.UnixConn, r *bufio.Reader, a *Ask, pid, uid int) {
 		return
 	}
 	defer close(e.gone)
-	if err := writeLine(c, Reply{ID: e.q.ID, Hold: int(e.q.Hold.Sub(e.q.Since).Seconds()) + 1}); err != nil {
+	if err := ask.WriteLine(c, Reply{ID: e.q.ID, Hold: int(e.q.Hold.Sub(e.q.Since).Seconds()) + 1}); err != nil {
 		s.Book.Withdraw(e.q.ID, "the hook went away")
 		return
 	}
@@ -196,7 +198,7 @@ func (s *Server) ask(c *net.UnixConn, r *bufio.Reader, a *Ask, pid, uid int) {
 	defer hold.Stop()
 	select {
 	case d := <-e.answer:
-		d.result <- writeLine(c, Reply{Decision: &d.d})
+		d.result <- ask.WriteLine(c, Reply{Decision: &d.d})
 	case <-hold.C:
 		s.Book.Withdraw(e.q.ID, "no answer within asks.hold: the client's own dialog stands")
 	case <-left:
@@ -208,9 +210,9 @@ func (s *Server) ask(c *net.UnixConn, r *bufio.Reader, a *Ask, pid, uid int) {
 
 func reply(c net.Conn, r Reply, err error) {
 	if err != nil {
-		r.Error, r.Code = err.Error(), codeOf(err)
+		r.Error, r.Code = err.Error(), ask.Code(err)
 	}
-	writeLine(c, r)
+	ask.WriteLine(c, r)
 }
 
 func (s *Server) logf(format string, args ...any) {
@@ -228,11 +230,11 @@ func Call(path string, req Request, timeout time.Duration) (Reply, error) {
 	}
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(timeout))
-	if err := writeLine(c, req); err != nil {
+	if err := ask.WriteLine(c, req); err != nil {
 		return Reply{}, err
 	}
 	var rep Reply
-	if err := readLine(bufio.NewReader(c), &rep); err != nil {
+	if err := ask.ReadLine(bufio.NewReader(c), &rep); err != nil {
 		return Reply{}, fmt.Errorf("read the watchdog's reply: %w", err)
 	}
 	return rep, rep.Err()

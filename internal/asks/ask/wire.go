@@ -1,4 +1,4 @@
-package asks
+package ask
 
 import (
 	"bufio"
@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -128,8 +129,8 @@ var (
 
 var codes = map[string]error{"unknown": ErrUnknown, "answered": ErrAnswered, "not_yours": ErrNotYours, "full": ErrFull, "gone": ErrGone}
 
-// codeOf is err's word on the wire, "" for another error.
-func codeOf(err error) string {
+// Code is err's word on the wire, "" for another error.
+func Code(err error) string {
 	for c, e := range codes {
 		if errors.Is(err, e) {
 			return c
@@ -156,7 +157,8 @@ const MaxLine = 256 << 10
 // MaxShown bounds the input shown with a question.
 const MaxShown = 16 << 10
 
-func writeLine(w io.Writer, v any) error {
+// WriteLine writes v as one JSON line.
+func WriteLine(w io.Writer, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -165,8 +167,8 @@ func writeLine(w io.Writer, v any) error {
 	return err
 }
 
-// readLine reads one JSON line of at most MaxLine bytes into v.
-func readLine(r *bufio.Reader, v any) error {
+// ReadLine reads one JSON line of at most MaxLine bytes into v.
+func ReadLine(r *bufio.Reader, v any) error {
 	var line []byte
 	for {
 		chunk, more, err := r.ReadLine()
@@ -182,4 +184,20 @@ func readLine(r *bufio.Reader, v any) error {
 		}
 	}
 	return json.Unmarshal(line, v)
+}
+
+// Shown is an input as a question shows it: cut to MaxShown bytes (then
+// as a JSON string of its start), and whether it was cut.
+func Shown(in json.RawMessage) (json.RawMessage, bool) {
+	if len(in) <= MaxShown {
+		if len(in) == 0 || json.Valid(in) {
+			return in, false
+		}
+	}
+	s := string(in)
+	if len(s) > MaxShown {
+		s = strings.ToValidUTF8(s[:MaxShown], "")
+	}
+	b, _ := json.Marshal(s)
+	return b, true
 }

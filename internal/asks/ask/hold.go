@@ -1,4 +1,4 @@
-package asks
+package ask
 
 import (
 	"bufio"
@@ -37,22 +37,22 @@ func Hold(path string, a Ask, max time.Duration) (string, *Decision, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	c, err := dialUnix(real, readWait)
+	c, err := dial(real)
 	if err != nil {
 		return "", nil, fmt.Errorf("reach the watchdog: %w", err)
 	}
 	defer c.Close()
-	if _, uid, err := peerCred(c); err != nil || uid != owner {
+	if uid, err := peerUID(c); err != nil || uid != owner {
 		return "", nil, fmt.Errorf("%w: %s belongs to uid %d, and uid %d listens on it (%v)", ErrNotTheWatchdog, real, owner, uid, err)
 	}
-	a.Input, _ = shown(a.Input)
-	c.SetDeadline(time.Now().Add(readWait))
-	if err := writeLine(c, Request{Op: OpAsk, Ask: &a}); err != nil {
+	a.Input, _ = Shown(a.Input)
+	c.SetDeadline(time.Now().Add(ReadWait))
+	if err := WriteLine(c, Request{Op: OpAsk, Ask: &a}); err != nil {
 		return "", nil, fmt.Errorf("ask the watchdog: %w", err)
 	}
 	r := bufio.NewReader(c)
 	var rep Reply
-	if err := readLine(r, &rep); err != nil {
+	if err := ReadLine(r, &rep); err != nil {
 		return "", nil, fmt.Errorf("read the watchdog's reply: %w", err)
 	}
 	if err := rep.Err(); err != nil {
@@ -61,7 +61,7 @@ func Hold(path string, a Ask, max time.Duration) (string, *Decision, error) {
 	hold := min(time.Duration(rep.Hold)*time.Second, max, MaxHold)
 	c.SetDeadline(time.Now().Add(hold + holdGrace))
 	var d Reply
-	switch err := readLine(r, &d); {
+	switch err := ReadLine(r, &d); {
 	case errors.Is(err, io.EOF), errors.Is(err, os.ErrDeadlineExceeded):
 		return rep.ID, nil, nil
 	case err != nil:
@@ -69,6 +69,9 @@ func Hold(path string, a Ask, max time.Duration) (string, *Decision, error) {
 	}
 	return rep.ID, d.Decision, nil
 }
+
+// ReadWait bounds how long either side waits for the other's first line.
+const ReadWait = 2 * time.Second
 
 // checkSocket resolves path (links followed) and returns it with its
 // owner: it must be a socket, in folders up to / that only its owner or
