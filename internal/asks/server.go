@@ -175,6 +175,7 @@ func (s *Server) ask(c *net.UnixConn, r *bufio.Reader, a *Ask, pid, uid int) {
 		return
 	}
 	if filepath.Clean(a.Workspace) != filepath.Clean(s.Workspace) {
+		s.logf("asks socket: a question from pid %d names the workspace %q, not %s: refused (run `watchdog init` on the workspace again if its hooks were wired for another path)", pid, clip(a.Workspace, 200), s.Workspace)
 		reply(c, Reply{}, fmt.Errorf("this socket is the agent's of %s; the hook names the workspace %q", s.Workspace, clip(a.Workspace, 200)))
 		return
 	}
