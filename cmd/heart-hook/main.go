@@ -2,7 +2,7 @@
 // call, question and error: it records the event for the watchdog in the
 // workspace's spool (package hook) and gets out of the way.
 //
-//	heart-hook --client claude-code|gemini|agy|codex --workspace DIR [--mcp-heart PATH] [JSON]
+//	heart-hook --client claude-code|gemini|agy|codex --workspace DIR [--mcp-heart PATH] [--asks SOCKET] [JSON]
 //	heart-hook --client claude-code --statusline --workspace DIR [-- COMMAND ARGS...]
 //	heart-hook --version
 //
@@ -23,6 +23,13 @@
 // for it (hook.WordFile: the inactivity notice that stands), where the
 // client's hooks can add context.
 //
+// With --asks, a question the client waits on that its adapter can answer
+// (Claude Code's PermissionRequest) is also offered to a person through the
+// watchdog's socket (package asks): the hook holds, and prints the person's
+// decision in the client's format if one comes within the hold; else it
+// prints nothing and the client's own dialog stands. The event is recorded
+// first, so the watchdog shows the question at once.
+//
 // With --statusline it is Claude Code's status line: it records the rate
 // limits the input carries (a rate_limit event, only when they changed)
 // and prints a short status, or hands the input to COMMAND (a status line
@@ -42,6 +49,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/asks/ask"
 	"github.com/ai-heart/ai-heart/internal/clients"
 	"github.com/ai-heart/ai-heart/internal/hook"
 	"github.com/ai-heart/ai-heart/internal/version"
@@ -70,6 +78,7 @@ func run(args []string, stdin io.Reader, stdout io.Writer, now time.Time) error 
 	ws := fl.String("workspace", "", "the agent's workspace (ai-works)")
 	statusline := fl.Bool("statusline", false, "be the client's status line")
 	mcpHeart := fl.String("mcp-heart", "", "the mcp-heart init registered, when not the one next to heart-hook")
+	asksSock := fl.String("asks", "", "the watchdog's asks socket: offer the client's questions to a person there")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -97,6 +106,13 @@ func run(args []string, stdin io.Reader, stdout io.Writer, now time.Time) error 
 		return err
 	}
 	switch e.Kind {
+	case hook.Ask:
+		if *asksSock != "" {
+			if err := hook.Append(*ws, e); err != nil {
+				return err
+			}
+			return hold(*client, *ws, *asksSock, e, in, stdout)
+		}
 	case hook.Tool:
 		deny(*client, *ws, in.Tool, *mcpHeart, stdout, now)
 	case hook.ToolDone:
@@ -105,6 +121,24 @@ func run(args []string, stdin io.Reader, stdout io.Writer, now time.Time) error 
 		}
 	}
 	return hook.Append(*ws, e)
+}
+
+// hold offers the question the client waits on to a person through the
+// watchdog at sock and prints their decision in the client's format, if
+// its adapter can answer that event and one comes within the hold.
+func hold(client, ws, sock string, e hook.Event, in hook.Input, stdout io.Writer) error {
+	a := clients.Lookup(client)
+	if a == nil || a.Decide(in.Event, true, "") == nil || !ask.Supported {
+		return nil
+	}
+	q := ask.Ask{Client: client, Event: in.Event, Session: e.Session, Tool: e.Tool, Input: in.ToolInput, InputHash: hook.InputHash(in.ToolInput), Workspace: ws}
+	_, d, err := ask.Hold(sock, q, ask.MaxHold)
+	if err != nil || d == nil {
+		return err
+	}
+	out := a.Decide(in.Event, d.Allow, d.Message)
+	_, err = stdout.Write(append(out, '\n'))
+	return err
 }
 
 // tell hands the running turn the watchdog's word (hook.WordFile) after a

@@ -74,7 +74,12 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "watchdog init: warning: %s has no http.listen, so no client telemetry is turned on (set http.listen and run init again)\n", path)
 		}
 	}
-	res, err := setup.Init(dir, setup.Options{MCPHeart: *mcpHeart, HeartHook: *heartHook, Clients: clients, Language: l, AgentHome: *agentHome, Telemetry: otlp})
+	sock, err := asksSocket(*cfgPath, dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "watchdog init: %v\n", err)
+		return 2
+	}
+	res, err := setup.Init(dir, setup.Options{MCPHeart: *mcpHeart, HeartHook: *heartHook, Clients: clients, Language: l, AgentHome: *agentHome, Telemetry: otlp, Asks: sock})
 	if res.Dir != "" {
 		fmt.Fprintf(stdout, "watchdog init: workspace %s\n", res.Dir)
 	}
@@ -188,6 +193,41 @@ func telemetryURL(path, dir string) (string, error) {
 		return setup.TelemetryURL(cfg.HTTP.Listen, a.DisplayName(), key), nil
 	}
 	return "", fmt.Errorf("names no agent with the workspace %s (its workspace: is another folder)", abs)
+}
+
+// asksSocket is where the workspace dir's watchdog takes its client's
+// questions: the agent's asks socket in the config at path (else
+// ./watchdog.yaml when it exists), or with none, the default one of an
+// agent of dir under the default state folder. "" when asks.hold is 0.
+func asksSocket(path, dir string) (string, error) {
+	if path == "" {
+		if fi, err := os.Stat(defaultConfig); err == nil && fi.Mode().IsRegular() {
+			path = defaultConfig
+		}
+	}
+	abs, _ := filepath.Abs(dir)
+	if path == "" {
+		root, err := config.DefaultStateDir()
+		if err != nil {
+			return "", nil // no home: nothing offered, the dialogs stand
+		}
+		a := config.Defaults().AgentConfig
+		a.Workspace, a.StateRoot = abs, root
+		return a.AsksSocket(), nil
+	}
+	cfg, err := config.Load(path)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	for _, a := range cfg.AgentConfigs() {
+		if w, _ := filepath.Abs(a.Workspace); w == abs {
+			if a.Asks.Hold == 0 {
+				return "", nil
+			}
+			return a.AsksSocket(), nil
+		}
+	}
+	return "", nil // another workspace's config: telemetry says so
 }
 
 // reportMCPHeart says where mcp-heart was found, or warns that it was not.

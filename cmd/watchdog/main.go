@@ -29,7 +29,8 @@ type command struct {
 
 var commands = []command{
 	{"init", runInit}, {"run", runRun}, {"check", runCheck}, {"status", runStatus}, {"fleet", runFleet},
-	{"pause", runPause}, {"resume", runResume}, {"migrate", runMigrate}, {"demo", runDemo},
+	{"pause", runPause}, {"resume", runResume}, {"asks", runAsks}, {"answer", runAnswer}, {"tell", runTell},
+	{"migrate", runMigrate}, {"demo", runDemo},
 	{"demo-agent", runDemoAgent}, // the demo's scripted agent, started by its exec delivery
 }
 
@@ -44,6 +45,9 @@ var about = map[string][2]string{
 	"fleet":   {"", "the page and /metrics for every agent on the broker"},
 	"pause":   {"", "no wakeups until resumed"},
 	"resume":  {"", "end a pause"},
+	"asks":    {"", "the questions the agents' clients wait on (a permission request), offered to you"},
+	"answer":  {"ID allow|deny", "answer a question: the pending call runs, or is refused with a message the model reads"},
+	"tell":    {"TEXT", "put your words where the agent reads feedback (--urgent: wake it at once)"},
 	"migrate": {"DIR", "copy stats/extended_processing to stats/deep_work (never deletes or overwrites)"},
 	"demo":    {"[DIR]", "a scripted agent's day, narrated, with the status page (DIR: ./ai-heart-demo)"},
 }

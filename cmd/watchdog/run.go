@@ -77,6 +77,9 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		// One message per target for all that a pulse changed.
 		opts.Subscribers = append(opts.Subscribers, func(e daemon.PulseEvent) { notifier.Flush(e.Agent) })
 	}
+	// The clients' questions, offered to a person afar (asks).
+	questions := newAsked(cfg, win, notifier)
+	opts.Asks, opts.OnAsk = true, questions.changed
 	pub, err := newPublisher(ctx, cfg, sink, log)
 	if err != nil {
 		log.Error().Err(err).Msg("cannot start the mqtt publisher")
@@ -102,6 +105,7 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		log.Error().Err(err).Msg("cannot start")
 		return 1
 	}
+	questions.pending = d.Asks
 	if win != nil {
 		win.serve(ctx, d, log)
 	}

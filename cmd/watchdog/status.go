@@ -133,6 +133,7 @@ func printStatus(w io.Writer, ws *workspace.Workspace, dir string, st state.Stat
 	row("last introspection", proof(now, st.LastIntro))
 	row("work", workRow(now, st.Work, st.LastIntro))
 	row("client", clientRow(now, st.Client))
+	asksRows(now, st.Asks, row)
 	if why := st.Chambers.Pulse.HooksUnread; why != "" {
 		row("hooks", "NOT HEARD: the hooks' spool cannot be read ("+why+")")
 	}

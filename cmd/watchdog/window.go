@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/ai-heart/ai-heart/internal/alert"
+	"github.com/ai-heart/ai-heart/internal/asks"
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/daemon"
 	"github.com/ai-heart/ai-heart/internal/day"
@@ -39,6 +40,7 @@ type window struct {
 	// fields are the agents' field numbers as last read, at fieldsAt.
 	fields   map[string]day.Field
 	fieldsAt time.Time
+	links    *asks.Links // the notifications' links to questions
 }
 
 // newWindow checks the http section and binds its address, so a bad one
@@ -55,7 +57,7 @@ func newWindow(cfg *config.Config, sink *alert.Sink) (*window, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &window{cfg: cfg}
+	w := &window{cfg: cfg, links: asks.NewLinks()}
 	for _, a := range cfg.AgentConfigs() {
 		// Made at the start, so `watchdog init -c` finds it to write.
 		if _, err := w.telemetryKey(a.DisplayName()); err != nil {
@@ -64,7 +66,8 @@ func newWindow(cfg *config.Config, sink *alert.Sink) (*window, error) {
 	}
 	w.metrics = metrics.New(w, nil)
 	w.web = web.New(w, web.Options{Token: token, ReadAuth: readAuth, Pauser: w, Days: w, Logs: w, Metrics: w.metrics.Handler(),
-		OTLP: &telemetry.Receiver{Sink: w.telemetry, Key: w.telemetryKey, Refused: w.telemetryRefused}})
+		OTLP:  &telemetry.Receiver{Sink: w.telemetry, Key: w.telemetryKey, Refused: w.telemetryRefused},
+		Asker: w, Links: w.links})
 	sink.Subscribe(func(a alert.Alert) {
 		w.metrics.Alert(a.Agent, a.Check, a.Level.String())
 		w.web.PublishAlert(web.Alert{Time: a.Time, Agent: a.Agent, Level: a.Level.String(), Check: a.Check, Message: a.Message})
@@ -117,6 +120,39 @@ func (w *window) serve(ctx context.Context, d *daemon.Daemon, log zerolog.Logger
 func (w *window) pulsed(e daemon.PulseEvent) {
 	w.metrics.Pulse(e.Agent, e.Took)
 	w.web.Publish(e.State)
+}
+
+// Asks lists the questions the agents' clients wait on (none before the
+// daemon runs).
+func (w *window) Asks() []asks.Question {
+	if d := w.daemon(); d != nil {
+		return d.Asks()
+	}
+	return []asks.Question{}
+}
+
+// Answer hands a person's answer to the daemon.
+func (w *window) Answer(agent, id string, dec asks.Decision, by asks.Credential) (asks.Question, error) {
+	d := w.daemon()
+	if d == nil {
+		return asks.Question{}, asks.ErrUnknown
+	}
+	return d.Answer(agent, id, dec, by)
+}
+
+// Tell hands a person's words for an agent to the daemon.
+func (w *window) Tell(agent, text string, urgent bool, by asks.Credential) (string, error) {
+	d := w.daemon()
+	if d == nil {
+		return "", errors.New("the watchdog is starting")
+	}
+	return d.Tell(agent, text, urgent, by)
+}
+
+func (w *window) daemon() *daemon.Daemon {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.d
 }
 
 // telemetry hands what a client exported to the daemon, read as the

@@ -291,8 +291,16 @@ func (w *world) waitsForYou(start func(*script) (string, func() string), s *scri
 	if err != nil || !strings.Contains(string(out), "WAITING FOR YOU since ") {
 		t.Fatalf("watchdog status (%v) does not say WAITING FOR YOU:\n%s", err, out)
 	}
-	w.waitFor("the operator notified", 30*time.Second, func() bool { _, ok := r.find("waiting_for_you"); return ok })
-	m, _ := r.find("waiting_for_you")
+	// Where the client's hook offers the question (Claude Code), its own
+	// message says so, with its link; elsewhere the waiting_for_you alert.
+	notified := func() (string, bool) {
+		if m, ok := r.find("asks to run"); ok {
+			return m, true
+		}
+		return r.find("waiting_for_you")
+	}
+	w.waitFor("the operator notified", 30*time.Second, func() bool { _, ok := notified(); return ok })
+	m, _ := notified()
 	t.Logf("ask events %v\nstatus:\n%s\nnotification: %s", w.asks(), out, m)
 
 	if out, err := exec.Command("tmux", "-S", sock, "send-keys", "-t", "agent", "Enter").CombinedOutput(); err != nil {

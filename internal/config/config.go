@@ -176,6 +176,9 @@ type HTTP struct {
 	// MaxConnections bounds the connections served at once, so idle ones
 	// cannot take the pulse's file descriptors; 0 = 64.
 	MaxConnections int `yaml:"max_connections"`
+	// PublicURL is the page's address as a person's phone reaches it, for
+	// the links in notifications ("" = http://listen/).
+	PublicURL string `yaml:"public_url"`
 }
 
 // AgentConfig is everything that belongs to one supervised agent.
@@ -202,6 +205,8 @@ type AgentConfig struct {
 	RateLimit RateLimit `yaml:"rate_limit"`
 	// Progress is what the agent's work is judged by.
 	Progress Progress `yaml:"progress"`
+	// Asks is how the client's questions are offered to a person afar.
+	Asks Asks `yaml:"asks"`
 	// Prices is the config's prices table, copied in at load (the table is
 	// the whole config's: models cost the same for every agent).
 	Prices map[string]Price `yaml:"-"`
@@ -257,6 +262,7 @@ func Defaults() Config {
 			Budget:         Budget{WarnAt: 0.8, MaxReportTokens: DefaultMaxReportTokens, MaxReportUSD: DefaultMaxReportUSD},
 			RateLimit:      RateLimit{HoldUntilReset: true, SpreadAt: 0.8, SpreadMax: Duration(time.Hour)},
 			Progress:       Progress{After: 3},
+			Asks:           Asks{Hold: Duration(30 * time.Minute), Remind: Duration(10 * time.Minute)},
 			Restrictions:   Restrictions{Cooldown: Duration(10 * time.Minute), Lock: Duration(60 * time.Minute)},
 			Agent: Delivery{
 				Delivery:    DeliveryInbox,

@@ -40,6 +40,7 @@ func TestDefaults(t *testing.T) {
 			Budget:         Budget{WarnAt: 0.8, MaxReportTokens: 1_000_000_000, MaxReportUSD: 10_000},
 			RateLimit:      RateLimit{HoldUntilReset: true, SpreadAt: 0.8, SpreadMax: Duration(time.Hour)},
 			Progress:       Progress{After: 3},
+			Asks:           Asks{Hold: Duration(30 * time.Minute), Remind: Duration(10 * time.Minute)},
 			Restrictions:   Restrictions{Cooldown: Duration(10 * time.Minute), Lock: Duration(60 * time.Minute)},
 			Agent: Delivery{
 				Delivery:   DeliveryInbox,
@@ -145,6 +146,7 @@ func TestLoadFull(t *testing.T) {
 		Budget:         Budget{WarnAt: 0.8, MaxReportTokens: 1_000_000_000, MaxReportUSD: 10_000},
 		RateLimit:      RateLimit{HoldUntilReset: true, SpreadAt: 0.8, SpreadMax: Duration(time.Hour)},
 		Progress:       Progress{After: 3},
+		Asks:           Asks{Hold: Duration(30 * time.Minute), Remind: Duration(10 * time.Minute)},
 		Agent: Delivery{
 			Delivery: DeliveryExec, TmuxTarget: "work", TmuxSocket: "/tmp/tmux.sock",
 			Command: []string{"claude", "-p", "{prompt}"}, Timeout: Duration(90 * time.Second), StopGrace: Duration(2 * time.Second), TmuxLook: Duration(time.Second), TmuxConfirm: Duration(15 * time.Second),
@@ -328,6 +330,9 @@ func TestInvalid(t *testing.T) {
 		"mqtt-credentials-in-url": "mqtt.broker: \"tcp://localhost:1883\": no credentials in the URL",
 		"mqtt-tls-on-tcp":         "mqtt.tls: set, but mqtt.broker",
 		"mqtt-prefix":             `mqtt.topic_prefix: "heart/#" must not hold + or #`,
+		"asks-hold":               "asks.hold: must be from 0 (off) to 24h, got 48h0m0s",
+		"asks-socket":             `asks.socket: "run/asks.sock": give an absolute path`,
+		"public-url":              `http.public_url: "ftp://x": want an http or https URL`,
 	}
 	files, err := filepath.Glob("testdata/invalid-*.yml")
 	if err != nil {

@@ -96,6 +96,7 @@ func (a *AgentConfig) validate(key string, p *problems) {
 	a.Budget.check(key, p)
 	a.RateLimit.check(key, p)
 	a.Progress.check(key, p)
+	a.Asks.check(key, p)
 	if a.Budget.PerWakeupTokens > 0 && (a.Agent.Delivery != DeliveryExec || a.Agent.Output != OutputStreamJSON) {
 		bad("budget.per_wakeup_tokens", "needs exec delivery with agent.output: stream-json: only the client's stream-json events report usage while the run goes on")
 	}

@@ -14,6 +14,9 @@ func (c *Config) validateWindow() error {
 			return fmt.Errorf("http.listen: %q is not host:port: %v", l, err)
 		}
 	}
+	if err := checkPublicURL(c.HTTP.PublicURL); err != nil {
+		return err
+	}
 	if c.HTTP.MaxConnections < 0 {
 		return fmt.Errorf("http.max_connections: %d is negative (0 = the default, 64)", c.HTTP.MaxConnections)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/ai-heart/ai-heart/internal/alert"
+	"github.com/ai-heart/ai-heart/internal/asks"
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/clock"
 	"github.com/ai-heart/ai-heart/internal/config"
@@ -64,6 +65,11 @@ type agent struct {
 	reloaded bool
 	handover atomic.Bool
 
+	// desk is the client's questions offered to a person afar (nil when
+	// none are): set when built, or taken over from the agent a reload
+	// replaces, before this one runs.
+	desk *desk
+
 	bg sync.WaitGroup // work beside the pulse (a turn's usage); waited for at the end
 	// stateNotes are what the operator hears once, on the first pulse,
 	// about the state folder (old state in the workspace, a lost ledger).
@@ -91,6 +97,7 @@ type agentWiring struct {
 	fleet   *fleetBudget  // fleet_budget, shared by the config's agents; nil when off
 	day     *day.Recorder // the day strip's marks (in dir)
 	hooks   *hook.Tail    // the client's hooks' spool; read by the pulse alone
+	onAsk   func(asks.Change)
 }
 
 // pulseMemory is what the pulses saw and what the last one wrote. Under
@@ -208,7 +215,7 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 			name: name, cfg: cfg, tz: tz, loc: loc, ws: ws, dir: cfg.StateDir(),
 			clock: clock.Or(o.Clock), log: log,
 			alerts: o.Alerts, deliver: d, gate: newGate(clock.Or(o.Clock), g.cap, g.breaker, wakeup.New(machineConfig(cfg, d), started)), plan: plan, ledger: g.ledger,
-			scanner: sc, started: started, onPulse: o.OnPulse,
+			scanner: sc, started: started, onPulse: o.OnPulse, onAsk: o.OnAsk,
 			hooks: hook.NewTail(ws.Root), day: day.NewRecorder(cfg.StateDir(), loc),
 		},
 		pulseMemory: pulseMemory{levels: map[string]checks.Level{}},
@@ -218,6 +225,9 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 		stateNotes:  g.notes,
 	}
 	a.hooks.Start(a.clock.Now())
+	if o.Asks {
+		a.desk = a.newDesk()
+	}
 	if cfg.Budget.On() {
 		a.gate.spent = a.budgetSpent
 	}
@@ -246,6 +256,7 @@ func (a *agent) run(ctx context.Context, phase time.Duration, pulsed func(*agent
 		a.restoreChannels(a.clock.Now())
 		a.restoreLimits(a.clock.Now())
 	}
+	a.openDesk()
 	var wg sync.WaitGroup
 	wg.Add(4)
 	go func() { defer wg.Done(); a.pulseLoop(ctx, phase, pulsed) }()
@@ -257,6 +268,7 @@ func (a *agent) run(ctx context.Context, phase time.Duration, pulsed func(*agent
 	a.bg.Wait()
 	a.writeState()
 	if !a.handover.Load() {
+		a.desk.close()
 		a.markStop()
 	}
 	a.scanner.Close()

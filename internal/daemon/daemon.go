@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/ai-heart/ai-heart/internal/alert"
+	"github.com/ai-heart/ai-heart/internal/asks"
 	"github.com/ai-heart/ai-heart/internal/clock"
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/delivery"
@@ -42,6 +43,15 @@ type Options struct {
 	Subscribers []func(PulseEvent)
 	// OnPulse, when set, is one more subscriber, called first.
 	OnPulse func(PulseEvent)
+	// Asks opens each agent's asks socket (config asks), where its
+	// client's hooks offer their questions to a person. Off, none is
+	// offered: the tests under synctest keep it off, since a goroutine
+	// waiting on a socket would stop their fake clock.
+	Asks bool
+	// OnAsk hears every agent's questions offered afar, their answers and
+	// withdrawals (the notifications, the page, the metrics). It must not
+	// block.
+	OnAsk func(asks.Change)
 }
 
 // publishPulse is OnPulse followed by the Subscribers, as the one func an
@@ -134,6 +144,7 @@ func (a *agent) adopt(old *agent) {
 	a.baseline, a.paused, a.last = old.baseline, old.paused, old.last
 	a.activity, a.refusals, a.serviceAlerted = old.activity, old.refusals, old.serviceAlerted
 	a.limitMemory = old.limitMemory // the spool's tail, read again, arms no window a resume dismissed
+	a.adoptDesk(old)                // the hooks holding questions keep their connections
 	// The working stretch and recovery go on across a reload: a wakeup
 	// still unanswered is still owed, whatever the new config schedules.
 	a.gate.adopt(old.gate)
@@ -276,6 +287,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 						if o.name == a.name {
 							a.adopt(o)
 						}
+					}
+				}
+				for _, o := range agents {
+					if o.desk != nil && !o.desk.adopted {
+						o.desk.close() // its agent is gone, or asks elsewhere now
 					}
 				}
 				d.mu.Lock()

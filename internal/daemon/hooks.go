@@ -33,8 +33,12 @@ func (a *agent) readHooks(b *beat) {
 	var failures []failure
 	var turns []answeredTurn
 	var limits []hook.Limit
+	var moved []hook.Event // events that may end a question offered afar
 	answered := false
 	defer func() {
+		for _, e := range moved {
+			a.withdrawAsks(e)
+		}
 		a.limitsResumed(b.now, b.id, b.resumedAt) // before the lines read now: those may arm anew
 		if len(limits) > 0 {
 			a.rateLimits(b.now, b.id, limits)
@@ -67,6 +71,9 @@ func (a *agent) readHooks(b *beat) {
 		}
 		inTurn, begun := a.activity.InTurn, a.activity.TurnStart
 		a.activity.Apply(e)
+		if a.desk != nil && e.Kind != hook.Ask {
+			moved = append(moved, e)
+		}
 		if e.Session != "" {
 			a.session = e.Session
 		}

@@ -27,6 +27,7 @@ func (a *agent) stateNow() state.State {
 		Channels: channelTimes(a.channelsNow()),
 	}
 	_, s.Progress = a.progressNow()
+	s.Asks = a.asksState(now)
 	sum := a.ledger.Summary(now)
 	b := a.ledger.Budget(now, a.cfg.Budget)
 	if a.fleet != nil && !b.Spent {

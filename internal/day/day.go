@@ -75,6 +75,11 @@ const (
 	// KindWork is an answered wakeup's work: Source, and in Message what
 	// changed and what the agent said of it.
 	KindWork = "work"
+	// KindAnswer is a question of the client answered from afar, or
+	// withdrawn, or a person's words for the agent: Outcome (delivered,
+	// gone, withdrawn, refused, told), Source the channel (cli, page,
+	// link), Message the rest in words.
+	KindAnswer = "answer"
 )
 
 // Mark is one thing that happened.

@@ -146,7 +146,7 @@ func ParseInput(d Dialect, data []byte, now time.Time) (Event, Input, error) {
 		e.Tool = AgentToolName(word(in.Tool, 80))
 	}
 	if e.Kind == Tool {
-		e.Input = hashInput(in.ToolInput)
+		e.Input = InputHash(in.ToolInput)
 		if slices.Contains(d.Questions, e.Tool) {
 			e.Kind, e.Detail = Ask, "question"
 		}
@@ -176,10 +176,10 @@ func isGhost(said string) bool {
 	return s == "[IDLE]" || s == "HEARTBEAT_OK"
 }
 
-// hashInput is a short hash of a tool's input: equal inputs, equal hashes,
+// InputHash is a short hash of a tool's input: equal inputs, equal hashes,
 // and nothing of the input itself. The client writes the same call's JSON
 // the same way, so the bytes are hashed as they came, compacted.
-func hashInput(in json.RawMessage) string {
+func InputHash(in json.RawMessage) string {
 	if len(in) == 0 {
 		return ""
 	}

@@ -30,6 +30,7 @@ type Metrics struct {
 	alerts        *prometheus.CounterVec
 	notifyFailed  *prometheus.CounterVec
 	notifySent    *prometheus.CounterVec
+	asks          asksMetrics
 }
 
 // New builds the registry over src; now is the clock for ages (nil: time.Now).
@@ -52,8 +53,9 @@ func New(src Source, now func() time.Time) *Metrics {
 		notifyFailed: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "watchdog_notifications_failed_total", Help: "Notification messages given up on after their retries.",
 		}, []string{"agent"}),
+		asks: newAsksMetrics(),
 	}
-	m.reg.MustRegister(m.pulseDuration, m.alerts, m.notifySent, m.notifyFailed,
+	m.reg.MustRegister(m.pulseDuration, m.alerts, m.notifySent, m.notifyFailed, m.asks.total, m.asks.wait,
 		&stateCollector{src: src, now: now},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -133,7 +135,7 @@ type stateCollector struct {
 
 func (c *stateCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{descPulses, descLevel, descWakeup, descBreaker, descCapUsed, descCapLimit,
-		descProofAge, descIntroAge, descDeepWork, descPaused, descLastPulse, descTokens, descCostUSD, descBudgetSpent, descWriteFailures, descChannel, descTelemetryApart, descWork} {
+		descProofAge, descIntroAge, descDeepWork, descPaused, descLastPulse, descTokens, descCostUSD, descBudgetSpent, descWriteFailures, descChannel, descTelemetryApart, descWork, descAsksPending, descWaitedToday} {
 		ch <- d
 	}
 }
@@ -161,6 +163,9 @@ func (c *stateCollector) Collect(ch chan<- prometheus.Metric) {
 			counter(descTelemetryApart, v, a, reason)
 		}
 		gauge(descLastPulse, float64(s.PulseAt.UnixMilli())/1000, a)
+		if s.Asks != nil {
+			c.collectAsks(ch, a, len(s.Asks.Pending), s.Asks.WaitedToday)
+		}
 		for ch, at := range s.Channels {
 			gauge(descChannel, float64(at.UnixMilli())/1000, a, ch)
 		}

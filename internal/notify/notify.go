@@ -50,7 +50,8 @@ type Notifier struct {
 	opts    Options
 	targets []*target
 	mu      sync.Mutex
-	pending map[string][]Change // per agent, since its last flush
+	pending map[string][]Change  // per agent, since its last flush
+	asking  map[string]time.Time // agents with a question offered: zero while pending, else quiet until
 	closed  bool
 	wg      sync.WaitGroup
 	quit    chan struct{}
@@ -68,6 +69,7 @@ type target struct {
 
 type message struct {
 	agent, title, body string
+	link, answer       string // a question's (see Asked)
 }
 
 // New checks every target's URL with shoutrrr and starts the workers.
@@ -88,7 +90,7 @@ func New(targets []Target, opts Options) (*Notifier, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	n := &Notifier{opts: opts, pending: map[string][]Change{}, quit: make(chan struct{})}
+	n := &Notifier{opts: opts, pending: map[string][]Change{}, asking: map[string]time.Time{}, quit: make(chan struct{})}
 	r, err := router.New(nil)
 	if err != nil {
 		return nil, err
@@ -129,14 +131,15 @@ func (n *Notifier) Add(agent string, c Change) {
 
 // Flush sends what one agent's pulse changed, as one message per target. A
 // full queue drops the message, counted as a failure, rather than wait.
-func (n *Notifier) Flush(agent string) {
-	now := n.opts.Now()
+func (n *Notifier) Flush(agent string) { n.flushAt(agent, n.opts.Now()) }
+
+func (n *Notifier) flushAt(agent string, now time.Time) {
 	n.mu.Lock()
 	if n.closed {
 		n.mu.Unlock()
 		return
 	}
-	changes := n.pending[agent]
+	changes := n.quiet(agent, n.pending[agent], now)
 	delete(n.pending, agent)
 	var out []*target
 	var msgs []message
@@ -244,7 +247,11 @@ func (n *Notifier) attempt(t *target, m message) error {
 	t.hung.Add(1)
 	go func() {
 		defer t.hung.Add(-1)
-		done <- svc.Send(m.body, &types.Params{"title": m.title})
+		params := types.Params{"title": m.title}
+		for k, v := range askParams(t.url, m) {
+			params[k] = v
+		}
+		done <- svc.Send(m.body, &params)
 	}()
 	select {
 	case err := <-done:

@@ -60,6 +60,9 @@ type Wiring struct {
 	// which every write must land in.
 	owner   *owner
 	claimed fs.FileInfo
+	// Asks is the watchdog's asks socket, where a client's hook offers
+	// its permission requests to a person; "" offers none.
+	Asks string
 }
 
 // Wrote is one client file Wire merged into.

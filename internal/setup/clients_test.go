@@ -109,7 +109,12 @@ func expectedFiles(w Wiring, client string) map[string]string {
 			".claude/settings.json": `{"enabledMcpjsonServers": ["mcp-heart"], "hooks": ` + groups(
 				[]string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop", "StopFailure", "PermissionRequest", "PermissionDenied", "Notification", "PreCompact", "SessionEnd"},
 				map[string]string{"PreToolUse": "*", "PostToolUse": "*", "PostToolUseFailure": "*", "PermissionRequest": "*", "PermissionDenied": "*"},
-				func(string) string { return handler("claude-code", 5) }) + `,
+				func(ev string) string {
+					if ev == "PermissionRequest" {
+						return handler("claude-code", 86400)
+					}
+					return handler("claude-code", 5)
+				}) + `,
 				"statusLine": {"type": "command", "command": ` + q(shQuote(w.HeartHook)+` --client claude-code --statusline --workspace `+shQuote(w.Dir)) + `, "padding": 0}}`,
 		}
 	case ClientClaudeDesktop:
@@ -519,5 +524,28 @@ func TestWireThroughSymlink(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(target); !strings.Contains(string(b), `"mcp-heart"`) || !strings.Contains(string(b), "Ctrl+Space") {
 		t.Errorf("the link's target was not merged into:\n%s", b)
+	}
+}
+
+// TestWireAsks: with the watchdog's asks socket, the hooks of a client
+// that can answer a permission request (Claude Code) name it; the others'
+// do not, since they would hold for nothing.
+func TestWireAsks(t *testing.T) {
+	for _, c := range []struct {
+		client, file string
+		asks         bool
+	}{{ClientClaudeCode, ".claude/settings.json", true}, {ClientGemini, ".gemini/settings.json", false}, {ClientCodex, ".codex/hooks.json", false}} {
+		t.Run(c.client, func(t *testing.T) {
+			w := testWiring(t)
+			w.Asks = "/home/a b/.local/state/ai-heart/luna-12345678/asks.sock"
+			if _, _, err := Wire(w, []string{c.client}); err != nil {
+				t.Fatal(err)
+			}
+			b, _ := os.ReadFile(w.abs(c.file))
+			want := q(` --asks ` + shQuote(w.Asks) + ` || true`)
+			if got := strings.Contains(string(b), want[1:len(want)-1]); got != c.asks {
+				t.Fatalf("%s names the asks socket: %v, want %v:\n%s", c.file, got, c.asks, b)
+			}
+		})
 	}
 }

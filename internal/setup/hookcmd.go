@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	registry "github.com/ai-heart/ai-heart/internal/clients"
 )
 
 // hooks reports whether the hooks are wired (see Wiring.HeartHook).
@@ -18,6 +20,11 @@ func (w Wiring) hookArgv(client string) []string {
 	argv := []string{w.HeartHook, "--client", client, "--workspace", w.Dir}
 	if w.MCPHeart != "" && !beside(w.MCPHeart, w.HeartHook) {
 		argv = append(argv, "--mcp-heart", w.MCPHeart)
+	}
+	// With an asks socket, a client whose hook can answer a permission
+	// request also gets --asks: its questions are offered to a person there.
+	if a := registry.Lookup(client); w.Asks != "" && a != nil && a.Decide("PermissionRequest", true, "") != nil {
+		argv = append(argv, "--asks", w.Asks)
 	}
 	return argv
 }
@@ -50,11 +57,12 @@ func beside(mcpHeart, heartHook string) bool {
 // builtin: no extra process.
 func (w Wiring) hookCommand(client string) string {
 	argv := w.hookArgv(client)
-	cmd := shQuote(argv[0]) + " " + argv[1] + " " + argv[2] + " " + argv[3] + " " + shQuote(argv[4])
-	if len(argv) > 5 {
-		cmd += " " + argv[5] + " " + shQuote(argv[6])
+	// The client's name is a word; the paths after it are quoted.
+	s := shQuote(argv[0]) + " " + argv[1] + " " + argv[2]
+	for i := 3; i < len(argv); i += 2 {
+		s += " " + argv[i] + " " + shQuote(argv[i+1])
 	}
-	return cmd + " || true"
+	return s + " || true"
 }
 
 // shQuote quotes s for sh in single quotes. A single quote inside closes

@@ -65,6 +65,10 @@ type Options struct {
 	// Telemetry is the watchdog's OTLP/HTTP base URL (TelemetryURL) the
 	// clients are told to export to; "" turns no telemetry on.
 	Telemetry string
+	// Asks is the watchdog's asks socket for this workspace (config
+	// asks.socket, else the agent's state folder): the hooks offer the
+	// client's permission requests to a person there. "" offers none.
+	Asks string
 }
 
 // Result says what Init did.
@@ -274,7 +278,7 @@ func Init(dir string, opt Options) (Result, error) {
 	}
 	sort.Strings(res.Created)
 
-	w := Wiring{Dir: ws.Root, MCPHeart: res.MCPHeart.Path, Telemetry: opt.Telemetry, Home: home, owner: o, claimed: claimed}
+	w := Wiring{Dir: ws.Root, MCPHeart: res.MCPHeart.Path, Telemetry: opt.Telemetry, Home: home, owner: o, claimed: claimed, Asks: opt.Asks}
 	if res.HeartHook.Found {
 		w.HeartHook = res.HeartHook.Path
 	}

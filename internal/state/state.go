@@ -78,6 +78,9 @@ type State struct {
 	// Progress is what the agent's work showed around its last answered
 	// wakeups; absent while progress.after is 0.
 	Progress *Progress `json:"progress,omitempty"`
+	// Asks are the questions a person may answer from afar; absent while
+	// asks.hold is 0 or nothing can be held here.
+	Asks *Asks `json:"asks,omitempty"`
 }
 
 // Progress is the agent's work as the watchdog sees it change.

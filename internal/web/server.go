@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/asks"
 	"github.com/ai-heart/ai-heart/internal/state"
 )
 
@@ -67,7 +68,12 @@ type Options struct {
 	// loopback, the token off it), and by the agent's key, which the
 	// handler checks.
 	OTLP http.Handler
-	Now  func() time.Time
+	// Asker answers the clients' questions (the page's cards, a
+	// notification's link) and takes a person's words for an agent; nil:
+	// those endpoints answer 501. Links checks the links' tokens.
+	Asker Asker
+	Links *asks.Links
+	Now   func() time.Time
 	// AlertsKept is how many alerts per agent the page shows (default 20).
 	AlertsKept int
 }
@@ -119,6 +125,7 @@ func New(src Source, o Options) *Server {
 	s.mux.Handle("GET /api/v1/agents/{name}/log", s.read(http.HandlerFunc(s.logText)))
 	s.mux.Handle("POST /api/v1/agents/{name}/pause", s.write(http.HandlerFunc(s.pause)))
 	s.mux.Handle("POST /api/v1/agents/{name}/resume", s.write(http.HandlerFunc(s.resume)))
+	s.routeAsks()
 	if o.Metrics != nil {
 		s.mux.Handle("GET /metrics", s.read(o.Metrics))
 	}
@@ -194,7 +201,7 @@ func (s *Server) status(w http.ResponseWriter, r *http.Request) {
 	if out == nil {
 		out = []Agent{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"agents": out, "pausable": s.opts.Pauser != nil})
+	writeJSON(w, http.StatusOK, map[string]any{"agents": out, "pausable": s.opts.Pauser != nil, "answerable": s.opts.Asker != nil})
 }
 
 // healthz is 200 while every agent has pulsed within two intervals and

@@ -33,7 +33,7 @@ func (Adapter) Setup() client.Setup {
 			client.HookGroups{Events: []client.HookEvent{
 				{Name: "SessionStart"}, {Name: "UserPromptSubmit"},
 				{Name: "PreToolUse", Matcher: "*"}, {Name: "PostToolUse", Matcher: "*"}, {Name: "PostToolUseFailure", Matcher: "*"},
-				{Name: "Stop"}, {Name: "StopFailure"}, {Name: "PermissionRequest", Matcher: "*"}, {Name: "PermissionDenied", Matcher: "*"},
+				{Name: "Stop"}, {Name: "StopFailure"}, {Name: "PermissionRequest", Matcher: "*", Timeout: holdTimeout}, {Name: "PermissionDenied", Matcher: "*"},
 				{Name: "Notification"}, {Name: "PreCompact"}, {Name: "SessionEnd"},
 			}},
 			client.StatusLine{},
@@ -41,3 +41,9 @@ func (Adapter) Setup() client.Setup {
 		{Root: client.Home, Path: ".claude/settings.json", Edits: []client.Edit{client.AllowTools{Old: []string{"mcp__" + client.ServerName}}}},
 	}}
 }
+
+// holdTimeout is the PermissionRequest hook's timeout, in seconds: with
+// --asks it holds while a person may answer from afar (the watchdog's
+// asks.hold, at most a day). 2.1.197 runs it beside its dialog, so the
+// person at the terminal is never kept waiting by it.
+const holdTimeout = 24 * 60 * 60

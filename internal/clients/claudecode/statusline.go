@@ -54,6 +54,25 @@ func preToolDeny(reason string) []byte {
 	return b
 }
 
+// Decide answers its PermissionRequest hook: 2.1.197 runs that hook while
+// its dialog is on screen (the person at the terminal can still answer
+// there), and closes the dialog on {"hookSpecificOutput": {"hookEventName":
+// "PermissionRequest", "decision": {"behavior": "allow"}}} (the call runs
+// with its own input) or "deny" with a message (the model gets it as the
+// call's error, and the turn goes on). Declined at the terminal (Escape),
+// the turn ends and Claude Code ends the hook with it.
+func (Adapter) Decide(event string, allow bool, message string) []byte {
+	if event != "PermissionRequest" {
+		return nil
+	}
+	d := map[string]any{"behavior": "allow"}
+	if !allow {
+		d = map[string]any{"behavior": "deny", "message": message}
+	}
+	b, _ := json.Marshal(map[string]any{"hookSpecificOutput": map[string]any{"hookEventName": "PermissionRequest", "decision": d}})
+	return b
+}
+
 // Context hands the running turn text after a tool call: PostToolUse's
 // additionalContext, which Claude Code adds to the conversation.
 func (Adapter) Context(text string) []byte {

@@ -58,6 +58,9 @@ func (Adapter) HooksOff() []client.HooksOff { return nil }
 // MCP: its calls are not refused, so none is told from mcp-heart's.
 func (Adapter) MCP() *client.MCP { return nil }
 
+// Decide: it has no hooks.
+func (Adapter) Decide(string, bool, string) []byte { return nil }
+
 // Statusline: none.
 func (Adapter) Statusline() client.Statusline { return nil }
 

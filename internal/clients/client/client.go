@@ -49,6 +49,14 @@ type Adapter interface {
 	// MCP is how its hooks name the tools of its MCP servers and where it
 	// reads the servers from; nil when its hooks refuse no call (Deny nil).
 	MCP() *MCP
+	// Decide is what its hook prints on stdout to answer the question its
+	// hook event waits on (a permission request) with a person's decision,
+	// in its own decision format: allow or deny (message is what the model
+	// reads with a denial), never a changed input or a new rule, so it
+	// decides exactly the pending call, once. nil when that event's hook
+	// cannot answer one, or holding it would keep the client's own dialog
+	// from the person at the terminal.
+	Decide(event string, allow bool, message string) []byte
 	// Context is what its post-tool hook prints on stdout to hand the
 	// running turn text (a word of the watchdog's: the inactivity notice a
 	// busy agent would otherwise never read), nil when its hooks cannot.

@@ -62,6 +62,15 @@ func (Adapter) Deny(reason string) []byte {
 	return b
 }
 
+// Decide: none. Codex 0.169's PermissionRequest hook takes Claude Code's
+// decision ({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+// "decision": {"behavior": "allow"|"deny", "message": …}}}, its output
+// schema; an allow runs the call), but its terminal runs that hook before
+// it draws its own approval, and waits for it: a hook that held for a
+// person afar would keep the approval from the person at the terminal
+// (TestCodexPermissionHookHidesItsApproval).
+func (Adapter) Decide(string, bool, string) []byte { return nil }
+
 // Statusline: none read (its rate limits are in its session's token_count
 // events, which no hook carries).
 func (Adapter) Statusline() client.Statusline { return nil }

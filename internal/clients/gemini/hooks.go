@@ -51,6 +51,12 @@ func (Adapter) Deny(reason string) []byte {
 	return b
 }
 
+// Decide: none. Gemini CLI 0.61 reads nothing back from its Notification
+// hook (ToolPermission: "side-effects via callbacks are disallowed"), and
+// awaits it before drawing the dialog, so a hook that held would hide the
+// dialog; BeforeTool decides before every call, not the one that waits.
+func (Adapter) Decide(string, bool, string) []byte { return nil }
+
 // Statusline: none.
 func (Adapter) Statusline() client.Statusline { return nil }
 

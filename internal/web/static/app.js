@@ -32,12 +32,14 @@ const JA = {
   "resume requested; shows within one pulse": "再開を要求しました。1パルス以内に反映されます",
   "offline": "オフライン", "host": "ホスト", "last seen": "最後の受信",
   "live": "接続中", "connecting…": "接続しています…", "connection to the watchdog lost; retrying": "watchdog との接続が切れました。再接続しています",
-  "Bearer token for pause/resume": "一時停止・再開用の Bearer トークン", "token": "トークン",
+  "Bearer token for pause, resume and answers": "一時停止・再開・応答用の Bearer トークン", "token": "トークン",
+  "waiting for you today": "今日の応答待ち",
   "client": "クライアント", "no hook event yet": "フックのイベントはまだありません", "channels": "経路",
   "hooks": "フック", "telemetry": "テレメトリ", "exec": "実行の出力", "transcript": "トランスクリプト", "waiting for you": "あなたの応答待ち",
   "cost today": "今日のコスト", "ghosts today": "今日のゴースト", "no runs booked": "実行の記録なし", "prices": "価格",
   "usage unknown": "使用量不明", "price unknown": "価格不明", "theme": "テーマ", "last log": "最新の活動ログ", "last work": "直近の作業",
   "Needs you: the agent waits for your answer in its terminal": "対応が必要です：エージェントが端末であなたの応答を待っています",
+  "Needs you: answer its question above, or in its terminal": "対応が必要です：上の質問に答えるか、端末で応答してください",
   "needs you": "要対応", "error": "エラー", "budget spent": "予算切れ", "all": "すべて", "search by name": "名前で検索",
   "sort": "並べ替え", "state": "状態", "name": "名前", "last activity": "最新の活動", "close": "閉じる",
   "blocked": "起動なし", "gave up": "回復を断念", "daily cap reached": "1日の上限に到達", "breaker open": "ブレーカー作動中",
@@ -158,6 +160,7 @@ function draw(name) {
     rec.el = $("#card").content.firstElementChild.cloneNode(true);
     rec.el.dataset.agent = name;
     $(".pause", rec.el).addEventListener("click", () => togglePause(name));
+    wireTell(rec.el, name);
     loadStrip($(".strip", rec.el), name, ja(a));
     if (!grid.on) { // the grid's opener places the card
       const cards = $("#cards");
@@ -194,7 +197,9 @@ function draw(name) {
   el.classList.toggle("ask", asking);
   const needs = $(".needs-you", el);
   needs.hidden = !asking;
-  needs.textContent = asking ? tr(a, "Needs you: the agent waits for your answer in its terminal") : "";
+  const offered = questions.some((q) => q.agent === name);
+  needs.textContent = !asking ? "" : offered ? tr(a, "Needs you: answer its question above, or in its terminal")
+    : tr(a, "Needs you: the agent waits for your answer in its terminal");
   // The badge says what the fleet's tile says first (an error before the
   // work mode), so a tile and its card never disagree; a blocked agent is
   // never "waiting" for a wakeup that would be dropped.
@@ -216,6 +221,9 @@ function draw(name) {
   fact(dl, a, "last proof", a.last_proof ? ago(a.last_proof.mod_time, a) : noneYet);
   fact(dl, a, "introspection", a.last_introspection ? ago(a.last_introspection.mod_time, a) : noneYet);
   fact(dl, a, "client", clientLine(a));
+  // Time spent waiting for a person, apart from the agent's own work.
+  const waitedToday = waitedLine(a);
+  if (waitedToday) fact(dl, a, "waiting for you today", waitedToday);
   $('dd[data-fact="client"]', dl).classList.toggle("ask", asking);
   // When each channel of the client last spoke (hooks, telemetry, exec
   // output, transcript): a silent one is the channel_silent check's.
@@ -246,6 +254,7 @@ function draw(name) {
     li.title = shown(c.message || "");
     ul.append(li);
   }
+  labelTell(el, a);
   const btn = $(".pause", el);
   btn.hidden = !pausable;
   btn.textContent = tr(a, paused ? "Resume" : "Pause");
@@ -303,10 +312,11 @@ function labelPage() {
   const l = pageLang();
   if (document.documentElement.lang !== (l ? "ja" : "en")) document.documentElement.lang = l ? "ja" : "en";
   setText($("#auth summary"), tr(l, "token"));
-  setText($("#auth label").firstChild, tr(l, "Bearer token for pause/resume") + " ");
+  setText($("#auth label").firstChild, tr(l, "Bearer token for pause, resume and answers") + " ");
   if (connected) setText($("#conn"), tr(l, "live"));
   if (grid.on) labelGrid(l);
   drawFleet();
+  drawAsks();
 }
 
 async function togglePause(name) {
@@ -341,6 +351,7 @@ function connect() {
   es.addEventListener("open", () => setConn(true, "live"));
   es.addEventListener("error", () => setConn(false, "connection to the watchdog lost; retrying"));
   es.addEventListener("status", (e) => update(JSON.parse(e.data)));
+  es.addEventListener("asks", (e) => setAsks(JSON.parse(e.data).asks || []));
   es.addEventListener("alert", (e) => {
     const al = JSON.parse(e.data);
     const rec = agents.get(al.agent);
@@ -363,6 +374,7 @@ async function start() {
       for (const a of body.agents || []) update(a);
     }
   } catch (e) { /* the event stream reports the connection */ }
+  await loadAsks();
   connect();
   // Ages and the faded state follow the clock between events; the strips
   // on screen follow the day, all on one timer.

@@ -150,7 +150,10 @@ async function loadStrip(el, name, ja) {
     nav.hidden = false;
     drawStrip(el, v, ja, live ? stripWord("last_24h", ja) : v.date);
     hist.querySelector("summary").textContent = live ? stripWord("alerts_24h", ja) : ja ? v.date + " の警報" : "alerts on " + v.date;
-    drawHistory(hist, v.marks.filter((m) => m.kind === "alert"));
+    // A question answered from afar (or withdrawn), and words for the
+    // agent, are lines of the day too, under "answer".
+    drawHistory(hist, v.marks.filter((m) => m.kind === "alert" || m.kind === "answer")
+      .map((m) => (m.kind === "answer" ? { ...m, check: "answer", level: "info" } : m)));
     drawNumbers(card, v.numbers, ja);
   } catch (e) {
     el.hidden = true;
