@@ -83,9 +83,23 @@ func Read(recs []Record) []Report {
 		case Codex:
 			codex(r, &rep)
 		}
+		rep.clip()
 		out = append(out, rep)
 	}
 	return out
+}
+
+// maxWord bounds each string a Report keeps: what the book holds for up to
+// an hour is then a few hundred bytes a report, whatever a record carried.
+const maxWord = 128
+
+// clip cuts the report's strings to maxWord bytes.
+func (r *Report) clip() {
+	for _, s := range []*string{&r.Client, &r.Session, &r.Agent, &r.Run, &r.Turn, &r.Kind, &r.Name, &r.Key, &r.Model, &r.Error} {
+		if len(*s) > maxWord {
+			*s = strings.ToValidUTF8((*s)[:maxWord], "")
+		}
+	}
 }
 
 // claude: Claude Code's events are named without its prefix in event.name

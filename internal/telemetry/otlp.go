@@ -79,6 +79,11 @@ var ErrTooMany = fmt.Errorf("otlp: more than %d records in one request", MaxReco
 // service types.
 func Decode(sig Signal, contentType string, body []byte) ([]Record, error) {
 	isJSON := strings.HasPrefix(strings.ToLower(strings.TrimSpace(contentType)), "application/json")
+	if sig == Logs || sig == Metrics {
+		if err := prescan(sig, isJSON, body); err != nil {
+			return nil, err
+		}
+	}
 	switch sig {
 	case Logs:
 		var ld plog.Logs

@@ -53,6 +53,14 @@ func (rc *Receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	// Two requests at a time are read and decoded: each may take its 4 MiB
+	// and what decoding it costs, so many at once could not take more.
+	select {
+	case decoding <- struct{}{}:
+		defer func() { <-decoding }()
+	case <-r.Context().Done():
+		return
+	}
 	ct := r.Header.Get("Content-Type")
 	isJSON := strings.HasPrefix(strings.ToLower(ct), "application/json")
 	if !isJSON && !strings.HasPrefix(strings.ToLower(ct), "application/x-protobuf") {
@@ -75,7 +83,7 @@ func (rc *Receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if err != nil {
 		code := http.StatusBadRequest
-		if errors.Is(err, ErrTooMany) {
+		if errors.Is(err, ErrTooMany) || errors.Is(err, errElements) {
 			code = http.StatusRequestEntityTooLarge
 		}
 		http.Error(w, err.Error(), code)
@@ -96,6 +104,9 @@ func (rc *Receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/x-protobuf")
 	w.WriteHeader(http.StatusOK)
 }
+
+// decoding holds a place for each request being read and decoded.
+var decoding = make(chan struct{}, 2)
 
 // traces are taken and dropped: Gemini CLI sends them with its logs.
 const traces Signal = "traces"
