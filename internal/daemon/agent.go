@@ -149,13 +149,15 @@ type pauseMemory struct {
 // clientMemory is what the client said through its channels. Under
 // agent.mu.
 type clientMemory struct {
-	hookErr  string          // the spool's last read error, logged once
-	activity hook.Activity   // what the hooks said so far
-	heard    heard           // what the other channels said, and when
-	tele     teleBook        // the telemetry's usage until a run takes it
-	execRun  string          // the exec run in flight, as its telemetry is tagged
-	session  string          // the client's session, as the newest hook event named it
-	refusals checks.Refusals // what the client refused in the last exec run (stream-json)
+	hookErr  string        // the spool's last read error, logged once
+	activity hook.Activity // what the hooks said so far
+	heard    heard         // what the other channels said, and when
+	tele     teleBook      // the telemetry's usage until a run takes it
+	execRun  string        // the exec run in flight, as its telemetry is tagged
+	session  string        // the client's session, as the newest hook event named it
+	// teleOverflowed: the telemetry book overflowed since the start (alerted once).
+	teleOverflowed bool
+	refusals       checks.Refusals // what the client refused in the last exec run (stream-json)
 	// serviceAlerted: a service failure was alerted and no run succeeded since.
 	serviceAlerted bool
 	limitMemory

@@ -45,6 +45,20 @@ func (a *agent) keepGate(now time.Time) {
 	}
 }
 
+// liveBind names the run or turn in flight: an exec run by its tag, a
+// turn by its session since it began; zero when none is.
+func (a *agent) liveBind() teleBind {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.execRun != "" {
+		return teleBind{run: a.execRun}
+	}
+	if a.activity.InTurn {
+		return teleBind{session: a.session, from: a.activity.TurnStart}
+	}
+	return teleBind{}
+}
+
 // inFlightSpends reports whether today's booked use and what the client's
 // telemetry has reported of the run or turn in flight, not booked until it
 // ends, reach the daily budget: the gate closes in the turn that spends it,
@@ -53,12 +67,7 @@ func (a *agent) keepGate(now time.Time) {
 // gate, nor a negative one reopen it.
 func (a *agent) inFlightSpends(now time.Time) bool {
 	b := a.cfg.Budget
-	a.mu.Lock()
-	bind := teleBind{run: a.execRun}
-	if bind.run == "" && a.activity.InTurn {
-		bind = teleBind{session: a.session, from: a.activity.TurnStart}
-	}
-	a.mu.Unlock()
+	bind := a.liveBind()
 	if bind.run == "" && bind.session == "" {
 		return false
 	}

@@ -120,9 +120,19 @@ func (d *Daemon) Telemetry(name string, reps []telemetry.Report) error {
 	}
 	now := a.clock.Now()
 	a.telemetryHeard(now, reps)
-	unmatched, refused := a.tele.add(now, a.name, a.cfg.Budget.MaxReportTokens, reps)
+	unmatched, refused, overflow := a.tele.add(now, a.name, a.cfg.Budget.MaxReportTokens, a.liveBind(), reps)
 	if unmatched+refused > 0 {
 		a.count(func(c *state.Counters) { c.TelemetryUnmatched += unmatched; c.TelemetryRefused += refused })
+	}
+	if overflow > 0 {
+		a.mu.Lock()
+		first := !a.teleOverflowed
+		a.teleOverflowed = true
+		a.mu.Unlock()
+		if first {
+			a.emit(now, a.currentID(), checks.Warning, "telemetry", fmt.Sprintf(
+				"the telemetry book is full (%d reports held for the runs to come): older reports of no run in flight are dropped; a flood of reports under this agent's key", teleMaxHeld), 0)
+		}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"crypto/rand"
+	"slices"
 	"encoding/hex"
 	"math"
 	"sync"
@@ -66,8 +67,9 @@ func (b teleBind) owns(u teleUsage) bool {
 // named: a report tagged for another agent, an implausible one (most caps
 // a report's tokens; 0 none) and one that uses nothing are not kept, nor a
 // key seen before (an export sent twice). A full book makes room by its
-// oldest report, so a flood cannot keep out the one a run will take.
-func (b *teleBook) add(now time.Time, agent string, most int64, reps []telemetry.Report) (unmatched, refused int64) {
+// oldest report not the run's or turn's in flight (live), so a flood
+// cannot push out what a run will take; overflow counts what made room.
+func (b *teleBook) add(now time.Time, agent string, most int64, live teleBind, reps []telemetry.Report) (unmatched, refused, overflow int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	u0, r0 := b.unmatched, b.refused
@@ -97,7 +99,16 @@ func (b *teleBook) add(now time.Time, agent string, most int64, reps []telemetry
 			b.keys[r.Key] = now
 		}
 		if len(b.held) >= teleMaxHeld {
-			b.held = b.held[1:]
+			// Room is made by the oldest report that is not the run's or
+			// turn's in flight (live): a flood cannot push out what it
+			// will take. A book full of the live run's keeps what it has.
+			overflow++
+			i := slices.IndexFunc(b.held, func(u teleUsage) bool { return !live.owns(u) })
+			if i < 0 {
+				b.unmatched++
+				continue
+			}
+			b.held = slices.Delete(b.held, i, i+1)
 			b.unmatched++
 		}
 		b.held = append(b.held, teleUsage{at: now, rep: r})

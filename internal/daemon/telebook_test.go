@@ -131,9 +131,9 @@ func TestTeleBookBindsBySender(t *testing.T) {
 	use := func(key, run, session string) telemetry.Report {
 		return telemetry.Report{Kind: telemetry.KindUsage, Key: key, Run: run, Session: session, Tokens: cost.Tokens{Input: 5}}
 	}
-	b.add(t0, "alice", 0, []telemetry.Report{use("x", "r1", "s"), {Kind: telemetry.KindOther, Key: "y"}})
-	b.add(t0.Add(time.Second), "alice", 0, []telemetry.Report{use("x", "r1", "s")}) // the same export again
-	b.add(t0.Add(2*time.Second), "alice", 0, []telemetry.Report{use("other-run", "r2", "s"), use("turn", "", "s"), use("stranger", "", "s2")})
+	b.add(t0, "alice", 0, teleBind{}, []telemetry.Report{use("x", "r1", "s"), {Kind: telemetry.KindOther, Key: "y"}})
+	b.add(t0.Add(time.Second), "alice", 0, teleBind{}, []telemetry.Report{use("x", "r1", "s")}) // the same export again
+	b.add(t0.Add(2*time.Second), "alice", 0, teleBind{}, []telemetry.Report{use("other-run", "r2", "s"), use("turn", "", "s"), use("stranger", "", "s2")})
 	if got := b.take(teleBind{run: "r1"}); len(got) != 1 || got[0].Key != "x" {
 		t.Fatalf("run r1 took %v, want x once", got)
 	}
@@ -146,12 +146,12 @@ func TestTeleBookBindsBySender(t *testing.T) {
 	if got := b.take(teleBind{session: "s", from: t0.Add(time.Hour)}); len(got) != 0 {
 		t.Fatalf("a later turn took %v", got)
 	}
-	if u, _ := b.add(t0.Add(2*time.Hour), "alice", 0, nil); u != 2 || len(b.held) != 0 {
+	if u, _, _ := b.add(t0.Add(2*time.Hour), "alice", 0, teleBind{}, nil); u != 2 || len(b.held) != 0 {
 		t.Fatalf("after two hours: %d counted apart, %v held; want the two reports no run took counted, none held", u, b.held)
 	}
 	// Another agent's tagged report, an implausible one, one that used
 	// nothing: none is kept.
-	u, r := b.add(t0.Add(3*time.Hour), "alice", 1000, []telemetry.Report{
+	u, r, _ := b.add(t0.Add(3*time.Hour), "alice", 1000, teleBind{}, []telemetry.Report{
 		{Kind: telemetry.KindUsage, Key: "bob", Agent: "bob", Run: "r3", Tokens: cost.Tokens{Input: 5}},
 		{Kind: telemetry.KindUsage, Key: "neg", Run: "r3", Tokens: cost.Tokens{Input: -1}},
 		{Kind: telemetry.KindUsage, Key: "huge", Run: "r3", Tokens: cost.Tokens{Input: 1001}},
@@ -162,18 +162,23 @@ func TestTeleBookBindsBySender(t *testing.T) {
 	}
 }
 
-// A flood of reports cannot keep out the one a run takes: the book makes
-// room by its oldest.
-func TestTeleBookFloodKeepsTheNewest(t *testing.T) {
+// A flood of reports cannot push out what the run in flight will take:
+// the book makes room by its oldest report of no run in flight, and a
+// report that arrives once the book is full still gets in.
+func TestTeleBookFloodKeepsTheLiveRuns(t *testing.T) {
 	var b teleBook
 	t0 := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+	live := teleBind{run: "r1"}
+	first := telemetry.Report{Kind: telemetry.KindUsage, Key: "real-1", Run: "r1", Tokens: cost.Tokens{Input: 150_500}}
+	b.add(t0, "alice", 0, live, []telemetry.Report{first})
 	junk := make([]telemetry.Report, teleMaxHeld)
 	for i := range junk {
-		junk[i] = telemetry.Report{Kind: telemetry.KindUsage, Key: fmt.Sprint("junk", i), Run: "nobody", Tokens: cost.Tokens{Input: 1}}
+		junk[i] = telemetry.Report{Kind: telemetry.KindUsage, Key: fmt.Sprint("junk", i), Tokens: cost.Tokens{Input: 1}}
 	}
-	b.add(t0, "alice", 0, junk)
-	b.add(t0.Add(time.Second), "alice", 0, []telemetry.Report{{Kind: telemetry.KindUsage, Key: "real", Run: "r1", Tokens: cost.Tokens{Input: 500_000}}})
-	if got := b.take(teleBind{run: "r1"}); len(got) != 1 || got[0].Tokens.Input != 500_000 {
-		t.Fatalf("the run took %v after a flood, want its 500,000-token report", got)
+	_, _, overflow := b.add(t0.Add(time.Second), "alice", 0, live, junk)
+	b.add(t0.Add(2*time.Second), "alice", 0, live, []telemetry.Report{{Kind: telemetry.KindUsage, Key: "real-2", Run: "r1", Tokens: cost.Tokens{Input: 500_000}}})
+	got := b.take(live)
+	if len(got) != 2 || got[0].Tokens.Input != 150_500 || got[1].Tokens.Input != 500_000 || overflow == 0 {
+		t.Fatalf("the run took %v after a flood (overflow %d), want both its reports", got, overflow)
 	}
 }

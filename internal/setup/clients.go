@@ -202,7 +202,18 @@ func apply(w Wiring, e edit) (changed bool, via, said []string, err error) {
 	}
 	var n notes
 	data, err := e.merge(old, &n)
-	if err != nil || (old != nil && string(data) == string(old)) {
+	// A file that carries the agent's telemetry key (its export URL) is
+	// kept from other users: with the key they could post in its name.
+	keyed := w.Telemetry != "" && strings.Contains(string(data), w.Telemetry)
+	if keyed && perm&0o007 != 0 {
+		if old != nil {
+			n.add("mode %04o made %04o: it holds the agent's telemetry key", perm, perm&^0o007)
+		}
+		perm &^= 0o007
+	} else if err != nil || (old != nil && string(data) == string(old)) {
+		return false, pl.via, n, err
+	}
+	if err != nil {
 		return false, pl.via, n, err
 	}
 	if pl, err = z.open(rel, true); err != nil {

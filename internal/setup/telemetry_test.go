@@ -131,6 +131,9 @@ func TestWireUpdatesAnEarlierEndpoint(t *testing.T) {
 	if env["OTEL_EXPORTER_OTLP_ENDPOINT"] != w.Telemetry {
 		t.Errorf("Claude Code's endpoint %v, want the earlier init's replaced by %s", env["OTEL_EXPORTER_OTLP_ENDPOINT"], w.Telemetry)
 	}
+	if fi, _ := os.Stat(filepath.Join(w.Dir, ".claude/settings.json")); fi.Mode().Perm()&0o007 != 0 {
+		t.Errorf("Claude Code's settings, holding the telemetry key, are mode %v: other users can read the key", fi.Mode().Perm())
+	}
 	tel := readJSON(t, filepath.Join(w.Dir, ".gemini/settings.json")).(map[string]any)["telemetry"].(map[string]any)
 	if tel["otlpEndpoint"] != "https://collector.example:4318" {
 		t.Errorf("Gemini CLI's endpoint %v: the user's own collector was replaced", tel["otlpEndpoint"])
