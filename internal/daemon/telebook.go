@@ -2,9 +2,9 @@ package daemon
 
 import (
 	"crypto/rand"
-	"slices"
 	"encoding/hex"
 	"math"
+	"slices"
 	"sync"
 	"time"
 
