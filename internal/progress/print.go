@@ -29,7 +29,13 @@ const (
 	MaxFiles    = 20_000
 	MaxFileHash = 1 << 20
 	MaxHashed   = 64 << 20
-	gitTimeout  = 10 * time.Second
+	// MaxDirs and MaxDepth bound the folders walked (an os.Root resolves
+	// each path from its root, so a deep chain costs depth squared), and
+	// MaxTake a take's time.
+	MaxDirs    = 20_000
+	MaxDepth   = 32
+	MaxTake    = 20 * time.Second
+	gitTimeout = 10 * time.Second
 )
 
 // Print is one folder's fingerprint at one moment.
@@ -56,13 +62,21 @@ type Skip func(rel string, dir bool) bool
 // git work tree.
 func Take(ctx context.Context, dir string, skip Skip) Print {
 	p := Print{Dir: dir, Files: map[string]string{}}
+	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		// The folder itself a link: it may lead anywhere (the watchdog's
+		// stats, /etc), so it is not read at all.
+		p.Err = dir + " is a link: a watched folder must be a folder"
+		return p
+	}
+	ctx, cancel := context.WithTimeout(ctx, MaxTake)
+	defer cancel()
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		p.Err = err.Error()
 		return p
 	}
 	defer root.Close()
-	hashed := int64(0)
+	hashed, dirs := int64(0), 0
 	err = fs.WalkDir(root.FS(), ".", func(rel string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // a folder that vanished or cannot be read: what remains counts
@@ -70,8 +84,20 @@ func Take(ctx context.Context, dir string, skip Skip) Print {
 		if rel == "." {
 			return nil
 		}
+		if ctx.Err() != nil {
+			p.Cut = true
+			return fs.SkipAll
+		}
 		if d.IsDir() {
 			if d.Name() == ".git" || skip != nil && skip(rel, true) {
+				return fs.SkipDir
+			}
+			if dirs++; dirs > MaxDirs {
+				p.Cut = true
+				return fs.SkipAll
+			}
+			if strings.Count(rel, "/") >= MaxDepth {
+				p.Cut = true
 				return fs.SkipDir
 			}
 			return nil
@@ -131,9 +157,13 @@ func gitLine(ctx context.Context, dir string, args ...string) string {
 func git(ctx context.Context, dir string, args ...string) string {
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
-	argv := append([]string{"-C", dir, "--no-optional-locks", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=" + os.DevNull}, args...)
+	argv := append([]string{"-C", dir, "--no-optional-locks", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=" + os.DevNull,
+		"-c", "protocol.allow=never"}, args...)
 	cmd := exec.CommandContext(ctx, "git", argv...)
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	// No lazy fetch of a partial clone (it would run the repository's
+	// uploadpack), and no wait for a child git left holding an output.
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C", "GIT_NO_LAZY_FETCH=1")
+	cmd.WaitDelay = time.Second
 	out, err := cmd.Output()
 	if err != nil {
 		return ""

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 )
 
 func write(t *testing.T, p, s string) {
@@ -111,5 +112,31 @@ func TestMissingFolder(t *testing.T) {
 	p := Take(context.Background(), filepath.Join(t.TempDir(), "none"), nil)
 	if p.Err == "" || len(p.Files) != 0 {
 		t.Fatalf("%+v: want an error and no files", p)
+	}
+}
+
+// A watched folder that is itself a link is not read (it may lead to the
+// watchdog's own files or out of the workspace), and a deep chain of
+// folders is walked to a bounded depth, quickly.
+func TestLinkAndDepthBounded(t *testing.T) {
+	ws := t.TempDir()
+	os.MkdirAll(filepath.Join(ws, "stats"), 0o755)
+	write(t, filepath.Join(ws, "stats", "state.json"), "x")
+	os.Symlink(filepath.Join(ws, "stats"), filepath.Join(ws, "projects"))
+	if p := Take(context.Background(), filepath.Join(ws, "projects"), nil); p.Err == "" || len(p.Files) != 0 {
+		t.Fatalf("a watched link was read: %+v", p)
+	}
+	deep := filepath.Join(ws, "deep")
+	d := deep
+	for range 2000 {
+		d = filepath.Join(d, "a")
+	}
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		t.Skip("cannot make a deep chain here:", err)
+	}
+	start := time.Now()
+	p := Take(context.Background(), deep, nil)
+	if took := time.Since(start); !p.Cut || took > 5*time.Second {
+		t.Fatalf("a 2,000-deep chain: cut %v, took %s", p.Cut, took)
 	}
 }
