@@ -61,7 +61,10 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *telemetryOn {
 		path := *cfgPath
 		if path == "" {
-			if fi, err := os.Stat(defaultConfig); err == nil && fi.Mode().IsRegular() {
+			// Only a config of the caller's own (or root's) is taken
+			// unasked: root running init in a folder another user writes
+			// would otherwise make the key wherever that user's config says.
+			if fi, err := os.Lstat(defaultConfig); err == nil && fi.Mode().IsRegular() && ownedBySelfOrRoot(fi) {
 				path = defaultConfig
 				fmt.Fprintf(stdout, "watchdog init: the watchdog's config: ./%s (the clients' telemetry goes to its window)\n", defaultConfig)
 			}
@@ -120,6 +123,12 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	return initUserUnit(res, stdout, stderr)
+}
+
+// ownedBySelfOrRoot reports a file of the caller's own, or root's.
+func ownedBySelfOrRoot(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && (int(st.Uid) == os.Geteuid() || st.Uid == 0)
 }
 
 // existingAncestor is the nearest folder of dir's path that exists.

@@ -302,3 +302,31 @@ func TestInitReadsTheConfigBeside(t *testing.T) {
 		t.Fatalf("a config of another workspace: exit %d, stderr %q", code, errb.String())
 	}
 }
+
+// A ./watchdog.yaml of another user is not taken unasked: root running
+// init in a folder the agent writes would make the key where the agent's
+// config says.
+func TestInitTakesOnlyItsOwnConfigBeside(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give the config to another user")
+	}
+	folder := t.TempDir()
+	bin := filepath.Join(t.TempDir(), "mcp-heart")
+	os.WriteFile(bin, []byte("#!/bin/false\n"), 0o755)
+	hook := filepath.Join(filepath.Dir(bin), "heart-hook")
+	os.WriteFile(hook, []byte("#!/bin/true\n"), 0o755)
+	state := filepath.Join(t.TempDir(), "elsewhere")
+	cfg := filepath.Join(folder, "watchdog.yaml")
+	os.WriteFile(cfg, []byte("workspace: ai-works\nstate_dir: "+state+"\nhttp: {listen: \"127.0.0.1:9599\"}\n"), 0o644)
+	if err := os.Chown(cfg, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(folder)
+	var out, errb bytes.Buffer
+	if code := runInit(context.Background(), []string{"--client", "claude-code", "--mcp-heart", bin, "--heart-hook", hook, "ai-works"}, &out, &errb); code != 0 {
+		t.Fatalf("runInit() = %d; stderr:\n%s", code, errb.String())
+	}
+	if _, err := os.Stat(state); err == nil || strings.Contains(out.String(), "./watchdog.yaml") {
+		t.Fatalf("another user's config was taken: %s exists; output:\n%s", state, out.String())
+	}
+}
