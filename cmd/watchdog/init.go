@@ -57,18 +57,17 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "watchdog init: %s is a file, not a folder\n", dir)
 		return 2
 	}
+	// The watchdog's config: -c, else ./watchdog.yaml when it is there.
+	// Only a config of the caller's own (or root's) is taken unasked:
+	// root running init in a folder another user writes would otherwise
+	// make the key and the socket wherever that user's config says.
+	path := *cfgPath
+	if fi, err := os.Lstat(defaultConfig); path == "" && err == nil && fi.Mode().IsRegular() && ownedBySelfOrRoot(fi) {
+		path = defaultConfig
+		fmt.Fprintf(stdout, "watchdog init: the watchdog's config: ./%s (the clients' telemetry goes to its window)\n", defaultConfig)
+	}
 	var otlp string
 	if *telemetryOn {
-		path := *cfgPath
-		if path == "" {
-			// Only a config of the caller's own (or root's) is taken
-			// unasked: root running init in a folder another user writes
-			// would otherwise make the key wherever that user's config says.
-			if fi, err := os.Lstat(defaultConfig); err == nil && fi.Mode().IsRegular() && ownedBySelfOrRoot(fi) {
-				path = defaultConfig
-				fmt.Fprintf(stdout, "watchdog init: the watchdog's config: ./%s (the clients' telemetry goes to its window)\n", defaultConfig)
-			}
-		}
 		switch otlp, err = telemetryURL(path, dir); {
 		case err != nil:
 			fmt.Fprintf(stderr, "watchdog init: %s: %v\n", path, err)
@@ -77,7 +76,7 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "watchdog init: warning: %s has no http.listen, so no client telemetry is turned on (set http.listen and run init again)\n", path)
 		}
 	}
-	sock, err := asksSocket(*cfgPath, dir)
+	sock, err := asksSocket(path, dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "watchdog init: %v\n", err)
 		return 2
@@ -205,15 +204,9 @@ func telemetryURL(path, dir string) (string, error) {
 }
 
 // asksSocket is where the workspace dir's watchdog takes its client's
-// questions: the agent's asks socket in the config at path (else
-// ./watchdog.yaml when it exists), or with none, the default one of an
+// questions: the agent's asks socket in the config at path, or with none, the default one of an
 // agent of dir under the default state folder. "" when asks.hold is 0.
 func asksSocket(path, dir string) (string, error) {
-	if path == "" {
-		if fi, err := os.Stat(defaultConfig); err == nil && fi.Mode().IsRegular() {
-			path = defaultConfig
-		}
-	}
 	abs, _ := filepath.Abs(dir)
 	if path == "" {
 		root, err := config.DefaultStateDir()

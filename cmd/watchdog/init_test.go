@@ -326,7 +326,7 @@ func TestInitTakesOnlyItsOwnConfigBeside(t *testing.T) {
 	if code := runInit(context.Background(), []string{"--client", "claude-code", "--mcp-heart", bin, "--heart-hook", hook, "ai-works"}, &out, &errb); code != 0 {
 		t.Fatalf("runInit() = %d; stderr:\n%s", code, errb.String())
 	}
-	if _, err := os.Stat(state); err == nil || strings.Contains(out.String(), "./watchdog.yaml") {
+	if _, err := os.Stat(state); err == nil || strings.Contains(out.String(), "the watchdog's config: ./watchdog.yaml") {
 		t.Fatalf("another user's config was taken: %s exists; output:\n%s", state, out.String())
 	}
 }
