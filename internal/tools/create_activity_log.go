@@ -116,7 +116,7 @@ func (t *Tools) CreateActivityLog(in createActivityLogInput) (*LogResult, error)
 	gap := sd.gap(before)
 
 	data := workspace.ActivityLog{Type: typ, Content: content, Artifacts: artifacts, Evaluation: eval}.Format(id, t.Lang)
-	rel, err := t.WS.ClaimSequenced(theme.HistoriesDir(), id, ".md", data)
+	rel, mod, err := t.WS.ClaimSequencedTime(theme.HistoriesDir(), id, ".md", data)
 	if errors.Is(err, workspace.ErrSequenceFull) {
 		return nil, &InputError{
 			Problem: sayf("all %d activity log names for heartbeat ID %s are taken in %s (%s.md and _01 to _%02d)", workspace.MaxSequence+1, id, theme.HistoriesDir(), id, workspace.MaxSequence),
@@ -135,11 +135,6 @@ func (t *Tools) CreateActivityLog(in createActivityLogInput) (*LogResult, error)
 	}
 	res.SincePreviousCheckpointSeconds = since(now, latest.Checkpoint)
 
-	fi, statErr := t.WS.Stat(rel)
-	mod := now
-	if statErr == nil {
-		mod = fi.ModTime()
-	}
 	proof := workspace.Proof{Path: rel, ID: id, ModTime: mod, Type: typ}
 	if err := t.WS.UpdateLatest(func(l *workspace.Latest) { l.NoteLog(proof) }); err != nil {
 		t.Log.Error().Err(err).Str("id", string(id)).Msg("update latest-proof index")
