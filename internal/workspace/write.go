@@ -79,12 +79,15 @@ func ReplaceIn(d *os.Root, base string, data []byte, durable bool) error {
 // replaceIn is ReplaceIn syncing with sync (nil: not durable); it returns
 // the new file's modification time.
 func replaceIn(d *os.Root, base string, data []byte, sync syncer) (time.Time, error) {
-	tmp, mod, err := stageTemp(d, ".", data, time.Time{}, sync)
+	// The temp is made with the mode of the file it replaces, so it needs
+	// no chmod of its own unless the umask took bits away.
+	perm := os.FileMode(0o644)
+	if fi, err := d.Lstat(base); err == nil && fi.Mode().IsRegular() {
+		perm = fi.Mode().Perm()
+	}
+	tmp, mod, err := stageTemp(d, ".", data, time.Time{}, sync, perm)
 	if err != nil {
 		return time.Time{}, err
-	}
-	if fi, err := d.Lstat(base); err == nil && fi.Mode().IsRegular() {
-		_ = d.Chmod(tmp, fi.Mode().Perm())
 	}
 	midWrite()
 	if err := d.Rename(tmp, base); err != nil {
@@ -130,7 +133,7 @@ func (w *Workspace) ClaimSequencedTime(dir string, id ID, ext string, data []byt
 			return err
 		}
 		defer d.Close()
-		tmp, staged, err := stageTemp(d, ".", data, time.Time{}, sync)
+		tmp, staged, err := stageTemp(d, ".", data, time.Time{}, sync, 0o644)
 		if err != nil {
 			return err
 		}
@@ -231,18 +234,19 @@ func (w *Workspace) fsync() syncer {
 // swaps a folder for a link out of the workspace there.
 var midWrite = func() {}
 
-// stageTemp writes data to a new dot-named temp file in the root's folder
-// dir, closed (and synced first with sync, when not nil), with mtime set
-// when non-zero, and returns its name in the root and its modification
-// time (which a rename or a link keeps). The caller links it into place and
-// removes the temp name; readers never see a partial file under a real name.
-func stageTemp(r *os.Root, dir string, data []byte, mtime time.Time, sync syncer) (string, time.Time, error) {
+// stageTemp writes data to a new dot-named temp file of mode perm in the
+// root's folder dir, closed (and synced first with sync, when not nil),
+// with mtime set when non-zero, and returns its name in the root and its
+// modification time (which a rename or a link keeps). The caller links it
+// into place and removes the temp name; readers never see a partial file
+// under a real name.
+func stageTemp(r *os.Root, dir string, data []byte, mtime time.Time, sync syncer, perm os.FileMode) (string, time.Time, error) {
 	var name string
 	var f *os.File
 	for range 100 {
 		name = path.Join(dir, ".stage-"+strconv.FormatUint(uint64(rand.Uint32()), 10))
 		var err error
-		f, err = r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err = r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 		if err == nil {
 			break
 		}
@@ -254,15 +258,20 @@ func stageTemp(r *os.Root, dir string, data []byte, mtime time.Time, sync syncer
 		return "", time.Time{}, fmt.Errorf("stage a temp file in %s: every name tried exists", dir)
 	}
 	_, err := f.Write(data)
-	if err == nil && sync != nil {
-		err = sync(f)
-	}
 	mod := mtime
-	if err == nil && mtime.IsZero() {
+	if err == nil {
 		var fi os.FileInfo
 		if fi, err = f.Stat(); err == nil {
-			mod = fi.ModTime()
+			if mtime.IsZero() {
+				mod = fi.ModTime()
+			}
+			if fi.Mode().Perm() != perm { // the umask took bits away
+				err = f.Chmod(perm)
+			}
 		}
+	}
+	if err == nil && sync != nil {
+		err = sync(f)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -295,7 +304,7 @@ func (w *Workspace) CreateNew(rel string, data []byte, mtime time.Time) error {
 			return err
 		}
 		defer d.Close()
-		tmp, _, err := stageTemp(d, ".", data, mtime, sync)
+		tmp, _, err := stageTemp(d, ".", data, mtime, sync, 0o644)
 		if err != nil {
 			return err
 		}
