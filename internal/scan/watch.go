@@ -35,6 +35,7 @@ type watcher struct {
 	lost    string                 // why events were lost; "" when none
 	barrier string                 // base name of the barrier file awaited
 	seen    chan struct{}          // closed when the barrier event arrives
+	made    map[string]bool        // barrier files left in place, removed at close
 }
 
 // hub is the one inotify instance of the process, shared by every scanner:
@@ -68,7 +69,7 @@ func (h *hub) join() (*watcher, error) {
 	}
 	h.users++
 	h.nextID++
-	return &watcher{hub: h, id: h.nextID, dirs: map[string]bool{}, pending: map[string]fsnotify.Op{}}, nil
+	return &watcher{hub: h, id: h.nextID, dirs: map[string]bool{}, pending: map[string]fsnotify.Op{}, made: map[string]bool{}}, nil
 }
 
 func (h *hub) loop(fw *fsnotify.Watcher, done chan struct{}) {
@@ -187,20 +188,21 @@ func (w *watcher) take() (map[string]fsnotify.Op, string) {
 	return p, lost
 }
 
-// sync creates and removes a dot-file in the watched folder dir and waits for
-// its event: inotify keeps one queue in order, so every change made before
-// sync was called has been noted when it returns.
+// sync makes an event in the watched folder dir with a dot-file of its own
+// (barrierEvent) and waits for it: inotify keeps one queue in order, so
+// every change made before sync was called has been noted when it returns.
 func (w *watcher) sync(dir string, seq int) error {
-	name := fmt.Sprintf(".scan-barrier-%d-%d-%d", os.Getpid(), w.id, seq)
+	name := fmt.Sprintf(".scan-barrier-%d-%d-%d", os.Getpid(), w.id, seq%2)
 	seen := make(chan struct{})
 	w.mu.Lock()
 	w.barrier, w.seen = name, seen
 	w.mu.Unlock()
 	abs := filepath.Join(dir, name)
-	f, err := os.OpenFile(abs, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if err == nil {
-		f.Close()
-		err = os.Remove(abs)
+	made, err := barrierEvent(abs)
+	if made {
+		w.mu.Lock()
+		w.made[abs] = true
+		w.mu.Unlock()
 	}
 	if err != nil {
 		w.clearBarrier()
@@ -227,6 +229,12 @@ func (w *watcher) clearBarrier() {
 // last user. Removing a watch takes the kernel time (about half a
 // millisecond each), so a scanner may call it in the background.
 func (w *watcher) close() error {
+	w.mu.Lock()
+	for abs := range w.made {
+		os.Remove(abs) // a killed watchdog's are swept as writers' temps
+	}
+	w.made = map[string]bool{}
+	w.mu.Unlock()
 	h := w.hub
 	h.mu.Lock()
 	var err error

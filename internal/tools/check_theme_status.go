@@ -34,22 +34,22 @@ var statusTool = define(toolnames.CheckThemeStatus, "Check theme status", reads,
 
 // ThemeInfo is one theme as check_theme_status reports it.
 type ThemeInfo struct {
-	ThemeStartID       string `json:"theme_start_id" jsonschema:"the theme's start ID"`
-	ThemeDirectoryPart string `json:"theme_directory_part" jsonschema:"the theme's directory part"`
-	ThemeName          string `json:"theme_name,omitempty" jsonschema:"the name in its start record"`
-	Folder             string `json:"folder" jsonschema:"the theme folder, workspace-relative"`
-	StartRecord        string `json:"start_record,omitempty" jsonschema:"artifacts/theme_histories/<ID>_start_<part>.md, when there is one"`
-	Ended              bool   `json:"ended" jsonschema:"whether an end record exists (end_theme)"`
-	EndRecord          string `json:"end_record,omitempty" jsonschema:"the end record, when ended"`
-	LogCount           int    `json:"log_count" jsonschema:"activity logs in the theme's histories/"`
-	LatestLog          string `json:"latest_log,omitempty" jsonschema:"the newest activity log by name (IDs sort by time)"`
+	ThemeStartID       string `json:"theme_start_id"`         // the theme's start ID
+	ThemeDirectoryPart string `json:"theme_directory_part"`   // the theme's directory part
+	ThemeName          string `json:"theme_name,omitempty"`   // the name in its start record
+	Folder             string `json:"folder"`                 // the theme folder, workspace-relative
+	StartRecord        string `json:"start_record,omitempty"` // artifacts/theme_histories/<ID>_start_<part>.md, when there is one
+	Ended              bool   `json:"ended"`                  // whether an end record exists (end_theme)
+	EndRecord          string `json:"end_record,omitempty"`   // the end record, when ended
+	LogCount           int    `json:"log_count"`              // activity logs in the theme's histories/
+	LatestLog          string `json:"latest_log,omitempty"`   // the newest activity log by name (IDs sort by time)
 }
 
 // ThemeStatus is the reply of check_theme_status: the theme and, when asked
 // for, its sub-themes.
 type ThemeStatus struct {
 	ThemeInfo
-	Subthemes []ThemeInfo `json:"subthemes" jsonschema:"the sub-themes, oldest first (empty when not asked for)"`
+	Subthemes []ThemeInfo `json:"subthemes"` // the sub-themes, oldest first (empty when not asked for)
 }
 
 func (r *ThemeStatus) heartbeatID() string { return "" }

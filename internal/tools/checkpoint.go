@@ -30,16 +30,16 @@ var checkpointTool = define(toolnames.Checkpoint, "Checkpoint", writes, (*Tools)
 
 // CheckpointResult is the reply of checkpoint.
 type CheckpointResult struct {
-	HeartbeatID                    string   `json:"heartbeat_id" jsonschema:"the heartbeat ID the checkpoint is filed under, for reference: the tools read IDs themselves, never pass or reuse one"`
-	Path                           string   `json:"path" jsonschema:"the checkpoint file, stats/checkpoints/<ID>.txt"`
-	Message                        string   `json:"message" jsonschema:"the line recorded, as written"`
-	SinceLastLogSeconds            *int64   `json:"since_last_log_seconds,omitempty" jsonschema:"seconds since the latest activity log (the cycle so far)"`
-	SincePreviousCheckpointSeconds *int64   `json:"since_previous_checkpoint_seconds,omitempty" jsonschema:"seconds since the checkpoint before this one"`
-	PreviousCheckpointMessage      string   `json:"previous_checkpoint_message,omitempty" jsonschema:"what the checkpoint before this one said"`
-	DeepWorkActive                 bool     `json:"deep_work_active" jsonschema:"whether a deep-work declaration is in force"`
-	Notes                          []string `json:"-"` // in the reply's text, which leads the structure: not said twice
-	WatchdogNotices                []string `json:"-"` // in the reply's text, which leads the structure: not said twice
-	NoticesAgeSeconds              *int64   `json:"notices_age_seconds,omitempty" jsonschema:"how old the pulse the notices come from is"`
+	HeartbeatID                    string   `json:"heartbeat_id"`                                // the heartbeat ID the checkpoint is filed under, for reference: the tools read IDs themselves, never pass or reuse one
+	Path                           string   `json:"path"`                                        // the checkpoint file, stats/checkpoints/<ID>.txt
+	Message                        string   `json:"message"`                                     // the line recorded, as written
+	SinceLastLogSeconds            *int64   `json:"since_last_log_seconds,omitempty"`            // seconds since the latest activity log (the cycle so far)
+	SincePreviousCheckpointSeconds *int64   `json:"since_previous_checkpoint_seconds,omitempty"` // seconds since the checkpoint before this one
+	PreviousCheckpointMessage      string   `json:"previous_checkpoint_message,omitempty"`       // what the checkpoint before this one said
+	DeepWorkActive                 bool     `json:"deep_work_active"`                            // whether a deep-work declaration is in force
+	Notes                          []string `json:"-"`                                           // in the reply's text, which leads the structure: not said twice
+	WatchdogNotices                []string `json:"-"`                                           // in the reply's text, which leads the structure: not said twice
+	NoticesAgeSeconds              *int64   `json:"notices_age_seconds,omitempty"`               // how old the pulse the notices come from is
 }
 
 func (r *CheckpointResult) heartbeatID() string { return r.HeartbeatID }

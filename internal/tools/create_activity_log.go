@@ -17,7 +17,7 @@ import (
 
 type createActivityLogInput struct {
 	ActivityType    string   `json:"activity_type" jsonschema:"What kind of activity this cycle was. After deep work: the log that ends it records the work itself; the log after that one is the introspection."`
-	ActivityContent []string `json:"activity_content" jsonschema:"What you did in this cycle, one item per point (at least one). Each item is written as one bullet line."`
+	ActivityContent []string `json:"activity_content" jsonschema:"What you did in this cycle, one item per point. Each item is written as one bullet line."`
 	Artifacts       []string `json:"artifacts,omitempty" jsonschema:"Optional: files you created or changed, as paths relative to the workspace (e.g. artifacts/20250101120000_ai_research/notes.md). Each must exist inside the workspace."`
 	Evaluation      string   `json:"evaluation,omitempty" jsonschema:"Optional: your self-evaluation of this cycle, free text (several lines allowed)."`
 	themeInput
@@ -28,7 +28,7 @@ type createActivityLogInput struct {
 }
 
 func (in *createActivityLogInput) validate(c *checker) {
-	if c.enum(&in.ActivityType, activityTypeNames(), typeHint) {
+	if c.enum(&in.ActivityType, activityTypeOffer(c.t), typeHint) {
 		typ, ok := workspace.ParseActivityType(in.ActivityType)
 		if !ok || strings.ContainsAny(in.ActivityType, " \t(（:：") {
 			c.report(&in.ActivityType, sayf("%q is not an activity type", clip(in.ActivityType, 40)), typeHint)
@@ -47,26 +47,26 @@ var logTool = define(toolnames.CreateActivityLog, "Create activity log", writes,
 
 // CompletedDeepWork is a declaration an activity log ended.
 type CompletedDeepWork struct {
-	File            string    `json:"file" jsonschema:"the declaration's new path, stats/deep_work/<ID>.completed.txt"`
-	Mode            string    `json:"mode" jsonschema:"flexible or strict; empty when the declaration could not be read"`
-	Activity        string    `json:"activity" jsonschema:"what the declaration said would be done"`
-	DurationSeconds int64     `json:"duration_seconds" jsonschema:"time from the declaration to this log"`
+	File            string    `json:"file"`             // the declaration's new path, stats/deep_work/<ID>.completed.txt
+	Mode            string    `json:"mode"`             // flexible or strict; empty when the declaration could not be read
+	Activity        string    `json:"activity"`         // what the declaration said would be done
+	DurationSeconds int64     `json:"duration_seconds"` // time from the declaration to this log
 	deadline        time.Time // strict only
 }
 
 // LogResult is the reply of create_activity_log.
 type LogResult struct {
-	HeartbeatID                    string              `json:"heartbeat_id" jsonschema:"the heartbeat ID the tool named the log by, for reference: never pass or reuse one"`
-	Path                           string              `json:"path" jsonschema:"the new activity log, workspace-relative"`
-	ActivityType                   string              `json:"activity_type" jsonschema:"the activity type written"`
-	PreviousLog                    string              `json:"previous_log,omitempty" jsonschema:"the activity log before this one, if any"`
-	SincePreviousLogSeconds        *int64              `json:"since_previous_log_seconds,omitempty" jsonschema:"length of this cycle: seconds since the previous activity log"`
-	SincePreviousCheckpointSeconds *int64              `json:"since_previous_checkpoint_seconds,omitempty" jsonschema:"seconds since the latest checkpoint"`
-	CompletedDeepWork              []CompletedDeepWork `json:"completed_deep_work" jsonschema:"deep-work declarations this log completed"`
-	Stage                          string              `json:"stage" jsonschema:"empty, notice (this cycle, from the previous log or the wakeup if later, ran past the inactivity warning) or split (past the error: split your work)"`
-	Notes                          []string            `json:"-"` // in the reply's text, which leads the structure: not said twice
-	WatchdogNotices                []string            `json:"-"` // in the reply's text, which leads the structure: not said twice
-	NoticesAgeSeconds              *int64              `json:"notices_age_seconds,omitempty" jsonschema:"how old the pulse the notices come from is"`
+	HeartbeatID                    string              `json:"heartbeat_id"`                                // the heartbeat ID the tool named the log by, for reference: never pass or reuse one
+	Path                           string              `json:"path"`                                        // the new activity log, workspace-relative
+	ActivityType                   string              `json:"activity_type"`                               // the activity type written
+	PreviousLog                    string              `json:"previous_log,omitempty"`                      // the activity log before this one, if any
+	SincePreviousLogSeconds        *int64              `json:"since_previous_log_seconds,omitempty"`        // length of this cycle: seconds since the previous activity log
+	SincePreviousCheckpointSeconds *int64              `json:"since_previous_checkpoint_seconds,omitempty"` // seconds since the latest checkpoint
+	CompletedDeepWork              []CompletedDeepWork `json:"completed_deep_work"`                         // deep-work declarations this log completed
+	Stage                          string              `json:"stage"`                                       // empty, notice (this cycle, from the previous log or the wakeup if later, ran past the inactivity warning) or split (past the error: split your work)
+	Notes                          []string            `json:"-"`                                           // in the reply's text, which leads the structure: not said twice
+	WatchdogNotices                []string            `json:"-"`                                           // in the reply's text, which leads the structure: not said twice
+	NoticesAgeSeconds              *int64              `json:"notices_age_seconds,omitempty"`               // how old the pulse the notices come from is
 }
 
 func (r *LogResult) heartbeatID() string { return r.HeartbeatID }
@@ -116,7 +116,7 @@ func (t *Tools) CreateActivityLog(in createActivityLogInput) (*LogResult, error)
 	gap := sd.gap(before)
 
 	data := workspace.ActivityLog{Type: typ, Content: content, Artifacts: artifacts, Evaluation: eval}.Format(id, t.Lang)
-	rel, err := t.WS.ClaimSequenced(theme.HistoriesDir(), id, ".md", data)
+	rel, mod, err := t.WS.ClaimSequencedTime(theme.HistoriesDir(), id, ".md", data)
 	if errors.Is(err, workspace.ErrSequenceFull) {
 		return nil, &InputError{
 			Problem: sayf("all %d activity log names for heartbeat ID %s are taken in %s (%s.md and _01 to _%02d)", workspace.MaxSequence+1, id, theme.HistoriesDir(), id, workspace.MaxSequence),
@@ -135,11 +135,6 @@ func (t *Tools) CreateActivityLog(in createActivityLogInput) (*LogResult, error)
 	}
 	res.SincePreviousCheckpointSeconds = since(now, latest.Checkpoint)
 
-	fi, statErr := t.WS.Stat(rel)
-	mod := now
-	if statErr == nil {
-		mod = fi.ModTime()
-	}
 	proof := workspace.Proof{Path: rel, ID: id, ModTime: mod, Type: typ}
 	if err := t.WS.UpdateLatest(func(l *workspace.Latest) { l.NoteLog(proof) }); err != nil {
 		t.Log.Error().Err(err).Str("id", string(id)).Msg("update latest-proof index")
@@ -182,6 +177,16 @@ func (activityValues) In(l lang.Lang) string {
 		return strings.Join(activityTypeNames(), ", ")
 	}
 	return "「" + strings.Join(workspace.JapaneseActivityTypes, "」「") + "」"
+}
+
+// activityTypeOffer is what the schema offers for activity_type: the
+// values in the agent's language, one language to a tool list. Either
+// language's value is accepted (activityTypeNames).
+func activityTypeOffer(t *Tools) []string {
+	if t != nil && t.Lang == lang.Japanese {
+		return slices.Clone(workspace.JapaneseActivityTypes)
+	}
+	return activityTypeNames()[:len(workspace.ActivityTypes)]
 }
 
 // activityTypeNames are the values activity_type accepts: the English ones

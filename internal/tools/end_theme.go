@@ -15,7 +15,7 @@ import (
 type endThemeInput struct {
 	themeInput
 	Reason       string   `json:"reason" jsonschema:"Why the theme ends now, free text."`
-	Achievements []string `json:"achievements" jsonschema:"What the theme achieved, one item per point (at least one)."`
+	Achievements []string `json:"achievements" jsonschema:"What the theme achieved, one item per point."`
 	parentInput
 
 	theme workspace.Theme
@@ -32,9 +32,9 @@ var endThemeTool = define(toolnames.EndTheme, "End theme", writes, (*Tools).EndT
 
 // EndThemeResult is the reply of end_theme.
 type EndThemeResult struct {
-	HeartbeatID string `json:"heartbeat_id" jsonschema:"the current heartbeat ID the end record is named by"`
-	ThemeFolder string `json:"theme_folder" jsonschema:"the theme that ended"`
-	EndRecord   string `json:"end_record" jsonschema:"artifacts/theme_histories/<ID>_end_<part>.md"`
+	HeartbeatID string `json:"heartbeat_id"` // the current heartbeat ID the end record is named by
+	ThemeFolder string `json:"theme_folder"` // the theme that ended
+	EndRecord   string `json:"end_record"`   // artifacts/theme_histories/<ID>_end_<part>.md
 }
 
 func (r *EndThemeResult) heartbeatID() string { return r.HeartbeatID }

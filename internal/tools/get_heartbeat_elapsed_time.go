@@ -16,56 +16,56 @@ import (
 
 // DeepWorkStatus is the declaration in force.
 type DeepWorkStatus struct {
-	File             string `json:"file" jsonschema:"the declaration, stats/deep_work/<ID>.txt"`
-	Mode             string `json:"mode" jsonschema:"flexible or strict"`
-	Activity         string `json:"activity" jsonschema:"what was declared"`
-	ElapsedSeconds   int64  `json:"elapsed_seconds" jsonschema:"seconds since the declaration"`
-	Deadline         string `json:"deadline,omitempty" jsonschema:"strict only: RFC 3339 deadline"`
-	RemainingSeconds *int64 `json:"remaining_seconds,omitempty" jsonschema:"strict only: seconds until the deadline"`
+	File             string `json:"file"`                        // the declaration, stats/deep_work/<ID>.txt
+	Mode             string `json:"mode"`                        // flexible or strict
+	Activity         string `json:"activity"`                    // what was declared
+	ElapsedSeconds   int64  `json:"elapsed_seconds"`             // seconds since the declaration
+	Deadline         string `json:"deadline,omitempty"`          // strict only: RFC 3339 deadline
+	RemainingSeconds *int64 `json:"remaining_seconds,omitempty"` // strict only: seconds until the deadline
 }
 
 // ThresholdStatus is one watchdog threshold and how far away it is.
 type ThresholdStatus struct {
-	Check            string `json:"check" jsonschema:"the watchdog check: inactivity or introspection"`
-	Level            string `json:"level" jsonschema:"the alert level at this threshold: info, warning or error"`
-	ThresholdSeconds int64  `json:"threshold_seconds" jsonschema:"the threshold"`
-	RemainingSeconds *int64 `json:"remaining_seconds,omitempty" jsonschema:"seconds until it is crossed (0 when already crossed), as the watchdog counts (introspection: working time); absent while waiting, for inactivity while strict deep work is in force, or when the watchdog cannot be read"`
-	Deadline         string `json:"deadline,omitempty" jsonschema:"inactivity while working: RFC 3339 time it is crossed unless you write a log or checkpoint first"`
-	Crossed          bool   `json:"crossed" jsonschema:"whether it is crossed now"`
-	Paused           bool   `json:"paused" jsonschema:"whether this check is paused now: by deep work, or by the operator's pause"`
+	Check            string `json:"check"`                       // the watchdog check: inactivity or introspection
+	Level            string `json:"level"`                       // the alert level at this threshold: info, warning or error
+	ThresholdSeconds int64  `json:"threshold_seconds"`           // the threshold
+	RemainingSeconds *int64 `json:"remaining_seconds,omitempty"` // seconds until it is crossed (0 when already crossed), as the watchdog counts (introspection: working time); absent while waiting, for inactivity while strict deep work is in force, or when the watchdog cannot be read
+	Deadline         string `json:"deadline,omitempty"`          // inactivity while working: RFC 3339 time it is crossed unless you write a log or checkpoint first
+	Crossed          bool   `json:"crossed"`                     // whether it is crossed now
+	Paused           bool   `json:"paused"`                      // whether this check is paused now: by deep work, or by the operator's pause
 }
 
 var elapsedTool = define(toolnames.GetHeartbeatElapsedTime, "Get heartbeat elapsed time", reads, (*Tools).GetHeartbeatElapsedTime,
 	"Read-only status, as the watchdog's checks judge it: working or waiting, since when, each threshold (inactivity: %s and %s of working time without proof) "+
 		"with the time left until it and whether it is crossed, deep work in force and its time left, the time since your latest activity log, checkpoint and introspection, "+
-		"and the watchdog's current notices. Takes no parameters.",
+		"and the watchdog's current notices.",
 	func(t *Tools) any { return humanize.Span(t.Thresholds.InactivityWarning.D()) },
 	func(t *Tools) any { return humanize.Span(t.Thresholds.InactivityError.D()) })
 
 // ElapsedResult is the reply of get_heartbeat_elapsed_time.
 type ElapsedResult struct {
-	HeartbeatID                string            `json:"heartbeat_id" jsonschema:"the current heartbeat ID"`
-	HeartbeatAgeSeconds        *int64            `json:"heartbeat_age_seconds,omitempty" jsonschema:"seconds since the current ID was minted"`
-	LastLog                    string            `json:"last_log,omitempty" jsonschema:"the latest activity log"`
-	SinceLastLogSeconds        *int64            `json:"since_last_log_seconds,omitempty" jsonschema:"seconds since the latest activity log"`
-	LastCheckpointMessage      string            `json:"last_checkpoint_message,omitempty" jsonschema:"what the latest checkpoint said"`
-	SinceLastCheckpointSeconds *int64            `json:"since_last_checkpoint_seconds,omitempty" jsonschema:"seconds since the latest checkpoint"`
-	SinceLastIntrospectionSecs *int64            `json:"since_last_introspection_seconds,omitempty" jsonschema:"seconds since the latest introspection log"`
-	DeepWork                   *DeepWorkStatus   `json:"deep_work,omitempty" jsonschema:"the deep work in force, if any"`
-	Work                       string            `json:"work" jsonschema:"working (a wakeup is unanswered), waiting (nothing is due), always (no schedule: always working), waiting_for_you, paused (the operator paused the watchdog: inactivity and introspection are not judged), or unknown (no watchdog is running, or no proof yet)"`
-	StretchStart               string            `json:"stretch_start,omitempty" jsonschema:"RFC 3339 start of the stretch inactivity counts from (the newest proof, tool call or unanswered wakeup); absent while waiting and during strict deep work"`
-	NotJudged                  string            `json:"not_judged,omitempty" jsonschema:"why mcp-heart cannot say which thresholds are crossed"`
-	Thresholds                 []ThresholdStatus `json:"thresholds" jsonschema:"each watchdog threshold and the time until it is crossed"`
-	Stage                      string            `json:"stage" jsonschema:"empty, notice (this cycle, from your latest log or the wakeup if later, has run past the inactivity warning) or split (past the error: split your work)"`
-	StageNote                  string            `json:"-"` // in the reply's text, which leads the structure: not said twice
-	PendingNoticesHeartbeatID  string            `json:"pending_notices_heartbeat_id,omitempty" jsonschema:"the heartbeat ID of the watchdog pulse the notices come from"`
-	PendingNotices             []string          `json:"-"` // in the reply's text, which leads the structure: not said twice
-	NoticesAgeSeconds          *int64            `json:"notices_age_seconds,omitempty" jsonschema:"how old the pulse the notices come from is"`
+	HeartbeatID                string            `json:"heartbeat_id"`                               // the current heartbeat ID
+	HeartbeatAgeSeconds        *int64            `json:"heartbeat_age_seconds,omitempty"`            // seconds since the current ID was minted
+	LastLog                    string            `json:"last_log,omitempty"`                         // the latest activity log
+	SinceLastLogSeconds        *int64            `json:"since_last_log_seconds,omitempty"`           // seconds since the latest activity log
+	LastCheckpointMessage      string            `json:"last_checkpoint_message,omitempty"`          // what the latest checkpoint said
+	SinceLastCheckpointSeconds *int64            `json:"since_last_checkpoint_seconds,omitempty"`    // seconds since the latest checkpoint
+	SinceLastIntrospectionSecs *int64            `json:"since_last_introspection_seconds,omitempty"` // seconds since the latest introspection log
+	DeepWork                   *DeepWorkStatus   `json:"deep_work,omitempty"`                        // the deep work in force, if any
+	Work                       string            `json:"work"`                                       // working (a wakeup is unanswered), waiting (nothing is due), always (no schedule: always working), waiting_for_you, paused (the operator paused the watchdog: inactivity and introspection are not judged), or unknown (no watchdog is running, or no proof yet)
+	StretchStart               string            `json:"stretch_start,omitempty"`                    // RFC 3339 start of the stretch inactivity counts from (the newest proof, tool call or unanswered wakeup); absent while waiting and during strict deep work
+	NotJudged                  string            `json:"not_judged,omitempty"`                       // why mcp-heart cannot say which thresholds are crossed
+	Thresholds                 []ThresholdStatus `json:"thresholds"`                                 // each watchdog threshold and the time until it is crossed
+	Stage                      string            `json:"stage"`                                      // empty, notice (this cycle, from your latest log or the wakeup if later, has run past the inactivity warning) or split (past the error: split your work)
+	StageNote                  string            `json:"-"`                                          // in the reply's text, which leads the structure: not said twice
+	PendingNoticesHeartbeatID  string            `json:"pending_notices_heartbeat_id,omitempty"`     // the heartbeat ID of the watchdog pulse the notices come from
+	PendingNotices             []string          `json:"-"`                                          // in the reply's text, which leads the structure: not said twice
+	NoticesAgeSeconds          *int64            `json:"notices_age_seconds,omitempty"`              // how old the pulse the notices come from is
 	// recoveryCheck is the check that held recovery when it gave up.
 	recoveryCheck string
-	Quiet         *QuietStatus `json:"quiet,omitempty" jsonschema:"why no wakeup comes now, when something holds them back"`
-	NextWakeup    string       `json:"next_wakeup,omitempty" jsonschema:"RFC 3339 time of the next scheduled wakeup, when one is due"`
-	Hooks         *HooksStatus `json:"hooks,omitempty" jsonschema:"whether your client's hooks reach the watchdog; absent when no watchdog is running"`
+	Quiet         *QuietStatus `json:"quiet,omitempty"`       // why no wakeup comes now, when something holds them back
+	NextWakeup    string       `json:"next_wakeup,omitempty"` // RFC 3339 time of the next scheduled wakeup, when one is due
+	Hooks         *HooksStatus `json:"hooks,omitempty"`       // whether your client's hooks reach the watchdog; absent when no watchdog is running
 }
 
 func (r *ElapsedResult) heartbeatID() string { return r.HeartbeatID }

@@ -18,22 +18,22 @@ const maxItemBytes = 64 << 10
 
 var previewTool = define(toolnames.PreviewNextTheme, "Preview next theme", reads, (*Tools).PreviewNextTheme,
 	"Read-only: the next theme idea in themebox/ (the first *.md by name that is not draft. or processed.) and its text, and how many more wait. "+
-		"Nothing changes; to take it, call start_theme with themebox_file. Takes no parameters.")
+		"Nothing changes; to take it, call start_theme with themebox_file.")
 
 var itemTool = define(toolnames.CheckAndProcessItem, "Check and process feedback", writes, (*Tools).CheckAndProcessItem,
 	"Take the first unprocessed feedback file in feedbackbox/: the reply gives its text, and the file is renamed processed.<name> so it is handed over once. "+
-		"Act on it, then record what you did in an activity log. Takes no parameters.")
+		"Act on it, then record what you did in an activity log.")
 
 // InboxItemResult is the reply of preview_next_theme and
 // check_and_process_item.
 type InboxItemResult struct {
-	Found     bool   `json:"found" jsonschema:"whether there was an item"`
-	File      string `json:"file,omitempty" jsonschema:"the item's path as found, e.g. themebox/next.md"`
-	Processed string `json:"processed,omitempty" jsonschema:"its new name, processed.<name>, when the tool marked it handled"`
-	Content   string `json:"content,omitempty" jsonschema:"the item's text"`
-	Truncated bool   `json:"truncated,omitempty" jsonschema:"whether the content was cut at 64 KiB"`
-	Remaining int    `json:"remaining" jsonschema:"how many more unprocessed items wait in the folder"`
-	Next      string `json:"next" jsonschema:"what to do now"`
+	Found     bool   `json:"found"`               // whether there was an item
+	File      string `json:"file,omitempty"`      // the item's path as found, e.g. themebox/next.md
+	Processed string `json:"processed,omitempty"` // its new name, processed.<name>, when the tool marked it handled
+	Content   string `json:"content,omitempty"`   // the item's text
+	Truncated bool   `json:"truncated,omitempty"` // whether the content was cut at 64 KiB
+	Remaining int    `json:"remaining"`           // how many more unprocessed items wait in the folder
+	Next      string `json:"next"`                // what to do now
 }
 
 func (r *InboxItemResult) heartbeatID() string { return "" }

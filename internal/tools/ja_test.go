@@ -11,6 +11,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/testutil"
+	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
 func TestJapaneseCatalogue(t *testing.T) { testutil.CheckCatalogue(t, ja, ".") }
@@ -26,9 +27,9 @@ func japanese(s string) bool {
 }
 
 // TestDescriptionsFollowLanguage: with language ja every description the
-// agent reads (tool, title, parameter, reply field, server instructions) is
-// Japanese; with en none is, and the schemas (names, enums, bounds) are the
-// same.
+// agent reads (tool, title, parameter, server instructions) is Japanese;
+// with en none is, and the schemas (names, enums, bounds) are the same but
+// for the activity types offered, which are the language's.
 func TestDescriptionsFollowLanguage(t *testing.T) {
 	schemas := map[lang.Lang][]string{}
 	for _, l := range []lang.Lang{lang.English, lang.Japanese} {
@@ -74,7 +75,14 @@ func TestDescriptionsFollowLanguage(t *testing.T) {
 			testutil.CheckJapanese(t, "server instructions", got)
 		}
 	}
-	if strings.Join(schemas[lang.English], "\n") != strings.Join(schemas[lang.Japanese], "\n") {
+	offered := func(values []string) string { b, _ := json.Marshal(values); return `"enum":` + string(b) }
+	en := strings.Join(schemas[lang.English], "\n")
+	jaSchemas := strings.Join(schemas[lang.Japanese], "\n")
+	if !strings.Contains(jaSchemas, offered(workspace.JapaneseActivityTypes)) || !strings.Contains(en, offered(activityTypeNames()[:len(workspace.ActivityTypes)])) {
+		t.Errorf("activity_type does not offer each language's values:\n%s\n---\n%s", en, jaSchemas)
+	}
+	jaSchemas = strings.Replace(jaSchemas, offered(workspace.JapaneseActivityTypes), offered(activityTypeNames()[:len(workspace.ActivityTypes)]), 1)
+	if en != jaSchemas {
 		t.Errorf("the schemas differ between languages:\n%s\n---\n%s", schemas[lang.English], schemas[lang.Japanese])
 	}
 }

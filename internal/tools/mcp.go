@@ -43,15 +43,14 @@ func (h hint) option() mcp.ToolOption {
 }
 
 // tool is one MCP tool, defined in its own file: name, English title and
-// description, hints, input type, output type and handler. Texts are
-// rendered in the agent's language when the server is built.
+// description, hints, input type and handler. Texts are rendered in the
+// agent's language when the server is built.
 type tool struct {
 	name, title, description string
 	args                     []func(*Tools) any // the description's format arguments
 	hints                    hint
 	describe                 func(*Tools) *checker // the input's rules, for its schema
 	inputBase                func() map[string]any // mcp-go's schema of the input
-	output                   mcp.ToolOption
 	handler                  func(*Tools) server.ToolHandlerFunc
 }
 
@@ -67,7 +66,6 @@ func define[In any, PIn interface {
 	return tool{
 		name: name, title: title, description: description, args: args, hints: h,
 		describe: describe[In, PIn], inputBase: mcp.SchemaFor[In],
-		output: mcp.WithOutputSchema[Out](),
 		handler: func(t *Tools) server.ToolHandlerFunc {
 			return handle[In, PIn](t, name, func(in In) (R, error) { return run(t, in) })
 		},
@@ -98,37 +96,23 @@ func (t *Tools) Definitions() []server.ServerTool {
 			}
 			desc = t.trf(d.description, args...)
 		}
-		mt := mcp.NewTool(d.name, mcp.WithToolTitle(t.tr(d.title)), d.hints.option(), d.output, mcp.WithDescription(desc))
+		mt := mcp.NewTool(d.name, mcp.WithToolTitle(t.tr(d.title)), d.hints.option(), mcp.WithDescription(desc))
 		mt.InputSchema = t.inputSchema(d.describe(t), d.inputBase())
-		t.localizeOutput(&mt)
-		withTextProperty(&mt, t.tr(textDescription))
+		mt.OutputSchema = outputSchema()
 		out = append(out, server.ServerTool{Tool: mt, Handler: d.handler(t)})
 	}
 	return out
 }
 
-// localizeOutput puts the descriptions of a tool's output schema (from the
-// result types' jsonschema tags) into the agent's language.
-func (t *Tools) localizeOutput(tool *mcp.Tool) {
-	var walk func(v any)
-	walk = func(v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, y := range x {
-				if s, ok := y.(string); ok && k == "description" {
-					x[k] = t.tr(s)
-				} else {
-					walk(y)
-				}
-			}
-		case []any:
-			for _, y := range x {
-				walk(y)
-			}
-		}
-	}
-	walk(tool.OutputSchema.Properties)
-	walk(tool.OutputSchema.Defs)
+// outputSchema is every tool's output schema: the structured reply leads
+// with "text", the reply's words, where every instruction and reason is;
+// the fields after it (the result types', in docs/mcp-heart.md) are left
+// open. No model is shown an output schema (Claude Code hands its model
+// the structured content, Gemini CLI the text), while every client keeps
+// the tool list and compiles each schema it declares: the fields' own
+// schemas were two thirds of the list, and said again what the text says.
+func outputSchema() mcp.ToolOutputSchema {
+	return mcp.ToolOutputSchema{Type: "object", Properties: map[string]any{"text": map[string]any{"type": "string"}}, Required: []string{"text"}}
 }
 
 // handle adapts a domain method to an MCP handler: it decodes the arguments
@@ -173,9 +157,6 @@ func handle[In any, PIn interface {
 	}
 }
 
-// textDescription is the output schema's description of "text".
-const textDescription = "this reply's words, the same as its text content: every instruction and every reason it gives (why no wakeup comes, what to write and when) is here"
-
 // withText is out's structured content with its text first, as "text":
 // Claude Code hands its model only the structured content, Gemini CLI only
 // the text, so every instruction the text gives must be in both, and a
@@ -196,16 +177,6 @@ func withText(out any, text string) (json.RawMessage, error) {
 		return b, nil
 	}
 	return append(b, '}'), nil
-}
-
-// withTextProperty declares "text" in a tool's output schema, first among
-// what it requires.
-func withTextProperty(tool *mcp.Tool, description string) {
-	if tool.OutputSchema.Properties == nil {
-		tool.OutputSchema.Properties = map[string]any{}
-	}
-	tool.OutputSchema.Properties["text"] = map[string]any{"type": "string", "description": description}
-	tool.OutputSchema.Required = append([]string{"text"}, tool.OutputSchema.Required...)
 }
 
 // call decodes args into In, validates it and, when every parameter is

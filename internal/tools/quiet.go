@@ -14,17 +14,17 @@ import (
 // QuietStatus is why no wakeup comes now, as the watchdog published it at
 // its last pulse (chambers.schedule.blocked).
 type QuietStatus struct {
-	Why   string `json:"why" jsonschema:"paused, gave_up, budget_spent, daily_cap, breaker_open, held_service (the model's own rate limit or overload) or outside_active_hours"`
-	Until string `json:"until,omitempty" jsonschema:"RFC 3339 time it lifts by itself; absent when a person, or your next activity log, lifts it"`
+	Why   string `json:"why"`             // paused, gave_up, budget_spent, daily_cap, breaker_open, held_service (the model's own rate limit or overload) or outside_active_hours
+	Until string `json:"until,omitempty"` // RFC 3339 time it lifts by itself; absent when a person, or your next activity log, lifts it
 }
 
 // HooksStatus is whether the client's hooks reach the watchdog: the rules
 // that depend on them (the turn's end answers a wakeup; tool calls count as
 // proof) hold only while they do.
 type HooksStatus struct {
-	Heard           bool   `json:"heard" jsonschema:"whether the watchdog has heard from your client's hooks since it started"`
-	LastHeard       string `json:"last_heard,omitempty" jsonschema:"RFC 3339 time of the newest hook event"`
-	WatchdogStarted string `json:"watchdog_started,omitempty" jsonschema:"RFC 3339 time the watchdog started (hooks are counted from then)"`
+	Heard           bool   `json:"heard"`                      // whether the watchdog has heard from your client's hooks since it started
+	LastHeard       string `json:"last_heard,omitempty"`       // RFC 3339 time of the newest hook event
+	WatchdogStarted string `json:"watchdog_started,omitempty"` // RFC 3339 time the watchdog started (hooks are counted from then)
 	// exec: each wakeup is a run, answered by its successful end, hooks
 	// or not.
 	exec bool

@@ -19,7 +19,7 @@ var toolIDRe = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}$`)
 
 type reportToolUsageInput struct {
 	ToolID string `json:"tool_id" jsonschema:"The tool's ID, e.g. gemini.google.search: letters, digits, _, . and -."`
-	Status string `json:"status" jsonschema:"success (it worked: cooldown) or quota_exceeded (its quota or rate limit hit: lock)."`
+	Status string `json:"status" jsonschema:"success (it worked) or quota_exceeded (its quota or rate limit was hit)."`
 }
 
 // The values of status, matched exactly.
@@ -45,11 +45,11 @@ var usageTool = define(toolnames.ReportToolUsage, "Report tool usage", writes, (
 
 // ToolUsageResult is the reply of report_tool_usage.
 type ToolUsageResult struct {
-	ToolID  string `json:"tool_id" jsonschema:"the tool reported"`
-	Status  string `json:"status" jsonschema:"success or quota_exceeded"`
-	Marker  string `json:"marker" jsonschema:"the restriction marker written, stats/cooldown/<tool> or stats/lock/<tool>"`
-	Until   string `json:"until" jsonschema:"RFC 3339 time until which the tool should not be used"`
-	Cleared string `json:"cleared,omitempty" jsonschema:"a lock marker a success removed"`
+	ToolID  string `json:"tool_id"`           // the tool reported
+	Status  string `json:"status"`            // success or quota_exceeded
+	Marker  string `json:"marker"`            // the restriction marker written, stats/cooldown/<tool> or stats/lock/<tool>
+	Until   string `json:"until"`             // RFC 3339 time until which the tool should not be used
+	Cleared string `json:"cleared,omitempty"` // a lock marker a success removed
 }
 
 func (r *ToolUsageResult) heartbeatID() string { return "" }

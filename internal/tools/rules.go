@@ -153,6 +153,15 @@ func (c *checker) boolean(f *bool, fix say) (given bool) {
 	return true
 }
 
+// describeAs gives field's schema the description desc (English, a
+// catalogue key) instead of its tag's: for a parameter said in full where
+// it matters and short elsewhere.
+func (c *checker) describeAs(f *string, desc string) {
+	if c.describe {
+		c.of(f).desc = desc
+	}
+}
+
 // enum states a string field's allowed values for the schema and checks
 // it as text; the caller matches the value, as leniently as it means to.
 func (c *checker) enum(f *string, values []string, hint say) bool {

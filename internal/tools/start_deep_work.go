@@ -21,7 +21,7 @@ const (
 )
 
 type startDeepWorkInput struct {
-	Mode                   string `json:"mode" jsonschema:"flexible (until the next activity log; checkpoints still count) or strict (fixed minutes; inactivity, introspection and stale_id paused)."`
+	Mode                   string `json:"mode" jsonschema:"flexible or strict, as the tool's description says."`
 	ActivityDescription    string `json:"activity_description" jsonschema:"What you will work on, %d to %d characters on one line."`
 	PlannedDurationMinutes int    `json:"planned_duration_minutes,omitempty" jsonschema:"Strict mode only, and required there: planned length in whole minutes, 1 to %d. Leave it out for flexible mode."`
 }
@@ -63,15 +63,15 @@ var deepWorkTool = define(toolnames.StartDeepWork, "Start deep work", writes, (*
 
 // DeepWorkResult is the reply of start_deep_work.
 type DeepWorkResult struct {
-	HeartbeatID    string   `json:"heartbeat_id" jsonschema:"the current heartbeat ID the declaration is named by"`
-	Path           string   `json:"path" jsonschema:"the declaration, stats/deep_work/<ID>.txt"`
-	Mode           string   `json:"mode" jsonschema:"flexible or strict"`
-	Activity       string   `json:"activity" jsonschema:"the activity description as recorded"`
-	DeclaredAt     string   `json:"declared_at" jsonschema:"RFC 3339 time of the declaration"`
-	PlannedMinutes int      `json:"planned_minutes,omitempty" jsonschema:"strict only: planned length in minutes"`
-	Deadline       string   `json:"deadline,omitempty" jsonschema:"strict only: RFC 3339 time the declaration expires"`
-	Expired        []string `json:"expired" jsonschema:"older active declarations this one superseded, renamed to <ID>.expired.txt"`
-	Rules          string   `json:"-"` // in the reply's text, which leads the structure: not said twice
+	HeartbeatID    string   `json:"heartbeat_id"`              // the current heartbeat ID the declaration is named by
+	Path           string   `json:"path"`                      // the declaration, stats/deep_work/<ID>.txt
+	Mode           string   `json:"mode"`                      // flexible or strict
+	Activity       string   `json:"activity"`                  // the activity description as recorded
+	DeclaredAt     string   `json:"declared_at"`               // RFC 3339 time of the declaration
+	PlannedMinutes int      `json:"planned_minutes,omitempty"` // strict only: planned length in minutes
+	Deadline       string   `json:"deadline,omitempty"`        // strict only: RFC 3339 time the declaration expires
+	Expired        []string `json:"expired"`                   // older active declarations this one superseded, renamed to <ID>.expired.txt
+	Rules          string   `json:"-"`                         // in the reply's text, which leads the structure: not said twice
 }
 
 func (r *DeepWorkResult) heartbeatID() string { return r.HeartbeatID }

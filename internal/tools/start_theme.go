@@ -32,6 +32,8 @@ func (in *startThemeInput) validate(c *checker) {
 	c.text(&in.Reason, sayf("why you start this theme"))
 	c.list(&in.ActivityContent, sayf("what you did to start the theme, one item per point"))
 	in.parent = c.parent(&in.parentInput)
+	c.describeAs(&in.ParentThemeStartID, parentThemeIDFull)
+	c.describeAs(&in.ParentThemePart, parentThemePartFull)
 	// The themebox file is looked at once the rest is good.
 	if c.err() == nil {
 		c.themebox(&in.ThemeboxFile)
@@ -40,16 +42,16 @@ func (in *startThemeInput) validate(c *checker) {
 
 var startThemeTool = define(toolnames.StartTheme, "Start theme", writes, (*Tools).StartTheme,
 	"Start a long-running theme: creates artifacts/<current heartbeat ID>_<theme_directory_part>/histories/ (or under the parent theme's subthemes/), writes the start record in artifacts/theme_histories/, "+
-		"and marks the themebox file it came from as processed. The reply gives theme_start_id and theme_directory_part to use in create_activity_log.")
+		"and marks the themebox file it came from as processed. The reply gives theme_start_id (this ID, the first 14 digits of the folder's name) and theme_directory_part: the pair every theme tool takes.")
 
 // StartThemeResult is the reply of start_theme.
 type StartThemeResult struct {
-	ThemeStartID       string `json:"theme_start_id" jsonschema:"the theme's start ID (the current heartbeat ID); pass it as theme_start_id to create_activity_log and end_theme"`
-	ThemeDirectoryPart string `json:"theme_directory_part" jsonschema:"the directory part; pass it as theme_directory_part"`
-	ThemeFolder        string `json:"theme_folder" jsonschema:"the theme folder, workspace-relative"`
-	HistoriesFolder    string `json:"histories_folder" jsonschema:"where the theme's activity logs go"`
-	StartRecord        string `json:"start_record" jsonschema:"artifacts/theme_histories/<ID>_start_<part>.md"`
-	ThemeboxProcessed  string `json:"themebox_processed,omitempty" jsonschema:"the themebox file's new name, themebox/processed.<name>"`
+	ThemeStartID       string `json:"theme_start_id"`               // the theme's start ID (the current heartbeat ID); pass it as theme_start_id to create_activity_log and end_theme
+	ThemeDirectoryPart string `json:"theme_directory_part"`         // the directory part; pass it as theme_directory_part
+	ThemeFolder        string `json:"theme_folder"`                 // the theme folder, workspace-relative
+	HistoriesFolder    string `json:"histories_folder"`             // where the theme's activity logs go
+	StartRecord        string `json:"start_record"`                 // artifacts/theme_histories/<ID>_start_<part>.md
+	ThemeboxProcessed  string `json:"themebox_processed,omitempty"` // the themebox file's new name, themebox/processed.<name>
 }
 
 func (r *StartThemeResult) heartbeatID() string { return r.ThemeStartID }

@@ -9,14 +9,21 @@ import (
 
 // themeInput names a theme; parentInput its parent, for a sub-theme.
 type themeInput struct {
-	ThemeStartID string `json:"theme_start_id" jsonschema:"The theme's start ID: 14 digits YYYYMMDDHHMMSS, the first part of the theme folder name artifacts/<theme_start_id>_<theme_directory_part>/ (start_theme returns it)."`
-	ThemePart    string `json:"theme_directory_part" jsonschema:"The theme folder's name after the ID and underscore, e.g. ai_research for artifacts/20250101120000_ai_research/. One folder name: no / or \\, no .., no leading dot."`
+	ThemeStartID string `json:"theme_start_id" jsonschema:"The theme's start ID."`
+	ThemePart    string `json:"theme_directory_part" jsonschema:"The theme's directory part."`
 }
 
 type parentInput struct {
-	ParentThemeStartID string `json:"parent_theme_start_id,omitempty" jsonschema:"Only for a sub-theme (artifacts/<parent>/subthemes/<theme>/): the parent theme's 14-digit start ID. Give it together with parent_theme_directory_part, or leave both out."`
-	ParentThemePart    string `json:"parent_theme_directory_part,omitempty" jsonschema:"Only for a sub-theme: the parent theme's directory part. Give it together with parent_theme_start_id, or leave both out."`
+	ParentThemeStartID string `json:"parent_theme_start_id,omitempty" jsonschema:"Sub-theme only: the parent theme's start ID."`
+	ParentThemePart    string `json:"parent_theme_directory_part,omitempty" jsonschema:"Sub-theme only: the parent theme's directory part."`
 }
+
+// The theme pair and the parent pair are said in full once, where a
+// theme is made (start_theme); the tools that name a theme say them short.
+const (
+	parentThemeIDFull   = "Only for a sub-theme (artifacts/<parent>/subthemes/<theme>/): the parent theme's 14-digit start ID. Give it together with parent_theme_directory_part, or leave both out."
+	parentThemePartFull = "Only for a sub-theme: the parent theme's directory part. Give it together with parent_theme_start_id, or leave both out."
+)
 
 // The hints of the theme parameters, for the fixes of bad calls: each
 // names the value (a noun), which the fix puts inside its one instruction.

@@ -20,9 +20,9 @@ type createThemeExpertContextInput struct {
 	themeInput
 	parentInput
 	ExpertRole        string   `json:"expert_role" jsonschema:"The expert you become for this theme, one line, e.g. a marine biologist who writes for children."`
-	ExpertPerspective []string `json:"expert_perspective" jsonschema:"How this expert looks at the theme, one point per item (at least one)."`
-	Constraints       []string `json:"constraints" jsonschema:"What this expert must keep to, one point per item (at least one)."`
-	ExpectedOutcome   []string `json:"expected_outcome" jsonschema:"What the theme should produce, one point per item (at least one)."`
+	ExpertPerspective []string `json:"expert_perspective" jsonschema:"How this expert looks at the theme, one point per item."`
+	Constraints       []string `json:"constraints" jsonschema:"What this expert must keep to, one point per item."`
+	ExpectedOutcome   []string `json:"expected_outcome" jsonschema:"What the theme should produce, one point per item."`
 
 	theme workspace.Theme
 }
@@ -60,11 +60,11 @@ var latestCtxTool = define(toolnames.GetLatestThemeContext, "Get latest theme co
 // ThemeContextResult is the reply of create_theme_expert_context and
 // get_latest_theme_context.
 type ThemeContextResult struct {
-	Found     bool   `json:"found" jsonschema:"whether a context exists (always true after create)"`
-	File      string `json:"file,omitempty" jsonschema:"the context file, <theme>/contexts/<ID>.md"`
-	Inherited bool   `json:"inherited,omitempty" jsonschema:"true when a sub-theme has none of its own and this is the parent theme's"`
-	Content   string `json:"content,omitempty" jsonschema:"the context's text"`
-	Next      string `json:"next" jsonschema:"what to do now"`
+	Found     bool   `json:"found"`               // whether a context exists (always true after create)
+	File      string `json:"file,omitempty"`      // the context file, <theme>/contexts/<ID>.md
+	Inherited bool   `json:"inherited,omitempty"` // true when a sub-theme has none of its own and this is the parent theme's
+	Content   string `json:"content,omitempty"`   // the context's text
+	Next      string `json:"next"`                // what to do now
 }
 
 func (r *ThemeContextResult) heartbeatID() string { return "" }

@@ -46,14 +46,14 @@ var latestLogTool = define(toolnames.GetLatestActivityLog, "Get latest activity 
 
 // LogEntry is one activity log with its text.
 type LogEntry struct {
-	Path    string `json:"path" jsonschema:"the activity log, workspace-relative"`
-	Content string `json:"content" jsonschema:"its text (cut at 64 KiB)"`
+	Path    string `json:"path"`    // the activity log, workspace-relative
+	Content string `json:"content"` // its text (cut at 64 KiB)
 }
 
 // LatestLogsResult is the reply of get_latest_activity_log.
 type LatestLogsResult struct {
-	Logs  []LogEntry `json:"logs" jsonschema:"the newest activity logs of the theme, newest first"`
-	Total int        `json:"total" jsonschema:"how many activity logs the theme has"`
+	Logs  []LogEntry `json:"logs"`  // the newest activity logs of the theme, newest first
+	Total int        `json:"total"` // how many activity logs the theme has
 }
 
 func (r *LatestLogsResult) heartbeatID() string { return "" }
@@ -138,15 +138,15 @@ var artifactsTool = define(toolnames.ListThemeArtifacts, "List theme artifacts",
 
 // ArtifactEntry is one file of a theme folder.
 type ArtifactEntry struct {
-	Path     string `json:"path" jsonschema:"the file, workspace-relative"`
-	Size     int64  `json:"size" jsonschema:"its size in bytes"`
-	Modified string `json:"modified" jsonschema:"its modification time, RFC 3339"`
+	Path     string `json:"path"`     // the file, workspace-relative
+	Size     int64  `json:"size"`     // its size in bytes
+	Modified string `json:"modified"` // its modification time, RFC 3339
 }
 
 // ArtifactsResult is the reply of list_theme_artifacts.
 type ArtifactsResult struct {
-	Files      []ArtifactEntry `json:"files" jsonschema:"files of the theme folder, by path, histories excluded"`
-	NextCursor string          `json:"next_cursor,omitempty" jsonschema:"pass it as cursor for the next page; absent on the last page"`
+	Files      []ArtifactEntry `json:"files"`                 // files of the theme folder, by path, histories excluded
+	NextCursor string          `json:"next_cursor,omitempty"` // pass it as cursor for the next page; absent on the last page
 }
 
 func (r *ArtifactsResult) heartbeatID() string { return "" }

@@ -31,6 +31,15 @@ const subscriberQueue = 2048
 
 func newHub() *hub { return &hub{subs: map[chan event]struct{}{}} }
 
+// listening reports whether any page is subscribed: with none, a pulse's
+// event is not worth encoding (a page that subscribes later starts from
+// the current status).
+func (h *hub) listening() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.subs) > 0
+}
+
 func (h *hub) subscribe() (<-chan event, func()) {
 	ch := make(chan event, subscriberQueue)
 	h.mu.Lock()

@@ -165,6 +165,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // Publish sends an agent's new state to every page (one event per pulse).
 func (s *Server) Publish(st state.State) {
+	if !s.hub.listening() {
+		return
+	}
 	s.hub.send(event{name: "status", data: mustJSON(s.agent(st))})
 }
 
@@ -177,7 +180,9 @@ func (s *Server) PublishAlert(a Alert) {
 	}
 	s.alerts[a.Agent] = l
 	s.mu.Unlock()
-	s.hub.send(event{name: "alert", data: mustJSON(a)})
+	if s.hub.listening() {
+		s.hub.send(event{name: "alert", data: mustJSON(a)})
+	}
 }
 
 func (s *Server) agent(st state.State) Agent {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/safeopen"
 )
 
 // CheckpointEntry is one line of a checkpoint file: "HH:MM:SS <message>".
@@ -84,10 +86,11 @@ func AppendCheckpoint(existing []byte, t time.Time, msg string) []byte {
 const checkpointLock = ".checkpoint.lock"
 
 // AddCheckpoint appends the line "HH:MM:SS msg" (t in the workspace's zone)
-// to stats/checkpoints/<id>.txt, rewriting the file atomically with its old
-// lines kept, and records it in the latest-proof index. Both happen under a
-// lock shared by every process, so the index's message is the file's last
-// line. It returns the new entry as a proof.
+// to stats/checkpoints/<id>.txt, rewriting the file atomically and durably
+// with its old lines kept, and records it in the latest-proof index. Both
+// happen under a lock shared by every process, so the index's message is
+// the file's last line. The folder is opened once for the read, the write
+// and its sync. It returns the new entry as a proof.
 func (w *Workspace) AddCheckpoint(id ID, t time.Time, msg string) (Proof, error) {
 	rel := CheckpointsDir + "/" + string(id) + ".txt"
 	unlock, err := w.lock(checkpointLock)
@@ -95,18 +98,29 @@ func (w *Workspace) AddCheckpoint(id ID, t time.Time, msg string) (Proof, error)
 		return Proof{}, fmt.Errorf("lock checkpoints: %w", err)
 	}
 	defer unlock()
-	old, err := w.ReadAll(rel, MaxTextFile)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return Proof{}, fmt.Errorf("add checkpoint: %w", err)
-	}
-	if err := w.WriteFile(rel, AppendCheckpoint(old, t.In(w.Loc), msg)); err != nil {
-		return Proof{}, fmt.Errorf("add checkpoint: %w", err)
-	}
-	fi, err := w.Stat(rel)
+	var mod time.Time
+	sync := w.fsync()
+	err = w.in(CheckpointsDir, func(r *os.Root, dir string) error {
+		d, err := openDirIn(r, dir)
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		name := string(id) + ".txt"
+		old, err := safeopen.ReadHeadIn(d, name, MaxTextFile+1)
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		if int64(len(old)) > MaxTextFile {
+			return fmt.Errorf("read %s: %w (over %d bytes)", rel, safeopen.ErrTooLarge, MaxTextFile)
+		}
+		mod, err = replaceIn(d, name, AppendCheckpoint(old, t.In(w.Loc), msg), sync)
+		return err
+	})
 	if err != nil {
 		return Proof{}, fmt.Errorf("add checkpoint: %w", err)
 	}
-	p := Proof{Path: rel, ID: id, ModTime: fi.ModTime(), Message: OneLine(msg)}
+	p := Proof{Path: rel, ID: id, ModTime: mod, Message: OneLine(msg)}
 	if err := w.UpdateLatest(func(l *Latest) { l.NoteCheckpoint(p) }); err != nil {
 		return p, err
 	}

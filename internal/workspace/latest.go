@@ -89,6 +89,13 @@ func (w *Workspace) ReadLatest() (Latest, error) {
 // it holds no log yet (a workspace the old system wrote) the history is
 // scanned once first, so the stored index is whole from then on. The file is
 // written only when its content changes.
+//
+// The index is written atomically but not synced: it is a cache of what the
+// files say, never the only record of anything. The proof it names was
+// synced before it (the write that calls this), and a power cut that brings
+// the index back older or empty costs a scan: every reader checks the
+// index against its files, an index with no log is rebuilt from the
+// history, and the watchdog's pulse notes the proofs its scan finds.
 func (w *Workspace) UpdateLatest(fn func(*Latest)) error {
 	return w.updateLatest(fn, true)
 }
@@ -106,7 +113,7 @@ func (w *Workspace) updateLatest(fn func(*Latest), scan bool) error {
 		return fmt.Errorf("lock %s: %w", LatestFile, err)
 	}
 	defer unlock()
-	l, raw := w.readVerified()
+	l, raw := w.loaded()
 	if scan && l.Log == nil {
 		if l, err = w.withScan(l); err != nil {
 			return err
@@ -121,7 +128,30 @@ func (w *Workspace) updateLatest(fn func(*Latest), scan bool) error {
 	if bytes.Equal(out, raw) {
 		return nil
 	}
-	return w.WriteFile(LatestFile, out)
+	return w.WriteFileNoSync(LatestFile, out)
+}
+
+// loaded is the stored index checked against its files, and the file as
+// read. When the file is still what this workspace's last LoadLatest read
+// (the same call's, in a tool that reads the index and then writes a
+// proof), that check is taken over instead of statting every file again.
+func (w *Workspace) loaded() (Latest, []byte) {
+	w.mu.Lock()
+	memo := w.latest
+	w.latest = latestMemo{}
+	w.mu.Unlock()
+	if memo.raw != nil {
+		if raw, err := w.ReadFile(LatestFile, MaxTextFile); err == nil && bytes.Equal(raw, memo.raw) {
+			return memo.l, raw
+		}
+	}
+	return w.readVerified()
+}
+
+// latestMemo is the index LoadLatest returned and the file it read it from.
+type latestMemo struct {
+	raw []byte
+	l   Latest
 }
 
 // LoadLatest returns the index, checked against the files it names: an entry
@@ -130,11 +160,19 @@ func (w *Workspace) updateLatest(fn func(*Latest), scan bool) error {
 // read-only tool stays read-only; the next UpdateLatest, or the watchdog's
 // pulse, stores the index).
 func (w *Workspace) LoadLatest() (Latest, error) {
-	l, _ := w.readVerified()
-	if l.Log != nil {
-		return l, nil
+	l, raw := w.readVerified()
+	if l.Log == nil {
+		var err error
+		if l, err = w.withScan(l); err != nil {
+			return l, err
+		}
 	}
-	return w.withScan(l)
+	if raw != nil {
+		w.mu.Lock()
+		w.latest = latestMemo{raw: raw, l: l}
+		w.mu.Unlock()
+	}
+	return l, nil
 }
 
 // withScan is the scanned index with l's checkpoint kept if newer.

@@ -80,3 +80,31 @@ func TestIndexAndCheckpointRefuseStatsOutside(t *testing.T) {
 		t.Fatal("checkpoints/ created outside")
 	}
 }
+
+// An update takes over the check of the index its own call loaded only
+// while the file is unchanged: what another process wrote in between is
+// read and kept.
+func TestUpdateKeepsWhatAnotherProcessWroteSinceTheLoad(t *testing.T) {
+	w, _ := newLogged(t)
+	other, err := New(w.Root, time.UTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.UpdateLatest(func(*Latest) {}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.LoadLatest(); err != nil {
+		t.Fatal(err)
+	}
+	cp, err := other.AddCheckpoint("20260101000200", time.Now(), "from the other process")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.UpdateLatest(func(l *Latest) {}); err != nil {
+		t.Fatal(err)
+	}
+	stored, err := w.ReadLatest()
+	if err != nil || stored.Checkpoint == nil || stored.Checkpoint.Path != cp.Path {
+		t.Fatalf("stored index = %+v, %v; want the other process's checkpoint kept", stored.Checkpoint, err)
+	}
+}

@@ -48,9 +48,14 @@ var ErrNoCurrentID = errors.New("no current heartbeat ID")
 type Workspace struct {
 	Root string
 	Loc  *time.Location
+	// Sync makes a written file or a folder's new entry durable: every
+	// fsync of this workspace's writers goes through it. nil is
+	// (*os.File).Sync; a test counts the syncs of a call with it.
+	Sync func(*os.File) error
 
-	mu   sync.Mutex
-	root *os.Root
+	mu     sync.Mutex
+	root   *os.Root
+	latest latestMemo // what LoadLatest last returned, for the update after it
 }
 
 // New returns the workspace at root with IDs read in loc (nil means Local).

@@ -180,10 +180,14 @@ func (w *Workspace) MkdirAll(rel string) error {
 func (w *Workspace) lock(name string) (func(), error) {
 	var f *os.File
 	err := w.in(StatsDir, func(r *os.Root, dir string) error {
+		var err error
+		f, err = safeopen.OpenIn(r, dir+"/"+name, os.O_CREATE|os.O_RDONLY, 0o600)
+		if !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
 		if err := r.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
-		var err error
 		f, err = safeopen.OpenIn(r, dir+"/"+name, os.O_CREATE|os.O_RDONLY, 0o600)
 		return err
 	})

@@ -18,11 +18,17 @@ const TempMaxAge = time.Hour
 // IsWriterTemp reports whether name is a temp file of this project's atomic
 // writers: renameio's "."+target+random digits (a random int64, so 12 digits
 // or more in practice) beside a file of a kind the tools write, or the
-// staging file ".stage-"+digits of an exclusive create. A name a person or an
-// agent would choose does not match.
+// staging file ".stage-"+digits of an exclusive create, or a scanner's
+// barrier ".scan-barrier-PID-N-N" (touched at every pulse while its watchdog
+// lives, so only a killed one's ages). A name a person or an agent would
+// choose does not match.
 func IsWriterTemp(name string) bool {
 	if strings.HasPrefix(name, ".stage-") {
 		return len(name) > len(".stage-") && allDigits(name[len(".stage-"):])
+	}
+	if rest, ok := strings.CutPrefix(name, ".scan-barrier-"); ok {
+		parts := strings.Split(rest, "-")
+		return len(parts) == 3 && parts[0] != "" && parts[1] != "" && parts[2] != "" && allDigits(strings.Join(parts, ""))
 	}
 	if !strings.HasPrefix(name, ".") {
 		return false

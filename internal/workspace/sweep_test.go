@@ -16,6 +16,9 @@ func TestIsWriterTemp(t *testing.T) {
 		".latest_proof.json902348239482394823":  true,
 		".2025-06-01.jsonl123456789012":         true,
 		".stage-1234567":                        true,
+		".scan-barrier-4242-1-0":                true,
+		".scan-barrier-4242-1":                  false,
+		".scan-barrier-a-1-0":                   false,
 		".20250101120000.md12345678901":         false, // 11 digits: not renameio's
 		".notes.md2":                            false,
 		".gitignore":                            false,

@@ -44,6 +44,10 @@ func (w *Workspace) WriteFileNoSync(rel string, data []byte) error {
 }
 
 func (w *Workspace) replace(rel string, data []byte, durable bool) error {
+	var sync syncer
+	if durable {
+		sync = w.fsync()
+	}
 	err := w.in(rel, func(r *os.Root, name string) error {
 		dir, base := path.Split(name)
 		d, err := openDirIn(r, path.Clean(dir))
@@ -51,7 +55,8 @@ func (w *Workspace) replace(rel string, data []byte, durable bool) error {
 			return err
 		}
 		defer d.Close()
-		return ReplaceIn(d, base, data, durable)
+		_, err = replaceIn(d, base, data, sync)
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("write %s: %w", rel, err)
@@ -63,22 +68,34 @@ func (w *Workspace) replace(rel string, data []byte, durable bool) error {
 // durably (the file and the folder synced) when durable. A new file is
 // 0644; a replaced one keeps its mode.
 func ReplaceIn(d *os.Root, base string, data []byte, durable bool) error {
-	tmp, err := stageTemp(d, ".", data, time.Time{}, durable)
-	if err != nil {
-		return err
+	var sync syncer
+	if durable {
+		sync = syncFile
 	}
+	_, err := replaceIn(d, base, data, sync)
+	return err
+}
+
+// replaceIn is ReplaceIn syncing with sync (nil: not durable); it returns
+// the new file's modification time.
+func replaceIn(d *os.Root, base string, data []byte, sync syncer) (time.Time, error) {
+	// The temp is made with the mode of the file it replaces, so it needs
+	// no chmod of its own unless the umask took bits away.
+	perm := os.FileMode(0o644)
 	if fi, err := d.Lstat(base); err == nil && fi.Mode().IsRegular() {
-		_ = d.Chmod(tmp, fi.Mode().Perm())
+		perm = fi.Mode().Perm()
+	}
+	tmp, mod, err := stageTemp(d, ".", data, time.Time{}, sync, perm)
+	if err != nil {
+		return time.Time{}, err
 	}
 	midWrite()
 	if err := d.Rename(tmp, base); err != nil {
 		d.Remove(tmp)
-		return err
+		return time.Time{}, err
 	}
-	if durable {
-		syncIn(d)
-	}
-	return nil
+	syncIn(d, sync)
+	return mod, nil
 }
 
 // SequenceName is the n-th name for id with the given extension: n = 0 gives
@@ -97,7 +114,17 @@ func SequenceName(id ID, n int, ext string) string {
 // when the name exists, so concurrent writers never share or clobber a name,
 // and the name never holds a partial file.
 func (w *Workspace) ClaimSequenced(dir string, id ID, ext string, data []byte) (string, error) {
+	rel, _, err := w.ClaimSequencedTime(dir, id, ext, data)
+	return rel, err
+}
+
+// ClaimSequencedTime is ClaimSequenced also returning the new file's
+// modification time, read from the file as it was staged: the caller need
+// not walk to it again.
+func (w *Workspace) ClaimSequencedTime(dir string, id ID, ext string, data []byte) (string, time.Time, error) {
 	var claimed string
+	var mod time.Time
+	sync := w.fsync()
 	err := w.in(dir, func(r *os.Root, name string) error {
 		// The folder is opened once, inside the root; every name tried is
 		// then one component in it, with no path to walk again.
@@ -106,7 +133,7 @@ func (w *Workspace) ClaimSequenced(dir string, id ID, ext string, data []byte) (
 			return err
 		}
 		defer d.Close()
-		tmp, err := stageTemp(d, ".", data, time.Time{}, true)
+		tmp, staged, err := stageTemp(d, ".", data, time.Time{}, sync, 0o644)
 		if err != nil {
 			return err
 		}
@@ -116,8 +143,8 @@ func (w *Workspace) ClaimSequenced(dir string, id ID, ext string, data []byte) (
 			name := SequenceName(id, n, ext)
 			err := d.Link(tmp, name)
 			if err == nil {
-				syncIn(d)
-				claimed = dir + "/" + name
+				syncIn(d, sync)
+				claimed, mod = dir+"/"+name, staged
 				return nil
 			}
 			if !errors.Is(err, os.ErrExist) {
@@ -127,16 +154,19 @@ func (w *Workspace) ClaimSequenced(dir string, id ID, ext string, data []byte) (
 		return fmt.Errorf("for %s: %w", id, ErrSequenceFull)
 	})
 	if err != nil {
-		return "", fmt.Errorf("claim in %s: %w", dir, err)
+		return "", time.Time{}, fmt.Errorf("claim in %s: %w", dir, err)
 	}
-	return claimed, nil
+	return claimed, mod, nil
 }
 
-// syncIn makes new entries of the folder d durable; best effort (not on
-// Windows).
-func syncIn(d *os.Root) {
+// syncIn makes new entries of the folder d durable with sync; best effort
+// (not on Windows). A nil sync syncs nothing.
+func syncIn(d *os.Root, sync syncer) {
+	if sync == nil {
+		return
+	}
 	if f, err := safeopen.OpenDirIn(d, "."); err == nil {
-		_ = syncFile(f)
+		_ = sync(f)
 		f.Close()
 	}
 }
@@ -166,7 +196,7 @@ func (w *Workspace) Rename(oldRel, newRel string) error {
 					return err
 				}
 				if d, err := r.OpenRoot(path.Dir(n)); err == nil {
-					syncIn(d)
+					syncIn(d, w.fsync())
 					d.Close()
 				}
 				return nil
@@ -183,38 +213,65 @@ func (w *Workspace) Rename(oldRel, newRel string) error {
 	return nil
 }
 
-// syncFile is every fsync of the workspace's writers: a test counts them.
-var syncFile = (*os.File).Sync
+// syncer makes a file's content or a folder's entries durable.
+type syncer func(*os.File) error
+
+// syncFile is every fsync of the workspace's writers but those of a
+// Workspace with its own Sync: a test counts them.
+var syncFile syncer = (*os.File).Sync
+
+// fsync is how w's writers sync: its Sync hook, else syncFile (read at the
+// call, so a test's swap of syncFile is seen).
+func (w *Workspace) fsync() syncer {
+	if w.Sync != nil {
+		return w.Sync
+	}
+	return func(f *os.File) error { return syncFile(f) }
+}
 
 // midWrite runs in the middle of each writer, after its folder is opened
 // and its temp file staged, before the name is taken: for a test that
 // swaps a folder for a link out of the workspace there.
 var midWrite = func() {}
 
-// stageTemp writes data to a new dot-named temp file in the root's folder
-// dir, closed (and synced first when durable), with mtime set when
-// non-zero, and returns its name in the root. The caller links it into place and removes the temp
-// name; readers never see a partial file under a real name.
-func stageTemp(r *os.Root, dir string, data []byte, mtime time.Time, durable bool) (string, error) {
+// stageTemp writes data to a new dot-named temp file of mode perm in the
+// root's folder dir, closed (and synced first with sync, when not nil),
+// with mtime set when non-zero, and returns its name in the root and its
+// modification time (which a rename or a link keeps). The caller links it
+// into place and removes the temp name; readers never see a partial file
+// under a real name.
+func stageTemp(r *os.Root, dir string, data []byte, mtime time.Time, sync syncer, perm os.FileMode) (string, time.Time, error) {
 	var name string
 	var f *os.File
 	for range 100 {
 		name = path.Join(dir, ".stage-"+strconv.FormatUint(uint64(rand.Uint32()), 10))
 		var err error
-		f, err = r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		f, err = r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 		if err == nil {
 			break
 		}
 		if !errors.Is(err, os.ErrExist) {
-			return "", err
+			return "", time.Time{}, err
 		}
 	}
 	if f == nil {
-		return "", fmt.Errorf("stage a temp file in %s: every name tried exists", dir)
+		return "", time.Time{}, fmt.Errorf("stage a temp file in %s: every name tried exists", dir)
 	}
 	_, err := f.Write(data)
-	if err == nil && durable {
-		err = syncFile(f)
+	mod := mtime
+	if err == nil {
+		var fi os.FileInfo
+		if fi, err = f.Stat(); err == nil {
+			if mtime.IsZero() {
+				mod = fi.ModTime()
+			}
+			if fi.Mode().Perm() != perm { // the umask took bits away
+				err = f.Chmod(perm)
+			}
+		}
+	}
+	if err == nil && sync != nil {
+		err = sync(f)
 	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
@@ -224,9 +281,9 @@ func stageTemp(r *os.Root, dir string, data []byte, mtime time.Time, durable boo
 	}
 	if err != nil {
 		r.Remove(name)
-		return "", err
+		return "", time.Time{}, err
 	}
-	return name, nil
+	return name, mod, nil
 }
 
 // CreateNew writes data to the workspace-relative path rel only if nothing of
@@ -237,6 +294,7 @@ func stageTemp(r *os.Root, dir string, data []byte, mtime time.Time, durable boo
 // (migrate keeps the old files' times). For names that are one per heartbeat
 // ID (declarations, theme records) and for init and migrate.
 func (w *Workspace) CreateNew(rel string, data []byte, mtime time.Time) error {
+	sync := w.fsync()
 	err := w.in(rel, func(r *os.Root, name string) error {
 		if _, err := r.Lstat(name); err == nil {
 			return os.ErrExist
@@ -246,7 +304,7 @@ func (w *Workspace) CreateNew(rel string, data []byte, mtime time.Time) error {
 			return err
 		}
 		defer d.Close()
-		tmp, err := stageTemp(d, ".", data, mtime, true)
+		tmp, _, err := stageTemp(d, ".", data, mtime, sync, 0o644)
 		if err != nil {
 			return err
 		}
@@ -255,7 +313,7 @@ func (w *Workspace) CreateNew(rel string, data []byte, mtime time.Time) error {
 		if err := d.Link(tmp, path.Base(name)); err != nil {
 			return err
 		}
-		syncIn(d)
+		syncIn(d, sync)
 		return nil
 	})
 	if err != nil {
@@ -268,14 +326,16 @@ func (w *Workspace) CreateNew(rel string, data []byte, mtime time.Time) error {
 }
 
 // openDirIn opens the folder dir of r as a root of its own, creating it
-// (and its parents) inside r first: writers stage and rename within the
-// folder they opened, so a folder swapped for a link afterwards is not
-// followed.
+// (and its parents) inside r when it is missing: writers stage and rename
+// within the folder they opened, so a folder swapped for a link afterwards
+// is not followed.
 func openDirIn(r *os.Root, dir string) (*os.Root, error) {
-	if dir != "." {
-		if err := r.MkdirAll(dir, 0o755); err != nil {
-			return nil, err
-		}
+	d, err := r.OpenRoot(dir)
+	if err == nil || dir == "." || !errors.Is(err, os.ErrNotExist) {
+		return d, err
+	}
+	if err := r.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
 	}
 	return r.OpenRoot(dir)
 }

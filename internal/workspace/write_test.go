@@ -336,3 +336,41 @@ func TestRenameConcurrentNeverClobbers(t *testing.T) {
 		}
 	}
 }
+
+// A replaced file keeps its mode, its temp made with it (no chmod at
+// every pulse, and a 0600 file's new content never sits in a 0644 temp).
+func TestReplaceKeepsTheFilesMode(t *testing.T) {
+	w := newWS(t)
+	rel := "stats/private.json"
+	if err := w.WriteFile(rel, []byte("{}\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(w.Path(rel), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var staged []os.FileMode
+	old := midWrite
+	midWrite = func() {
+		ents, _ := os.ReadDir(w.Path("stats"))
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), ".stage-") {
+				if fi, err := e.Info(); err == nil {
+					staged = append(staged, fi.Mode().Perm())
+				}
+			}
+		}
+	}
+	t.Cleanup(func() { midWrite = old })
+	for _, write := range []func(string, []byte) error{w.WriteFile, w.WriteFileNoSync} {
+		staged = nil
+		if err := write(rel, []byte(`{"a":1}`+"\n")); err != nil {
+			t.Fatal(err)
+		}
+		if len(staged) != 1 || staged[0] != 0o600 {
+			t.Errorf("staged modes %v, want [-rw-------]", staged)
+		}
+		if fi, err := os.Stat(w.Path(rel)); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("after the write: %v, %v; want 0600 kept", fi.Mode(), err)
+		}
+	}
+}
