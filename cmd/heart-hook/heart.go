@@ -123,6 +123,9 @@ func realHeart(m *client.MCP, ws, tool string, hearts []string, getenv func(stri
 // as its settings say it ("command = node"). A program the dynamic loader
 // is told to load other code into is not mcp-heart.
 func runsHeart(s client.Server, ws string, hearts []string) string {
+	if s.Doubt != "" {
+		return s.Doubt
+	}
 	cmd := s.Command
 	for k := range s.Env {
 		if strings.HasPrefix(k, "LD_") || strings.HasPrefix(k, "DYLD_") {
