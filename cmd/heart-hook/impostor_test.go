@@ -101,3 +101,29 @@ func TestImpostorByKeyCaseTOML(t *testing.T) {
 		}
 	}
 }
+
+// TestRegisteredHeartTrusted: --mcp-heart, on a command line the agent can
+// write, names the real mcp-heart only where the agent cannot put another
+// program: a file it cannot write in a folder it cannot write (a system
+// install), or the very file next to heart-hook.
+func TestRegisteredHeartTrusted(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "mcp-heart")
+	os.WriteFile(p, []byte("x"), 0o755)
+	for _, c := range []struct {
+		writable map[string]bool
+		want     bool
+	}{
+		{map[string]bool{p: true, dir: true}, false},
+		{map[string]bool{p: false, dir: true}, false},
+		{map[string]bool{p: true, dir: false}, false},
+		{map[string]bool{p: false, dir: false}, true},
+	} {
+		if got := lockedDown(p, func(q string) bool { return c.writable[q] }); got != c.want {
+			t.Errorf("writable %v: locked down %v, want %v", c.writable, got, c.want)
+		}
+	}
+	if lockedDown(filepath.Join(dir, "none"), func(string) bool { return false }) {
+		t.Error("a file that is not there is locked down")
+	}
+}
