@@ -23,7 +23,7 @@ import (
 // one of mcp-heart's tools (toolnames), every server those files register
 // under mcp-heart's name runs the real mcp-heart (the very file, not one
 // of that name: the one next to heart-hook, or the one init registered,
-// --mcp-heart), and no other server there could give its tools the same
+// --mcp-heart, where the agent cannot write it), and no other server there could give its tools the same
 // names.
 
 // maxServerFile bounds what is read of a client's servers file
@@ -123,6 +123,9 @@ func realHeart(m *client.MCP, ws, tool string, hearts []string, getenv func(stri
 // as its settings say it ("command = node"). A program the dynamic loader
 // is told to load other code into is not mcp-heart.
 func runsHeart(s client.Server, ws string, hearts []string) string {
+	if s.Doubt != "" {
+		return s.Doubt
+	}
 	cmd := s.Command
 	for k := range s.Env {
 		if strings.HasPrefix(k, "LD_") || strings.HasPrefix(k, "DYLD_") {
@@ -169,7 +172,10 @@ func runsHeart(s client.Server, ws string, hearts []string) string {
 
 // hearts are the mcp-heart binaries heart-hook knows as real: the one next
 // to it (the usual install: every binary in one folder), and the one init
-// registered where that is elsewhere (--mcp-heart).
+// registered where that is elsewhere (--mcp-heart). The hook's command line
+// is in a file the agent can write, so --mcp-heart counts only where the
+// agent cannot put a program of its own: the same file as the one next to
+// heart-hook, or one locked down.
 func hearts(registered string) []string {
 	var out []string
 	if exe, err := os.Executable(); err == nil {
@@ -182,10 +188,24 @@ func hearts(registered string) []string {
 		}
 		out = append(out, filepath.Join(filepath.Dir(exe), name))
 	}
-	if registered != "" {
+	if registered != "" && lockedDown(registered, writable) {
 		out = append(out, registered)
 	}
 	return out
+}
+
+// lockedDown reports whether the file at p (its links followed) and the
+// folder it is in are both not writable: a system install, which the
+// agent, of heart-hook's user, can neither change nor replace.
+func lockedDown(p string, writable func(string) bool) bool {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return false
+	}
+	if fi, err := os.Stat(real); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	return !writable(real) && !writable(filepath.Dir(real))
 }
 
 // show is a path as the agent knows it: relative inside the workspace.

@@ -158,7 +158,13 @@ func TestGateKnowsMCPHeartByItsProgram(t *testing.T) {
 			os.Chmod(cp, 0o755)
 			registers(map[string]server{"mcp-heart": {command: cp}})
 			refused("a copy named mcp-heart", checkpoint, cp)
-			allowed("the mcp-heart init named, --mcp-heart", checkpoint, "--mcp-heart", cp)
+			// The hook's command line is the agent's to write: --mcp-heart
+			// naming a file the agent can write is no proof.
+			if r := call(checkpoint, "--mcp-heart", cp); !strings.HasPrefix(r, spentReason) || !strings.Contains(r, cp) {
+				t.Errorf("--mcp-heart naming a copy the agent can write: %s gets %q, want the budget's refusal naming it", checkpoint, r)
+			}
+			registers(map[string]server{"mcp-heart": {command: link}})
+			allowed("--mcp-heart naming the one next to heart-hook", checkpoint, "--mcp-heart", link)
 
 			registers(map[string]server{"mcp-heart": {command: real, env: map[string]string{"LD_PRELOAD": filepath.Join(ws, "evil.so")}}})
 			refused("mcp-heart made to load the agent's code", checkpoint, "LD_PRELOAD")

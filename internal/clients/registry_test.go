@@ -109,8 +109,14 @@ func TestRegistry(t *testing.T) {
 				t.Errorf("MCP %+v for a client whose calls are never refused", m)
 			}
 			for _, f := range a.HooksOff() {
-				if f.Path == "" || filepath.IsAbs(f.Path) || f.Read == nil || len(f.Read([]byte(`{}`))) != 0 || len(f.Read([]byte(`not a settings file`))) != 0 {
-					t.Errorf("hooks-off file %+v: want a workspace path and a reader that finds nothing in an empty or garbled file", f)
+				if f.Path == "" || filepath.IsAbs(f.Path) || f.Read == nil {
+					t.Errorf("hooks-off file %+v: want a workspace path and a reader", f)
+					continue
+				}
+				empty, _ := f.Read([]byte(`{}`))
+				garbled, err := f.Read([]byte(`not a settings file`))
+				if len(empty) != 0 || len(garbled) != 0 || err == nil {
+					t.Errorf("hooks-off file %+v: want a reader that finds nothing in an empty file and fails on a garbled one", f)
 				}
 			}
 			if a.HooksOff() != nil && a.Hooks() == nil {

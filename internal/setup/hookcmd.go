@@ -15,7 +15,8 @@ func (w Wiring) hooks() bool { return w.HeartHook != "" }
 // from stdin (or, run as a notify program, from its last argument) and names it from
 // the payload's hook_event_name. heart-hook lets a spent budget pass only
 // the real mcp-heart's calls: the file next to it, else the one init
-// registered, which --mcp-heart then names.
+// registered, which --mcp-heart then names (heart-hook believes it only
+// where the agent cannot write it: a file and folder locked down).
 func (w Wiring) hookArgv(client string) []string {
 	argv := []string{w.HeartHook, "--client", client, "--workspace", w.Dir}
 	if w.MCPHeart != "" && !beside(w.MCPHeart, w.HeartHook) {

@@ -1,7 +1,7 @@
 package claudecode
 
 import (
-	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -39,20 +39,38 @@ func (Adapter) MCP() *client.MCP {
 // userServers reads ~/.claude.json's servers for the workspace ws: its
 // user scope (mcpServers) and the local scope of ws (projects.<ws>).
 func userServers(data []byte, ws string) ([]client.Server, error) {
-	var root struct {
-		Servers  map[string]json.RawMessage `json:"mcpServers"`
-		Projects map[string]struct {
-			Servers map[string]json.RawMessage `json:"mcpServers"`
-		} `json:"projects"`
-	}
-	if err := json.Unmarshal(data, &root); err != nil {
+	root, err := client.Members(data)
+	if err != nil {
 		return nil, err
 	}
-	out := client.ServersOf(root.Servers)
-	for dir, p := range root.Projects {
-		if sameDir(dir, ws) {
-			out = append(out, client.ServersOf(p.Servers)...)
+	out, err := client.ServersIn(root)
+	if err != nil {
+		return nil, err
+	}
+	if k := client.Folded(root, "projects"); k != "" {
+		return nil, fmt.Errorf("%q beside projects", k)
+	}
+	raw, ok := root["projects"]
+	if !ok || string(raw) == "null" {
+		return out, nil
+	}
+	projects, err := client.Members(raw)
+	if err != nil {
+		return nil, fmt.Errorf("projects: %w", err)
+	}
+	for dir, raw := range projects {
+		if !sameDir(dir, ws) {
+			continue
 		}
+		p, err := client.Members(raw)
+		if err != nil {
+			return nil, fmt.Errorf("projects.%s: %w", dir, err)
+		}
+		s, err := client.ServersIn(p)
+		if err != nil {
+			return nil, fmt.Errorf("projects.%s: %w", dir, err)
+		}
+		out = append(out, s...)
 	}
 	return out, nil
 }

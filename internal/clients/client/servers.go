@@ -1,9 +1,14 @@
 package client
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // MCP is how a client names the tools of its MCP servers in its hooks, and
@@ -58,45 +63,135 @@ func (f ServerFile) Where(ws string, getenv func(string) string) string {
 
 // Server is one MCP server a file registers: the program it runs (Command
 // "" for one reached by URL), with its arguments, environment and folder
-// ("" for the client's own).
+// ("" for the client's own). Doubt, when not "", says why the entry cannot
+// be known to run what its fields say (a key given twice, in two cases, or
+// another transport): such an entry is not mcp-heart.
 type Server struct {
 	Name    string
 	Command string
 	Args    []string
 	Env     map[string]string
 	Cwd     string
-}
-
-// jsonServer is a server entry of the JSON files: .mcp.json, Gemini CLI's
-// settings, ~/.claude.json. A value of another type leaves its field
-// empty: such an entry runs nothing that can be known as mcp-heart.
-type jsonServer struct {
-	Command any `json:"command"`
-	Args    any `json:"args"`
-	Env     any `json:"env"`
-	Cwd     any `json:"cwd"`
+	Doubt   string
 }
 
 // JSONServers reads the mcpServers object of a JSON file.
 func JSONServers(data []byte, _ string) ([]Server, error) {
-	var root struct {
-		Servers map[string]json.RawMessage `json:"mcpServers"`
-	}
-	if err := json.Unmarshal(data, &root); err != nil {
+	root, err := Members(data)
+	if err != nil {
 		return nil, err
 	}
-	return ServersOf(root.Servers), nil
+	return ServersIn(root)
 }
 
-// ServersOf reads an mcpServers object, decoded one entry at a time.
-func ServersOf(entries map[string]json.RawMessage) []Server {
+// ServersIn reads the mcpServers member of the object obj (none when it
+// has none). The client reads its keys exactly (JavaScript's JSON.parse)
+// and encoding/json would match them in any case, keeping the last: a key
+// the client reads given in another case beside it, or twice, makes the
+// file unreadable here.
+func ServersIn(obj map[string]json.RawMessage) ([]Server, error) {
+	if k := Folded(obj, "mcpServers"); k != "" {
+		return nil, fmt.Errorf("%q beside mcpServers", k)
+	}
+	raw, ok := obj["mcpServers"]
+	if !ok || string(raw) == "null" {
+		return nil, nil
+	}
+	entries, err := Members(raw)
+	if err != nil {
+		return nil, fmt.Errorf("mcpServers: %w", err)
+	}
 	out := make([]Server, 0, len(entries))
 	for name, raw := range entries {
-		var e jsonServer
-		json.Unmarshal(raw, &e) // a garbled entry is a server that runs nothing known
-		out = append(out, ServerOf(name, e.Command, e.Args, e.Env, e.Cwd))
+		e, err := Members(raw)
+		if err != nil {
+			out = append(out, Server{Name: name, Doubt: err.Error()})
+			continue
+		}
+		fields := map[string]any{}
+		for k, v := range e {
+			var x any
+			json.Unmarshal(v, &x) // Members has checked it is JSON
+			fields[k] = x
+		}
+		out = append(out, ServerFrom(name, fields))
 	}
-	return out
+	return out, nil
+}
+
+// serverKeys are the keys of a server entry that decide what it runs or
+// reaches, in Claude Code's, Gemini CLI's and Codex's files.
+var serverKeys = []string{"command", "args", "env", "cwd", "type", "transport", "url", "httpUrl", "tcp"}
+
+// ServerFrom is the server of one entry (JSON's or TOML's), its keys read
+// exactly: one that reaches its server by URL, names a transport other
+// than stdio, or has one of serverKeys in another case is in Doubt.
+func ServerFrom(name string, e map[string]any) Server {
+	s := ServerOf(name, e["command"], e["args"], e["env"], e["cwd"])
+	for _, k := range serverKeys {
+		if f := Folded(e, k); f != "" {
+			s.Doubt = fmt.Sprintf("%s beside %s", f, k)
+			return s
+		}
+	}
+	for _, k := range []string{"type", "transport"} {
+		if v, ok := e[k]; ok && v != "stdio" {
+			s.Doubt = fmt.Sprintf("%s = %v", k, v)
+			return s
+		}
+	}
+	for _, k := range []string{"url", "httpUrl", "tcp"} {
+		if v, ok := e[k]; ok {
+			s.Doubt = fmt.Sprintf("%s = %v", k, v)
+			return s
+		}
+	}
+	return s
+}
+
+// Folded is a key of m other than key that equals it in another case
+// ("COMMAND" for "command"), or "".
+func Folded[V any](m map[string]V, key string) string {
+	for k := range m {
+		if k != key && strings.EqualFold(k, key) {
+			return k
+		}
+	}
+	return ""
+}
+
+// Members decodes a JSON object one member at a time: a key given twice is
+// an error, as decoders differ on which of the two they keep.
+func Members(data []byte) (map[string]json.RawMessage, error) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	if t, err := d.Token(); err != nil {
+		return nil, err
+	} else if t != json.Delim('{') {
+		return nil, errors.New("not an object")
+	}
+	out := map[string]json.RawMessage{}
+	for d.More() {
+		t, err := d.Token()
+		if err != nil {
+			return nil, err
+		}
+		k, _ := t.(string)
+		var v json.RawMessage
+		if err := d.Decode(&v); err != nil {
+			return nil, err
+		}
+		if _, dup := out[k]; dup {
+			return nil, fmt.Errorf("%q given twice", k)
+		}
+		out[k] = v
+	}
+	if _, err := d.Token(); err != nil {
+		return nil, err
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return nil, errors.New("data after the object")
+	}
+	return out, nil
 }
 
 // ServerOf is a server from its decoded fields (JSON's or TOML's): a field

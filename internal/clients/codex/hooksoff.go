@@ -13,18 +13,17 @@ func (Adapter) HooksOff() []client.HooksOff {
 	return []client.HooksOff{{Path: ConfigFile, Read: hooksOff}}
 }
 
-func hooksOff(data []byte) []string {
-	var c struct {
-		Features map[string]any `toml:"features"`
+func hooksOff(data []byte) ([]string, error) {
+	var root map[string]any
+	if err := toml.Unmarshal(data, &root); err != nil {
+		return nil, err
 	}
-	if toml.Unmarshal(data, &c) != nil {
-		return nil
-	}
+	features, _ := root["features"].(map[string]any)
 	var out []string
 	for _, k := range []string{"hooks", "codex_hooks"} {
-		if v, ok := c.Features[k].(bool); ok && !v {
+		if v, ok := features[k].(bool); ok && !v {
 			out = append(out, "features."+k+" = false")
 		}
 	}
-	return out
+	return out, nil
 }

@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"fmt"
 	"regexp"
 
 	"github.com/pelletier/go-toml/v2"
@@ -29,17 +30,25 @@ func (Adapter) MCP() *client.MCP {
 	}
 }
 
-// tomlServers reads a config.toml's [mcp_servers].
+// tomlServers reads a config.toml's [mcp_servers], by its exact key as
+// Codex does (go-toml would match a struct's field in any case).
 func tomlServers(data []byte, _ string) ([]client.Server, error) {
-	var root struct {
-		Servers map[string]map[string]any `toml:"mcp_servers"`
-	}
+	var root map[string]any
 	if err := toml.Unmarshal(data, &root); err != nil {
 		return nil, err
 	}
-	out := make([]client.Server, 0, len(root.Servers))
-	for name, e := range root.Servers {
-		out = append(out, client.ServerOf(name, e["command"], e["args"], e["env"], e["cwd"]))
+	if k := client.Folded(root, "mcp_servers"); k != "" {
+		return nil, fmt.Errorf("%q beside mcp_servers", k)
+	}
+	servers, _ := root["mcp_servers"].(map[string]any)
+	out := make([]client.Server, 0, len(servers))
+	for name, e := range servers {
+		fields, ok := e.(map[string]any)
+		if !ok {
+			out = append(out, client.Server{Name: name, Doubt: "not a table"})
+			continue
+		}
+		out = append(out, client.ServerFrom(name, fields))
 	}
 	return out, nil
 }
