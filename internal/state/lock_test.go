@@ -3,6 +3,7 @@ package state
 import (
 	"errors"
 	"fmt"
+	"github.com/ai-heart/ai-heart/internal/testutil"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -70,11 +71,8 @@ func TestLockHeldByAnotherProgram(t *testing.T) {
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(flockBin, "-x", filepath.Join(dir, LockFile), "sleep", "600")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	// Its own process group, ended whole: flock's sleep child goes too.
+	cmd := testutil.Start(t, exec.Command(flockBin, "-x", filepath.Join(dir, LockFile), "sleep", "600")).Cmd
 	for deadline := time.Now().Add(10 * time.Second); !Held(dir); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("flock never took the lock")
