@@ -76,7 +76,19 @@ func traced(t *testing.T, strace, root, tool string, args map[string]any, n int)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	t.Cleanup(func() {
+		// End of input ends mcp-heart, then strace; killing strace first
+		// would leave its tracee behind.
+		in.Close()
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	})
 	r := bufio.NewReader(stdout)
 	send := func(id int, method string, params any) {
 		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
