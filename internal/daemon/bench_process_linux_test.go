@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,9 +21,11 @@ import (
 
 // BenchmarkDaemonProcess is what a running watchdog costs the machine, next
 // to BenchmarkSteadyPulse's pulse alone: the real `watchdog run` on the
-// 100k-log history, pulsing every second with its page on (http.listen) and
-// a client reading /api/v1/status every second, as an open page does. After
-// its first pulses it is measured for a minute: the CPU time of all its
+// 100k-log history, pulsing every second with its page on (http.listen).
+// "page" has a client do what the open page does (the status once, then
+// the event stream, and the day strip each minute); "poll" reads
+// /api/v1/status every second instead; "no_page" has no client. After its
+// first pulses it is measured for a minute: the CPU time of all its
 // threads (what its rusage adds up, read from /proc/PID/task/*/schedstat to
 // the nanosecond) over the pulses its log counts. Everything the process
 // does between pulses is in it: the runtime, the page's server, the log.
@@ -49,12 +52,8 @@ func BenchmarkDaemonProcess(b *testing.B) {
 		window = time.Duration(n) * time.Second
 	}
 	root := benchHistory(b, 100_000)
-	for _, page := range []bool{true, false} {
-		name := "page"
-		if !page {
-			name = "no_page"
-		}
-		b.Run(name, func(b *testing.B) {
+	for _, page := range []string{"page", "poll", "no_page"} {
+		b.Run(page, func(b *testing.B) {
 			var cpu time.Duration
 			pulses := 0
 			for range b.N {
@@ -70,12 +69,9 @@ func BenchmarkDaemonProcess(b *testing.B) {
 
 // measureProcess runs one watchdog on root and returns the CPU time it
 // used over window and the pulses in it.
-func measureProcess(b *testing.B, bin, root string, page bool, window time.Duration) (time.Duration, int) {
+func measureProcess(b *testing.B, bin, root, page string, window time.Duration) (time.Duration, int) {
 	dir := b.TempDir()
-	cfg := fmt.Sprintf("workspace: %s\nstate_dir: %s\npulse: {interval: 1s}\nschedule: {every: 0s}\n", root, filepath.Join(dir, "state"))
-	if page {
-		cfg += "http: {listen: \"127.0.0.1:0\"}\n"
-	}
+	cfg := fmt.Sprintf("workspace: %s\nstate_dir: %s\npulse: {interval: 1s}\nschedule: {every: 0s}\nhttp: {listen: \"127.0.0.1:0\"}\n", root, filepath.Join(dir, "state"))
 	if err := os.WriteFile(filepath.Join(dir, "watchdog.yaml"), []byte(cfg), 0o644); err != nil {
 		b.Fatal(err)
 	}
@@ -143,42 +139,109 @@ func measureProcess(b *testing.B, bin, root string, page bool, window time.Durat
 	// The first scan of 100k logs, and the pages given back after it.
 	pulse(5, 2*time.Minute)
 	stop := make(chan struct{})
-	polled := make(chan int)
-	if page {
-		if addr == "" {
-			b.Fatal("the log never named the page's address")
-		}
-		go func() {
-			client, n := &http.Client{Timeout: 5 * time.Second}, 0
-			tick := time.NewTicker(time.Second)
-			defer tick.Stop()
-			for {
-				select {
-				case <-stop:
-					polled <- n
-					return
-				case <-tick.C:
-				}
-				if resp, err := client.Get("http://" + addr + "/api/v1/status"); err == nil {
-					io.Copy(io.Discard, resp.Body)
-					resp.Body.Close()
-					n++
-				}
-			}
-		}()
-		pulse(2, 10*time.Second) // the first request's connection is made
+	read := make(chan int, 1)
+	if addr == "" {
+		b.Fatal("the log never named the page's address")
 	}
+	switch page {
+	case "page":
+		go readPage("http://"+addr, stop, read)
+	case "poll":
+		go pollStatus("http://"+addr, stop, read)
+	default:
+		read <- -1
+	}
+	pulse(2, 10*time.Second) // the client is connected
 	c0 := threadsCPU(b, cmd.Process.Pid)
 	n := int(window / time.Second)
 	pulse(n, window+30*time.Second)
 	c1 := threadsCPU(b, cmd.Process.Pid)
 	close(stop)
-	if page {
-		if got := <-polled; got < n/2 {
-			b.Fatalf("the page was read %d times in %d pulses", got, n)
-		}
+	if got := <-read; got >= 0 && got < n/2 {
+		b.Fatalf("the %s client read %d updates in %d pulses", page, got, n)
 	}
 	return c1 - c0, n
+}
+
+// readPage does what the open page does: the status once, then the event
+// stream, and the day strip every minute. It sends how many status events
+// it read once stop closes.
+func readPage(base string, stop <-chan struct{}, read chan<- int) {
+	client := &http.Client{}
+	get := func(path string, v any) {
+		if resp, err := client.Get(base + path); err == nil {
+			if v != nil {
+				json.NewDecoder(resp.Body).Decode(v)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}
+	var status struct {
+		Agents []struct {
+			Agent string `json:"agent"`
+		} `json:"agents"`
+	}
+	get("/api/v1/status", &status)
+	day := ""
+	if len(status.Agents) > 0 {
+		day = "/api/v1/agents/" + url.PathEscape(status.Agents[0].Agent) + "/day"
+	}
+	resp, err := client.Get(base + "/api/v1/events")
+	if err != nil {
+		read <- 0
+		return
+	}
+	events := make(chan struct{}, 1024)
+	go func() {
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			if sc.Text() == "event: status" {
+				select {
+				case events <- struct{}{}:
+				default:
+				}
+			}
+		}
+	}()
+	strip := time.NewTicker(time.Minute)
+	defer strip.Stop()
+	n := 0
+	for {
+		select {
+		case <-stop:
+			resp.Body.Close()
+			read <- n
+			return
+		case <-events:
+			n++
+		case <-strip.C:
+			if day != "" {
+				get(day, nil)
+			}
+		}
+	}
+}
+
+// pollStatus reads /api/v1/status every second until stop closes, then
+// sends how many times it did.
+func pollStatus(base string, stop <-chan struct{}, read chan<- int) {
+	client, n := &http.Client{Timeout: 5 * time.Second}, 0
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			read <- n
+			return
+		case <-tick.C:
+		}
+		if resp, err := client.Get(base + "/api/v1/status"); err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			n++
+		}
+	}
 }
 
 // threadsCPU is the CPU time every thread of pid has run, from the
