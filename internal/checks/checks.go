@@ -2,7 +2,7 @@
 // of the time, a workspace snapshot, the configuration and the memory of the
 // previous pulse. They do no I/O and never read the clock; what they want
 // done to the workspace (renames, expired markers removed) comes back as
-// Actions that Apply carries out at the edge.
+// Actions the daemon carries out at the edge (its applyActions).
 package checks
 
 import (

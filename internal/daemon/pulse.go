@@ -215,7 +215,7 @@ func (a *agent) apply(b *beat) {
 		a.urgent[rel] = true
 	}
 	a.mu.Unlock()
-	for _, err := range checks.Apply(a.ws, b.res.Actions) {
+	for _, err := range applyActions(a.ws, b.res.Actions) {
 		b.log.Warn().Err(err).Msg("apply check action")
 	}
 	a.noteLatest(b.snap)
