@@ -70,13 +70,13 @@ var ja = lang.Catalogue{
 		"let the tools (checkpoint, create_activity_log) name files; they read the current ID themselves.": "最新の活動の証明 %s に、現在より後のハートビートID %s が付いています。IDを作り出さないでください。" +
 		"ファイルの名前はツール（checkpoint、create_activity_log）に任せてください。ツールが現在のIDを自分で読みます。",
 	"Your newest proof %s is named with heartbeat ID %s, %s older than when it was written: an old ID was reused. " +
-		"You never need an ID: let the tools (checkpoint, create_activity_log) name files; they read the current ID themselves.": "最新の活動の証明 %s のハートビートID %s は、書かれた時刻より%s古いものです：古いIDが使い回されています。" +
+		"You never need an ID: let the tools (checkpoint, create_activity_log) name files; they read the current ID themselves.": "最新の活動の証明 %s のハートビートID %s は、書かれた時刻より%s古いものです。古いIDが使い回されています。" +
 		"IDが必要になることはありません。ファイルの名前はツール（checkpoint、create_activity_log）に任せてください。ツールが現在のIDを自分で読みます。",
 	"The activity log %s has been rewritten again and again. Stop editing it: it looks like a loop. " +
-		"Re-read your rules (GEMINI.md), then record your next activity as a new log with create_activity_log.": "活動ログ %s が何度も書き換えられています。編集をやめてください：ループのように見えます。" +
+		"Re-read your rules (GEMINI.md), then record your next activity as a new log with create_activity_log.": "活動ログ %s が何度も書き換えられています。ループのように見えるので、編集をやめてください。" +
 		"ルール（GEMINI.md）を読み直してから、次の活動を create_activity_log で新しいログとして記録してください。",
 	"%d theme start/end records were written in the same heartbeat (%s): themes are being started and ended in a loop. " +
-		"Stop, read artifacts/theme_histories/ to see where you are, and continue the current theme; start or end a theme (start_theme, end_theme) only once per decision.": "同じハートビート（%[2]s）でテーマの開始・終了の記録が%[1]d件書かれました：テーマの開始と終了がループしています。" +
+		"Stop, read artifacts/theme_histories/ to see where you are, and continue the current theme; start or end a theme (start_theme, end_theme) only once per decision.": "同じハートビート（%[2]s）でテーマの開始・終了の記録が%[1]d件書かれました。テーマの開始と終了がループしています。" +
 		"手を止めて artifacts/theme_histories/ を読んで現在地を確かめ、今のテーマを続けてください。テーマの開始・終了（start_theme、end_theme）はハートビートごとに一度までにしてください。",
 	"Take the urgent ones now, before your current work.": "緊急のものには、今の作業をいったん置いて、すぐに対応してください。",
 	"Feedback from the user is waiting: %s. Take each file with check_and_process_item (it gives you the text and renames the file processed.<name>), " +
@@ -84,10 +84,10 @@ var ja = lang.Catalogue{
 		"対応して、したことを次の活動ログに書いてください。",
 	"These tools are restricted for now: %s. Do not use them until then; choose another activity meanwhile.": "次のツールは今使えません：%s。表示の時刻までは使わず、ほかの活動を選んでください。",
 	"You have made the same %s call %d times in a row. Repeating it will not change its result: " +
-		"read the last result again and try a different approach, or write a checkpoint saying what blocks you and move to another activity.": "同じ %s の呼び出しを%d回続けています。繰り返しても結果は変わりません：" +
+		"read the last result again and try a different approach, or write a checkpoint saying what blocks you and move to another activity.": "同じ %s の呼び出しを%d回続けています。繰り返しても結果は変わりません。" +
 		"最後の結果を読み直して別のやり方を試すか、何に行き詰まっているかをチェックポイントに書いて、ほかの活動に移ってください。",
 	"In your last run your client refused your calls to %s: they are not allowed here. " +
-		"Do not retry them: do the work with the tools you are allowed, or write in your activity log what you need them for, so the user can allow them.": "前回の実行で、クライアントが %s の呼び出しを拒否しました：ここでは使えないツールです。" +
+		"Do not retry them: do the work with the tools you are allowed, or write in your activity log what you need them for, so the user can allow them.": "前回の実行で、クライアントが %s の呼び出しを拒否しました。ここでは使えないツールです。" +
 		"再試行せず、使えるツールで作業を進めるか、そのツールが何のために必要かを活動ログに書いて、ユーザーが許可できるようにしてください。",
 	"%s (%s until %s)": "%[1]s（%[3]sまで%[2]s中）",
 	"lock":             "ロック",
