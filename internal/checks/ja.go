@@ -28,12 +28,16 @@ var ja = lang.Catalogue{
 	"Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection).":                                                                                      "次の1〜2サイクルのうちに、活動種別（create_activity_log の activity_type）を「内省」にした活動ログを書いてください。",
 	"Make your next activity log an introspection (create_activity_log with activity_type introspection).":                                                                                            "次の活動ログは、活動種別（create_activity_log の activity_type）を「内省」にしてください。",
 	"Introspect now, in this cycle: look back on your recent activity and record it with create_activity_log with activity_type introspection.":                                                       "今、このサイクルで内省してください。最近の活動を振り返り、活動種別（create_activity_log の activity_type）を「内省」にした活動ログに記録してください。",
-	"No activity log or checkpoint for %s, counted from %s, while your client's tools kept busy. The watchdog has started recovery: follow the recovery notice " +
-		"(at the next step of your work, a checkpoint of what you are doing, then re-read GEMINI.md and ai-docs/ and write an activity log with activity_type recovery).": "クライアントのツールは動き続けていましたが、%[2]sから%[1]s、何をしているかを示す記録がありません。watchdog は回復を始めています。回復通知に従ってください" +
-		"（作業の次の区切りで、今していることをチェックポイントに書き、GEMINI.md と ai-docs/ を読み直してから、活動種別「回復」の活動ログを書きます）。",
-	"No activity log or checkpoint for %s, counted from %s. The watchdog treats you as stuck and has started recovery: follow the recovery notice " +
-		"(stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery).": "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。watchdog はあなたが行き詰まっているとみなし、回復を始めています。回復通知に従ってください" +
-		"（していたことをやめ、GEMINI.md と ai-docs/ を読み直してから、活動種別「回復」の活動ログを書きます）。",
+	"No activity log or checkpoint for %s, counted from %s, while your client's tools kept busy. The watchdog starts recovery: " +
+		"at the next step of your work, write a checkpoint of what you are doing, then re-read GEMINI.md and ai-docs/ and write an activity log with activity_type recovery.": "クライアントのツールは動き続けていましたが、%[2]sから%[1]s、何をしているかを示す記録がありません。watchdog は回復を始めます。" +
+		"作業の次の区切りで、今していることをチェックポイントに書き、GEMINI.md と ai-docs/ を読み直してから、活動種別「回復」の活動ログを書いてください。",
+	"No activity log or checkpoint for %s, counted from %s. The watchdog treats you as stuck and starts recovery: " +
+		"stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery: what happened and what you will do next.": "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。watchdog はあなたが行き詰まっているとみなし、回復を始めます。" +
+		"していたことをやめ、GEMINI.md と ai-docs/ を読み直してから、活動種別「回復」の活動ログを書いてください。何が起きたか、次に何をするかを書きます。",
+	"No activity log or checkpoint for %s, counted from %s. The watchdog starts recovery: " +
+		"re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery: what the ended run had done and what you will do next.": "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。watchdog は回復を始めます。" +
+		"GEMINI.md と ai-docs/ を読み直してから、活動種別「回復」の活動ログを書いてください。打ち切られた実行が何をしていたか、次に何をするかを書きます。",
+	"No activity log or checkpoint for %s, counted from %s: the recovery notice says what to do.":                                                                              "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。することは回復通知に書かれています。",
 	"No activity log or checkpoint for %s, counted from %s. Before anything else, write an activity log with activity_type recovery: what happened and what you will do next.": "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。何よりも先に、活動種別「回復」の活動ログを書いてください。何が起きたか、次に何をするかを書きます。",
 	"No activity log or checkpoint for %s, counted from %s. Write the one activity log with activity_type recovery asked for above: it answers this too.":                      "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。上で求められている活動種別「回復」の活動ログを一つ書けば、これにも応えたことになります。",
 	" of working time": "作業時間で",

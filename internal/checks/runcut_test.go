@@ -32,8 +32,8 @@ func TestRunCutNotice(t *testing.T) {
 		c.Language = lang.Japanese
 		rj, _ := Evaluate(now, scan.Snapshot{}, c, State{})
 		fj, _ := rj.Finding(Inactivity)
-		if !strings.Contains(fj.Notice, tc.wantJa) || !strings.Contains(fj.Notice, "回復を始めています") {
-			t.Errorf("%s (ja): %q, want %q and 回復を始めています", tc.end.Kind, fj.Notice, tc.wantJa)
+		if !strings.Contains(fj.Notice, tc.wantJa) || !strings.Contains(fj.Notice, "回復を始めます") {
+			t.Errorf("%s (ja): %q, want %q and 回復を始めます", tc.end.Kind, fj.Notice, tc.wantJa)
 		}
 	}
 }

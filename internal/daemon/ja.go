@@ -9,6 +9,17 @@ import (
 // notice and the wakeups' own texts), keyed by the English format. Alert
 // lines stay English.
 var ja = lang.Catalogue{
+	`RECOVERY (attempt %d of %d): %s That was the watchdog's limit, not a stall, but nothing has recorded the work since: %s
+This is a new run. Do this now:
+1. Re-read GEMINI.md and ai-docs/ (healthy activity, deep work, heartbeat notices).
+2. Write an activity log with create_activity_log, activity_type "recovery", saying what the ended run had done (its files and checkpoints show it) and what you will do next.
+3. If a notice below says an introspection is due, write it too (activity_type introspection).
+The tools name every file with the current heartbeat ID themselves: never type, reuse or invent one.`: `回復通知（%d回目／全%d回）：%sこれは watchdog の制限によるもので、行き詰まりではありません。ただ、その後の作業を示す記録がありません。%s。
+これは新しい実行です。今、次のことをしてください。
+1. GEMINI.md と ai-docs/（健全な活動状態、深い作業、ハートビートの通知）を読み直します。
+2. create_activity_log で活動種別「回復」の活動ログを書き、打ち切られた実行が何をしていたか（ファイルとチェックポイントからわかります）、次に何をするかを記録します。
+3. 下の通知が内省を求めているなら、活動種別「内省」の活動ログも書きます。
+ツールが現在のハートビートIDですべてのファイルに名前を付けます。IDを自分で入力したり、使い回したり、作り出したりしないでください。`,
 	`RECOVERY (attempt %d of %d): the watchdog detected a problem: %s
 Your client's tools have kept busy, but nothing of your own says what you are doing. At the next step of your work, do this:
 1. Call checkpoint with a short note of what you are doing and what is left.
