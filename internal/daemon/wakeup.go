@@ -128,9 +128,10 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 		id = workspace.NewID(now.In(a.loc))
 	}
 	paras, carried := a.noticesCarried(owed)
+	noTheme := a.snap.LastLog == nil && a.snap.ThemeRecordID == ""
 	a.mu.Unlock()
 	if source == srcIdle {
-		text = idleText(text, paras, a.cfg.Language)
+		text = idleText(text, paras, a.cfg.Language, noTheme)
 	}
 	if source == srcFeedback {
 		paras = withoutFeedback(paras) // the urgent text is the one procedure for its files
