@@ -98,6 +98,12 @@ func (a *agent) carry(now time.Time, effs []wakeup.Effect) (deliver, probe bool)
 	return deliver, probe
 }
 
+// readier is a deliverer that can say when a wakeup's text may go in (a
+// tmux pane's look).
+type readier interface {
+	Ready(ctx context.Context) error
+}
+
 // fly is one admitted wakeup, flight n: past the gate, its prompt built,
 // delivered, and its fate counted.
 func (a *agent) fly(ctx context.Context, n int, source, text string) {
@@ -120,6 +126,15 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 		if e.Kind == wakeup.Deliver {
 			owed = e.Owed
 		}
+	}
+	if r, ok := a.deliver.(readier); ok && source != srcRecovery && source != srcFeedback {
+		// Held at a dialog or a person's draft, the wakeup is composed
+		// once it can go in: the ID the tools name files with then, not
+		// the one of minutes before. (A takeover is composed first: its
+		// keys and its busy wording are decided before it waits.) An
+		// error is the context's: the delivery ends the same way.
+		_ = r.Ready(ctx)
+		now = a.clock.Now()
 	}
 
 	a.mu.Lock()
