@@ -170,7 +170,7 @@ func (s State) ran(e Ran, now time.Time) (State, []Effect) {
 		// the first wakeup, and named for what ended the run.
 		s.Work.cut(now, e.Cut)
 	}
-	s.LastWakeup = e.Start
+	s.LastWakeup, s.LastIdle = e.Start, e.Source == Idle
 	if e.Source == Idle {
 		s.Idle, s.IdleAnswer = true, time.Time{}
 	}
@@ -234,7 +234,7 @@ func (s State) proof(at, lastLog time.Time) (State, []Effect) {
 	if !s.Idle || !at.After(s.LastWakeup) {
 		return s, nil
 	}
-	if !s.Cfg.RunIsTheWork && at.Equal(lastLog) && (s.IdleAnswer.IsZero() || s.IdleAnswer.Equal(at)) {
+	if !s.Cfg.RunIsTheWork && s.LastIdle && at.Equal(lastLog) && (s.IdleAnswer.IsZero() || s.IdleAnswer.Equal(at)) {
 		s.IdleAnswer = at
 		return s, nil
 	}
