@@ -47,7 +47,7 @@ func (t *Tools) once(now time.Time, latest workspace.Latest, notices []string) [
 			out = append(out, n)
 			continue
 		}
-		out = append(out, tag+" "+checks.Introspection+": "+t.trf("Still stands, as said in full at %s; the status (get_heartbeat_elapsed_time) repeats it.", at.In(t.WS.Loc).Format("15:04:05")))
+		out = append(out, tag+" "+checks.Introspection+": "+t.trf("Still stands (said in full at %s).", at.In(t.WS.Loc).Format("15:04:05")))
 	}
 	return out
 }
