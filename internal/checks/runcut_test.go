@@ -100,3 +100,30 @@ func TestToolCapNamesTheCallThatEndedTheRun(t *testing.T) {
 		}
 	}
 }
+
+// At the error after a run one of the watchdog's limits cut, the notice
+// never calls the agent stuck nor tells the new run to stop; Cut says what
+// ended it for the recovery notice (not for a signal from outside), and
+// Brief points to the recovery notice without its steps. In both languages.
+func TestACutRunsErrorIsNoStall(t *testing.T) {
+	for _, tc := range []struct {
+		end RunEnd
+		cut bool
+	}{{RunEnd{Kind: EndToolCap, Detail: "3"}, true}, {RunEnd{Kind: EndTimeout, Detail: "4s"}, true}, {RunEnd{Kind: EndSignal, Detail: "SIGTERM"}, false}} {
+		for _, l := range []lang.Lang{lang.English, lang.Japanese} {
+			c := withWork(11*time.Minute, 0)
+			c.Language = l
+			c.Work.Ended, c.Work.EndedAt = tc.end, now.Add(-10*time.Minute)
+			r, _ := Evaluate(now, scan.Snapshot{}, c, State{})
+			f, _ := r.Finding(Inactivity)
+			for _, stall := range []string{"stuck", "stop what you were doing", "行き詰まって", "していたことをやめ"} {
+				if strings.Contains(f.Notice, stall) || strings.Contains(f.Brief, stall) {
+					t.Errorf("%s %s: %q says %q", tc.end.Kind, l, f.Notice, stall)
+				}
+			}
+			if (f.Cut != "") != tc.cut || f.Brief == "" || strings.Contains(f.Brief, "GEMINI.md") {
+				t.Errorf("%s %s: cut %q, brief %q", tc.end.Kind, l, f.Cut, f.Brief)
+			}
+		}
+	}
+}
