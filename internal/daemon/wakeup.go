@@ -127,12 +127,15 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 			owed = e.Owed
 		}
 	}
-	if r, ok := a.deliver.(readier); ok && source != srcRecovery && source != srcFeedback {
+	if source == srcFeedback {
+		a.interruptFor(ctx, source, "") // its Escape first, then its words
+	}
+	if r, ok := a.deliver.(readier); ok && source != srcRecovery {
 		// Held at a dialog or a person's draft, the wakeup is composed
 		// once it can go in: the ID the tools name files with then, not
-		// the one of minutes before. (A takeover is composed first: its
-		// keys and its busy wording are decided before it waits.) An
-		// error is the context's: the delivery ends the same way.
+		// the one of minutes before. (Recovery's is composed first: its
+		// busy wording goes with the Escape it held.) An error is the
+		// context's: the delivery ends the same way.
 		_ = r.Ready(ctx)
 		now = a.clock.Now()
 	}
@@ -160,7 +163,9 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 		paras = append(paras, ja.F(a.cfg.Language, "This run may make at most %d tool calls: the watchdog ends it at call %d, and a run it ends answers nothing; the call that writes your activity log counts too. Close the cycle with an activity log well before that.", n, n+1))
 	}
 	text = prompt.Build(string(id), paras...)
-	a.interruptFor(ctx, source, id)
+	if source == srcRecovery {
+		a.interruptFor(ctx, source, id)
+	}
 
 	exec := a.deliver.Traits().RunIsTheWork
 	run := ""
