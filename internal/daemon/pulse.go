@@ -275,7 +275,7 @@ func (a *agent) recover(b *beat) {
 	if (!b.checksIn.RecoveryOff && a.recoveryOff()) || asked != b.checksIn.RecoveryAsked {
 		// Recovery gave up or began to wait in this very pulse: the
 		// notices the agent reads say so now, not one pulse late
-		// ("has started recovery: follow the recovery notice" beside a
+		// ("starts recovery" or "the recovery notice says what to do" beside a
 		// give-up). The checks are pure: judged again, only the words
 		// change.
 		in := b.checksIn
