@@ -71,6 +71,8 @@ type agent struct {
 	desk *desk
 
 	bg sync.WaitGroup // work beside the pulse (a turn's usage); waited for at the end
+	// seeing: a look at the screen for a person's dialog is under way.
+	seeing atomic.Bool
 	// stateNotes are what the operator hears once, on the first pulse,
 	// about the state folder (old state in the workspace, a lost ledger).
 	stateNotes []string

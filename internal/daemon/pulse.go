@@ -74,6 +74,7 @@ func (a *agent) pulseOnce(scheduled time.Time) {
 	a.scan(b)
 	a.minted(b)
 	a.readHooks(b)
+	a.seeAsk()
 	a.evaluate(b)
 	a.apply(b)
 	a.record(b)

@@ -74,6 +74,13 @@ type Traits struct {
 	Holds bool
 }
 
+// Screener is implemented by deliverers that can show the agent's screen
+// (tmux: the pane), for the watchdog to see the dialog the hooks say a
+// person is asked in.
+type Screener interface {
+	Screen(ctx context.Context) (string, error)
+}
+
 // Interrupter is implemented by deliverers that can interrupt a running
 // agent (tmux).
 type Interrupter interface {
