@@ -92,9 +92,16 @@ func (e *eval) inactivity() Finding {
 		// "keep going with a checkpoint".
 		f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s. The watchdog treats you as stuck and has started recovery: follow the recovery notice "+
 			"(stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery).", humanize.Span(el), from)
-		if alone > 0 && own {
-			// Busy by the hooks' word: not stuck, and not to be told to
-			// stop; only nothing of its own says what it does.
+		busyWords := alone > 0 && own
+		switch e.cfg.Stance {
+		case StanceBusy:
+			busyWords = true
+		case StanceStuck:
+			busyWords = false
+		}
+		if busyWords {
+			// Busy by the watchdog's one decision: not stuck, and not to
+			// be told to stop; only nothing of its own says what it does.
 			f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s, while your client's tools kept busy. The watchdog has started recovery: follow the recovery notice "+
 				"(at the next step of your work, a checkpoint of what you are doing, then re-read GEMINI.md and ai-docs/ and write an activity log with activity_type recovery).", humanize.Span(el), from)
 		}

@@ -135,6 +135,9 @@ type wakeMemory struct {
 	// the running turn.
 	word string
 	told time.Time
+	// stance is the decision on how the current recovery attempt speaks
+	// to the agent (see stanceLocked).
+	stance stance
 	// tmuxRefused is why the watchdog last refused the pane's tmux socket,
 	// alerted once; "" since a wakeup went in.
 	tmuxRefused string
