@@ -124,10 +124,13 @@ type pulseMemory struct {
 // announcements and the notices still owed. Under agent.mu.
 type wakeMemory struct {
 	next      *schedule.Wakeup
-	idleHeld  bool                  // an idle wakeup is held back by active hours (counted once)
-	announced map[string]bool       // inbox items already named in an idle wakeup
-	urgent    map[string]bool       // feedback handed over as urgent, by its name without interrupt., until taken
-	held      map[string]heldNotice // event notices not yet carried, by check
+	idleHeld  bool            // an idle wakeup is held back by active hours (counted once)
+	announced map[string]bool // inbox items already named in an idle wakeup
+	urgent    map[string]bool // feedback handed over as urgent, by its name without interrupt., until taken
+	// urgentAsked are the items of the last urgent wakeup asked for: its
+	// text names those still waiting once it may go in.
+	urgentAsked []string
+	held        map[string]heldNotice // event notices not yet carried, by check
 	// gateClosed: the budget gate was last written closed.
 	gateClosed bool
 	// word is the ID of the word last kept for the client's post-tool hook

@@ -12,6 +12,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/delivery"
 	"github.com/ai-heart/ai-heart/internal/hook"
+	"github.com/ai-heart/ai-heart/internal/pane"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -21,8 +22,30 @@ type paneFake struct {
 	fakeDeliverer
 	mu      sync.Mutex
 	screen  string
+	busy    bool // a turn runs: no wakeup's text goes in until it ends
 	escapes int
 	typed   []string
+}
+
+// hold makes the pane busy (a running turn) or free.
+func (p *paneFake) hold(busy bool) { p.mu.Lock(); p.busy = busy; p.mu.Unlock() }
+
+// Await waits, as the tmux look does, until p may go in: a wakeup's text
+// not into a running turn.
+func (p *paneFake) Await(ctx context.Context, purpose pane.Purpose) error {
+	for {
+		p.mu.Lock()
+		busy := p.busy
+		p.mu.Unlock()
+		if !busy || purpose != pane.Type {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 func (p *paneFake) show(screen string) { p.mu.Lock(); p.screen = screen; p.mu.Unlock() }
@@ -53,6 +76,9 @@ func newPaneFake() *paneFake {
 	p := &paneFake{}
 	p.method = config.DeliveryTmux
 	p.deliver = func(ctx context.Context, text string) (delivery.Result, error) {
+		if err := p.Await(ctx, pane.Type); err != nil {
+			return delivery.Result{}, err
+		}
 		p.mu.Lock()
 		p.typed = append(p.typed, text)
 		p.mu.Unlock()
