@@ -145,3 +145,26 @@ func TestASeenDialogIsThePersonsTime(t *testing.T) {
 		t.Fatalf("a new ask inherited the last one's dialog: %+v", a)
 	}
 }
+
+// One wakeup has one start: a run of the client's turns that began after
+// the unanswered wakeup (an exec run's client starting up; its prompt hook
+// comes ten seconds later) is that wakeup's answer, and the hooks' bound
+// counts from the wakeup, as the warning counted from it said first.
+func TestOneWakeupOneStart(t *testing.T) {
+	th := config.Defaults().Thresholds
+	th.InactivityWarning, th.InactivityError = config.Duration(3*time.Second), config.Duration(5*time.Minute)
+	woke := now.Add(-time.Hour)
+	var a hook.Activity
+	a.Apply(hook.Event{Time: woke.Add(10 * time.Second), Kind: hook.TurnStart})
+	for at := woke.Add(11 * time.Second); at.Before(woke.Add(20 * time.Second)); at = at.Add(time.Second) {
+		a.Apply(hook.Event{Time: at, Kind: hook.Tool, Tool: "run_shell_command", Input: at.String()})
+	}
+	c := cfg
+	c.Thresholds, c.Client = th, a
+	c.Work = Work{Scheduled: true, Working: true, Since: woke}
+	r, _ := Evaluate(woke.Add(20*time.Second), scan.Snapshot{}, c, State{})
+	f, _ := r.Finding(Inactivity)
+	if f.Level != Warning || !strings.Contains(f.Notice, woke.Format("15:04:05")) || strings.Contains(f.Notice, woke.Add(10*time.Second).Format("15:04:05")) {
+		t.Fatalf("inactivity %v %q: want a warning counted from the wakeup (%s)", f.Level, f.Notice, woke.Format("15:04:05"))
+	}
+}

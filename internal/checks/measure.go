@@ -71,7 +71,11 @@ func InactivityStretch(now time.Time, warn time.Duration, proof *workspace.Proof
 	if w.Scheduled && w.Working && !w.Hooked && w.Since.After(own) {
 		own = w.Since
 	}
-	if c.StretchStart.After(own) {
+	// A run of the client's turns begun after the unanswered wakeup is its
+	// answer (an exec run's client starts up before its prompt hook): the
+	// wakeup is where it began, as the stretch says, not a second start.
+	answering := w.Scheduled && w.Working && !w.Hooked && !w.Since.IsZero() && !c.StretchStart.Before(w.Since)
+	if c.StretchStart.After(own) && !answering {
 		own = c.StretchStart
 	}
 	if baseline.After(own) {
