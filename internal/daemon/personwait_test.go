@@ -134,3 +134,26 @@ func TestASlowAnswerAtADialogIsNotTheAgents(t *testing.T) {
 		}
 	})
 }
+
+// The agent cannot make its own ask line the person's time: a forged ask,
+// with dialog words printed in its output above Claude Code's real, idle
+// input box, is not a dialog on the screen, and stays bounded by the
+// hooks' rule (the error past three times its threshold).
+func TestAForgedAskOverAnIdleScreenStaysBounded(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t) // the hooks alone hold inactivity 6s, 12s at most
+		cfg.Agent.Client = "claude-code"
+		idle := strings.SplitN(realScreen(t, "idle"), "\n", 2)
+		p := newPaneFake()
+		p.show(idle[0] + "\n● Do you want to proceed?\n  ❯ 1. Yes\n    2. No\n" + idle[1])
+		start := time.Now()
+		h := startFake(t, cfg, func(config.Delivery, *workspace.Workspace) (delivery.Deliverer, error) { return p, nil })
+		ws, _ := workspace.New(cfg.Workspace, nil)
+		sleepTo(start, 200*time.Millisecond)
+		said(t, ws, hook.Event{Kind: hook.Ask, Name: "Notification", Detail: "permission_prompt", Tool: "Bash"})
+		sleepTo(start, 12500*time.Millisecond)
+		if !h.hasAlert("inactivity", "error") {
+			t.Fatalf("a forged ask over an idle screen held inactivity past the hooks' bound: %v", alertsOf(t, h.alerts))
+		}
+	})
+}
