@@ -171,7 +171,8 @@ func TestForgedScreenLines(t *testing.T) {
 // The agent's own text cannot hold an idle Claude Code pane as busy: a
 // spinner it prints (its reply's first line is marked "●", the rest
 // indented), with a "⎿ Tip:" line under it, is not the client's spinner,
-// which stands at the left margin.
+// which stands at the left margin; nor are the client's words for a
+// running turn ("esc to interrupt") in its reply or a tool's output.
 func TestForgedSpinnerIsNotBusy(t *testing.T) {
 	idle := strings.Split(screen(t, "claude-code", "idle"), "\n")
 	at := -1
@@ -185,6 +186,8 @@ func TestForgedSpinnerIsNotBusy(t *testing.T) {
 	}
 	for _, printed := range [][]string{
 		{"● ✻ Finagling… (17s · ↑ 14 tokens)", "  ⎿  Tip: Start with small features"},
+		{"● Press esc to interrupt me", "  or esc to interrupt, as the status line says"},
+		{"● Bash(echo 'esc to interrupt')", "  ⎿  esc to interrupt"},
 		{"● Here is what a busy screen looks like:", "  ✻ Finagling… (17s · ↑ 14 tokens)", "  ⎿  Tip: Start with small features"},
 		{"● Bash(echo)", "  ⎿  ✻ Finagling… (17s · ↑ 14 tokens)", "     ⎿  Tip: Start with small features"},
 	} {

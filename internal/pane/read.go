@@ -145,7 +145,7 @@ func busy(above []string, s *client.Screen) bool {
 		n++
 		low := strings.ToLower(t)
 		for _, w := range s.Busy {
-			if strings.Contains(low, w) {
+			if strings.Contains(low, w) && !replyLine(above[i]) {
 				return true
 			}
 		}
@@ -176,6 +176,20 @@ func spinnerBlock(above []string, s *client.Screen) bool {
 		return l == t && s.Spinner.MatchString(t)
 	}
 	return false
+}
+
+// replyLine reports a line of the agent's reply (or of a tool's output):
+// begun with a client's reply marker ("●" Claude Code, "✦" Gemini CLI; not
+// Codex's "•", which its working line blinks with) or indented under one.
+// The client's own words for a running turn stand at the margin, or one
+// space in; the agent's printed "esc to interrupt" must not hold an idle
+// pane as busy.
+func replyLine(l string) bool {
+	if strings.HasPrefix(l, "  ") {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(strings.TrimSpace(l))
+	return strings.ContainsRune("●✦", r)
 }
 
 // maxBlock is how many lines above the input a spinner's block may span
