@@ -86,6 +86,9 @@ type Config struct {
 	// checks' notices and asks for the recovery log itself; the inactivity
 	// error points to it rather than asking a second time.
 	RecoveryAsked bool
+	// Stance is the watchdog's one decision on how an agent in recovery
+	// for inactivity is spoken to (StanceOwn: the check's own measure).
+	Stance Stance
 	// Refusals is what the client refused in the agent's last run or turn.
 	Refusals Refusals
 	// Channels is when each of the client's channels last spoke.
@@ -381,3 +384,17 @@ func (e *eval) clock(t time.Time) string { return t.In(e.cfg.Loc).Format("15:04:
 func (e *eval) notice(format string, args ...any) string {
 	return ja.F(e.cfg.Language, format, args...)
 }
+
+// Stance is how an agent at the inactivity error is spoken to, as the
+// watchdog decided it once for the recovery attempt: busy in its client's
+// tools, its Escape held ("at the next step of your work"), or stuck,
+// interrupted ("stop what you were doing"). The recovery notice, the
+// inactivity notice and the Escape follow the one decision.
+type Stance int
+
+// The stances.
+const (
+	StanceOwn   Stance = iota // the check's own measure: the hooks alone held inactivity off
+	StanceBusy                // busy, not interrupted
+	StanceStuck               // stuck, interrupted
+)

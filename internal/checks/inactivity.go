@@ -95,6 +95,13 @@ func (e *eval) inactivity() Finding {
 		f.Brief = e.notice("No activity log or checkpoint for %s, counted from %s: the recovery notice says what to do.", humanize.Span(el), from)
 		f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s. The watchdog treats you as stuck and starts recovery: "+
 			"stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery: what happened and what you will do next.", humanize.Span(el), from)
+		busyWords := alone > 0 && own
+		switch e.cfg.Stance {
+		case StanceBusy:
+			busyWords = true
+		case StanceStuck:
+			busyWords = false
+		}
 		switch {
 		case e.runCut():
 			// The watchdog ended the run: not a stall, and the run that
@@ -105,9 +112,9 @@ func (e *eval) inactivity() Finding {
 			}
 			f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s. The watchdog starts recovery: "+
 				"re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery: what the ended run had done and what you will do next.", humanize.Span(el), from)
-		case alone > 0 && own:
-			// Busy by the hooks' word: not stuck, and not to be told to
-			// stop; only nothing of its own says what it does.
+		case busyWords:
+			// Busy by the watchdog's one decision (the attempt's stance):
+			// not stuck, and not to be told to stop.
 			f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s, while your client's tools kept busy. The watchdog starts recovery: "+
 				"at the next step of your work, write a checkpoint of what you are doing, then re-read GEMINI.md and ai-docs/ and write an activity log with activity_type recovery.", humanize.Span(el), from)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/delivery"
+	"github.com/ai-heart/ai-heart/internal/pane"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -18,6 +19,9 @@ type readyDeliverer struct {
 	fakeDeliverer
 	open chan struct{}
 }
+
+// Await is the pane's look before any key, as tmux's.
+func (r *readyDeliverer) Await(ctx context.Context, _ pane.Purpose) error { return r.Ready(ctx) }
 
 func (r *readyDeliverer) Ready(ctx context.Context) error {
 	select {

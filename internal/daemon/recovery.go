@@ -265,17 +265,18 @@ func (a *agent) interruptFor(ctx context.Context, source string, id workspace.ID
 	if !ok || (source != srcRecovery && source != srcFeedback) {
 		return
 	}
-	if t, ok := in.(*delivery.Tmux); ok && t.Look != nil {
+	aw, looks := in.(delivery.Awaiter)
+	if looks {
 		// The keys wait for the look (no dialog, no person's text), as
 		// long as the flight lasts.
-		if err := t.Await(ctx, pane.Keys); err != nil {
+		if err := aw.Await(ctx, pane.Keys); err != nil {
 			return
 		}
 	}
 	a.mu.Lock()
 	asking, client := a.activity.Asking, a.clientName()
 	a.mu.Unlock()
-	if _, looks := in.(*delivery.Tmux); asking && !looks {
+	if asking && !looks {
 		a.log.Info().Str("source", source).Msg("interrupt skipped: the agent is asking a person")
 		return
 	}

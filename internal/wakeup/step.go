@@ -152,11 +152,15 @@ func (s State) pass(e Pass, now time.Time) (State, []Effect) {
 // the fate, and whether the flight waits for the agent's answer.
 func (s State) ran(e Ran, now time.Time) (State, []Effect) {
 	cur := s.Cur != nil && s.Cur.N == e.N
-	if e.Result == Stopped {
+	if e.Result == Stopped || e.Result == Moot {
 		if cur {
 			s.Cur = nil
 		}
-		return s, []Effect{{Kind: Count, N: e.N, Source: e.Source, Outcome: state.OutcomeFailed}}
+		outcome := state.OutcomeFailed
+		if e.Result == Moot {
+			outcome = state.OutcomeMoot // nothing went to the agent: no answer owed, no work begun
+		}
+		return s, []Effect{{Kind: Count, N: e.N, Source: e.Source, Outcome: outcome}}
 	}
 	switch {
 	case !s.Cfg.RunIsTheWork:

@@ -214,6 +214,7 @@ const (
 	Refused            // the client refused every call: the run did nothing
 	TakenOver          // a takeover ended the run
 	Stopped            // the watchdog stopped and ended the run
+	Moot               // its cause was gone once it could go in: nothing was sent
 )
 
 // Pulse: what a pulse saw, for the working stretch and the answers.
