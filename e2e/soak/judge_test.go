@@ -94,6 +94,18 @@ func (s *soak) judge() {
 
 	// Stalls: alerted by the error threshold plus a pulse, the run taken
 	// over at once (a reload pending or not), recovered afterwards.
+	// Recovery that gave up (three attempts failed) takes over no more
+	// until resume_after: stalls near a give-up are not judged.
+	var gaveUp []time.Time
+	readLines(s.alerts, func(b []byte) {
+		var a struct {
+			Time  time.Time `json:"time"`
+			Check string    `json:"check"`
+		}
+		if json.Unmarshal(b, &a) == nil && a.Check == "gave_up" {
+			gaveUp = append(gaveUp, a.Time)
+		}
+	})
 	stalls, judged := 0, 0
 	var worstLate, worstTake time.Duration
 	bestLate := time.Duration(1 << 62)
@@ -104,14 +116,22 @@ func (s *soak) judge() {
 		}
 		stalls++
 		from, to := r.At.Add(-s.hour), r.At.Add(s.errAfter+3*s.hour/2)
-		if to.After(s.begin.Add(elapsed)) || s.overlaps(from, to, s.kills) || s.overlapsSpans(from, to, s.paused) || s.burstNear(from, to) {
+		if to.After(s.begin.Add(elapsed)) || s.overlaps(from, to, s.kills) || s.overlapsSpans(from, to, s.paused) || s.burstNear(from, to) || s.overlaps(from.Add(-8*s.hour), to, gaveUp) {
 			continue
 		}
 		judged++
-		errAt, okAt := time.Time{}, time.Time{}
+		// The error of this stall: after a pulse below it (one before the
+		// wakeup may still show the last stall's).
+		errAt, okAt, below, continuing := time.Time{}, time.Time{}, false, false
 		for _, pl := range s.pulses {
+			if !pl.At.After(r.At.Add(-s.pulse)) {
+				continue
+			}
+			below = below || pl.Inactivity != "error"
 			if errAt.IsZero() && pl.At.After(r.At) && pl.Inactivity == "error" {
-				errAt = pl.At
+				// Never below since before the wakeup: the error goes on from
+				// the run before (a failed run keeps the working stretch).
+				errAt, continuing = pl.At, !below
 			} else if !errAt.IsZero() && pl.At.After(errAt) && pl.Inactivity == "ok" {
 				okAt = pl.At
 				break
@@ -122,12 +142,14 @@ func (s *soak) judge() {
 		case errAt.IsZero():
 			t.Errorf("stall %d (at %.1fs): no inactivity error", p, r.At.Sub(s.begin).Seconds())
 			continue
-		case late > s.pulse+500*time.Millisecond:
+		case !continuing && late > s.pulse+500*time.Millisecond:
 			t.Errorf("stall %d: inactivity error %s past its threshold; want within a pulse (%s)", p, late, s.pulse)
 		case okAt.IsZero():
 			t.Errorf("stall %d: never recovered (inactivity never ok again after the error)", p)
 		}
-		worstLate, bestLate = max(worstLate, late), min(bestLate, late)
+		if !continuing {
+			worstLate, bestLate = max(worstLate, late), min(bestLate, late)
+		}
 		gone := terms[p]
 		if gone.IsZero() {
 			gone = ends[p]
