@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/day"
 )
 
 // judgeMemory: the longest-lived watchdog's anonymous RSS and Go heap stay
@@ -90,4 +92,28 @@ func (s *soak) judgeOnTime(order []int, starts map[int]runRec, ends map[int]time
 	if owed > 0 {
 		fmt.Printf("soak: wakeups on time: %d of %d (%.1f %%) started a run within a pulse and a second of the schedule's promise\n", onTime, owed, 100*float64(onTime)/float64(owed))
 	}
+}
+
+// fieldNumbers prints the field's numbers as the watchdog measures them
+// from its day files (status --json's numbers), per 24 agent hours too.
+func (s *soak) fieldNumbers(stalls int) {
+	f, err := day.LoadField(s.agentDir, time.UTC, time.Now())
+	if err != nil {
+		s.t.Errorf("the field's numbers: %v", err)
+		return
+	}
+	n := f.Today
+	agentHours := n.Hours * 3600 / s.hour.Seconds()
+	per24 := func(k int) float64 {
+		if agentHours == 0 {
+			return 0
+		}
+		return float64(k) / (agentHours / 24)
+	}
+	onTime := 0.0
+	if n.Scheduled > 0 {
+		onTime = 100 * float64(n.OnTime) / float64(n.Scheduled)
+	}
+	fmt.Printf("soak: the field's numbers (the watchdog's day files): %.2f hours supervised (%.0f agent hours); %d stalls of the stand-in, %.2f per 24 agent hours; %d unrecovered (give-ups), %.2f per 24 agent hours; scheduled wakeups on time %d of %d (%.1f %%); %d interventions\n",
+		n.Hours, agentHours, stalls, per24(stalls), n.Stalls, per24(n.Stalls), n.OnTime, n.Scheduled, onTime, n.Interventions)
 }

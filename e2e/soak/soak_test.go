@@ -114,12 +114,27 @@ func TestSoak(t *testing.T) {
 	s.stopWatchdog()
 	close(s.done)
 	s.judge()
+	if t.Failed() { // the small disk is unmounted at the end: keep what it held
+		_ = exec.Command("cp", "-a", s.agentDir, filepath.Join(s.run, "final-state")).Run()
+	}
 }
 
 func (s *soak) setup() {
 	t := s.t
 	root := t.TempDir()
-	s.run = filepath.Join(root, "run")
+	// The run's records outlive a failed soak, to be read.
+	run, err := os.MkdirTemp("", "soak-run-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.run = run
+	t.Cleanup(func() {
+		if !t.Failed() {
+			os.RemoveAll(run)
+			return
+		}
+		fmt.Printf("soak: FAILED; its records are kept in %s (the agents' ledger, the alerts, each watchdog's log, the final state)\n", run)
+	})
 	for _, d := range []string{s.run, filepath.Join(s.run, "ledger")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
