@@ -68,6 +68,9 @@ type Config struct {
 	// BaselinePause: the baseline is the end of the operator's pause, not
 	// the watchdog's start; the notices name which.
 	BaselinePause bool
+	// Paused: an operator's pause is in force (the baseline is now, every
+	// pulse): inactivity says so rather than naming a pause end.
+	Paused bool
 	// Loc is the time zone heartbeat IDs are read in; nil = Local.
 	Loc *time.Location
 	// Work says whether the agent is working or waiting (docs/design.md section 5).

@@ -18,6 +18,10 @@ func (e *eval) inactivity() Finding {
 	warn, errT := e.cfg.Thresholds.InactivityWarning.D(), e.cfg.Thresholds.InactivityError.D()
 	st := InactivityStretch(e.now, warn, p, e.strictEnded, c, e.cfg.Work, e.baseline(), e.clock)
 	e.askPast = st.AskPast
+	if st.Kind == FromStart && e.cfg.Paused {
+		f.Message = "paused: no inactivity alerts until the pause ends"
+		return f
+	}
 	if st.Kind == FromStart {
 		// The watchdog knows which its baseline is: say so.
 		st.What = "watchdog started at " + e.clock(st.From) + ", no proof since"

@@ -173,7 +173,7 @@ func (a *agent) evaluate(b *beat) {
 	a.mu.Unlock()
 	b.checksIn, b.checksPrev = checks.Config{
 		Thresholds: a.cfg.Thresholds, Restrictions: a.cfg.Restrictions,
-		Baseline: baseline, BaselinePause: baseline.After(a.started), Loc: a.loc, Work: work, Language: a.cfg.Language,
+		Baseline: baseline, BaselinePause: baseline.After(a.started), Paused: b.paused, Loc: a.loc, Work: work, Language: a.cfg.Language,
 		Client: client, Refusals: refusals, Channels: channels, Urgent: urgent, RecoveryOff: off, RecoveryAsked: asked,
 		Progress: prog, Stance: stanceFor(busy),
 		HooksOff: a.hooksOff(name),

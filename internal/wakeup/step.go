@@ -75,6 +75,14 @@ func (s State) ask(e Ask, now time.Time) (State, []Effect) {
 		return s, append(out, Effect{Kind: Spent, Source: e.Source})
 	case e.CapFull:
 		return count(state.OutcomeDroppedCap)
+	case s.Closed && e.Takeover && s.Cur != nil && s.Cur.Phase != Held:
+		// A reload waits for the run in flight: a takeover still ends it
+		// (else a stuck run holds recovery and the reload to its timeout),
+		// and the agent that replaces this one asks again.
+		old := s.Cur
+		s = s.notAttempted(old)
+		s.Cur = nil
+		return s, []Effect{{Kind: End, N: old.N, Source: old.Source, Outcome: state.OutcomeTakenOver}}
 	case s.Closed:
 		return s, nil // the agent that replaces this one asks again
 	case s.Cur != nil && !e.Takeover:
