@@ -37,6 +37,7 @@ func TestClaudeCodeInTmuxAnsweredFromAfar(t *testing.T) {
 	ntfy := newNtfy(t)
 	w.notify = `[{url: "ntfy://` + ntfy.host + `/asks?scheme=http", min_level: warning, min_interval: 1ms}]`
 	w.more = fmt.Sprintf("http: {listen: %q}\n", freeLoopback(t))
+	w.asked = true
 	tmux, pane := w.claudeInTmux(s)
 	w.runTmux(tmux, 5*time.Second)
 
@@ -258,6 +259,7 @@ func TestClaudeCodeDeclinedAtTheTerminal(t *testing.T) {
 	s := &script{Final: "Understood.", Calls: []call{
 		{Builtin: "Bash", Args: map[string]any{"command": "touch declined-here.txt", "description": "touch"}},
 	}}
+	w.asked = true
 	tmux, pane := w.claudeInTmux(s)
 	w.runTmux(tmux, 3*time.Second) // the first heartbeat stays in flight: no next turn withdraws the question
 	q := w.question("declined-here.txt", pane)

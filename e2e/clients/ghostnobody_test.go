@@ -59,6 +59,11 @@ func TestGeminiCLIGhostWithTelemetryToNobody(t *testing.T) {
 				b, _ := os.ReadFile(files[0])
 				t.Fatalf("the [IDLE] run was counted as an answer: %s", tail(string(b), 2000))
 			}
+			// And the operator was told at the start, with the fix.
+			b, _ := os.ReadFile(w.alerts)
+			if !strings.Contains(string(b), `"check":"client_settings"`) || !strings.Contains(string(b), wired) || !strings.Contains(string(b), "watchdog init") {
+				t.Fatalf("no client_settings alert naming %s and the fix: %s", wired, b)
+			}
 		})
 	}
 }
