@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -77,6 +78,7 @@ func (w *world) nothingTypedIntoADialog(start func(*script) (string, func() stri
 	}
 
 	// The person declines.
+	declined := time.Now()
 	if out, err := exec.Command("tmux", "-S", sock, "send-keys", "-t", "agent", "Escape").CombinedOutput(); err != nil {
 		t.Fatalf("tmux send-keys: %v\n%s", err, out)
 	}
@@ -85,6 +87,12 @@ func (w *world) nothingTypedIntoADialog(start func(*script) (string, func() stri
 	})
 	if _, err := os.Stat(touched); err == nil {
 		t.Fatal("the declined command ran")
+	}
+	// Held at the dialog, it went in with the ID of that moment, the one
+	// the tools name files with, not the one of when it began to wait.
+	ids := regexp.MustCompile(`Heartbeat: (\d{14})`).FindAllStringSubmatch(history(), -1)
+	if at, err := time.ParseInLocation("20060102150405", ids[len(ids)-1][1], time.Local); err != nil || at.Before(declined.Add(-time.Second).Truncate(time.Second)) {
+		t.Errorf("the urgent wakeup went in as heartbeat %s (%v), older than the answer at %s", ids[len(ids)-1][1], err, declined.Format("15:04:05"))
 	}
 	t.Logf("counters %v; hook events %v", w.counters(), w.hookEvents())
 }

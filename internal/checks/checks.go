@@ -2,7 +2,7 @@
 // of the time, a workspace snapshot, the configuration and the memory of the
 // previous pulse. They do no I/O and never read the clock; what they want
 // done to the workspace (renames, expired markers removed) comes back as
-// Actions that Apply carries out at the edge.
+// Actions the daemon carries out at the edge (its applyActions).
 package checks
 
 import (
@@ -212,6 +212,15 @@ type Finding struct {
 	// recoverable check's at warning or above, which the recovery notice
 	// names (the alert line is English, for machines).
 	Fact string `json:"-"`
+	// Brief is the notice in place of Notice where the recovery notice
+	// stands beside it (inactivity's error): it points to recovery's
+	// steps instead of saying them a second time.
+	Brief string `json:"-"`
+	// Cut says, in the agent's language, that one of the watchdog's
+	// limits (the tool cap, the token cap, the timeout) ended the agent's
+	// last run before it wrote its log: the stretch is no stall, and
+	// recovery's notice says so.
+	Cut string `json:"-"`
 	// Elapsed is the duration the check judged (0 if none).
 	Elapsed time.Duration `json:"elapsed,omitempty"`
 	// ProofID is the heartbeat ID of the file concerned, if any.

@@ -215,7 +215,7 @@ func (a *agent) apply(b *beat) {
 		a.urgent[rel] = true
 	}
 	a.mu.Unlock()
-	for _, err := range checks.Apply(a.ws, b.res.Actions) {
+	for _, err := range applyActions(a.ws, b.res.Actions) {
 		b.log.Warn().Err(err).Msg("apply check action")
 	}
 	a.noteLatest(b.snap)
@@ -275,7 +275,7 @@ func (a *agent) recover(b *beat) {
 	if (!b.checksIn.RecoveryOff && a.recoveryOff()) || asked != b.checksIn.RecoveryAsked {
 		// Recovery gave up or began to wait in this very pulse: the
 		// notices the agent reads say so now, not one pulse late
-		// ("has started recovery: follow the recovery notice" beside a
+		// ("starts recovery" or "the recovery notice says what to do" beside a
 		// give-up). The checks are pure: judged again, only the words
 		// change.
 		in := b.checksIn

@@ -71,7 +71,26 @@ func busyRecoveryNotice(r state.Recovery, maxAttempts int, l lang.Lang, fact str
 	return ja.F(l, busyRecoveryFormat, r.Attempt, maxAttempts, recoveryReason(r, l, fact))
 }
 
+// cutRecoveryNotice is recoveryNotice after the watchdog itself ended the
+// agent's last run (cut: what ended it, in the agent's language): no
+// stall, and the run that reads it is a new one, with nothing to stop.
+func cutRecoveryNotice(cut string) func(state.Recovery, int, lang.Lang, string) string {
+	return func(r state.Recovery, maxAttempts int, l lang.Lang, fact string) string {
+		why := recoveryReason(r, l, fact)
+		if fact != "" {
+			why = fact // the alert line would say the cut a second time
+		}
+		return ja.F(l, cutRecoveryFormat, r.Attempt, maxAttempts, cut, why)
+	}
+}
+
 const (
+	cutRecoveryFormat = `RECOVERY (attempt %d of %d): %s That was the watchdog's limit, not a stall, but nothing has recorded the work since: %s
+This is a new run. Do this now:
+1. Re-read GEMINI.md and ai-docs/ (healthy activity, deep work, heartbeat notices).
+2. Write an activity log with create_activity_log, activity_type "recovery", saying what the ended run had done (its files and checkpoints show it) and what you will do next.
+3. If a notice below says an introspection is due, write it too (activity_type introspection).
+The tools name every file with the current heartbeat ID themselves: never type, reuse or invent one.`
 	recoveryFormat = `RECOVERY (attempt %d of %d): the watchdog detected a problem: %s
 Reset before anything else. Do this now:
 1. Stop what you were doing; do not repeat the last action.

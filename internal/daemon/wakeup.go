@@ -98,6 +98,12 @@ func (a *agent) carry(now time.Time, effs []wakeup.Effect) (deliver, probe bool)
 	return deliver, probe
 }
 
+// readier is a deliverer that can say when a wakeup's text may go in (a
+// tmux pane's look).
+type readier interface {
+	Ready(ctx context.Context) error
+}
+
 // fly is one admitted wakeup, flight n: past the gate, its prompt built,
 // delivered, and its fate counted.
 func (a *agent) fly(ctx context.Context, n int, source, text string) {
@@ -121,6 +127,18 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 			owed = e.Owed
 		}
 	}
+	if source == srcFeedback {
+		a.interruptFor(ctx, source, "") // its Escape first, then its words
+	}
+	if r, ok := a.deliver.(readier); ok && source != srcRecovery {
+		// Held at a dialog or a person's draft, the wakeup is composed
+		// once it can go in: the ID the tools name files with then, not
+		// the one of minutes before. (Recovery's is composed first: its
+		// busy wording goes with the Escape it held.) An error is the
+		// context's: the delivery ends the same way.
+		_ = r.Ready(ctx)
+		now = a.clock.Now()
+	}
 
 	a.mu.Lock()
 	id := a.id
@@ -128,9 +146,10 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 		id = workspace.NewID(now.In(a.loc))
 	}
 	paras, carried := a.noticesCarried(owed)
+	noTheme := a.snap.LastLog == nil && a.snap.ThemeRecordID == ""
 	a.mu.Unlock()
 	if source == srcIdle {
-		text = idleText(text, paras, a.cfg.Language)
+		text = idleText(text, paras, a.cfg.Language, noTheme)
 	}
 	if source == srcFeedback {
 		paras = withoutFeedback(paras) // the urgent text is the one procedure for its files
@@ -144,7 +163,9 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 		paras = append(paras, ja.F(a.cfg.Language, "This run may make at most %d tool calls: the watchdog ends it at call %d, and a run it ends answers nothing; the call that writes your activity log counts too. Close the cycle with an activity log well before that.", n, n+1))
 	}
 	text = prompt.Build(string(id), paras...)
-	a.interruptFor(ctx, source, id)
+	if source == srcRecovery {
+		a.interruptFor(ctx, source, id)
+	}
 
 	exec := a.deliver.Traits().RunIsTheWork
 	run := ""

@@ -59,6 +59,17 @@ func (t *Tmux) look(ctx context.Context, p pane.Purpose) (pane.Verdict, error) {
 	return t.Look(screen, p), nil
 }
 
+// Ready waits until a wakeup's text may be typed (no dialog, no person's
+// draft, no turn running), so its caller composes it then: with the
+// heartbeat ID and notices of the moment it goes in, not of the moment it
+// began to wait. Without a Look it is ready at once.
+func (t *Tmux) Ready(ctx context.Context) error {
+	if t.Look == nil {
+		return nil
+	}
+	return t.Await(ctx, pane.Type)
+}
+
 // Await looks at the pane until p may be sent, telling Waits each new
 // reason it may not; it ends early only with ctx.
 func (t *Tmux) Await(ctx context.Context, p pane.Purpose) error {

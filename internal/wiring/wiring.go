@@ -77,18 +77,21 @@ func Check(root string, served Served) []Mismatch {
 }
 
 func checkFile(root string, a clients.Adapter, f client.File, served Served) []Mismatch {
-	var telemetry, server, status bool
+	var server, status bool
+	var telemetry *client.Telemetry
 	for _, e := range f.Edits {
 		switch e := e.(type) {
 		case client.Telemetry:
-			telemetry = e.Shape == client.EnvVars || e.Shape == client.SettingsBlock
+			if e.Shape == client.EnvVars || e.Shape == client.SettingsBlock {
+				telemetry = &e
+			}
 		case client.MCPServer, client.TOMLServer:
 			server = true
 		case client.StatusLine:
 			status = true
 		}
 	}
-	if !telemetry && !server && !status {
+	if telemetry == nil && !server && !status {
 		return nil
 	}
 	mis := func(format string, args ...any) Mismatch {
@@ -105,15 +108,15 @@ func checkFile(root string, a clients.Adapter, f client.File, served Served) []M
 	if server {
 		out = append(out, checkServer(a, f, root, b, mis)...)
 	}
-	if !telemetry && !status {
+	if telemetry == nil && !status {
 		return out
 	}
 	var doc map[string]any
 	if err := json.Unmarshal(b, &doc); err != nil {
 		return append(out, mis("is not JSON the client can read (%v)", err))
 	}
-	if telemetry {
-		if m, ok := checkTelemetry(doc, served.Telemetry, mis); ok {
+	if telemetry != nil {
+		if m, ok := checkTelemetry(doc, *telemetry, served.Telemetry, mis); ok {
 			out = append(out, m)
 		}
 	}
@@ -196,16 +199,16 @@ func runnable(cmd string) error {
 // endpoint of the user's own (not a watchdog's window on loopback) is
 // theirs to choose; a file without telemetry is one init was told to
 // leave as it was.
-func checkTelemetry(doc map[string]any, want string, mis func(string, ...any) Mismatch) (Mismatch, bool) {
+func checkTelemetry(doc map[string]any, t client.Telemetry, want string, mis func(string, ...any) Mismatch) (Mismatch, bool) {
+	block, _ := doc[t.Block].(map[string]any)
 	var got, where string
-	if env, ok := doc["env"].(map[string]any); ok {
-		got, _ = env["OTEL_EXPORTER_OTLP_ENDPOINT"].(string)
-		where = "env.OTEL_EXPORTER_OTLP_ENDPOINT"
-	}
-	if t, ok := doc["telemetry"].(map[string]any); ok && got == "" {
-		if on, _ := t["enabled"].(bool); on {
-			got, _ = t["otlpEndpoint"].(string)
-			where = "telemetry.otlpEndpoint"
+	for _, s := range t.Settings {
+		switch v := block[s.Key]; {
+		case s.Value == client.URL:
+			got, _ = v.(string)
+			where = t.Block + "." + s.Key
+		case s.Value == true && v == false:
+			return Mismatch{}, false // turned off (Gemini CLI's enabled: false)
 		}
 	}
 	if got == "" || got == want || !windowLike(got) {
