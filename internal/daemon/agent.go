@@ -169,6 +169,7 @@ type clientMemory struct {
 	// serviceAlerted: a service failure was alerted and no run succeeded since.
 	serviceAlerted bool
 	limitMemory
+	settings settingsMemory
 }
 
 // PulseEvent reports one finished pulse (for tests and measurements).
@@ -266,6 +267,7 @@ func (a *agent) run(ctx context.Context, phase time.Duration, pulsed func(*agent
 		a.restoreChannels(a.clock.Now())
 		a.restoreLimits(a.clock.Now())
 	}
+	a.checkSettings()
 	a.openDesk()
 	var wg sync.WaitGroup
 	wg.Add(4)
