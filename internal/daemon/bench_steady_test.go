@@ -79,6 +79,7 @@ func benchSteady(b *testing.B, logs int, writing bool, gap time.Duration) {
 	}
 	var added []string
 	b.Cleanup(func() {
+		a.ws.ClosePulseFiles()
 		a.scanner.Close()
 		for _, rel := range added { // keep the cached history as generated
 			os.Remove(ws.Path(rel))

@@ -49,7 +49,7 @@ func SaveAndPublish(dir string, ws *workspace.Workspace, s State, durable bool) 
 		return fmt.Errorf("encode state: %w", err), fmt.Errorf("publish state: %w", err)
 	}
 	published := make(chan error, 1)
-	go func() { published <- ws.WriteFileNoSync(workspace.StateFile, b) }()
+	go func() { published <- ws.WritePulseFile(workspace.StateFile, b) }()
 	write := statefile.WriteEncodedNoSync
 	if durable {
 		write = statefile.WriteEncoded
