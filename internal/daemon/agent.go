@@ -194,6 +194,9 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 	if err := ws.EnsureSkeleton(); err != nil {
 		return nil, err
 	}
+	// The heartbeat ID and the published state are written into two files
+	// kept open and exchanged with the name, not made anew at every pulse.
+	ws.KeepPulseFiles()
 	newDeliverer := o.NewDeliverer
 	if newDeliverer == nil {
 		newDeliverer = delivery.New
@@ -283,6 +286,7 @@ func (a *agent) run(ctx context.Context, phase time.Duration, pulsed func(*agent
 		a.desk.close()
 		a.markStop()
 	}
+	a.ws.ClosePulseFiles()
 	a.scanner.Close()
 }
 
