@@ -52,11 +52,11 @@ func (s *soak) judgeCounts(order []int, starts map[int]runRec, ends, terms map[i
 			t.Errorf("the cap's count went from %d to %d across a restart (watchdog %d to %d)", a.CapUsed, b.CapUsed, a.PID, b.PID)
 		}
 	}
-	// Once telemetry has spoken, an exec run is booked telemetryGrace (10 s)
+	// Once telemetry has spoken, an exec run is booked agent.telemetry_grace
 	// after its end, waiting for late reports: a kill -9 in that wait loses
 	// its booking (the cap counted it). Those runs are named apart; a run
 	// ended within half a second of the grace's edge may go either way.
-	const grace = 10 * time.Second
+	const grace = soakTelemetryGrace
 	// A watchdog process waits that grace only once telemetry has reached
 	// it: a post answered 2xx since its start or its last reload.
 	var posts, resets []time.Time

@@ -168,6 +168,11 @@ func (s *soak) writeSettings(set agentSettings) {
 	}
 }
 
+// soakTelemetryGrace is the wait for a run's late telemetry: the stand-in
+// posts before it exits, and the default 10 s would hold each flight (and
+// the next wakeup) most of a scaled agent hour.
+const soakTelemetryGrace = time.Second
+
 // writeConfig writes the watchdog's config, every duration in agent hours.
 func (s *soak) writeConfig() {
 	self, _ := os.Executable()
@@ -195,12 +200,13 @@ agent:
   command: [%q, %q, %q, "{prompt}"]
   timeout: %s
   stop_grace: 2s
+  telemetry_grace: %s
 prices: {soak-model: {input: 3, output: 15}}
 alerts: {file: %s}
 http: {listen: %q}
 mqtt: %s
 `, s.ws, s.stateDir, h(0.25), h(1), h(2), h(200), h(2), h(1), s.capLimit, h(3), h(12), h(8),
-		self, agentMode, s.run, h(6), s.alerts, s.addr, mqtt)
+		self, agentMode, s.run, h(6), soakTelemetryGrace, s.alerts, s.addr, mqtt)
 	tmp := s.cfgPath + ".tmp"
 	if err := os.WriteFile(tmp, []byte(body), 0o644); err != nil {
 		s.t.Fatal(err)

@@ -118,8 +118,13 @@ type Delivery struct {
 	// (or reach the hooks) before it is taken as not received (15s).
 	TmuxLook    Duration `yaml:"tmux_look"`
 	TmuxConfirm Duration `yaml:"tmux_confirm"`
-	Command     []string `yaml:"command"` // exec argv; "{prompt}" is replaced
-	Timeout     Duration `yaml:"timeout"` // exec timeout (600s)
+	// TelemetryGrace is how long after a run or turn ends its client's
+	// telemetry may still arrive and count for it, once telemetry is
+	// wired (10s): Claude Code posts as it exits, Gemini CLI and Codex
+	// flush their batches at exit, seconds later. 0 books at once.
+	TelemetryGrace Duration `yaml:"telemetry_grace"`
+	Command        []string `yaml:"command"` // exec argv; "{prompt}" is replaced
+	Timeout        Duration `yaml:"timeout"` // exec timeout (600s)
 	// StopGrace is how long an exec run that is ended (its timeout, a
 	// takeover by recovery or urgent feedback, shutdown) has between SIGTERM
 	// and SIGKILL to its process group (5s).
@@ -265,13 +270,14 @@ func Defaults() Config {
 			Asks:           Asks{Hold: Duration(30 * time.Minute), Remind: Duration(10 * time.Minute)},
 			Restrictions:   Restrictions{Cooldown: Duration(10 * time.Minute), Lock: Duration(60 * time.Minute)},
 			Agent: Delivery{
-				Delivery:    DeliveryInbox,
-				TmuxTarget:  "agent",
-				TmuxLook:    Duration(time.Second),
-				TmuxConfirm: Duration(15 * time.Second),
-				Command:     []string{"gemini", "-p", "{prompt}"}, // the default client's (init wires gemini): setup's TestDefaultCommandIsTheDefaultClients
-				Timeout:     Duration(600 * time.Second),
-				StopGrace:   Duration(5 * time.Second),
+				Delivery:       DeliveryInbox,
+				TmuxTarget:     "agent",
+				TmuxLook:       Duration(time.Second),
+				TmuxConfirm:    Duration(15 * time.Second),
+				TelemetryGrace: Duration(10 * time.Second),
+				Command:        []string{"gemini", "-p", "{prompt}"}, // the default client's (init wires gemini): setup's TestDefaultCommandIsTheDefaultClients
+				Timeout:        Duration(600 * time.Second),
+				StopGrace:      Duration(5 * time.Second),
 			},
 		},
 		Timezone:    "Local",

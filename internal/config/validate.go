@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/robfig/cron/v3"
 
@@ -116,6 +117,9 @@ func (a *AgentConfig) validate(key string, p *problems) {
 	}
 	if prompt := strings.TrimSpace(a.Idle.Prompt); prompt == "" || slices.Contains(defaultIdlePrompts, prompt) {
 		a.Idle.Prompt = IdlePrompt(a.Agent.Delivery, a.Language)
+	}
+	if a.Agent.TelemetryGrace < 0 || a.Agent.TelemetryGrace.D() > 10*time.Minute {
+		bad("agent.telemetry_grace", "must be between 0s and 10m")
 	}
 	switch a.Agent.Delivery {
 	case DeliveryInbox:

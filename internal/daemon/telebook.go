@@ -12,11 +12,6 @@ import (
 	"github.com/ai-heart/ai-heart/internal/telemetry"
 )
 
-// telemetryGrace is how long after a run or turn ends its client's
-// telemetry may still arrive and count for it: Claude Code posts as it
-// exits, Gemini CLI and Codex flush their batches at exit, seconds later.
-const telemetryGrace = 10 * time.Second
-
 // Bounds of what the book keeps: usage not taken within an hour was no
 // wakeup's (a turn a person typed, another project's Codex session), and a
 // key is remembered a day, long past any client's retries.
@@ -230,7 +225,7 @@ func oneSource(own *cost.Usage, from string, tele *cost.Usage) (*cost.Usage, str
 }
 
 // withTelemetry is a run's usage once its telemetry had the grace to
-// arrive: with telemetry wired, it waits until telemetryGrace after end and
+// arrive: with telemetry wired, it waits until agent.telemetry_grace after end and
 // takes what belongs to the run or turn bind names. Without telemetry it
 // returns at once.
 func (a *agent) withTelemetry(bind teleBind, end time.Time, own *cost.Usage, from string) (*cost.Usage, string) {
@@ -243,11 +238,12 @@ func (a *agent) withTelemetry(bind teleBind, end time.Time, own *cost.Usage, fro
 		}
 		return own, from
 	}
-	if wait := end.Add(telemetryGrace).Sub(a.clock.Now()); wait > 0 {
+	grace := a.cfg.Agent.TelemetryGrace.D()
+	if wait := end.Add(grace).Sub(a.clock.Now()); wait > 0 {
 		time.Sleep(wait)
 	}
 	if bind.run == "" {
-		bind.to = end.Add(telemetryGrace)
+		bind.to = end.Add(grace)
 	}
 	return oneSource(own, from, teleUsageOf(a.tele.take(bind)))
 }
