@@ -81,6 +81,14 @@ type Idle struct {
 	After Duration `yaml:"after"`
 	// Prompt is the idle wakeup's text (default: a short nudge).
 	Prompt string `yaml:"prompt"`
+	// ParkedMax is the longest the client's word that the session is
+	// parked on its own background work or scheduled wakeup (Claude
+	// Code's Stop hook) holds the idle wakeup off (2h; 0: not believed).
+	ParkedMax Duration `yaml:"parked_max"`
+	// SelfWakeupMargin is how late the client's own scheduled wakeup may
+	// fire before it is missed: alerted, and delivered by the watchdog
+	// (5m: the client's jitter and clocks that disagree).
+	SelfWakeupMargin Duration `yaml:"self_wakeup_margin"`
 }
 
 // CircuitBreaker stops wakeups after consecutive delivery failures.
@@ -256,7 +264,7 @@ func Defaults() Config {
 				ChannelSilent:     Duration(15 * time.Minute),
 			},
 			Schedule:       Schedule{Every: Duration(60 * time.Second)},
-			Idle:           Idle{Prompt: DefaultIdlePromptLog},
+			Idle:           Idle{Prompt: DefaultIdlePromptLog, ParkedMax: Duration(2 * time.Hour), SelfWakeupMargin: Duration(5 * time.Minute)},
 			CircuitBreaker: CircuitBreaker{Failures: 3, Cooldown: Duration(15 * time.Minute), MaxCooldown: Duration(2 * time.Hour)},
 			Recovery:       Recovery{MaxAttempts: 3, MaxWaitCycles: 5, ResumeAfter: Duration(time.Hour)},
 			Budget:         Budget{WarnAt: 0.8, MaxReportTokens: DefaultMaxReportTokens, MaxReportUSD: DefaultMaxReportUSD},

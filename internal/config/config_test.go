@@ -33,7 +33,7 @@ func TestDefaults(t *testing.T) {
 			},
 			// Language is left out: the workspace's recorded one, else en, at load.
 			Schedule:       Schedule{Every: Duration(60 * time.Second)},
-			Idle:           Idle{After: 0, Prompt: DefaultIdlePromptLog},
+			Idle:           Idle{After: 0, Prompt: DefaultIdlePromptLog, ParkedMax: Duration(2 * time.Hour), SelfWakeupMargin: Duration(5 * time.Minute)},
 			DailyCap:       0,
 			CircuitBreaker: CircuitBreaker{Failures: 3, Cooldown: Duration(15 * time.Minute), MaxCooldown: Duration(2 * time.Hour)},
 			Recovery:       Recovery{MaxAttempts: 3, MaxWaitCycles: 5, ResumeAfter: Duration(time.Hour)},
@@ -138,7 +138,7 @@ func TestLoadFull(t *testing.T) {
 			{Cron: "0 9 * * *", Prompt: "Good morning."},
 			{Cron: "@hourly", Prompt: "Hourly check."},
 		}},
-		Idle:           Idle{After: Duration(2 * time.Hour), Prompt: "Anything new?"},
+		Idle:           Idle{After: Duration(2 * time.Hour), Prompt: "Anything new?", ParkedMax: Duration(2 * time.Hour), SelfWakeupMargin: Duration(5 * time.Minute)},
 		DailyCap:       100,
 		CircuitBreaker: CircuitBreaker{Failures: 5, Cooldown: Duration(10 * time.Minute), MaxCooldown: Duration(time.Hour)},
 		Recovery:       Recovery{MaxAttempts: 2, MaxWaitCycles: 7, ResumeAfter: Duration(time.Hour)},

@@ -161,6 +161,7 @@ type clientMemory struct {
 	// serviceAlerted: a service failure was alerted and no run succeeded since.
 	serviceAlerted bool
 	limitMemory
+	selfWakeMemory
 }
 
 // PulseEvent reports one finished pulse (for tests and measurements).

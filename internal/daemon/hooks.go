@@ -34,6 +34,7 @@ func (a *agent) readHooks(b *beat) {
 	var turns []answeredTurn
 	var limits []hook.Limit
 	var moved []hook.Event // events that may end a question offered afar
+	var switched []hook.Event
 	answered := false
 	defer func() {
 		for _, e := range moved {
@@ -45,6 +46,7 @@ func (a *agent) readHooks(b *beat) {
 		}
 		a.limitResumes(b.now, b.id)
 		a.noteSpread(b.now, b.id)
+		a.selfWakeups(b.now, b.id, switched)
 		a.keepGate(b.now)
 		for _, f := range failures {
 			// Dated when the watchdog learnt it: a line dated ahead must
@@ -78,6 +80,9 @@ func (a *agent) readHooks(b *beat) {
 			a.session = e.Session
 		}
 		a.heardTold(e)
+		if a.parkedBy(e, exec) {
+			switched = append(switched, e)
+		}
 		if e.Kind == hook.Failure && e.Time.After(a.started) {
 			failures = append(failures, failure{e.Detail, a.awaited()}) // acted on once, not again after a restart
 			if !exec {

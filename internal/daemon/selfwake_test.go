@@ -1,0 +1,140 @@
+package daemon
+
+import (
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/hook"
+	"github.com/ai-heart/ai-heart/internal/workspace"
+)
+
+// selfWakeWorld is a tmux agent with an idle chamber of 2 s whose client
+// (Claude Code's Stop) says what will wake it by itself. Fake time starts
+// at midnight: a cron of every minute is due at 00:01.
+func selfWakeWorld(t *testing.T) (*harness, *recorder, *workspace.Workspace) {
+	cfg := testConfig(t)
+	cfg.Pulse.Interval = config.Duration(time.Second)
+	cfg.Idle.After = config.Duration(2 * time.Second)
+	cfg.Idle.SelfWakeupMargin = config.Duration(3 * time.Second)
+	cfg.Idle.ParkedMax = config.Duration(2 * time.Minute)
+	cfg.Thresholds.InactivityWarning, cfg.Thresholds.InactivityError = config.Duration(time.Hour), config.Duration(2*time.Hour)
+	rec := &recorder{method: config.DeliveryTmux}
+	h := startFake(t, cfg, rec.factory)
+	ws, _ := workspace.New(cfg.Workspace, nil)
+	time.Sleep(100 * time.Millisecond)
+	synctest.Wait()
+	return h, rec, ws
+}
+
+func countWith(ps []string, word string) int {
+	n := 0
+	for _, p := range ps {
+		if strings.Contains(p, word) {
+			n++
+		}
+	}
+	return n
+}
+
+// A session parked on its own wakeup gets no idle wakeup on top; the
+// cron fires (the client starts a turn) and the watchdog does nothing.
+func TestSelfWakeupFires(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h, rec, ws := selfWakeWorld(t)
+		said(t, ws, hook.Event{Kind: hook.TurnStart})
+		said(t, ws, hook.Event{Kind: hook.TurnEnd, Crons: []hook.Cron{{ID: "w1", Schedule: "* * * * *"}}})
+		time.Sleep(time.Minute) // 00:01:00: the cron is due
+		synctest.Wait()
+		if ps := rec.prompts(); len(ps) != 0 {
+			t.Fatalf("wakeups %q while parked on the client's own wakeup: want none", ps)
+		}
+		said(t, ws, hook.Event{Kind: hook.TurnStart}) // it fired
+		writeLog(t, ws, workspace.Thinking)
+		said(t, ws, hook.Event{Kind: hook.TurnEnd, Crons: []hook.Cron{{ID: "w1", Schedule: "* * * * *"}}})
+		time.Sleep(30 * time.Second)
+		synctest.Wait()
+		if ps := rec.prompts(); len(ps) != 0 || h.hasAlert("self_wakeup", "warning") {
+			t.Fatalf("wakeups %q, alerts %v: want none, the client woke itself", ps, alertsOf(t, h.alerts))
+		}
+	})
+}
+
+// A cron that has not fired by its time plus the margin is alerted and
+// delivered once by the watchdog; the idle wakeup waits as before.
+func TestSelfWakeupMissed(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h, rec, ws := selfWakeWorld(t)
+		said(t, ws, hook.Event{Kind: hook.TurnStart})
+		said(t, ws, hook.Event{Kind: hook.TurnEnd, Crons: []hook.Cron{{ID: "w1", Schedule: "* * * * *"}}})
+		time.Sleep(time.Minute + 2*time.Second) // 00:01:02, within the margin
+		synctest.Wait()
+		if ps := rec.prompts(); len(ps) != 0 || h.hasAlert("self_wakeup", "warning") {
+			t.Fatalf("wakeups %q within the margin: want none", ps)
+		}
+		time.Sleep(2 * time.Second) // 00:01:04: the margin is over
+		synctest.Wait()
+		ps := rec.prompts()
+		if len(ps) != 1 || countWith(ps, "did not fire") != 1 || !h.hasAlert("self_wakeup", "warning") {
+			t.Fatalf("wakeups %q, alerts %v: want one wakeup in the cron's place and its alert", ps, alertsOf(t, h.alerts))
+		}
+		time.Sleep(time.Minute)
+		synctest.Wait()
+		if n := countWith(rec.prompts(), "did not fire"); n != 1 {
+			t.Fatalf("%d wakeups for one missed cron: want 1", n)
+		}
+	})
+}
+
+// Background work, or a cron an hour off, holds the idle wakeup off for
+// idle.parked_max, then it comes (the report is the agent's word).
+func TestParkedIsBounded(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		e    hook.Event
+	}{
+		{"background work", hook.Event{Kind: hook.TurnEnd, Tasks: hook.MaxTasks}},
+		{"a cron a year off", hook.Event{Kind: hook.TurnEnd, Crons: []hook.Cron{{ID: "y", Schedule: "0 0 1 1 *"}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				h, rec, ws := selfWakeWorld(t)
+				said(t, ws, hook.Event{Kind: hook.TurnStart})
+				said(t, ws, tc.e)
+				time.Sleep(2*time.Minute - 2*time.Second)
+				synctest.Wait()
+				if ps := rec.prompts(); len(ps) != 0 {
+					t.Fatalf("wakeups %q while parked: want none before idle.parked_max", ps)
+				}
+				time.Sleep(4 * time.Second)
+				synctest.Wait()
+				if ps := rec.prompts(); len(ps) != 1 || countWith(ps, "did not fire") != 0 || !h.hasAlert("self_wakeup", "info") {
+					t.Fatalf("wakeups %q, alerts %v: want the idle wakeup once idle.parked_max is over, and the cap said", ps, alertsOf(t, h.alerts))
+				}
+			})
+		})
+	}
+}
+
+// A model the client switched to by itself is said, with whether the
+// prices know it.
+func TestModelSwitchAlerted(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h, _, ws := selfWakeWorld(t)
+		said(t, ws, hook.Event{Kind: hook.ModelSwitch, Detail: "command", Model: "claude-opus-4-5"})
+		said(t, ws, hook.Event{Kind: hook.ModelSwitch, Detail: "auto", Model: "claude-sonnet-4-5"})
+		time.Sleep(1100 * time.Millisecond)
+		synctest.Wait()
+		var got []string
+		for _, a := range alertsOf(t, h.alerts) {
+			if a["check"] == "model" {
+				got = append(got, a["message"].(string))
+			}
+		}
+		if len(got) != 1 || !strings.Contains(got[0], "claude-sonnet-4-5 is not in prices") {
+			t.Fatalf("model alerts %q: want one, for the client's own switch", got)
+		}
+	})
+}
