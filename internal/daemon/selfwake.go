@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/delivery"
 	"github.com/ai-heart/ai-heart/internal/hook"
 	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/selfwake"
@@ -98,4 +99,26 @@ func nextWord(p selfwake.Parked, now time.Time, loc *time.Location) string {
 		return "none"
 	}
 	return limitWhen(p.Next, now, loc)
+}
+
+// runSaid alerts what an exec run's client said of its own session
+// (Claude Code's stream-json): a turn loop it ended for its own reason
+// (result.terminal_reason other than completed: max_turns,
+// budget_exhausted, blocking_limit, ...) names the run's fate; writes it
+// lost for a full disk are an error, whatever the run's end; a run that
+// ended waiting for a person (requires_action) is said.
+func (a *agent) runSaid(now time.Time, id workspace.ID, res delivery.Result, err error) {
+	if res.WritesLost != "" {
+		a.emit(now, id, checks.Error, "client_disk", fmt.Sprintf("the client could not save its writes (%s): the disk is full or over quota; free space, or its transcripts and settings go on being lost", res.WritesLost), 0)
+	}
+	switch {
+	case res.Ended != "" && res.Ended != "completed":
+		how := "the run ended"
+		if err != nil {
+			how = "the run failed"
+		}
+		a.emit(now, id, checks.Warning, "run_end", fmt.Sprintf("%s by the client's own reason: terminal_reason %s", how, res.Ended), 0)
+	case res.State == "requires_action" && err != nil:
+		a.emit(now, id, checks.Warning, "run_end", "the run ended while the client waited for a person (session state requires_action): an unattended run cannot answer a prompt", 0)
+	}
 }

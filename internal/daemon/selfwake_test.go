@@ -1,12 +1,14 @@
 package daemon
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/ai-heart/ai-heart/internal/config"
+	"github.com/ai-heart/ai-heart/internal/delivery"
 	"github.com/ai-heart/ai-heart/internal/hook"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -135,6 +137,33 @@ func TestModelSwitchAlerted(t *testing.T) {
 		}
 		if len(got) != 1 || !strings.Contains(got[0], "claude-sonnet-4-5 is not in prices") {
 			t.Fatalf("model alerts %q: want one, for the client's own switch", got)
+		}
+	})
+}
+
+// What a headless run's client said of its own session is alerted: a turn
+// loop it ended for its own reason names the run's fate, lost writes are
+// an error.
+func TestRunSaid(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		cfg.Schedule.Every = config.Duration(time.Second)
+		cfg.Agent.Delivery = config.DeliveryExec
+		h := startFake(t, cfg, func(config.Delivery, *workspace.Workspace) (delivery.Deliverer, error) {
+			return &fakeDeliverer{method: config.DeliveryExec, deliver: func(context.Context, string) (delivery.Result, error) {
+				return delivery.Result{Reply: "done", Ended: "budget_exhausted", WritesLost: "ENOSPC: transcript", State: "idle"}, nil
+			}}, nil
+		})
+		time.Sleep(1100 * time.Millisecond)
+		synctest.Wait()
+		var ends []string
+		for _, a := range alertsOf(t, h.alerts) {
+			if a["check"] == "run_end" {
+				ends = append(ends, a["message"].(string))
+			}
+		}
+		if len(ends) == 0 || !strings.Contains(ends[0], "terminal_reason budget_exhausted") || !h.hasAlert("client_disk", "error") {
+			t.Fatalf("alerts %v: want the run's end named (budget_exhausted) and the lost writes an error", alertsOf(t, h.alerts))
 		}
 	})
 }

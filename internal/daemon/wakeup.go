@@ -187,6 +187,9 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 	if err != nil && exec && !takenOver {
 		ran.Cut = a.endedBy(err, res)
 	}
+	if exec {
+		a.runSaid(end, id, res, err)
+	}
 	a.mu.Lock()
 	if exec && a.cfg.Agent.Output == config.OutputStreamJSON {
 		a.refusals = checks.Refusals{Seen: true, At: end, Tools: res.Refused, Refused: res.RefusedCalls, Calls: res.ToolCalls}

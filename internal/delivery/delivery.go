@@ -47,6 +47,13 @@ type Result struct {
 	// RefusedCalls counts those calls; see ErrRefused.
 	Refused      []string
 	RefusedCalls int
+	// State is the client's last word on its session's state (Claude
+	// Code's session_state_changed: idle, running, requires_action), Ended
+	// why its turn loop ended (result.terminal_reason), WritesLost what it
+	// could not save for a full disk ("ENOSPC: transcript"), Retries the
+	// retries it announced; "" or 0 where it said none.
+	State, Ended, WritesLost string
+	Retries                  int
 }
 
 // Deliverer wakes the agent with a prompt.

@@ -137,6 +137,8 @@ func (e *Exec) Deliver(ctx context.Context, prompt string) (Result, error) {
 		res.Usage = stream.usage()
 		res.ServiceError = stream.serviceFailure()
 		res.Refused, res.RefusedCalls = stream.refused()
+		c := stream.saidOfSession()
+		res.State, res.Ended, res.WritesLost, res.Retries = c.State, c.Ended, c.WritesLost, c.Retries
 	}
 	switch context.Cause(capCtx) {
 	case ErrToolCap:

@@ -132,6 +132,20 @@ type Step struct {
 	Refused                []string    // tools the client refused to run
 	Begin                  *Call       // a call whose result may come as a later event
 	Result                 *CallResult // the result of a call begun earlier
+	// State is the session's state when the event says it (Claude Code's
+	// session_state_changed: idle, running, requires_action).
+	State string
+	// Ended is why the client's turn loop ended, when it says (Claude
+	// Code's result.terminal_reason: max_turns, budget_exhausted, ...).
+	Ended string
+	// WritesLost says what the client could not save and why ("ENOSPC:
+	// transcript"): its disk is full.
+	WritesLost string
+	// RetryWait is how long the client says it waits before it retries a
+	// failed request (Claude Code's api_retry), 0 when it says none;
+	// Retrying is set on such an event.
+	RetryWait time.Duration
+	Retrying  bool
 }
 
 // Message is one assistant message's usage as last seen: an event may
