@@ -128,6 +128,11 @@ type Delivery struct {
 	TmuxConfirm Duration `yaml:"tmux_confirm"`
 	Command     []string `yaml:"command"` // exec argv; "{prompt}" is replaced
 	Timeout     Duration `yaml:"timeout"` // exec timeout (600s)
+	// RetryWaitMax is how much longer than timeout an exec run may last,
+	// and how long inactivity is held off, while its client announces it
+	// waits to retry a failed request (Claude Code's stream-json
+	// api_retry; 1h; 0: not believed).
+	RetryWaitMax Duration `yaml:"retry_wait_max"`
 	// StopGrace is how long an exec run that is ended (its timeout, a
 	// takeover by recovery or urgent feedback, shutdown) has between SIGTERM
 	// and SIGKILL to its process group (5s).
@@ -278,8 +283,8 @@ func Defaults() Config {
 				TmuxLook:    Duration(time.Second),
 				TmuxConfirm: Duration(15 * time.Second),
 				Command:     []string{"gemini", "-p", "{prompt}"},
-				Timeout:     Duration(600 * time.Second),
-				StopGrace:   Duration(5 * time.Second),
+				Timeout:     Duration(600 * time.Second), RetryWaitMax: Duration(time.Hour),
+				StopGrace: Duration(5 * time.Second),
 			},
 		},
 		Timezone:    "Local",

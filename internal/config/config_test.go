@@ -46,9 +46,9 @@ func TestDefaults(t *testing.T) {
 				Delivery:   DeliveryInbox,
 				TmuxTarget: "agent",
 				Command:    []string{"gemini", "-p", "{prompt}"},
-				Timeout:    Duration(600 * time.Second),
-				StopGrace:  Duration(5 * time.Second),
-				TmuxLook:   Duration(time.Second), TmuxConfirm: Duration(15 * time.Second),
+				Timeout:    Duration(600 * time.Second), RetryWaitMax: Duration(time.Hour),
+				StopGrace: Duration(5 * time.Second),
+				TmuxLook:  Duration(time.Second), TmuxConfirm: Duration(15 * time.Second),
 			},
 		},
 		Timezone:    "Local",
@@ -149,7 +149,7 @@ func TestLoadFull(t *testing.T) {
 		Asks:           Asks{Hold: Duration(30 * time.Minute), Remind: Duration(10 * time.Minute)},
 		Agent: Delivery{
 			Delivery: DeliveryExec, TmuxTarget: "work", TmuxSocket: "/tmp/tmux.sock",
-			Command: []string{"claude", "-p", "{prompt}"}, Timeout: Duration(90 * time.Second), StopGrace: Duration(2 * time.Second), TmuxLook: Duration(time.Second), TmuxConfirm: Duration(15 * time.Second),
+			Command: []string{"claude", "-p", "{prompt}"}, Timeout: Duration(90 * time.Second), RetryWaitMax: Duration(time.Hour), StopGrace: Duration(2 * time.Second), TmuxLook: Duration(time.Second), TmuxConfirm: Duration(15 * time.Second),
 		},
 		StateRoot: mustAbs(t, "state"),
 	}

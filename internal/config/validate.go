@@ -96,6 +96,9 @@ func (a *AgentConfig) validate(key string, p *problems) {
 	if a.Agent.Timeout <= 0 {
 		bad("agent.timeout", "must be positive")
 	}
+	if a.Agent.RetryWaitMax < 0 {
+		bad("agent.retry_wait_max", "must not be negative (0: a client's announced retry waits are not believed)")
+	}
 	if a.Agent.StopGrace <= 0 {
 		bad("agent.stop_grace", "must be positive")
 	}

@@ -22,6 +22,26 @@ type selfWakeMemory struct {
 	parked selfwake.Parked
 	// parkedSaid: this report's cap (idle.parked_max) was alerted.
 	parkedSaid bool
+	// retryEnd is the end of the latest retry wait the exec run in flight
+	// announced (zero: none this run).
+	retryEnd time.Time
+}
+
+// retryWaiter is a deliverer whose run can announce a retry wait (exec).
+type retryWaiter interface {
+	RetryUntil(now time.Time) (time.Time, bool)
+}
+
+// retryUntil is the end of the retry wait the exec run in flight
+// announced, kept once its wait is over (inactivity counts from it).
+// Called with a.mu held.
+func (a *agent) retryUntil(now time.Time) time.Time {
+	if w, ok := a.deliver.(retryWaiter); ok {
+		if until, _ := w.RetryUntil(now); until.After(a.retryEnd) {
+			a.retryEnd = until
+		}
+	}
+	return a.retryEnd
 }
 
 // selfWakeCfg is the bound on the client's word. Called with a.mu held
@@ -108,6 +128,9 @@ func nextWord(p selfwake.Parked, now time.Time, loc *time.Location) string {
 // lost for a full disk are an error, whatever the run's end; a run that
 // ended waiting for a person (requires_action) is said.
 func (a *agent) runSaid(now time.Time, id workspace.ID, res delivery.Result, err error) {
+	if res.RetryCapped {
+		a.emit(now, id, checks.Warning, "run_end", fmt.Sprintf("the client announced retry waits past agent.retry_wait_max (%s): the run was not given longer, nor inactivity held off longer", humanize.Duration(a.cfg.Agent.RetryWaitMax.D())), 0)
+	}
 	if res.WritesLost != "" {
 		a.emit(now, id, checks.Error, "client_disk", fmt.Sprintf("the client could not save its writes (%s): the disk is full or over quota; free space, or its transcripts and settings go on being lost", res.WritesLost), 0)
 	}

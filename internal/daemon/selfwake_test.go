@@ -167,3 +167,43 @@ func TestRunSaid(t *testing.T) {
 		}
 	})
 }
+
+// retryingDeliverer is an exec run whose client announces a retry wait.
+type retryingDeliverer struct {
+	fakeDeliverer
+	until time.Time
+}
+
+func (r *retryingDeliverer) RetryUntil(now time.Time) (time.Time, bool) {
+	if now.Before(r.until) {
+		return r.until, false
+	}
+	return time.Time{}, false
+}
+
+// While the running client waits out a retry it announced, inactivity is
+// not judged; after the wait it counts from the wait's end.
+func TestRetryWaitHoldsInactivity(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t) // inactivity: warning 2s, error 4s
+		cfg.Schedule.Every = config.Duration(time.Second)
+		cfg.Agent.Delivery = config.DeliveryExec
+		start := time.Now()
+		d := &retryingDeliverer{until: start.Add(11 * time.Second)}
+		d.fakeDeliverer = fakeDeliverer{method: config.DeliveryExec, deliver: func(ctx context.Context, _ string) (delivery.Result, error) {
+			<-ctx.Done() // the run hangs in its retries
+			return delivery.Result{}, ctx.Err()
+		}}
+		h := startFake(t, cfg, func(config.Delivery, *workspace.Workspace) (delivery.Deliverer, error) { return d, nil })
+		time.Sleep(12 * time.Second) // the run began at 1 s; the wait ends at 11 s
+		synctest.Wait()
+		if h.hasAlert("inactivity", "warning") || h.hasAlert("inactivity", "error") {
+			t.Fatalf("inactivity alerts during an announced retry wait: %v", alertsOf(t, h.alerts))
+		}
+		time.Sleep(4 * time.Second) // 15 s: 4 s after the wait, its error
+		synctest.Wait()
+		if !h.hasAlert("inactivity", "error") {
+			t.Fatalf("alerts %v: want inactivity's error 4 s after the wait", alertsOf(t, h.alerts))
+		}
+	})
+}

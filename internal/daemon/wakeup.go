@@ -154,7 +154,7 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 		run = newRunID()
 		ctx = delivery.WithRun(ctx, a.name, run)
 		a.mu.Lock()
-		a.execRun = run
+		a.execRun, a.retryEnd = run, time.Time{}
 		a.mu.Unlock()
 	}
 	a.noteWorkBefore(ctx, now)

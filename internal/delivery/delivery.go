@@ -54,6 +54,9 @@ type Result struct {
 	// retries it announced; "" or 0 where it said none.
 	State, Ended, WritesLost string
 	Retries                  int
+	// RetryCapped: the client announced retry waits past agent.retry_wait_max
+	// and the run was not lengthened past it.
+	RetryCapped bool
 }
 
 // Deliverer wakes the agent with a prompt.
@@ -116,7 +119,7 @@ func New(agent config.Delivery, ws *workspace.Workspace) (Deliverer, error) {
 	case config.DeliveryExec:
 		e := NewExec(agent.Command, agent.Timeout.D())
 		e.StreamJSON, e.MaxToolCalls = agent.Output == config.OutputStreamJSON, agent.MaxToolCalls
-		e.StopGrace = agent.StopGrace.D()
+		e.StopGrace, e.RetryMax = agent.StopGrace.D(), agent.RetryWaitMax.D()
 		if ws != nil {
 			e.Dir = ws.Root
 		}
