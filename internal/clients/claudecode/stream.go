@@ -19,6 +19,11 @@ func (Adapter) Exec() *client.Exec {
 		Priced:  true,
 		Types:   []string{"system", "assistant", "result"},
 		Line:    line,
+		// Since 2.1.259 (not in 2.1.197; in 2.1.337's --help): anything
+		// that would prompt a person is denied at once, so an unattended
+		// run never hangs on a dialog; the permission mode still decides
+		// the rest.
+		Optional: []client.Flag{{Help: "--permission-prompts", Args: []string{"--permission-prompts", "none"}}},
 	}
 }
 

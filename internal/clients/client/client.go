@@ -115,6 +115,16 @@ type Exec struct {
 	// Line reads one event of the output (a JSON line whose type is one of
 	// Types).
 	Line func(typ string, line []byte) Step
+	// Optional are flags init adds to Command only where the installed
+	// client has them: each whose Help its --help names.
+	Optional []Flag
+}
+
+// Flag is an optional flag of a headless command: Args are added where
+// the client's --help names Help.
+type Flag struct {
+	Help string
+	Args []string
 }
 
 // Step is what one event of a run's output says. The reader of the output
