@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/clients/claudecode"
 	"github.com/ai-heart/ai-heart/internal/hook"
 )
 
@@ -69,5 +70,23 @@ func TestParseModelSwitch(t *testing.T) {
 	e, err = Parse(ClaudeCode, []byte(`{"hook_event_name":"PostModelSwitch","to_model":{"x":1},"source":7}`), now)
 	if err == nil {
 		t.Fatalf("Parse of wrong types = %+v: want an error (the line is no model switch)", e)
+	}
+}
+
+// The status line names the client's version (2.1.197 and 2.1.337 alike):
+// kept only when it is a version number.
+func TestStatuslineVersion(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"version":"2.1.337","rate_limits":{"five_hour":{"used_percentage":100,"resets_at":1796000000}}}`: "2.1.337",
+		`{"version":"2.1.197"}`:          "2.1.197",
+		`{"version":7}`:                  "",
+		`{"version":"2.1.337 (forged)"}`: "",
+		`{"version":["2.1.337"]}`:        "",
+		`{"rate_limits":{}}`:             "",
+	} {
+		st, err := claudecode.Adapter{}.Statusline()([]byte(in))
+		if err != nil || st.Version != want {
+			t.Errorf("Statusline(%s) = %+v, %v; want version %q", in, st, err, want)
+		}
 	}
 }

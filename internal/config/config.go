@@ -273,7 +273,7 @@ func Defaults() Config {
 			CircuitBreaker: CircuitBreaker{Failures: 3, Cooldown: Duration(15 * time.Minute), MaxCooldown: Duration(2 * time.Hour)},
 			Recovery:       Recovery{MaxAttempts: 3, MaxWaitCycles: 5, ResumeAfter: Duration(time.Hour)},
 			Budget:         Budget{WarnAt: 0.8, MaxReportTokens: DefaultMaxReportTokens, MaxReportUSD: DefaultMaxReportUSD},
-			RateLimit:      RateLimit{HoldUntilReset: true, SpreadAt: 0.8, SpreadMax: Duration(time.Hour)},
+			RateLimit:      RateLimit{HoldUntilReset: true, SpreadAt: 0.8, SpreadMax: Duration(time.Hour), ClientResumes: true, ResumeMargin: Duration(5 * time.Minute)},
 			Progress:       Progress{After: 3},
 			Asks:           Asks{Hold: Duration(30 * time.Minute), Remind: Duration(10 * time.Minute)},
 			Restrictions:   Restrictions{Cooldown: Duration(10 * time.Minute), Lock: Duration(60 * time.Minute)},

@@ -38,7 +38,7 @@ func TestDefaults(t *testing.T) {
 			CircuitBreaker: CircuitBreaker{Failures: 3, Cooldown: Duration(15 * time.Minute), MaxCooldown: Duration(2 * time.Hour)},
 			Recovery:       Recovery{MaxAttempts: 3, MaxWaitCycles: 5, ResumeAfter: Duration(time.Hour)},
 			Budget:         Budget{WarnAt: 0.8, MaxReportTokens: 1_000_000_000, MaxReportUSD: 10_000},
-			RateLimit:      RateLimit{HoldUntilReset: true, SpreadAt: 0.8, SpreadMax: Duration(time.Hour)},
+			RateLimit:      RateLimit{HoldUntilReset: true, SpreadAt: 0.8, SpreadMax: Duration(time.Hour), ClientResumes: true, ResumeMargin: Duration(5 * time.Minute)},
 			Progress:       Progress{After: 3},
 			Asks:           Asks{Hold: Duration(30 * time.Minute), Remind: Duration(10 * time.Minute)},
 			Restrictions:   Restrictions{Cooldown: Duration(10 * time.Minute), Lock: Duration(60 * time.Minute)},
@@ -144,7 +144,7 @@ func TestLoadFull(t *testing.T) {
 		Recovery:       Recovery{MaxAttempts: 2, MaxWaitCycles: 7, ResumeAfter: Duration(time.Hour)},
 		Restrictions:   Restrictions{Cooldown: Duration(5 * time.Minute), Lock: Duration(30 * time.Minute)},
 		Budget:         Budget{WarnAt: 0.8, MaxReportTokens: 1_000_000_000, MaxReportUSD: 10_000},
-		RateLimit:      RateLimit{HoldUntilReset: true, SpreadAt: 0.8, SpreadMax: Duration(time.Hour)},
+		RateLimit:      RateLimit{HoldUntilReset: true, SpreadAt: 0.8, SpreadMax: Duration(time.Hour), ClientResumes: true, ResumeMargin: Duration(5 * time.Minute)},
 		Progress:       Progress{After: 3},
 		Asks:           Asks{Hold: Duration(30 * time.Minute), Remind: Duration(10 * time.Minute)},
 		Agent: Delivery{

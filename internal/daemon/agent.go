@@ -162,6 +162,7 @@ type clientMemory struct {
 	serviceAlerted bool
 	limitMemory
 	selfWakeMemory
+	resumeMemory
 }
 
 // PulseEvent reports one finished pulse (for tests and measurements).

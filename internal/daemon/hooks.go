@@ -44,6 +44,7 @@ func (a *agent) readHooks(b *beat) {
 		if len(limits) > 0 {
 			a.rateLimits(b.now, b.id, limits)
 		}
+		a.resumeDone(b.now, b.id)
 		a.limitResumes(b.now, b.id)
 		a.noteSpread(b.now, b.id)
 		a.selfWakeups(b.now, b.id, switched)
@@ -69,8 +70,12 @@ func (a *agent) readHooks(b *beat) {
 		}
 		if e.Kind == hook.RateLimit {
 			limits = append(limits, e.Limits...) // the newest of each window wins
+			if e.Version != "" {
+				a.clientVersion = e.Version
+			}
 			continue
 		}
+		a.heardResume(e)
 		inTurn, begun := a.activity.InTurn, a.activity.TurnStart
 		a.activity.Apply(e)
 		if a.desk != nil && e.Kind != hook.Ask {

@@ -50,8 +50,10 @@ type Event struct {
 	// client's transcript is (a path, for the turn's token usage).
 	Ghost      bool   `json:"ghost,omitempty"`
 	Transcript string `json:"transcript,omitempty"`
-	// Limits are a rate_limit event's limits, as the client reported them.
-	Limits []Limit `json:"limits,omitempty"`
+	// Limits are a rate_limit event's limits, as the client reported them;
+	// Version the client's version, as its status line said it.
+	Limits  []Limit `json:"limits,omitempty"`
+	Version string  `json:"version,omitempty"`
 	// A turn's end may say what will wake the session by itself (Claude
 	// Code's Stop): Tasks counts its background work in flight (at most
 	// MaxTasks), Crons are its own scheduled wakeups (at most MaxCrons,
@@ -108,6 +110,14 @@ func RateLimitEvent(client string, limits []Limit, now time.Time) *Event {
 		return nil
 	}
 	return &Event{Time: now.UTC(), Client: client, Name: "statusline", Kind: RateLimit, Limits: kept}
+}
+
+// ClientVersion is s when it is a version number ("2.1.337"), else "".
+func ClientVersion(s string) string {
+	if len(s) == 0 || len(s) > 16 || strings.Trim(s, "0123456789.") != "" || strings.Count(s, ".") != 2 {
+		return ""
+	}
+	return s
 }
 
 // A Dialect is how one client's hooks speak: its adapter

@@ -71,7 +71,14 @@ type Adapter interface {
 
 // Statusline reads a client's status-line input: the rate limits it
 // reports, none when it reports none.
-type Statusline func(data []byte) ([]hook.Limit, error)
+type Statusline func(data []byte) (Status, error)
+
+// Status is what a status-line input says: the rate limits, and the
+// client's version ("" when it gives none).
+type Status struct {
+	Limits  []hook.Limit
+	Version string
+}
 
 // Fate is what a service failure says of the model's service.
 type Fate int
