@@ -52,10 +52,12 @@ func (a *agent) selfWakeCfg() selfwake.Config {
 
 // parkedBy folds in what one hook event says of the session's own
 // wakeups: a turn's end reports them, a turn's start (the cron fired, or
-// anything else woke it) or the session's end (its crons die with it)
-// ends them. An exec run's session ends with the run: its crons never
-// fire, and the run's end is its answer. It reports a model switch the
-// client made by itself (its fallback). Called with a.mu held.
+// anything else woke it) ends them. The session's end ends its background
+// work, not the wait for its crons: they die with it and never fire (a
+// session-only cron), so the watchdog delivers the one due. An exec
+// run's report is not read: the run's end is its answer. It reports a
+// model switch the client made by itself (its fallback). Called with
+// a.mu held.
 func (a *agent) parkedBy(e hook.Event, exec bool) (autoSwitch bool) {
 	switch e.Kind {
 	case hook.TurnEnd:
@@ -63,8 +65,10 @@ func (a *agent) parkedBy(e hook.Event, exec bool) (autoSwitch bool) {
 		if !exec && a.cfg.Idle.ParkedMax > 0 && e.Time.After(a.started) { // a report from before the start is stale
 			a.parked = selfwake.Read(e.Time, e.Tasks, e.Crons, a.loc)
 		}
-	case hook.TurnStart, hook.Tool, hook.SessionEnd:
+	case hook.TurnStart, hook.Tool:
 		a.parked, a.parkedSaid = selfwake.Parked{}, false
+	case hook.SessionEnd:
+		a.parked.Tasks = 0
 	case hook.ModelSwitch:
 		return e.Detail == "auto"
 	}

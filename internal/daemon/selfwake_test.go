@@ -71,6 +71,7 @@ func TestSelfWakeupMissed(t *testing.T) {
 		h, rec, ws := selfWakeWorld(t)
 		said(t, ws, hook.Event{Kind: hook.TurnStart})
 		said(t, ws, hook.Event{Kind: hook.TurnEnd, Crons: []hook.Cron{{ID: "w1", Schedule: "* * * * *"}}})
+		said(t, ws, hook.Event{Kind: hook.SessionEnd}) // its session-only cron dies with it
 		time.Sleep(time.Minute + 2*time.Second) // 00:01:02, within the margin
 		synctest.Wait()
 		if ps := rec.prompts(); len(ps) != 0 || h.hasAlert("self_wakeup", "warning") {

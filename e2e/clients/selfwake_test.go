@@ -1,0 +1,54 @@
+package clients
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Claude Code's own scheduled wakeup (CronCreate), listed by its Stop hook,
+// never fires here: the headless run that made it ends, and its session's
+// crons with it. The watchdog, told by the real client's hook, alerts and
+// delivers the wakeup in its place, once (inbox delivery: the prompt
+// file).
+func TestClaudeCodeMissedSelfWakeup(t *testing.T) {
+	claude := client(t, "claude")
+	w := newHookedWorld(t, "claude-code")
+	w.more = "idle: {after: 1h, self_wakeup_margin: 5s}\n"
+	due := time.Now().Add(90 * time.Second).Truncate(time.Minute) // 30 to 90 s ahead, local time as the client reads it
+	cron := fmt.Sprintf("%d %d %d %d *", due.Minute(), due.Hour(), due.Day(), int(due.Month()))
+	s := &script{Final: "Reminder set.", Calls: []call{{Builtin: "CronCreate", Args: map[string]any{"cron": cron, "prompt": "check the build", "recurring": false}}}}
+	url := claudeStandIn(t, s)
+	w.env = append(w.env, "ANTHROPIC_API_KEY=standin", "ANTHROPIC_BASE_URL="+url)
+	w.start(time.Hour, "{delivery: inbox}")
+	time.Sleep(time.Second) // the watchdog's start: its hooks' baseline
+	out := w.once([]string{claude, "-p", "remind me to check the build", "--allowedTools=CronCreate"})
+	t.Logf("claude: %s", tail(out, 500))
+	spool := w.spoolText()
+	if !strings.Contains(spool, `"crons":[{`) {
+		t.Fatalf("the Stop hook listed no cron (did the stand-in's CronCreate run?); spool:\n%s", tail(spool, 3000))
+	}
+	prompt := filepath.Join(w.ws, "stats", "heartbeat_prompt.md")
+	w.waitFor("the missed cron's alert and wakeup", time.Until(due)+90*time.Second, func() bool {
+		b, _ := os.ReadFile(prompt)
+		return w.hasAlert("self_wakeup", "warning") && strings.Contains(string(b), "did not fire")
+	})
+	if n := strings.Count(w.alertsText(), `"check":"self_wakeup"`); n != 1 {
+		t.Fatalf("%d self_wakeup alerts, want 1:\n%s", n, w.alertsText())
+	}
+	t.Logf("cron %q due %s; alerts:\n%s", cron, due.Format(time.TimeOnly), w.alertsText())
+}
+
+// spoolText is the hooks' spool of the day, as heart-hook wrote it.
+func (w *world) spoolText() string {
+	files, _ := filepath.Glob(filepath.Join(w.ws, "stats", "hooks", "*.jsonl"))
+	var b strings.Builder
+	for _, f := range files {
+		d, _ := os.ReadFile(f)
+		b.Write(d)
+	}
+	return b.String()
+}
