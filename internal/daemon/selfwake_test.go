@@ -72,7 +72,7 @@ func TestSelfWakeupMissed(t *testing.T) {
 		said(t, ws, hook.Event{Kind: hook.TurnStart})
 		said(t, ws, hook.Event{Kind: hook.TurnEnd, Crons: []hook.Cron{{ID: "w1", Schedule: "* * * * *"}}})
 		said(t, ws, hook.Event{Kind: hook.SessionEnd}) // its session-only cron dies with it
-		time.Sleep(time.Minute + 2*time.Second) // 00:01:02, within the margin
+		time.Sleep(time.Minute + 2*time.Second)        // 00:01:02, within the margin
 		synctest.Wait()
 		if ps := rec.prompts(); len(ps) != 0 || h.hasAlert("self_wakeup", "warning") {
 			t.Fatalf("wakeups %q within the margin: want none", ps)
