@@ -52,3 +52,28 @@ func (w *world) spoolText() string {
 	}
 	return b.String()
 }
+
+// A 429 whose retry-after (30 s) the real Claude Code waits out, announced
+// in its stream-json (api_retry, retry_delay_ms): the run outlasts its 20 s
+// timeout by the wait, bounded by agent.retry_wait_max, and answers.
+func TestClaudeCodeRetryWaitOutlastsTheTimeout(t *testing.T) {
+	claude := client(t, "claude")
+	w := newHookedWorld(t, "claude-code")
+	s := &script{Fail: []int{429}, Final: "[IDLE]"}
+	url := claudeStandIn(t, s)
+	w.env = append(w.env, "ANTHROPIC_API_KEY=standin", "ANTHROPIC_BASE_URL="+url)
+	argv := fmt.Sprintf(`[%q, "-p", "{prompt}", "--output-format", "stream-json", "--verbose"]`, claude)
+	w.start(3*time.Second, "{delivery: exec, command: "+argv+", output: stream-json, timeout: 20s, retry_wait_max: 2m}")
+	w.waitFor("the run's answer after the client's retry wait", 150*time.Second, func() bool {
+		g, _ := w.counters()["ghosts"].(float64)
+		return g >= 1
+	})
+	f := s.failures()
+	if len(f) != 1 || time.Since(f[0]) < 20*time.Second {
+		t.Fatalf("failed requests %v: want one, answered after the 20 s timeout", f)
+	}
+	if c := w.counters(); c["delivery_failures"].(float64) != 0 {
+		t.Fatalf("counters %v: the run failed", c)
+	}
+	t.Logf("429 at %s, answered %s later; alerts:\n%s", f[0].Format(time.TimeOnly), time.Since(f[0]).Round(time.Second), w.alertsText())
+}
