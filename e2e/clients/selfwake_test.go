@@ -77,3 +77,19 @@ func TestClaudeCodeRetryWaitOutlastsTheTimeout(t *testing.T) {
 	}
 	t.Logf("429 at %s, answered %s later; alerts:\n%s", f[0].Format(time.TimeOnly), time.Since(f[0]).Round(time.Second), w.alertsText())
 }
+
+// The real Claude Code ends a run at --max-turns: its result's
+// terminal_reason (max_turns) names the run's end in a run_end alert.
+func TestClaudeCodeTerminalReasonNamed(t *testing.T) {
+	claude := client(t, "claude")
+	w := newHookedWorld(t, "claude-code")
+	s := shellTurn("Bash", 3, false)
+	url := claudeStandIn(t, s)
+	w.env = append(w.env, "ANTHROPIC_API_KEY=standin", "ANTHROPIC_BASE_URL="+url)
+	argv := fmt.Sprintf(`[%q, "-p", "{prompt}", "--output-format", "stream-json", "--verbose", "--max-turns", "1", "--allowedTools=Bash"]`, claude)
+	w.start(3*time.Second, "{delivery: exec, command: "+argv+", output: stream-json, timeout: 90s}")
+	w.waitFor("the run_end alert naming max_turns", 120*time.Second, func() bool {
+		return strings.Contains(w.alertsText(), "terminal_reason max_turns")
+	})
+	t.Logf("alerts:\n%s", w.alertsText())
+}
