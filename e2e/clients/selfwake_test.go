@@ -3,6 +3,7 @@ package clients
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -92,4 +93,36 @@ func TestClaudeCodeTerminalReasonNamed(t *testing.T) {
 		return strings.Contains(w.alertsText(), "terminal_reason max_turns")
 	})
 	t.Logf("alerts:\n%s", w.alertsText())
+}
+
+// Interactive Claude Code in tmux schedules its own wakeup (CronCreate,
+// due within 30 to 90 s) and fires it: the watchdog gives no idle wakeup
+// on top (idle.after is 20 s) and delivers nothing in its place.
+func TestClaudeCodeInTmuxSelfWakeupFires(t *testing.T) {
+	w := newHookedWorld(t, "claude-code")
+	w.more = "idle: {after: 20s, self_wakeup_margin: 30s}\n"
+	due := time.Now().Add(150 * time.Second).Truncate(time.Minute) // after the client's start
+	cron := fmt.Sprintf("%d %d %d %d *", due.Minute(), due.Hour(), due.Day(), int(due.Month()))
+	s := &script{Final: "Reminder set.", Calls: []call{{Builtin: "CronCreate", Args: map[string]any{"cron": cron, "prompt": "check the build", "recurring": false}}}}
+	if err := os.MkdirAll(filepath.Join(w.ws, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(w.ws, ".claude", "settings.local.json"), []byte(`{"permissions":{"allow":["CronCreate"]}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sock, pane := w.claudeInTmux(s)
+	w.runTmux(sock, time.Hour)
+	exec.Command("tmux", "-S", sock, "send-keys", "-t", "agent", "-l", "remind me to check the build").Run()
+	time.Sleep(300 * time.Millisecond)
+	exec.Command("tmux", "-S", sock, "send-keys", "-t", "agent", "Enter").Run()
+	w.waitFor("the Stop hook listing the cron", 60*time.Second, func() bool { return strings.Contains(w.spoolText(), `"crons":[{`) })
+	w.waitFor("the cron's own turn", time.Until(due)+60*time.Second, func() bool { return w.hookEvents()["turn_start"] >= 2 })
+	time.Sleep(5 * time.Second) // a pulse or two after the turn: a wakeup the watchdog sent would show
+	if a := w.alertsText(); strings.Contains(a, `"check":"self_wakeup"`) {
+		t.Fatalf("self_wakeup alert though the client fired its cron:\n%s", a)
+	}
+	if p := pane(); strings.Contains(p, "Heartbeat: ") {
+		t.Fatalf("a heartbeat was typed while the session was parked on its own wakeup:\n%s", p)
+	}
+	t.Logf("cron %q due %s fired by the client; hook events %v", cron, due.Format(time.TimeOnly), w.hookEvents())
 }

@@ -107,7 +107,7 @@ func expectedFiles(w Wiring, client string) map[string]string {
 		return map[string]string{
 			".mcp.json": `{"mcpServers": {"mcp-heart": ` + server + `}}`,
 			".claude/settings.json": `{"enabledMcpjsonServers": ["mcp-heart"], "hooks": ` + groups(
-				[]string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop", "StopFailure", "PermissionRequest", "PermissionDenied", "Notification", "PreCompact", "SessionEnd", "PostModelSwitch"},
+				[]string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop", "StopFailure", "PermissionRequest", "PermissionDenied", "Notification", "PreCompact", "SessionEnd"},
 				map[string]string{"PreToolUse": "*", "PostToolUse": "*", "PostToolUseFailure": "*", "PermissionRequest": "*", "PermissionDenied": "*"},
 				func(ev string) string {
 					if ev == "PermissionRequest" {

@@ -15,6 +15,9 @@ var Hooks = hook.Dialect{
 		"UserPromptSubmit": hook.TurnStart, "Stop": hook.TurnEnd, "StopFailure": hook.Failure,
 		"PreToolUse": hook.Tool, "PostToolUse": hook.ToolDone, "PostToolUseFailure": hook.ToolFailed,
 		"PermissionRequest": hook.Ask, "PermissionDenied": hook.Refused, "PreCompact": hook.Compact,
+		// Not wired by init: 2.1.197 does not know it, and its terminal UI
+		// then stops at a "Settings Warning" dialog until a person answers.
+		// Read where a person wires it (2.1.332 and 2.1.337 send it).
 		"PostModelSwitch": hook.ModelSwitch,
 	},
 	Decode:    decodeHook,

@@ -34,7 +34,7 @@ func (Adapter) Setup() client.Setup {
 				{Name: "SessionStart"}, {Name: "UserPromptSubmit"},
 				{Name: "PreToolUse", Matcher: "*"}, {Name: "PostToolUse", Matcher: "*"}, {Name: "PostToolUseFailure", Matcher: "*"},
 				{Name: "Stop"}, {Name: "StopFailure"}, {Name: "PermissionRequest", Matcher: "*", Timeout: holdTimeout}, {Name: "PermissionDenied", Matcher: "*"},
-				{Name: "Notification"}, {Name: "PreCompact"}, {Name: "SessionEnd"}, {Name: "PostModelSwitch"},
+				{Name: "Notification"}, {Name: "PreCompact"}, {Name: "SessionEnd"},
 			}},
 			client.StatusLine{},
 		}},
