@@ -187,3 +187,22 @@ func TestJapaneseTextsHaveNoEditScars(t *testing.T) {
 		}
 	}
 }
+
+// nestedParens is a parenthesis inside a parenthesis on one line
+// (「（チェックポイントが応えた無活動（`inactivity`）の通知は除く）」): the
+// native review found it hard to read; a gloss inside an aside is said as
+// a sentence of its own.
+var nestedParens = regexp.MustCompile(`（[^（）\n]*(?:（[^（）\n]*）[^（）\n]*)+）`)
+
+// TestJapaneseTextsNestNoParentheses: no Japanese text the agent reads
+// nests parentheses or keeps the archaic 「であります」.
+func TestJapaneseTextsNestNoParentheses(t *testing.T) {
+	for _, at := range agentTexts(t) {
+		for _, m := range nestedParens.FindAllString(at.text, -1) {
+			t.Errorf("%s nests parentheses: %s", at.where, m)
+		}
+		if strings.Contains(at.text, "であります") {
+			t.Errorf("%s says 「であります」: write です", at.where)
+		}
+	}
+}

@@ -201,6 +201,24 @@ func TestE2EStatusPageInChromium(t *testing.T) {
 		}
 	}
 
+	// A Japanese card says why no wakeup comes, the breaker's state and the
+	// daily cap in Japanese (the state's reason is English, for machines);
+	// an English one as the state says them.
+	for js, want := range map[string]string{
+		`blockedReason({why: "daily_cap", reason: "daily cap of 5 wakeups reached: no wakeups until local midnight; recovery only alerts"}, {language: "ja"})`: "1日の起動の上限に達しました。深夜0時までエージェントを起こしません（回復は警報のみ）",
+		`blockedReason({why: "paused", reason: "paused: no wakeups"}, {language: "ja"})`:                                                                       "一時停止中です。一時停止が終わるまでエージェントを起こさず、無活動・内省の警報も出しません",
+		`breakerWord("closed", {language: "ja"})`:                          "正常（closed）",
+		`capLine({used: 17}, {language: "ja"})`:                            "17回（上限なし）",
+		`blockedReason({why: "paused", reason: "paused: no wakeups"}, {})`: "paused: no wakeups",
+		`breakerWord("closed", {})`:                                        "closed",
+		`capLine({used: 17}, {})`:                                          "17 (no limit)",
+		`capLine({used: 3, limit: 10}, {})`:                                "3 of 10",
+	} {
+		if got := evalIn[string](t, ctx, js); got != want {
+			t.Errorf("%s = %q, want %q", js, got, want)
+		}
+	}
+
 	// The last 24 hours, from the days the daemon keeps: 96 quarter hours
 	// ending with the present one, working (no schedule: always working),
 	// said in words.

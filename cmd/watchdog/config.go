@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/ai-heart/ai-heart/internal/clients"
 	"github.com/ai-heart/ai-heart/internal/config"
 )
 
@@ -24,6 +25,12 @@ func configFlag(fs *flag.FlagSet) func() (*config.Config, string, error) {
 			}
 		}
 		cfg, err := config.Load(p)
+		if err == nil {
+			// The clients are the registry's, which config does not import.
+			if err = cfg.CheckClients(clients.Hooked()); err != nil {
+				cfg = nil
+			}
+		}
 		return cfg, p, err
 	}
 }

@@ -59,7 +59,7 @@ func runPause(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if p.Until.IsZero() {
 			return "paused until `watchdog resume`", nil
 		}
-		return "paused until " + p.Until.In(cfg.Location()).Format("2006-01-02 15:04 MST"), nil
+		return "paused until " + p.UntilText(cfg.Location()), nil
 	})
 }
 

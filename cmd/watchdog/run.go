@@ -24,6 +24,12 @@ import (
 // pulse in flight, persist state and exit 0; SIGHUP reloads the config (a bad
 // one is refused, alerted, and the old one kept).
 func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	// SIGHUP's default action ends the process: catch it before anything
+	// slow (config, windows, broker), so a reload sent right after a
+	// (re)start waits for the daemon instead of killing it.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	load := configFlag(fs)
 	format := fs.String("log-format", "auto", "the stderr log's `FORMAT`: auto (console on a terminal, else JSON), json, console")
@@ -121,9 +127,6 @@ func runRun(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			Str("pulse", a.Pulse.Interval.D().String()).Str("config", orDefaults(path)).Msg("watchdog started")
 	}
 
-	hup := make(chan os.Signal, 1)
-	signal.Notify(hup, syscall.SIGHUP)
-	defer signal.Stop(hup)
 	go func() {
 		for {
 			select {

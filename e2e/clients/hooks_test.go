@@ -87,10 +87,6 @@ func (w *world) busy(s *script) {
 	w.t.Logf("hook events %v; counters %v", k, w.counters())
 }
 
-// fastThresholds are short, yet longer than a loaded machine takes to start
-// a client and reach its first hook event (Gemini CLI took over 2 s in CI).
-const fastThresholds = "{inactivity_warning: 6s, inactivity_error: 12s, introspection: 30m}"
-
 // busyThresholds and busyCalls make a turn of tool calls alone (seven
 // three-second shell calls, about 21 s with no checkpoint) longer than the
 // inactivity error (12 s), yet well inside what the hooks alone may hold

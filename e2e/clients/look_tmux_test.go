@@ -4,7 +4,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -76,6 +78,7 @@ func (w *world) nothingTypedIntoADialog(start func(*script) (string, func() stri
 	}
 
 	// The person declines.
+	declined := time.Now()
 	if out, err := exec.Command("tmux", "-S", sock, "send-keys", "-t", "agent", "Escape").CombinedOutput(); err != nil {
 		t.Fatalf("tmux send-keys: %v\n%s", err, out)
 	}
@@ -84,6 +87,12 @@ func (w *world) nothingTypedIntoADialog(start func(*script) (string, func() stri
 	})
 	if _, err := os.Stat(touched); err == nil {
 		t.Fatal("the declined command ran")
+	}
+	// Held at the dialog, it went in with the ID of that moment, the one
+	// the tools name files with, not the one of when it began to wait.
+	ids := regexp.MustCompile(`Heartbeat: (\d{14})`).FindAllStringSubmatch(history(), -1)
+	if at, err := time.ParseInLocation("20060102150405", ids[len(ids)-1][1], time.Local); err != nil || at.Before(declined.Add(-time.Second).Truncate(time.Second)) {
+		t.Errorf("the urgent wakeup went in as heartbeat %s (%v), older than the answer at %s", ids[len(ids)-1][1], err, declined.Format("15:04:05"))
 	}
 	t.Logf("counters %v; hook events %v", w.counters(), w.hookEvents())
 }
@@ -117,4 +126,72 @@ func (w *world) logCount(words ...string) int {
 		}
 	}
 	return n
+}
+
+// A running turn, in the real Claude Code: in its second turn the model
+// writes its log (which answers its wakeup, so the next may be admitted)
+// and then thinks for 25 s, the spinner up with a "⎿ Tip:" line under it. The scheduled
+// wakeups that come due meanwhile wait for the turn's end: none is typed
+// into it (Claude Code would queue it and hand it to the model mid-turn
+// as "the user sent a new message while you were working").
+func TestClaudeCodeInTmuxNothingTypedIntoARunningTurn(t *testing.T) {
+	w := newHookedWorld(t, "claude-code")
+	w.thresholds = "{inactivity_warning: 5m, inactivity_error: 10m, introspection: 30m}"
+	if err := os.MkdirAll(filepath.Join(w.ws, "artifacts/20250101000000_tides/histories"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	logged := 0
+	thinking := make(chan struct{})
+	s := &script{PerTurn: true, Final: "Done for this heartbeat.", Calls: []call{logStep()}}
+	s.Hold = func(step int) {
+		if step != 1 { // the log's result is back: the wakeup is answered
+			return
+		}
+		mu.Lock()
+		logged++
+		second := logged == 2 // Claude Code shows its tips from the second turn
+		mu.Unlock()
+		if second {
+			close(thinking)
+			time.Sleep(25 * time.Second)
+		}
+	}
+	sock, pane := w.claudeInTmux(s)
+	history := func() string {
+		out, _ := exec.Command("tmux", "-S", sock, "capture-pane", "-p", "-J", "-S", "-", "-t", "agent").Output()
+		return string(out)
+	}
+	w.runTmux(sock, 3*time.Second)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("the watchdog on the pane and the wakeups:\n%s", w.logLines("pane", "woken", "delivery", "received"))
+		}
+	})
+	w.waitFor("the model thinking after its log", 90*time.Second, func() bool {
+		select {
+		case <-thinking:
+			return true
+		default:
+			return false
+		}
+	})
+	tip := false
+	w.waitFor("a scheduled wakeup held by the running turn", 20*time.Second, func() bool {
+		tip = tip || strings.Contains(pane(), "Tip:")
+		return w.logCount("nothing typed into the pane", `"source":"schedule"`, "middle of a turn") >= 1
+	})
+	for end := time.Now().Add(15 * time.Second); time.Now().Before(end); time.Sleep(500 * time.Millisecond) {
+		p := pane()
+		tip = tip || strings.Contains(p, "Tip:")
+		if n := strings.Count(history(), "Heartbeat: "); n != 2 || strings.Contains(p, "queued messages") {
+			t.Fatalf("a wakeup typed into the running turn (%d heartbeats in the pane):\n%s", n, p)
+		}
+	}
+	if !tip {
+		t.Fatalf("no Tip line came under the spinner, the screen this test is about:\n%s", pane())
+	}
+	w.waitFor("the held wakeup in the pane after the turn", 60*time.Second, func() bool {
+		return strings.Count(history(), "Heartbeat: ") >= 3
+	})
 }

@@ -58,7 +58,7 @@ func OpenDailyCap(dir string, limit int, loc *time.Location) (*DailyCap, error) 
 		loc = time.Local
 	}
 	c := &DailyCap{path: filepath.Join(dir, DailyCapFile), limit: limit, loc: loc}
-	if _, err := statefile.Read(c.path, &c.st); err != nil {
+	if _, err := statefile.ReadKept(c.path, &c.st); err != nil {
 		c.st, c.spent = CapState{}, limit > 0
 		return c, fmt.Errorf("open daily cap: %w", err)
 	}
@@ -92,7 +92,7 @@ func (c *DailyCap) Take(now time.Time) (ok bool, alert bool, err error) {
 		alert = c.st.Dropped == 0
 		c.st.Dropped++
 	}
-	if werr := statefile.Write(c.path, c.st); werr != nil {
+	if werr := statefile.WriteKept(c.path, c.st); werr != nil {
 		err = fmt.Errorf("save daily cap: %w", werr)
 	}
 	return ok, alert, err

@@ -14,7 +14,8 @@
 //     one watchdog per workspace.
 //   - The in-memory state is authoritative. When persisting fails the decision
 //     still stands and the write error is returned for the caller to log; the
-//     file catches up on the next successful write.
+//     daily cap goes into its reserve (statefile.WriteKept), read at the next
+//     start, and the file catches up on the next successful write.
 //   - A state file that cannot be parsed is not fatal: Open* starts from a
 //     fresh state (the daily cap: the day counted as spent) and returns a
 //     usable value together with an error wrapping statefile.ErrCorrupt (log

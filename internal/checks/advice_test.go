@@ -32,7 +32,7 @@ func TestNoticeAdviceIsGradedByLevel(t *testing.T) {
 		{"introspection warning", Introspection, intro(21 * m), Warning, []string{"Make your next activity log an introspection", "start_deep_work"}, []string{"Introspect now"}},
 		{"introspection error", Introspection, intro(31 * m), Error, []string{"Introspect now, in this cycle"}, []string{"start_deep_work"}},
 		{"inactivity warning", Inactivity, proof(6 * m), Warning, []string{"If you are still working, write a checkpoint"}, []string{"recovery"}},
-		{"inactivity error", Inactivity, proof(11 * m), Error, []string{"has started recovery", "activity_type recovery"}, []string{"If you are still working", "start_deep_work"}},
+		{"inactivity error", Inactivity, proof(11 * m), Error, []string{"starts recovery", "activity_type recovery"}, []string{"If you are still working", "start_deep_work"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,7 +2,7 @@
 // of the time, a workspace snapshot, the configuration and the memory of the
 // previous pulse. They do no I/O and never read the clock; what they want
 // done to the workspace (renames, expired markers removed) comes back as
-// Actions that Apply carries out at the edge.
+// Actions the daemon carries out at the edge (its applyActions).
 package checks
 
 import (
@@ -68,6 +68,9 @@ type Config struct {
 	// BaselinePause: the baseline is the end of the operator's pause, not
 	// the watchdog's start; the notices name which.
 	BaselinePause bool
+	// Paused: an operator's pause is in force (the baseline is now, every
+	// pulse): inactivity says so rather than naming a pause end.
+	Paused bool
 	// Loc is the time zone heartbeat IDs are read in; nil = Local.
 	Loc *time.Location
 	// Work says whether the agent is working or waiting (docs/design.md section 5).
@@ -86,6 +89,9 @@ type Config struct {
 	// checks' notices and asks for the recovery log itself; the inactivity
 	// error points to it rather than asking a second time.
 	RecoveryAsked bool
+	// Stance is the watchdog's one decision on how an agent in recovery
+	// for inactivity is spoken to (StanceOwn: the check's own measure).
+	Stance Stance
 	// Refusals is what the client refused in the agent's last run or turn.
 	Refusals Refusals
 	// Channels is when each of the client's channels last spoke.
@@ -216,6 +222,15 @@ type Finding struct {
 	// recoverable check's at warning or above, which the recovery notice
 	// names (the alert line is English, for machines).
 	Fact string `json:"-"`
+	// Brief is the notice in place of Notice where the recovery notice
+	// stands beside it (inactivity's error): it points to recovery's
+	// steps instead of saying them a second time.
+	Brief string `json:"-"`
+	// Cut says, in the agent's language, that one of the watchdog's
+	// limits (the tool cap, the token cap, the timeout) ended the agent's
+	// last run before it wrote its log: the stretch is no stall, and
+	// recovery's notice says so.
+	Cut string `json:"-"`
 	// Elapsed is the duration the check judged (0 if none).
 	Elapsed time.Duration `json:"elapsed,omitempty"`
 	// ProofID is the heartbeat ID of the file concerned, if any.
@@ -376,3 +391,17 @@ func (e *eval) clock(t time.Time) string { return t.In(e.cfg.Loc).Format("15:04:
 func (e *eval) notice(format string, args ...any) string {
 	return ja.F(e.cfg.Language, format, args...)
 }
+
+// Stance is how an agent at the inactivity error is spoken to, as the
+// watchdog decided it once for the recovery attempt: busy in its client's
+// tools, its Escape held ("at the next step of your work"), or stuck,
+// interrupted ("stop what you were doing"). The recovery notice, the
+// inactivity notice and the Escape follow the one decision.
+type Stance int
+
+// The stances.
+const (
+	StanceOwn   Stance = iota // the check's own measure: the hooks alone held inactivity off
+	StanceBusy                // busy, not interrupted
+	StanceStuck               // stuck, interrupted
+)

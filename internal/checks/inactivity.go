@@ -18,6 +18,10 @@ func (e *eval) inactivity() Finding {
 	warn, errT := e.cfg.Thresholds.InactivityWarning.D(), e.cfg.Thresholds.InactivityError.D()
 	st := InactivityStretch(e.now, warn, p, e.strictEnded, c, e.cfg.Work, e.baseline(), e.clock)
 	e.askPast = st.AskPast
+	if st.Kind == FromStart && e.cfg.Paused {
+		f.Message = "paused: no inactivity alerts until the pause ends"
+		return f
+	}
 	if st.Kind == FromStart {
 		// The watchdog knows which its baseline is: say so.
 		st.What = "watchdog started at " + e.clock(st.From) + ", no proof since"
@@ -95,18 +99,39 @@ func (e *eval) inactivity() Finding {
 	}
 	f.Message += e.held()
 	if f.Level == Error {
-		// Recovery starts: point to its steps, not to the warning's
-		// "keep going with a checkpoint".
-		f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s. The watchdog treats you as stuck and has started recovery: follow the recovery notice "+
-			"(stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery).", humanize.Span(el), from)
-		if alone > 0 && own {
-			// Busy by the hooks' word: not stuck, and not to be told to
-			// stop; only nothing of its own says what it does.
-			f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s, while your client's tools kept busy. The watchdog has started recovery: follow the recovery notice "+
-				"(at the next step of your work, a checkpoint of what you are doing, then re-read GEMINI.md and ai-docs/ and write an activity log with activity_type recovery).", humanize.Span(el), from)
+		// Recovery starts. Its steps are said once: beside the RECOVERY
+		// block the error points to it (Brief); without one (the word a
+		// busy turn reads alone, the pulse before the attempt) the error
+		// says them itself.
+		f.Brief = e.notice("No activity log or checkpoint for %s, counted from %s: the recovery notice says what to do.", humanize.Span(el), from)
+		f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s. The watchdog treats you as stuck and starts recovery: "+
+			"stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery: what happened and what you will do next.", humanize.Span(el), from)
+		busyWords := alone > 0 && own
+		switch e.cfg.Stance {
+		case StanceBusy:
+			busyWords = true
+		case StanceStuck:
+			busyWords = false
+		}
+		switch {
+		case e.runCut():
+			// The watchdog ended the run: not a stall, and the run that
+			// reads this is a new one, with nothing to stop. (A signal
+			// came from outside: no limit of the watchdog's.)
+			if e.cfg.Work.Ended.Kind != EndSignal {
+				f.Cut = e.cutSentence()
+			}
+			f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s. The watchdog starts recovery: "+
+				"re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery: what the ended run had done and what you will do next.", humanize.Span(el), from)
+		case busyWords:
+			// Busy by the watchdog's one decision (the attempt's stance):
+			// not stuck, and not to be told to stop.
+			f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s, while your client's tools kept busy. The watchdog starts recovery: "+
+				"at the next step of your work, write a checkpoint of what you are doing, then re-read GEMINI.md and ai-docs/ and write an activity log with activity_type recovery.", humanize.Span(el), from)
 		}
 		if e.cfg.RecoveryOff {
 			// Recovery gave up or waits: no recovery notice comes to follow.
+			f.Brief = ""
 			f.Notice = e.notice("No activity log or checkpoint for %s, counted from %s. Before anything else, write an activity log with activity_type recovery: what happened and what you will do next.", humanize.Span(el), from)
 			if e.cfg.RecoveryAsked {
 				// The give-up's line (status) or notice (wakeup) above asks for
@@ -143,19 +168,25 @@ func (e *eval) runCut() bool {
 // it wrote its log: not a silent stall, and the next run's prompt must say
 // so at the warning too, not only once it is an error.
 func (e *eval) cutFirst(notice string) string {
-	w := e.cfg.Work
 	if !e.runCut() {
 		return notice
-	}
-	cut := "Your last run was ended by %s at %s, before it wrote an activity log; keep each run within it."
-	if w.Ended.Kind == EndSignal { // no limit of yours to keep within
-		cut = "Your last run was ended by %s at %s, before it wrote an activity log. In long work, write checkpoints along the way and close each piece of work early with an activity log."
 	}
 	sep := " "
 	if e.cfg.Language == lang.Japanese {
 		sep = "" // Japanese sentences follow each other without a space
 	}
-	return e.notice(cut, w.Ended, e.clock(w.EndedAt)) + sep + notice
+	return e.cutSentence() + sep + notice
+}
+
+// cutSentence says what ended the agent's last run and when, and how to
+// keep the next one from it.
+func (e *eval) cutSentence() string {
+	w := e.cfg.Work
+	cut := "Your last run was ended by %s at %s, before it wrote an activity log; keep each run within it."
+	if w.Ended.Kind == EndSignal { // no limit of yours to keep within
+		cut = "Your last run was ended by %s at %s, before it wrote an activity log. In long work, write checkpoints along the way and close each piece of work early with an activity log."
+	}
+	return e.notice(cut, w.Ended, e.clock(w.EndedAt))
 }
 
 // held says, for the inactivity line, that the model's service holds the

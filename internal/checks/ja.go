@@ -28,12 +28,16 @@ var ja = lang.Catalogue{
 	"Plan an introspection within the next cycle or two (create_activity_log with activity_type introspection).":                                                                                      "次の1〜2サイクルのうちに、活動種別（create_activity_log の activity_type）を「内省」にした活動ログを書いてください。",
 	"Make your next activity log an introspection (create_activity_log with activity_type introspection).":                                                                                            "次の活動ログは、活動種別（create_activity_log の activity_type）を「内省」にしてください。",
 	"Introspect now, in this cycle: look back on your recent activity and record it with create_activity_log with activity_type introspection.":                                                       "今、このサイクルで内省してください。最近の活動を振り返り、活動種別（create_activity_log の activity_type）を「内省」にした活動ログに記録してください。",
-	"No activity log or checkpoint for %s, counted from %s, while your client's tools kept busy. The watchdog has started recovery: follow the recovery notice " +
-		"(at the next step of your work, a checkpoint of what you are doing, then re-read GEMINI.md and ai-docs/ and write an activity log with activity_type recovery).": "クライアントのツールは動き続けていましたが、%[2]sから%[1]s、何をしているかを示す記録がありません。watchdog は回復を始めています。回復通知に従ってください" +
-		"（作業の次の区切りで、今していることをチェックポイントに書き、GEMINI.md と ai-docs/ を読み直してから、活動種別「回復」の活動ログを書きます）。",
-	"No activity log or checkpoint for %s, counted from %s. The watchdog treats you as stuck and has started recovery: follow the recovery notice " +
-		"(stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery).": "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。watchdog はあなたが行き詰まっているとみなし、回復を始めています。回復通知に従ってください" +
-		"（していたことをやめ、GEMINI.md と ai-docs/ を読み直してから、活動種別「回復」の活動ログを書きます）。",
+	"No activity log or checkpoint for %s, counted from %s, while your client's tools kept busy. The watchdog starts recovery: " +
+		"at the next step of your work, write a checkpoint of what you are doing, then re-read GEMINI.md and ai-docs/ and write an activity log with activity_type recovery.": "クライアントのツールは動き続けていましたが、%[2]sから%[1]s、何をしているかを示す記録がありません。watchdog は回復を始めます。" +
+		"作業の次の区切りで、今していることをチェックポイントに書き、GEMINI.md と ai-docs/ を読み直してから、活動種別「回復」の活動ログを書いてください。",
+	"No activity log or checkpoint for %s, counted from %s. The watchdog treats you as stuck and starts recovery: " +
+		"stop what you were doing, re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery: what happened and what you will do next.": "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。watchdog はあなたが行き詰まっているとみなし、回復を始めます。" +
+		"していたことをやめ、GEMINI.md と ai-docs/ を読み直してから、活動種別「回復」の活動ログを書いてください。何が起きたか、次に何をするかを書きます。",
+	"No activity log or checkpoint for %s, counted from %s. The watchdog starts recovery: " +
+		"re-read GEMINI.md and ai-docs/, then write an activity log with activity_type recovery: what the ended run had done and what you will do next.": "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。watchdog は回復を始めます。" +
+		"GEMINI.md と ai-docs/ を読み直してから、活動種別「回復」の活動ログを書いてください。打ち切られた実行が何をしていたか、次に何をするかを書きます。",
+	"No activity log or checkpoint for %s, counted from %s: the recovery notice says what to do.":                                                                              "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。することは回復通知に書かれています。",
 	"No activity log or checkpoint for %s, counted from %s. Before anything else, write an activity log with activity_type recovery: what happened and what you will do next.": "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。何よりも先に、活動種別「回復」の活動ログを書いてください。何が起きたか、次に何をするかを書きます。",
 	"No activity log or checkpoint for %s, counted from %s. Write the one activity log with activity_type recovery asked for above: it answers this too.":                      "活動ログもチェックポイントもないまま、%[2]sから%[1]sたちました。上で求められている活動種別「回復」の活動ログを一つ書けば、これにも応えたことになります。",
 	" of working time": "作業時間で",
@@ -70,13 +74,13 @@ var ja = lang.Catalogue{
 		"let the tools (checkpoint, create_activity_log) name files; they read the current ID themselves.": "最新の活動の証明 %s に、現在より後のハートビートID %s が付いています。IDを作り出さないでください。" +
 		"ファイルの名前はツール（checkpoint、create_activity_log）に任せてください。ツールが現在のIDを自分で読みます。",
 	"Your newest proof %s is named with heartbeat ID %s, %s older than when it was written: an old ID was reused. " +
-		"You never need an ID: let the tools (checkpoint, create_activity_log) name files; they read the current ID themselves.": "最新の活動の証明 %s のハートビートID %s は、書かれた時刻より%s古いものです：古いIDが使い回されています。" +
+		"You never need an ID: let the tools (checkpoint, create_activity_log) name files; they read the current ID themselves.": "最新の活動の証明 %s のハートビートID %s は、書かれた時刻より%s古いものです。古いIDが使い回されています。" +
 		"IDが必要になることはありません。ファイルの名前はツール（checkpoint、create_activity_log）に任せてください。ツールが現在のIDを自分で読みます。",
 	"The activity log %s has been rewritten again and again. Stop editing it: it looks like a loop. " +
-		"Re-read your rules (GEMINI.md), then record your next activity as a new log with create_activity_log.": "活動ログ %s が何度も書き換えられています。編集をやめてください：ループのように見えます。" +
+		"Re-read your rules (GEMINI.md), then record your next activity as a new log with create_activity_log.": "活動ログ %s が何度も書き換えられています。ループのように見えるので、編集をやめてください。" +
 		"ルール（GEMINI.md）を読み直してから、次の活動を create_activity_log で新しいログとして記録してください。",
 	"%d theme start/end records were written in the same heartbeat (%s): themes are being started and ended in a loop. " +
-		"Stop, read artifacts/theme_histories/ to see where you are, and continue the current theme; start or end a theme (start_theme, end_theme) only once per decision.": "同じハートビート（%[2]s）でテーマの開始・終了の記録が%[1]d件書かれました：テーマの開始と終了がループしています。" +
+		"Stop, read artifacts/theme_histories/ to see where you are, and continue the current theme; start or end a theme (start_theme, end_theme) only once per decision.": "同じハートビート（%[2]s）でテーマの開始・終了の記録が%[1]d件書かれました。テーマの開始と終了がループしています。" +
 		"手を止めて artifacts/theme_histories/ を読んで現在地を確かめ、今のテーマを続けてください。テーマの開始・終了（start_theme、end_theme）はハートビートごとに一度までにしてください。",
 	"Take the urgent ones now, before your current work.": "緊急のものには、今の作業をいったん置いて、すぐに対応してください。",
 	"Feedback from the user is waiting: %s. Take each file with check_and_process_item (it gives you the text and renames the file processed.<name>), " +
@@ -84,10 +88,10 @@ var ja = lang.Catalogue{
 		"対応して、したことを次の活動ログに書いてください。",
 	"These tools are restricted for now: %s. Do not use them until then; choose another activity meanwhile.": "次のツールは今使えません：%s。表示の時刻までは使わず、ほかの活動を選んでください。",
 	"You have made the same %s call %d times in a row. Repeating it will not change its result: " +
-		"read the last result again and try a different approach, or write a checkpoint saying what blocks you and move to another activity.": "同じ %s の呼び出しを%d回続けています。繰り返しても結果は変わりません：" +
+		"read the last result again and try a different approach, or write a checkpoint saying what blocks you and move to another activity.": "同じ %s の呼び出しを%d回続けています。繰り返しても結果は変わりません。" +
 		"最後の結果を読み直して別のやり方を試すか、何に行き詰まっているかをチェックポイントに書いて、ほかの活動に移ってください。",
 	"In your last run your client refused your calls to %s: they are not allowed here. " +
-		"Do not retry them: do the work with the tools you are allowed, or write in your activity log what you need them for, so the user can allow them.": "前回の実行で、クライアントが %s の呼び出しを拒否しました：ここでは使えないツールです。" +
+		"Do not retry them: do the work with the tools you are allowed, or write in your activity log what you need them for, so the user can allow them.": "前回の実行で、クライアントが %s の呼び出しを拒否しました。ここでは使えないツールです。" +
 		"再試行せず、使えるツールで作業を進めるか、そのツールが何のために必要かを活動ログに書いて、ユーザーが許可できるようにしてください。",
 	"%s (%s until %s)": "%[1]s（%[3]sまで%[2]s中）",
 	"lock":             "ロック",

@@ -15,8 +15,9 @@ type Stretch struct {
 	// Waiting: every wakeup is answered; nothing is due until the next one.
 	Waiting bool
 	// Asking: the agent waits for a person (waiting_for_you), and that
-	// holds inactivity off: within HooksAlone times the warning threshold
-	// from Own, as tool calls do. AskPast: the hooks say a person is asked,
+	// holds inactivity off: for as long as the client's screen shows the
+	// dialog, else within HooksAlone times the warning threshold from Own,
+	// as tool calls do. AskPast: the hooks alone say a person is asked,
 	// past that bound (the agent can write the line itself); the stretch is
 	// then judged by the bound alone.
 	Asking  bool
@@ -39,7 +40,8 @@ type Stretch struct {
 	// unanswered wakeup, the baseline, or where the client's run of turns
 	// began. Tool calls, a person being asked and their answer hold
 	// inactivity off for HooksAlone times its thresholds from here, no
-	// longer: none of them moves it.
+	// longer: none of them moves it, except the answer to a dialog the
+	// client's screen showed (its wait was the person's).
 	Own time.Time
 }
 
@@ -69,18 +71,26 @@ func InactivityStretch(now time.Time, warn time.Duration, proof *workspace.Proof
 	if w.Scheduled && w.Working && !w.Hooked && w.Since.After(own) {
 		own = w.Since
 	}
-	if c.StretchStart.After(own) {
+	// A run of the client's turns begun after the unanswered wakeup is its
+	// answer (an exec run's client starts up before its prompt hook): the
+	// wakeup is where it began, as the stretch says, not a second start.
+	answering := w.Scheduled && w.Working && !w.Hooked && !w.Since.IsZero() && !c.StretchStart.Before(w.Since)
+	if c.StretchStart.After(own) && !answering {
 		own = c.StretchStart
 	}
 	if baseline.After(own) {
 		own = baseline
+	}
+	if c.AnswerSeen && c.Answered.After(own) {
+		own = c.Answered // the person's minutes at a dialog the screen showed were theirs
 	}
 	s.Own = own
 	// The client's hooks prove life for free: a tool call is activity as
 	// much as a checkpoint, and an agent asking a person is neither working
 	// nor idle (waiting_for_you says so). Both are the agent's word: bounded.
 	if c.Asking {
-		if own.IsZero() || now.Sub(own) <= HooksAlone*warn {
+		seen := !c.AskSeen.IsZero() && !c.AskSeen.Before(c.AskSince)
+		if seen || own.IsZero() || now.Sub(own) <= HooksAlone*warn {
 			s.Asking = true
 			return s
 		}

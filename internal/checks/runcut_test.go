@@ -32,8 +32,8 @@ func TestRunCutNotice(t *testing.T) {
 		c.Language = lang.Japanese
 		rj, _ := Evaluate(now, scan.Snapshot{}, c, State{})
 		fj, _ := rj.Finding(Inactivity)
-		if !strings.Contains(fj.Notice, tc.wantJa) || !strings.Contains(fj.Notice, "回復を始めています") {
-			t.Errorf("%s (ja): %q, want %q and 回復を始めています", tc.end.Kind, fj.Notice, tc.wantJa)
+		if !strings.Contains(fj.Notice, tc.wantJa) || !strings.Contains(fj.Notice, "回復を始めます") {
+			t.Errorf("%s (ja): %q, want %q and 回復を始めます", tc.end.Kind, fj.Notice, tc.wantJa)
 		}
 	}
 }
@@ -97,6 +97,33 @@ func TestToolCapNamesTheCallThatEndedTheRun(t *testing.T) {
 		r, _ := Evaluate(now, scan.Snapshot{}, c, State{})
 		if f, _ := r.Finding(Inactivity); !strings.Contains(f.Notice, tc.want) {
 			t.Errorf("%s: %q, want %q", tc.l, f.Notice, tc.want)
+		}
+	}
+}
+
+// At the error after a run one of the watchdog's limits cut, the notice
+// never calls the agent stuck nor tells the new run to stop; Cut says what
+// ended it for the recovery notice (not for a signal from outside), and
+// Brief points to the recovery notice without its steps. In both languages.
+func TestACutRunsErrorIsNoStall(t *testing.T) {
+	for _, tc := range []struct {
+		end RunEnd
+		cut bool
+	}{{RunEnd{Kind: EndToolCap, Detail: "3"}, true}, {RunEnd{Kind: EndTimeout, Detail: "4s"}, true}, {RunEnd{Kind: EndSignal, Detail: "SIGTERM"}, false}} {
+		for _, l := range []lang.Lang{lang.English, lang.Japanese} {
+			c := withWork(11*time.Minute, 0)
+			c.Language = l
+			c.Work.Ended, c.Work.EndedAt = tc.end, now.Add(-10*time.Minute)
+			r, _ := Evaluate(now, scan.Snapshot{}, c, State{})
+			f, _ := r.Finding(Inactivity)
+			for _, stall := range []string{"stuck", "stop what you were doing", "行き詰まって", "していたことをやめ"} {
+				if strings.Contains(f.Notice, stall) || strings.Contains(f.Brief, stall) {
+					t.Errorf("%s %s: %q says %q", tc.end.Kind, l, f.Notice, stall)
+				}
+			}
+			if (f.Cut != "") != tc.cut || f.Brief == "" || strings.Contains(f.Brief, "GEMINI.md") {
+				t.Errorf("%s %s: cut %q, brief %q", tc.end.Kind, l, f.Cut, f.Brief)
+			}
 		}
 	}
 }

@@ -2,10 +2,10 @@
 // one adapter each (internal/clients/<name>), behind one interface
 // (client.Adapter). Everything the watchdog knows of a client is in its
 // adapter's folder: its hook events, its usage from a headless run's output
-// and from its session transcripts, its failure words, its interrupt keys
-// and the files init writes for it. Counting and pricing are not: the
-// adapters only read what the client says into tokens.Usage, and package
-// cost prices and books it.
+// and from its session transcripts and telemetry records, its failure
+// words, its interrupt keys and the files init writes for it. Counting and
+// pricing are not: the adapters only read what the client says into
+// tokens.Usage, and package cost prices and books it.
 //
 // Adding a client is a folder under internal/clients and a line in all;
 // TestRegistry checks that every adapter answers every part.
@@ -74,6 +74,18 @@ func Hooked() []string {
 		}
 	}
 	return names
+}
+
+// ByService is the client whose telemetry names itself service (its
+// service.name) and how to read it; "" and nil for one the watchdog does
+// not know.
+func ByService(service string) (string, *client.OTLP) {
+	for _, a := range all {
+		if t := a.Telemetry(); t != nil && t.Service(service) {
+			return a.Name(), t
+		}
+	}
+	return "", nil
 }
 
 // Dialect is how the hooks of the client named name speak; nil when it is

@@ -282,7 +282,7 @@ func Defaults() Config {
 				TmuxTarget:  "agent",
 				TmuxLook:    Duration(time.Second),
 				TmuxConfirm: Duration(15 * time.Second),
-				Command:     []string{"gemini", "-p", "{prompt}"},
+				Command:     []string{"gemini", "-p", "{prompt}"}, // the default client's (init wires gemini): setup's TestDefaultCommandIsTheDefaultClients
 				Timeout:     Duration(600 * time.Second), RetryWaitMax: Duration(time.Hour),
 				StopGrace: Duration(5 * time.Second),
 			},

@@ -7,7 +7,6 @@ import (
 
 	"github.com/robfig/cron/v3"
 
-	"github.com/ai-heart/ai-heart/internal/clients"
 	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -84,9 +83,6 @@ func (a *AgentConfig) validate(key string, p *problems) {
 	if a.Recovery.MaxWaitCycles < 1 {
 		bad("recovery.max_wait_cycles", "must be at least 1")
 	}
-	if !knownClient(a.Agent.Client) {
-		bad("agent.client", "%q is not one of claude-code, gemini, codex, agy (or empty: the client the hooks name)", a.Agent.Client)
-	}
 	if a.Recovery.ResumeAfter < 0 {
 		bad("recovery.resume_after", "must be 0 (off) or positive")
 	}
@@ -159,8 +155,20 @@ func (a *AgentConfig) validate(key string, p *problems) {
 	}
 }
 
-// knownClient reports whether name is a client the watchdog knows the keys
-// of (the names heart-hook's --client takes), or empty.
-func knownClient(name string) bool {
-	return name == "" || slices.Contains(clients.Hooked(), name)
+// CheckClients refuses an agent.client that is none of known, the clients
+// with hooks (heart-hook's --client names): the registry knows them and
+// config does not import it, so the command that loads the config passes
+// them, and the problems read as Load's.
+func (c *Config) CheckClients(known []string) error {
+	var p problems
+	check := func(key, name string) {
+		if name != "" && !slices.Contains(known, name) {
+			p.addf(key+"agent.client", "%q is not one of %s (or empty: the client the hooks name)", name, strings.Join(known, ", "))
+		}
+	}
+	check("", c.Agent.Client)
+	for i, a := range c.Agents {
+		check(fmt.Sprintf("agents[%d].", i), a.Agent.Client)
+	}
+	return p.err()
 }

@@ -157,7 +157,7 @@ func Open(dir string, loc *time.Location, now time.Time) (*Ledger, error) {
 func (l *Ledger) read() error {
 	l.b = book{Days: map[string]*Day{}, Totals: map[string]Cell{}}
 	var b book
-	if found, err := statefile.Read(l.path, &b); !found || err != nil {
+	if found, err := statefile.ReadKept(l.path, &b); !found || err != nil {
 		return err
 	}
 	for day, d := range b.Days {
@@ -293,7 +293,7 @@ func (l *Ledger) save(now time.Time) error {
 			delete(l.b.Days, k)
 		}
 	}
-	if err := statefile.Write(l.path, l.b); err != nil {
+	if err := statefile.WriteKept(l.path, l.b); err != nil {
 		return fmt.Errorf("save cost ledger: %w", err)
 	}
 	return nil

@@ -71,6 +71,8 @@ type agent struct {
 	desk *desk
 
 	bg sync.WaitGroup // work beside the pulse (a turn's usage); waited for at the end
+	// seeing: a look at the screen for a person's dialog is under way.
+	seeing atomic.Bool
 	// stateNotes are what the operator hears once, on the first pulse,
 	// about the state folder (old state in the workspace, a lost ledger).
 	stateNotes []string
@@ -122,10 +124,13 @@ type pulseMemory struct {
 // announcements and the notices still owed. Under agent.mu.
 type wakeMemory struct {
 	next      *schedule.Wakeup
-	idleHeld  bool                  // an idle wakeup is held back by active hours (counted once)
-	announced map[string]bool       // inbox items already named in an idle wakeup
-	urgent    map[string]bool       // feedback handed over as urgent, by its name without interrupt., until taken
-	held      map[string]heldNotice // event notices not yet carried, by check
+	idleHeld  bool            // an idle wakeup is held back by active hours (counted once)
+	announced map[string]bool // inbox items already named in an idle wakeup
+	urgent    map[string]bool // feedback handed over as urgent, by its name without interrupt., until taken
+	// urgentAsked are the items of the last urgent wakeup asked for: its
+	// text names those still waiting once it may go in.
+	urgentAsked []string
+	held        map[string]heldNotice // event notices not yet carried, by check
 	// gateClosed: the budget gate was last written closed.
 	gateClosed bool
 	// word is the ID of the word last kept for the client's post-tool hook
@@ -133,6 +138,9 @@ type wakeMemory struct {
 	// the running turn.
 	word string
 	told time.Time
+	// stance is the decision on how the current recovery attempt speaks
+	// to the agent (see stanceLocked).
+	stance stance
 	// tmuxRefused is why the watchdog last refused the pane's tmux socket,
 	// alerted once; "" since a wakeup went in.
 	tmuxRefused string
@@ -219,7 +227,7 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 			name: name, cfg: cfg, tz: tz, loc: loc, ws: ws, dir: cfg.StateDir(),
 			clock: clock.Or(o.Clock), log: log,
 			alerts: o.Alerts, deliver: d, gate: newGate(clock.Or(o.Clock), g.cap, g.breaker, wakeup.New(machineConfig(cfg, d), started)), plan: plan, ledger: g.ledger,
-			scanner: sc, started: started, onPulse: o.OnPulse, onAsk: o.OnAsk,
+			scanner: sc, started: started, onPulse: o.publishPulse(), onAsk: o.OnAsk,
 			hooks: hook.NewTail(ws.Root), day: day.NewRecorder(cfg.StateDir(), loc),
 		},
 		pulseMemory: pulseMemory{levels: map[string]checks.Level{}},

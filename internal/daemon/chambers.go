@@ -87,14 +87,11 @@ func (a *agent) idleTick(now time.Time, after time.Duration) {
 	last := a.lastActivity()
 	idle, _ := a.gate.idleState()
 	var fresh []string
-	if idle {
-		for _, it := range append(append([]scan.InboxItem(nil), a.snap.Themebox...), a.snap.Feedback...) {
-			// Urgent feedback has a wakeup of its own (the pulse's): it is
-			// not one more item that came while idle.
-			if !a.announced[it.Rel] && !it.Interrupt && !a.urgent[it.Rel] {
-				a.announced[it.Rel] = true
-				fresh = append(fresh, it.Rel)
-			}
+	for _, it := range append(append([]scan.InboxItem(nil), a.snap.Themebox...), a.snap.Feedback...) {
+		// Urgent feedback has a wakeup of its own (the pulse's): it is
+		// not one more item that came while idle.
+		if !a.announced[it.Rel] && !it.Interrupt && !a.urgent[it.Rel] {
+			fresh = append(fresh, it.Rel)
 		}
 	}
 	// A scheduled wakeup due in a moment wakes the agent anyway: the idle
@@ -102,7 +99,17 @@ func (a *agent) idleTick(now time.Time, after time.Duration) {
 	// idle.after is a moment; further off, the idle wakeup comes (it
 	// gave way to every schedule under twice idle.after).
 	soon := a.next != nil && a.next.At.Sub(now) < after/4
-	due := len(fresh) > 0 || (!idle && now.Sub(last) >= after && !soon)
+	due := (idle && len(fresh) > 0) || (!idle && now.Sub(last) >= after && !soon)
+	if due {
+		// Named now, in this wakeup: idle, what came wakes the agent at
+		// once; waiting, the idle wakeup names what came meanwhile (it
+		// named nothing, and marked it announced).
+		for _, rel := range fresh {
+			a.announced[rel] = true
+		}
+	} else {
+		fresh = nil
+	}
 	if due && !a.cfg.Schedule.Active(now.In(a.loc)) {
 		// Outside active hours: counted once per quiet spell; the items
 		// stay unannounced, so they are named when the window opens.
@@ -124,9 +131,6 @@ func (a *agent) idleTick(now time.Time, after time.Duration) {
 		a.wake(srcIdle, ja.F(a.cfg.Language, "New while you were idle: %s. Read it and decide what to do (start_theme with themebox_file for a themebox file; check_and_process_item for feedback, then act on it).", strings.Join(fresh, ja.T(a.cfg.Language, ", "))))
 	case due:
 		a.mu.Lock()
-		for _, it := range append(append([]scan.InboxItem(nil), a.snap.Themebox...), a.snap.Feedback...) {
-			a.announced[it.Rel] = true // the idle prompt is sent now; only newer items re-wake
-		}
 		prompt := a.cfg.Idle.Prompt
 		if a.activity.Wired {
 			prompt = config.IdlePromptHooked(prompt, a.cfg.Language)

@@ -41,7 +41,7 @@ func TestComingBackIsOneNotice(t *testing.T) {
 		if back == "" {
 			t.Fatalf("no wakeup told the agent of the give-up: %q", rec.prompts())
 		}
-		if strings.Contains(back, "RECOVERY (attempt") || strings.Contains(back, "follow the recovery notice") || strings.Count(back, "] recovery: ") != 1 || strings.Count(back, "Before anything else") != 1 {
+		if strings.Contains(back, "RECOVERY (attempt") || strings.Contains(back, "the recovery notice says") || strings.Count(back, "] recovery: ") != 1 || strings.Count(back, "Before anything else") != 1 {
 			t.Errorf("the return carries two recovery notices: %q", back)
 		}
 		if strings.Contains(back, "resume_after") {
@@ -99,7 +99,7 @@ func TestComingBackKeepsItsOneNotice(t *testing.T) {
 		time.Sleep(300 * time.Millisecond) // three pulses after it, well within the attempt's wait
 		synctest.Wait()
 		notices := strings.Join(h.state().Notices, "\n")
-		if strings.Contains(notices, "RECOVERY (attempt") || !strings.Contains(notices, "Recovery tried") || strings.Contains(notices, "has started recovery") {
+		if strings.Contains(notices, "RECOVERY (attempt") || !strings.Contains(notices, "Recovery tried") || strings.Contains(notices, "starts recovery") {
 			t.Errorf("the notices after the return:\n%s", notices)
 		}
 	})
@@ -157,8 +157,7 @@ func TestAPauseEndsAGiveUpAndIsTold(t *testing.T) {
 }
 
 // The pulse that gives up already tells the agent what stands: its
-// inactivity notice does not say "has started recovery: follow the recovery
-// notice" beside a give-up with no recovery notice (it did, for one pulse,
+// inactivity notice does not say "starts recovery" beside a give-up with no recovery notice (it did, for one pulse,
 // since the checks judged before recovery stepped).
 func TestTheGiveUpPulseSaysWhatStands(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -174,7 +173,7 @@ func TestTheGiveUpPulseSaysWhatStands(t *testing.T) {
 			notices = strings.Join(st.Notices, "\n")
 			return st.Recovery.GaveUp
 		})
-		if strings.Contains(notices, "has started recovery") || !strings.Contains(notices, `activity_type recovery`) {
+		if strings.Contains(notices, "starts recovery") || !strings.Contains(notices, `activity_type recovery`) {
 			t.Errorf("the give-up pulse's notices:\n%s", notices)
 		}
 		// The status's give-up line above them asks for the recovery log:

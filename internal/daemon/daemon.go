@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -41,8 +42,6 @@ type Options struct {
 	// page, the metrics, MQTT...). They run on the pulse's goroutine: each
 	// must only hand the event on, never wait.
 	Subscribers []func(PulseEvent)
-	// OnPulse, when set, is one more subscriber, called first.
-	OnPulse func(PulseEvent)
 	// Asks opens each agent's asks socket (config asks), where its
 	// client's hooks offer their questions to a person. Off, none is
 	// offered: the tests under synctest keep it off, since a goroutine
@@ -54,14 +53,10 @@ type Options struct {
 	OnAsk func(asks.Change)
 }
 
-// publishPulse is OnPulse followed by the Subscribers, as the one func an
-// agent calls after each pulse (nil when there are none).
+// publishPulse is the Subscribers, as the one func an agent calls after
+// each pulse (nil when there are none).
 func (o Options) publishPulse() func(PulseEvent) {
-	var subs []func(PulseEvent)
-	if o.OnPulse != nil {
-		subs = append(subs, o.OnPulse)
-	}
-	subs = append(subs, o.Subscribers...)
+	subs := slices.Clone(o.Subscribers)
 	if len(subs) == 0 {
 		return nil
 	}
@@ -93,7 +88,6 @@ type reloadReq struct {
 // New builds the agents of cfg. It fails when any agent cannot start (a
 // missing workspace, a bad delivery setting).
 func New(cfg *config.Config, o Options) (*Daemon, error) {
-	o.OnPulse, o.Subscribers = o.publishPulse(), nil // agents call OnPulse alone
 	d := &Daemon{opts: o, started: clock.Or(o.Clock).Now(), reload: make(chan reloadReq)}
 	agents, err := d.build(cfg)
 	if err != nil {

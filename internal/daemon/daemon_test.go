@@ -114,11 +114,11 @@ func startWith(t *testing.T, cfg *config.Config, o Options) *harness {
 	}
 	t.Cleanup(func() { sink.Close() })
 	o.Log, o.Alerts = zerolog.Nop(), sink
-	o.OnPulse = func(e PulseEvent) {
+	o.Subscribers = append(o.Subscribers, func(e PulseEvent) {
 		h.mu.Lock()
 		h.pulses = append(h.pulses, e)
 		h.mu.Unlock()
-	}
+	})
 	d, err := New(cfg, o)
 	if err != nil {
 		t.Fatal(err)

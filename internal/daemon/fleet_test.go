@@ -75,11 +75,11 @@ func TestFleet(t *testing.T) {
 			scanAlerts.Add(1)
 		}
 	})
-	d, err := New(cfg, Options{Log: zerolog.Nop(), Alerts: sink, NewDeliverer: nd, OnPulse: func(e PulseEvent) {
+	d, err := New(cfg, Options{Log: zerolog.Nop(), Alerts: sink, NewDeliverer: nd, Subscribers: []func(PulseEvent){func(e PulseEvent) {
 		mu.Lock()
 		late[e.Agent] = append(late[e.Agent], e.Started.Sub(e.Scheduled))
 		mu.Unlock()
-	}})
+	}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -239,9 +239,6 @@ func (g *gate) drain(ctx context.Context) {
 	}
 }
 
-// shuttingDown reports whether the gate has shut down.
-func (g *gate) shuttingDown() bool { return g.ctx.Err() != nil }
-
 // shutdown ends every flight and waits until their runs are gone. Under the
 // lock, so no flight is admitted between the end and the wait.
 func (g *gate) shutdown() {

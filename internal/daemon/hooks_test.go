@@ -199,6 +199,7 @@ func TestIdlePromptWithHooksOffersIdleToken(t *testing.T) {
 			rec := &recorder{method: config.DeliveryTmux}
 			startFake(t, cfg, rec.factory)
 			ws, _ := workspace.New(cfg.Workspace, nil)
+			writeLog(t, ws, workspace.Thinking) // a workspace in use: a fresh one is asked to start a theme
 			if hooked {
 				said(t, ws, hook.Event{Kind: hook.SessionStart})
 			}

@@ -20,7 +20,7 @@ func TestIdleNeverInvitesIdleBesideANotice(t *testing.T) {
 		if !strings.Contains(idle, "[IDLE]") {
 			t.Fatalf("%s: the exec idle prompt no longer offers [IDLE]: %q", l, idle)
 		}
-		text := idleText(idle, []string{introspect}, l)
+		text := idleText(idle, []string{introspect}, l, false)
 		msg := prompt.Build("20250101120000", text, introspect)
 		if strings.Contains(msg, "[IDLE]") {
 			t.Errorf("%s: [IDLE] beside a standing error:\n%s", l, msg)
@@ -28,10 +28,10 @@ func TestIdleNeverInvitesIdleBesideANotice(t *testing.T) {
 		if l == lang.Japanese {
 			testutil.CheckJapanese(t, "idle with notices", text)
 		}
-		if got := idleText(idle, []string{"[info] introspection: soon."}, l); got != idle {
+		if got := idleText(idle, []string{"[info] introspection: soon."}, l, false); got != idle {
 			t.Errorf("%s: an info notice changed the idle prompt to %q", l, got)
 		}
-		if got := idleText(idle, nil, l); got != idle {
+		if got := idleText(idle, nil, l, false); got != idle {
 			t.Errorf("%s: no notice changed the idle prompt to %q", l, got)
 		}
 	}
@@ -48,15 +48,15 @@ func TestIdleLogPromptGivesWayToNotices(t *testing.T) {
 		if !strings.Contains(idle, other) {
 			t.Fatalf("%s: the inbox idle prompt no longer asks for a log of type other: %q", l, idle)
 		}
-		if got := idleText(idle, []string{introspect}, l); strings.Contains(got, other) {
+		if got := idleText(idle, []string{introspect}, l, false); strings.Contains(got, other) {
 			t.Errorf("%s: a log of type other asked for beside a standing error: %q", l, got)
 		}
-		if got := idleText(idle, nil, l); got != idle {
+		if got := idleText(idle, nil, l, false); got != idle {
 			t.Errorf("%s: no notice changed the idle prompt to %q", l, got)
 		}
 	}
 	own := "Look at the garden, then write what you saw."
-	if got := idleText(own, []string{introspect}, lang.English); got != own {
+	if got := idleText(own, []string{introspect}, lang.English, false); got != own {
 		t.Errorf("the operator's own prompt was replaced by %q", got)
 	}
 }

@@ -9,6 +9,17 @@ import (
 // notice and the wakeups' own texts), keyed by the English format. Alert
 // lines stay English.
 var ja = lang.Catalogue{
+	`RECOVERY (attempt %d of %d): %s That was the watchdog's limit, not a stall, but nothing has recorded the work since: %s
+This is a new run. Do this now:
+1. Re-read GEMINI.md and ai-docs/ (healthy activity, deep work, heartbeat notices).
+2. Write an activity log with create_activity_log, activity_type "recovery", saying what the ended run had done (its files and checkpoints show it) and what you will do next.
+3. If a notice below says an introspection is due, write it too (activity_type introspection).
+The tools name every file with the current heartbeat ID themselves: never type, reuse or invent one.`: `回復通知（%d回目／全%d回）：%sこれは watchdog の制限によるもので、行き詰まりではありません。ただ、その後の作業を示す記録がありません。%s。
+これは新しい実行です。今、次のことをしてください。
+1. GEMINI.md と ai-docs/（健全な活動状態、深い作業、ハートビートの通知）を読み直します。
+2. create_activity_log で活動種別「回復」の活動ログを書き、打ち切られた実行が何をしていたか（ファイルとチェックポイントからわかります）、次に何をするかを記録します。
+3. 下の通知が内省を求めているなら、活動種別「内省」の活動ログも書きます。
+ツールが現在のハートビートIDですべてのファイルに名前を付けます。IDを自分で入力したり、使い回したり、作り出したりしないでください。`,
 	`RECOVERY (attempt %d of %d): the watchdog detected a problem: %s
 Your client's tools have kept busy, but nothing of your own says what you are doing. At the next step of your work, do this:
 1. Call checkpoint with a short note of what you are doing and what is left.
@@ -53,7 +64,8 @@ The tools name every file with the current heartbeat ID themselves: never type, 
 	"Recovery tried %d times on %s, then the watchdog stopped waking you at %s; the operator paused you at %s, which ended that stop. No wakeup comes until the pause ends. Your recovery log, written at %s, answers it: no second one is needed.":                                                                                   "%[2]sのエラーで回復を%[1]d回試みても立ち直らなかったため、watchdog は%[3]sからあなたを起こすのをやめていました。%[4]sにユーザーが watchdog を一時停止したので、その時点から一時停止の扱いに変わりました。一時停止が終わるまで、起動は来ません。%[5]sに書いた活動種別「回復」の活動ログで応えているので、もう一度書く必要はありません。",
 	"Recovery tried %d times on %s, then the watchdog stopped waking you at %s; waking came back at %s because %s. Before anything else, write an activity log with create_activity_log, activity_type \"recovery\": what happened and what you will do next.":                                                                        "%[2]sのエラーで回復を%[1]d回試みても立ち直らなかったため、watchdog は%[3]sからあなたを起こすのをやめていました。%[5]sため、%[4]sから再び起こしています。何よりも先に、create_activity_log で活動種別「回復」の活動ログを書き、何が起きたか、次に何をするかを記録してください。",
 	"Recovery tried %d times on %s, then the watchdog stopped waking you at %s; your recovery log (%s) brought the checks back to ok, and waking came back at %s. Act on the notices below, if any, then go on with your next activity.":                                                                                              "%[2]sのエラーで回復を%[1]d回試みても立ち直らなかったため、watchdog は%[3]sからあなたを起こすのをやめていました。あなたの活動種別「回復」の活動ログ（%[4]s）でチェックが正常に戻ったため、%[5]sから再び起こしています。下の通知があればそれに対応してから、次の活動に進んでください。",
-	"Nothing new has come, but the notices below still ask something of you: act on them first, then choose your next activity and close the cycle with an activity log.":                                                                                                                                                             "新しく届いたものはありませんが、下の通知がまだあなたに対応を求めています。先にそれに対応してから次の活動を選び、活動ログでサイクルを閉じてください。",
+	"No theme has been started in this workspace yet, and an activity log needs one. Check themebox/ and feedbackbox/, then start a theme with start_theme (themebox_file for a themebox file, or a theme of your own) and record your first cycle with create_activity_log.":                                                         "このワークスペースではまだテーマが始まっておらず、活動ログにはテーマが必要です。themebox/ と feedbackbox/ を確認してから、start_theme でテーマを始め（themebox/ のファイルなら themebox_file にその名前を渡します。自分で決めたテーマでもかまいません）、最初のサイクルを create_activity_log で記録してください。",
+	"The notices below still ask something of you: act on them first, then choose your next activity and close the cycle with an activity log.":                                                                                                                                                                                       "下の通知がまだあなたに対応を求めています。先にそれに対応してから次の活動を選び、活動ログでサイクルを閉じてください。",
 	", ": "、",
 	"The model's service answered %s at %s, so the watchdog held your wakeups until %s and then tried once more. This was the model's own limit, not one of report_tool_usage's. If work was cut off, pick it up now.": "モデルのサービスが%[2]sに %[1]s を返したため、watchdog は%[3]sまで起動を止め、その後にもう一度だけ試しました。これはモデル自身の制限で、report_tool_usage の制限ではありません。作業が途中で切れていたら、今から続けてください。",
 	"the checks went back to ok":  "チェックが正常に戻った",

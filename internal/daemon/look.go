@@ -37,10 +37,12 @@ func (a *agent) lookBeforeTyping(t *delivery.Tmux) {
 // client's screen is recognised, and an unknown screen leaves the decision
 // to the hooks (whose name for the client the agent could forge).
 func (a *agent) lookAt(screen string, p pane.Purpose) pane.Verdict {
+	v := pane.Read(screen, a.cfg.Agent.Client)
 	a.mu.Lock()
 	h := pane.Hooks{Asking: a.activity.Asking, AskSince: a.activity.AskSince, AskWhat: a.activity.AskWhat}
+	a.sawScreenLocked(v) // after h: the decision is on the ask as the hooks said it
 	a.mu.Unlock()
-	return pane.Decide(pane.Read(screen, a.cfg.Agent.Client), h, p, a.clock.Now())
+	return pane.Decide(v, h, p, a.clock.Now())
 }
 
 // refusedTmux alerts, once for each new reason, that nothing goes to the

@@ -97,13 +97,17 @@ func (a *agent) noticesCarried(owed wakeup.Owed) ([]string, map[string]time.Time
 	// While the give-up is still owed, its notice is the one recovery
 	// notice: it already asks for the recovery log before anything else,
 	// and "tried 2 times" beside "attempt 1 of 2" told two stories.
-	if rec.Active && rec.Attempt > 0 && owed.GiveUp == nil && rec.Told == nil && !recoveryLogged(rec, a.snap.RecentLogs) {
+	block := rec.Active && rec.Attempt > 0 && owed.GiveUp == nil && rec.Told == nil && !recoveryLogged(rec, a.snap.RecentLogs)
+	if block {
 		// Tagged like the checks' notices, so the graded advice applies
 		// and a recovery log's reply can leave it out. Once the recovery
 		// log is written, the other notices say what is left.
 		f, _ := a.result.Finding(rec.Check)
 		notice := recoveryNotice
-		if a.holdsEscapeLocked(clock.Or(a.clock).Now()) {
+		switch {
+		case f.Cut != "":
+			notice = cutRecoveryNotice(f.Cut) // the watchdog ended the run: no stall
+		case a.holdsEscapeLocked(clock.Or(a.clock).Now()):
 			notice = busyRecoveryNotice // busy, unrecorded, and not interrupted
 		}
 		out = append(out, "[error] recovery: "+notice(rec, a.cfg.Recovery.MaxAttempts, a.cfg.Language, f.Fact))
@@ -114,6 +118,9 @@ func (a *agent) noticesCarried(owed wakeup.Owed) ([]string, map[string]time.Time
 			continue // not judged while paused, as the status says; owed again after
 		}
 		if f.Level != checks.OK && f.Notice != "" {
+			if block && f.Brief != "" {
+				f.Notice = f.Brief // recovery's steps are the block's: said once
+			}
 			out = append(out, tagged(f))
 			current[f.Check] = true
 		}

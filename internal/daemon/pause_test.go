@@ -380,3 +380,34 @@ func TestInactivityNamesTheStartOrThePauseEnd(t *testing.T) {
 		})
 	}
 }
+
+// While a pause is in force, the inactivity line says so: it read "last
+// pause ended at <now>", naming as past a pause still going on.
+func TestInactivityDuringAPauseSaysPaused(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := testConfig(t)
+		h := startFake(t, cfg, nil)
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if err := pause.Set(cfg.PauseFile(), pause.Pause{Since: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(3 * time.Second)
+		synctest.Wait()
+		msg := h.state().Checks["inactivity"].Message
+		if strings.Contains(msg, "pause ended") || !strings.Contains(msg, "paused") {
+			t.Errorf("inactivity during a pause: %q; want it to say the pause is in force", msg)
+		}
+		h.stop()
+	})
+}
+
+// The pause alert says a pause shorter than a minute ends to the second.
+func TestPausedMessageSaysSecondsUnderAMinute(t *testing.T) {
+	since := time.Date(2026, 12, 7, 14, 55, 21, 0, time.UTC)
+	short := pausedMessage(&pause.Pause{Since: since, Until: since.Add(15 * time.Second)}, time.UTC)
+	long := pausedMessage(&pause.Pause{Since: since, Until: since.Add(2 * time.Hour)}, time.UTC)
+	if !strings.Contains(short, "paused until 2026-12-07 14:55:36 UTC") || !strings.Contains(long, "paused until 2026-12-07 16:55 UTC") {
+		t.Errorf("pause of 15s: %q; of 2h: %q", short, long)
+	}
+}

@@ -60,7 +60,7 @@ func (a *agent) readPause(b *beat) {
 func pausedMessage(p *pause.Pause, loc *time.Location) string {
 	msg := "paused until `watchdog resume`"
 	if !p.Until.IsZero() {
-		msg = "paused until " + p.Until.In(loc).Format("2006-01-02 15:04 MST")
+		msg = "paused until " + p.UntilText(loc)
 	}
 	msg += ": no wakeups, no inactivity or introspection alerts"
 	if p.By != "" {

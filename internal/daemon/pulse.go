@@ -74,6 +74,7 @@ func (a *agent) pulseOnce(scheduled time.Time) {
 	a.scan(b)
 	a.minted(b)
 	a.readHooks(b)
+	a.seeAsk()
 	a.evaluate(b)
 	a.apply(b)
 	a.record(b)
@@ -169,12 +170,13 @@ func (a *agent) evaluate(b *beat) {
 	off, asked := a.recoveryOff(), a.recoveryAsked(b.snap.RecentLogs)
 	prog, _ := a.progressNow()
 	name := a.clientName()
+	busy := a.stanceLocked(b.now)
 	a.mu.Unlock()
 	b.checksIn, b.checksPrev = checks.Config{
 		Thresholds: a.cfg.Thresholds, Restrictions: a.cfg.Restrictions,
-		Baseline: baseline, BaselinePause: baseline.After(a.started), Loc: a.loc, Work: work, Language: a.cfg.Language,
+		Baseline: baseline, BaselinePause: baseline.After(a.started), Paused: b.paused, Loc: a.loc, Work: work, Language: a.cfg.Language,
 		Client: client, Refusals: refusals, Channels: channels, Urgent: urgent, RecoveryOff: off, RecoveryAsked: asked,
-		Progress: prog,
+		Progress: prog, Stance: stanceFor(busy),
 		HooksOff: a.hooksOff(name),
 	}, prev
 	b.res, b.checkState = checks.Evaluate(b.now, b.snap, b.checksIn, prev)
@@ -216,7 +218,7 @@ func (a *agent) apply(b *beat) {
 		a.urgent[rel] = true
 	}
 	a.mu.Unlock()
-	for _, err := range checks.Apply(a.ws, b.res.Actions) {
+	for _, err := range applyActions(a.ws, b.res.Actions) {
 		b.log.Warn().Err(err).Msg("apply check action")
 	}
 	a.noteLatest(b.snap)
@@ -273,15 +275,17 @@ func (a *agent) recover(b *beat) {
 	a.carry(b.now, effs)
 	a.recoveryStep(b.now, b.id, effs, rec)
 	asked := a.recoveryAsked(b.snap.RecentLogs)
-	if (!b.checksIn.RecoveryOff && a.recoveryOff()) || asked != b.checksIn.RecoveryAsked {
+	again := a.keepStance(b.checksIn.Stance == checks.StanceBusy)
+	if (!b.checksIn.RecoveryOff && a.recoveryOff()) || asked != b.checksIn.RecoveryAsked || again {
 		// Recovery gave up or began to wait in this very pulse: the
 		// notices the agent reads say so now, not one pulse late
-		// ("has started recovery: follow the recovery notice" beside a
+		// ("starts recovery" or "the recovery notice says what to do" beside a
 		// give-up). The checks are pure: judged again, only the words
 		// change.
 		in := b.checksIn
 		in.RecoveryOff = in.RecoveryOff || a.recoveryOff()
 		in.RecoveryAsked = asked // a give-up that ended in this pulse owes its notice now
+		in.Stance = stanceFor(!again && in.Stance == checks.StanceBusy)
 		res, _ := checks.Evaluate(b.now, b.snap, in, b.checksPrev)
 		a.mu.Lock()
 		a.result = res

@@ -71,7 +71,26 @@ func busyRecoveryNotice(r state.Recovery, maxAttempts int, l lang.Lang, fact str
 	return ja.F(l, busyRecoveryFormat, r.Attempt, maxAttempts, recoveryReason(r, l, fact))
 }
 
+// cutRecoveryNotice is recoveryNotice after the watchdog itself ended the
+// agent's last run (cut: what ended it, in the agent's language): no
+// stall, and the run that reads it is a new one, with nothing to stop.
+func cutRecoveryNotice(cut string) func(state.Recovery, int, lang.Lang, string) string {
+	return func(r state.Recovery, maxAttempts int, l lang.Lang, fact string) string {
+		why := recoveryReason(r, l, fact)
+		if fact != "" {
+			why = fact // the alert line would say the cut a second time
+		}
+		return ja.F(l, cutRecoveryFormat, r.Attempt, maxAttempts, cut, why)
+	}
+}
+
 const (
+	cutRecoveryFormat = `RECOVERY (attempt %d of %d): %s That was the watchdog's limit, not a stall, but nothing has recorded the work since: %s
+This is a new run. Do this now:
+1. Re-read GEMINI.md and ai-docs/ (healthy activity, deep work, heartbeat notices).
+2. Write an activity log with create_activity_log, activity_type "recovery", saying what the ended run had done (its files and checkpoints show it) and what you will do next.
+3. If a notice below says an introspection is due, write it too (activity_type introspection).
+The tools name every file with the current heartbeat ID themselves: never type, reuse or invent one.`
 	recoveryFormat = `RECOVERY (attempt %d of %d): the watchdog detected a problem: %s
 Reset before anything else. Do this now:
 1. Stop what you were doing; do not repeat the last action.
@@ -246,17 +265,18 @@ func (a *agent) interruptFor(ctx context.Context, source string, id workspace.ID
 	if !ok || (source != srcRecovery && source != srcFeedback) {
 		return
 	}
-	if t, ok := in.(*delivery.Tmux); ok && t.Look != nil {
+	aw, looks := in.(delivery.Awaiter)
+	if looks {
 		// The keys wait for the look (no dialog, no person's text), as
 		// long as the flight lasts.
-		if err := t.Await(ctx, pane.Keys); err != nil {
+		if err := aw.Await(ctx, pane.Keys); err != nil {
 			return
 		}
 	}
 	a.mu.Lock()
 	asking, client := a.activity.Asking, a.clientName()
 	a.mu.Unlock()
-	if _, looks := in.(*delivery.Tmux); asking && !looks {
+	if asking && !looks {
 		a.log.Info().Str("source", source).Msg("interrupt skipped: the agent is asking a person")
 		return
 	}

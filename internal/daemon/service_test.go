@@ -145,7 +145,7 @@ func TestServiceNoticeOnlyOnceTheHoldIsOver(t *testing.T) {
 		}
 	}
 	idle := config.IdlePrompt(config.DeliveryExec, lang.English)
-	if got := idleText(idle, []string{"[info] service: The model's service answered rate_limit. If work was cut off, pick it up now."}, lang.English); strings.Contains(got, "[IDLE]") {
+	if got := idleText(idle, []string{"[info] service: The model's service answered rate_limit. If work was cut off, pick it up now."}, lang.English, false); strings.Contains(got, "[IDLE]") {
 		t.Errorf("[IDLE] beside 'pick it up now': %q", got)
 	}
 }

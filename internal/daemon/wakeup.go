@@ -13,6 +13,8 @@ import (
 	"github.com/ai-heart/ai-heart/internal/cost"
 	"github.com/ai-heart/ai-heart/internal/delivery"
 	"github.com/ai-heart/ai-heart/internal/humanize"
+	"github.com/ai-heart/ai-heart/internal/lang"
+	"github.com/ai-heart/ai-heart/internal/pane"
 	"github.com/ai-heart/ai-heart/internal/prompt"
 	"github.com/ai-heart/ai-heart/internal/schedule"
 	"github.com/ai-heart/ai-heart/internal/state"
@@ -28,7 +30,18 @@ func (a *agent) wake(source, text string) { a.request(wakeup.Ask{Source: source}
 // wakeUrgent interrupts the agent and hands it the urgent feedback items. It
 // goes through the gate like every invocation: it counts toward the daily cap.
 func (a *agent) wakeUrgent(items []string) {
-	a.request(wakeup.Ask{Source: srcFeedback, Takeover: true}, ja.F(a.cfg.Language, "Urgent feedback: %s. Take it now with check_and_process_item (one file per call, with its text; it renames each processed.<name>), act on it before your current work, and record what you did in your activity log.", strings.Join(items, ", ")))
+	a.mu.Lock()
+	a.urgentAsked = nil
+	if known(a.urgent, items) {
+		a.urgentAsked = items // followed by the pulse until taken
+	}
+	a.mu.Unlock()
+	a.request(wakeup.Ask{Source: srcFeedback, Takeover: true}, urgentFormat(a.cfg.Language, items))
+}
+
+// urgentFormat is the urgent wakeup's text for items, in language l.
+func urgentFormat(l lang.Lang, items []string) string {
+	return ja.F(l, "Urgent feedback: %s. Take it now with check_and_process_item (one file per call, with its text; it renames each processed.<name>), act on it before your current work, and record what you did in your activity log.", strings.Join(items, ", "))
 }
 
 // request asks the wakeup machine for a wakeup: refused by what stands
@@ -121,16 +134,40 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 			owed = e.Owed
 		}
 	}
-
+	a.mu.Lock()
+	was := a.gate.recovery() // the attempt a recovery flight is made for
+	a.mu.Unlock()
+	// A takeover's keys, then the text, wait for the pane (a dialog, a
+	// running turn): the text is composed once it may go in, from what
+	// stands then, and a wakeup whose cause is gone is not sent at all.
+	if id := a.currentID(); id != "" {
+		a.interruptFor(ctx, source, id)
+	} else {
+		a.interruptFor(ctx, source, workspace.NewID(now.In(a.loc)))
+	}
+	if aw, ok := a.deliver.(delivery.Awaiter); ok {
+		_ = aw.Await(ctx, pane.Type) // an error is the delivery's own, said by it
+		now = a.clock.Now()          // the ID the tools name files with is this moment's
+	}
+	if source == srcFeedback {
+		text = a.urgentText(text)
+	}
+	if why := a.moot(source, was, text); why != "" && ctx.Err() == nil {
+		a.log.Info().Str("source", source).Str("why", why).Msg("wakeup not sent: its cause is gone")
+		end := a.clock.Now()
+		a.carry(end, a.gate.step(end, wakeup.Ran{N: n, Source: source, Start: now, Result: wakeup.Moot, Owed: owed}))
+		return
+	}
 	a.mu.Lock()
 	id := a.id
 	if id == "" {
 		id = workspace.NewID(now.In(a.loc))
 	}
 	paras, carried := a.noticesCarried(owed)
+	noTheme := a.snap.LastLog == nil && a.snap.ThemeRecordID == ""
 	a.mu.Unlock()
 	if source == srcIdle {
-		text = idleText(text, paras, a.cfg.Language)
+		text = idleText(text, paras, a.cfg.Language, noTheme)
 	}
 	if source == srcFeedback {
 		paras = withoutFeedback(paras) // the urgent text is the one procedure for its files
@@ -144,7 +181,6 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 		paras = append(paras, ja.F(a.cfg.Language, "This run may make at most %d tool calls: the watchdog ends it at call %d, and a run it ends answers nothing; the call that writes your activity log counts too. Close the cycle with an activity log well before that.", n, n+1))
 	}
 	text = prompt.Build(string(id), paras...)
-	a.interruptFor(ctx, source, id)
 
 	exec := a.deliver.Traits().RunIsTheWork
 	run := ""

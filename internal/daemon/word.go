@@ -70,9 +70,10 @@ func (a *agent) heardTold(e hook.Event) {
 // within the last two pulses, its turn still open) whose turn the
 // inactivity error's word has not reached since the stretch began, where
 // its hooks could hand one over: recovery for inactivity does not
-// interrupt it (its prompt waits for the turn's end), and says so. A warned
-// turn that keeps busy past the error's word is interrupted, and the
-// recovery notice then says stop, as for any interrupted agent.
+// interrupt it (its prompt waits for the turn's end), and says so. The
+// decision is taken once per attempt (see stanceLocked): a warned turn that
+// keeps busy past the error's word is interrupted at the next attempt,
+// and its recovery notice then says stop, as for any interrupted agent.
 func (a *agent) holdsEscape() bool {
 	now := clock.Or(a.clock).Now()
 	a.mu.Lock()
@@ -82,12 +83,55 @@ func (a *agent) holdsEscape() bool {
 
 // holdsEscapeLocked is holdsEscape with a.mu held.
 func (a *agent) holdsEscapeLocked(now time.Time) bool {
-	client := a.clientName()
-	if !clients.Tells(client) || !a.busyInTools(now) || a.gate.recovery().Check != checks.Inactivity {
+	return a.gate.recovery().Check == checks.Inactivity && a.stanceLocked(now)
+}
+
+// stance is the one decision on how an agent in recovery for inactivity
+// is spoken to and handled, for the attempt begun at at: busy (its Escape
+// held; every text says "at the next step of your work") or stuck (Escape;
+// "stop what you were doing"). The recovery prompt, the inactivity notice
+// beside it, the status read in between and the Escape follow it, so none
+// tells another story for the same attempt.
+type stance struct {
+	at   time.Time
+	busy bool
+}
+
+// stanceLocked is the decision for the current recovery attempt, taken by
+// the pulse that made it (keepStance); with no attempt yet, what it would
+// be now. Called with a.mu held.
+func (a *agent) stanceLocked(now time.Time) bool {
+	if rec := a.gate.recovery(); rec.Active && rec.Attempt > 0 && rec.AttemptAt != nil && a.stance.at.Equal(*rec.AttemptAt) {
+		return a.stance.busy
+	}
+	if !clients.Tells(a.clientName()) || !a.busyInTools(now) {
 		return false
 	}
 	f, _ := a.result.Finding(checks.Inactivity)
 	return a.told.Before(now.Add(-f.Elapsed))
+}
+
+// keepStance keeps, for an attempt begun in this pulse, the decision the
+// checks were judged with (busy), for a recovery held by inactivity. It
+// reports whether the checks must be judged again: the attempt is for
+// another check, so the agent is interrupted and told to stop.
+func (a *agent) keepStance(busy bool) (again bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	rec := a.gate.recovery()
+	if !rec.Active || rec.Attempt == 0 || rec.AttemptAt == nil || a.stance.at.Equal(*rec.AttemptAt) {
+		return false
+	}
+	a.stance = stance{at: *rec.AttemptAt, busy: busy && rec.Check == checks.Inactivity}
+	return a.stance.busy != busy
+}
+
+// stanceFor is the checks' input for the decision.
+func stanceFor(busy bool) checks.Stance {
+	if busy {
+		return checks.StanceBusy
+	}
+	return checks.StanceStuck
 }
 
 // busyInTools reports a turn still open with a tool call within the last

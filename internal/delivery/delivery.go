@@ -8,6 +8,7 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/cost"
+	"github.com/ai-heart/ai-heart/internal/pane"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -82,6 +83,19 @@ type Traits struct {
 	// Holds: the wakeup stays in flight until the agent answers it (tmux),
 	// so no new prompt is pushed into a busy pane.
 	Holds bool
+}
+
+// Screener is implemented by deliverers that can show the agent's screen
+// (tmux: the pane), for the watchdog to see the dialog the hooks say a
+// person is asked in.
+type Screener interface {
+	Screen(ctx context.Context) (string, error)
+}
+
+// Awaiter is implemented by deliverers whose keys wait for the agent's
+// screen (tmux: the pane's look): Await returns once p may be sent.
+type Awaiter interface {
+	Await(ctx context.Context, p pane.Purpose) error
 }
 
 // Interrupter is implemented by deliverers that can interrupt a running

@@ -121,3 +121,36 @@ func TestInboxCancelled(t *testing.T) {
 		t.Errorf("cancelled Deliver wrote %s", workspace.PromptFile)
 	}
 }
+
+// A wakeup whose words are those the inbox already holds is not written
+// again under a new ID: the agent that pulls the file would read the same
+// prompt twice as two wakeups (a scheduled wakeup during recovery rewrote
+// the unchanged recovery attempt). New words are written.
+func TestInboxWritesOnlyWhatChanged(t *testing.T) {
+	ws := newWorkspace(t)
+	in := NewInbox(ws)
+	body := "\n\n[error] recovery: RECOVERY (attempt 2 of 3): the watchdog detected a problem."
+	read := func() string {
+		t.Helper()
+		b, err := os.ReadFile(ws.Path(workspace.PromptFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	for _, p := range []string{"Heartbeat: 20250101120009" + body, "Heartbeat: 20250101120010" + body} {
+		if _, err := in.Deliver(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := read(); got != "Heartbeat: 20250101120009"+body {
+		t.Errorf("the unchanged prompt was written again under a new ID: %q", got)
+	}
+	next := "Heartbeat: 20250101120011\n\n[error] recovery: RECOVERY (attempt 3 of 3): the watchdog detected a problem."
+	if _, err := in.Deliver(context.Background(), next); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(); got != next {
+		t.Errorf("a new prompt was not written: %q", got)
+	}
+}

@@ -2,7 +2,6 @@ package delivery
 
 import (
 	"errors"
-	"os"
 
 	"github.com/ai-heart/ai-heart/internal/statefile"
 )
@@ -25,20 +24,20 @@ func (e *Exec) noteRun(pid int) {
 	if !ok {
 		return
 	}
-	_ = statefile.Write(e.RunFile, runRecord{PGID: pid, Start: start, Boot: boot})
+	_ = statefile.WriteKept(e.RunFile, runRecord{PGID: pid, Start: start, Boot: boot})
 }
 
 // forgetRun removes the record of the run that ended.
 func (e *Exec) forgetRun() {
 	if e.RunFile != "" {
-		_ = os.Remove(e.RunFile)
+		_ = statefile.RemoveKept(e.RunFile)
 	}
 }
 
 // readRun reads a run record; none is (nil, nil).
 func readRun(path string) (*runRecord, error) {
 	var r runRecord
-	found, err := statefile.Read(path, &r)
+	found, err := statefile.ReadKept(path, &r)
 	switch {
 	case !found:
 		return nil, nil

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/ai-heart/ai-heart/internal/statefile"
 )
 
 // parentDeath asks the kernel to SIGKILL the run's leader when the watchdog
@@ -80,11 +82,11 @@ func EndLeftover(path string, grace time.Duration) (int, error) {
 	r, err := readRun(path)
 	if r == nil {
 		if err != nil {
-			_ = os.Remove(path)
+			_ = statefile.RemoveKept(path)
 		}
 		return 0, err
 	}
-	defer os.Remove(path)
+	defer statefile.RemoveKept(path)
 	if r.Boot != bootID() {
 		return 0, nil
 	}

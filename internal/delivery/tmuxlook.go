@@ -86,6 +86,9 @@ func (t *Tmux) Await(ctx context.Context, p pane.Purpose) error {
 	}
 }
 
+// Screen is the pane's screen as it is now.
+func (t *Tmux) Screen(ctx context.Context) (string, error) { return t.capture(ctx, false) }
+
 // capture is the pane's screen, or with history its whole scrollback,
 // wrapped lines joined.
 func (t *Tmux) capture(ctx context.Context, history bool) (string, error) {

@@ -46,6 +46,13 @@ type Activity struct {
 	// stretch counts again from here; the bound on what the hooks alone
 	// hold off does not (the agent can write both lines).
 	Answered time.Time
+	// AskSeen is when the watchdog last saw the ask's dialog on the
+	// client's screen (zero: not during this ask), and AnswerSeen says the
+	// last answer ended an ask seen there. The hooks' word alone is the
+	// agent's to write; a dialog on the screen is the client's: the time a
+	// person takes at it is theirs, however long (see SawScreen).
+	AskSeen    time.Time
+	AnswerSeen bool
 
 	// Refusals are the current (or last) turn's tool calls and those the
 	// client refused; a turn's start clears them.
@@ -76,6 +83,7 @@ func (a *Activity) Apply(e Event) {
 	}
 	if a.Asking && e.Kind != Ask && e.Kind != Other && e.Kind != Compact && e.Kind != ModelSwitch {
 		a.Asking, a.Answered = false, e.Time // the person answered: the agent moves on
+		a.AnswerSeen = !a.AskSeen.IsZero()
 	}
 	switch e.Kind {
 	case ToolDone, ToolFailed, Refused, TurnStart, TurnEnd, Failure, SessionEnd, SessionStart:
@@ -112,7 +120,7 @@ func (a *Activity) Apply(e Event) {
 		}
 	case Ask:
 		if !a.Asking {
-			a.Asking, a.AskSince = true, e.Time
+			a.Asking, a.AskSince, a.AskSeen = true, e.Time, time.Time{}
 		}
 		a.AskWhat = e.Detail
 		if e.Tool != "" {
@@ -202,4 +210,20 @@ func (r *Refusals) Refuse(tool string, t time.Time) {
 		}
 	}
 	r.Tools = append(r.Tools, tool)
+}
+
+// SawScreen folds in what the watchdog saw on the client's screen at at,
+// while the hooks say a person is asked: the dialog (asks), which makes
+// the ask the client's own; or the client's input line with no dialog
+// (ready) past grace of the ask, once a dialog was seen: the person
+// answered with no word from the hooks (Escape sends none). An ask no
+// screen ever showed stays the hooks' word alone.
+func (a *Activity) SawScreen(at time.Time, asks, ready bool, grace time.Duration) {
+	switch {
+	case !a.Asking || at.Before(a.AskSince):
+	case asks:
+		a.AskSeen = at
+	case ready && !a.AskSeen.IsZero() && at.Sub(a.AskSince) >= grace:
+		a.Asking, a.Answered, a.AnswerSeen = false, at, true
+	}
 }

@@ -9,7 +9,7 @@ import (
 
 // DurationIn writes d in language l: Duration's "1m54s" in English, and in
 // Japanese the units a Japanese reader writes, without spaces: 「21秒」
-// 「1分54秒」「1時間」.
+// 「1分54秒」「1時間」, and past two days about how many days (「約389日」).
 func DurationIn(l lang.Lang, d time.Duration) string {
 	if l != lang.Japanese {
 		return Duration(d)
@@ -19,6 +19,15 @@ func DurationIn(l lang.Lang, d time.Duration) string {
 	}
 	if d > 0 && d < time.Second {
 		return strconv.FormatInt(d.Milliseconds(), 10) + "ミリ秒"
+	}
+	if d > 48*time.Hour {
+		// 「9345時間45分19秒」 is read by no one: past two days, about
+		// how many days.
+		days := d / (24 * time.Hour)
+		if d%(24*time.Hour) >= 12*time.Hour {
+			days++
+		}
+		return "約" + strconv.FormatInt(int64(days), 10) + "日"
 	}
 	return units(d, [3]string{"時間", "分", "秒"})
 }

@@ -20,6 +20,10 @@ func TestDurationIn(t *testing.T) {
 		{time.Hour, "1h", "1時間"},
 		{2*time.Hour + time.Second, "2h1s", "2時間1秒"},
 		{-90 * time.Second, "-1m30s", "-1分30秒"},
+		// Past two days the hours are hard to read: about how many days.
+		{48 * time.Hour, "48h", "48時間"},
+		{9345*time.Hour + 45*time.Minute + 19*time.Second, "9345h45m19s", "約389日"},
+		{60*time.Hour + 30*time.Minute, "60h30m", "約3日"},
 	} {
 		if got := DurationIn(lang.English, tc.d); got != tc.en {
 			t.Errorf("DurationIn(en, %v) = %q, want %q", tc.d, got, tc.en)

@@ -96,7 +96,7 @@ var (
 	descPulses = prometheus.NewDesc("watchdog_pulses_total", "Pulses since the watchdog started.", []string{"agent"}, nil)
 	descLevel  = prometheus.NewDesc("watchdog_check_level", "Each check's level: 0 ok, 1 info, 2 warning, 3 error.", []string{"agent", "check"}, nil)
 	descWakeup = prometheus.NewDesc("watchdog_wakeups_total",
-		"Wakeups by the chamber that asked (schedule, idle, recovery, feedback) and outcome: delivered, ghost, failed, taken_over, tool_capped, token_capped, tool_refused, dropped_cap, dropped_budget, skipped_breaker, skipped_gave_up, coalesced, paused, outside_active_hours.",
+		"Wakeups by the chamber that asked (schedule, idle, recovery, feedback) and outcome: delivered, ghost, failed, taken_over, tool_capped, token_capped, tool_refused, dropped_cap, dropped_budget, skipped_breaker, skipped_gave_up, coalesced, moot, paused, outside_active_hours.",
 		[]string{"agent", "source", "outcome"}, nil)
 	descBreaker   = prometheus.NewDesc("watchdog_circuit_breaker_state", "1 for the breaker's current state (closed, open, half_open).", []string{"agent", "state"}, nil)
 	descCapUsed   = prometheus.NewDesc("watchdog_daily_cap_used", "Wakeups let through today.", []string{"agent"}, nil)

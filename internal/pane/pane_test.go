@@ -12,7 +12,10 @@ import (
 // (capture-pane -p) from Claude Code 2.1.197, Gemini CLI 0.61.0 and Codex
 // 0.169.0 run by the real-client tests: idle, a person's draft, a pasted
 // wakeup not yet sent, a turn running, a permission dialog, the screen
-// after a person declined it with Escape, and Codex's hooks review; and Claude Code's with a wakeup typed over
+// after a person declined it with Escape, and Codex's hooks review;
+// Claude Code's running turn with a "⎿ Tip:" line under its spinner, and
+// with a wakeup queued under it (the hint "Press up to edit queued
+// messages" in its input line); and Claude Code's with a wakeup typed over
 // several lines of its input, not yet sent.
 func screen(t *testing.T, client, name string) string {
 	t.Helper()
@@ -34,8 +37,10 @@ func TestReadRealScreens(t *testing.T) {
 		"pasted":       {ready: true, draft: "Pasted"},
 		"typed":        {ready: true, draft: "Urgent feedback"},
 		"busy":         {ready: true, busy: true},
-		"dialog":       {asks: "?"},           // "Do you want to proceed?", "Allow execution of [Shell]?"
-		"hooks-review": {asks: "need review"}, // Codex's full-screen list, its cursor the composer's marker
+		"busy-tip":     {ready: true, busy: true}, // a "⎿ Tip:" line under the spinner
+		"busy-queued":  {ready: true, busy: true}, // a wakeup queued under the spinner, and its hint in the input
+		"dialog":       {asks: "?"},               // "Do you want to proceed?", "Allow execution of [Shell]?"
+		"hooks-review": {asks: "need review"},     // Codex's full-screen list, its cursor the composer's marker
 		"after-esc":    {ready: true},
 	}
 	for _, client := range []string{"claude-code", "gemini", "codex"} {
@@ -74,6 +79,8 @@ func TestDecideOnRealScreens(t *testing.T) {
 		"pasted":       {false, true, false},
 		"typed":        {false, true, false},
 		"busy":         {false, true, true},
+		"busy-tip":     {false, true, true},
+		"busy-queued":  {false, true, true},
 		"dialog":       {false, false, false},
 		"hooks-review": {false, false, false},
 		"after-esc":    {true, true, true},
@@ -157,6 +164,36 @@ func TestForgedScreenLines(t *testing.T) {
 		said := append([]string{lines[0], "  Do you want to proceed? ❯ 1. Yes", "  Allow execution of [Shell]?"}, idle[1:]...)
 		if v := Read(strings.Join(said, "\n"), client); !v.Ready || v.Asks != "" {
 			t.Errorf("%s: dialog words printed above the idle input read as %+v", client, v)
+		}
+	}
+}
+
+// The agent's own text cannot hold an idle Claude Code pane as busy: a
+// spinner it prints (its reply's first line is marked "●", the rest
+// indented), with a "⎿ Tip:" line under it, is not the client's spinner,
+// which stands at the left margin; nor are the client's words for a
+// running turn ("esc to interrupt") in its reply or a tool's output.
+func TestForgedSpinnerIsNotBusy(t *testing.T) {
+	idle := strings.Split(screen(t, "claude-code", "idle"), "\n")
+	at := -1
+	for i, l := range idle {
+		if strings.HasPrefix(l, "❯") {
+			at = i - 1 // the input's top rule
+		}
+	}
+	if at < 0 {
+		t.Fatal("no input line in idle.txt")
+	}
+	for _, printed := range [][]string{
+		{"● ✻ Finagling… (17s · ↑ 14 tokens)", "  ⎿  Tip: Start with small features"},
+		{"● Press esc to interrupt me", "  or esc to interrupt, as the status line says"},
+		{"● Bash(echo 'esc to interrupt')", "  ⎿  esc to interrupt"},
+		{"● Here is what a busy screen looks like:", "  ✻ Finagling… (17s · ↑ 14 tokens)", "  ⎿  Tip: Start with small features"},
+		{"● Bash(echo)", "  ⎿  ✻ Finagling… (17s · ↑ 14 tokens)", "     ⎿  Tip: Start with small features"},
+	} {
+		lines := append(append(append([]string{}, idle[:at]...), printed...), idle[at:]...)
+		if v := Read(strings.Join(lines, "\n"), "claude-code"); !v.Ready || v.Busy {
+			t.Errorf("printed %q above the idle input: %+v, want ready and not busy", printed, v)
 		}
 	}
 }

@@ -132,8 +132,9 @@ func rule(line string) bool {
 }
 
 // busy reports a running turn in the lines above the input: the client's
-// words for it, or its spinner on the last line of text above the input's
-// top rule.
+// words for it, its spinner on the last line of text above the input's top
+// rule, or its spinner heading the last block above the input (see
+// spinnerBlock).
 func busy(above []string, s *client.Screen) bool {
 	n := 0
 	for i := len(above) - 1; i >= 0 && n < 6; i-- {
@@ -144,7 +145,7 @@ func busy(above []string, s *client.Screen) bool {
 		n++
 		low := strings.ToLower(t)
 		for _, w := range s.Busy {
-			if strings.Contains(low, w) {
+			if strings.Contains(low, w) && !replyLine(above[i]) {
 				return true
 			}
 		}
@@ -152,8 +153,48 @@ func busy(above []string, s *client.Screen) bool {
 			return true
 		}
 	}
+	return spinnerBlock(above, s)
+}
+
+// spinnerBlock reports the client's spinner at the left margin with only
+// indented lines between it and the input: Claude Code draws its turn's
+// sub-lines ("⎿ Tip: …") and the messages queued for the turn's end
+// there. The agent's own text cannot pass for it: Claude Code marks its
+// first line "●" and indents the rest, so the first line at the margin
+// above the input is the client's (its spinner, a tool call's "●", a
+// prompt's "❯", "✻ Worked for 49s" once the turn is over).
+func spinnerBlock(above []string, s *client.Screen) bool {
+	if s.Spinner == nil {
+		return false
+	}
+	for i := len(above) - 1; i >= 0 && i >= len(above)-maxBlock; i-- {
+		l := strings.TrimRight(above[i], " ")
+		t := strings.TrimSpace(l)
+		if t == "" || rule(t) || strings.HasPrefix(l, "  ") {
+			continue
+		}
+		return l == t && s.Spinner.MatchString(t)
+	}
 	return false
 }
+
+// replyLine reports a line of the agent's reply (or of a tool's output):
+// begun with a client's reply marker ("●" Claude Code, "✦" Gemini CLI; not
+// Codex's "•", which its working line blinks with) or indented under one.
+// The client's own words for a running turn stand at the margin, or one
+// space in; the agent's printed "esc to interrupt" must not hold an idle
+// pane as busy.
+func replyLine(l string) bool {
+	if strings.HasPrefix(l, "  ") {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(strings.TrimSpace(l))
+	return strings.ContainsRune("●✦", r)
+}
+
+// maxBlock is how many lines above the input a spinner's block may span
+// (a long wakeup queued under it).
+const maxBlock = 80
 
 // asks is the first line of a dialog on the screen: one with the client's
 // words for its dialogs, else a numbered menu's chosen line ("❯ 1. Yes"),

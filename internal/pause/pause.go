@@ -116,3 +116,13 @@ func ResumedAt(path string) time.Time {
 	}
 	return r.At
 }
+
+// UntilText is when a timed pause ends, in loc: to the minute, or to the
+// second for a pause shorter than a minute (a 15 s pause said to the minute
+// reads as over, or as four times longer).
+func (p *Pause) UntilText(loc *time.Location) string {
+	if p.Until.Sub(p.Since) < time.Minute {
+		return p.Until.In(loc).Format("2006-01-02 15:04:05 MST")
+	}
+	return p.Until.In(loc).Format("2006-01-02 15:04 MST")
+}

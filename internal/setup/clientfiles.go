@@ -65,7 +65,7 @@ func (w Wiring) edits(name string, s adapter.Setup) []edit {
 			e.merge = func(old []byte, n *notes) ([]byte, error) { return mergeCodexConfig(old, w, n) }
 		case adapter.TOMLTrust:
 			e.merge = tomlTrust(w.Dir, c.Refused)
-			if w.Telemetry != "" && slices.Contains(changes, adapter.Edit(adapter.Telemetry{Shape: adapter.OtelTable})) {
+			if w.Telemetry != "" && slices.ContainsFunc(changes, isOtelTable) {
 				trusted := e.merge
 				e.merge = func(old []byte, n *notes) ([]byte, error) {
 					out, err := trusted(old, n)
@@ -109,10 +109,8 @@ func (w Wiring) jsonChanges(name string, root *object, n *notes, changes []adapt
 		case adapter.Telemetry:
 			switch {
 			case w.Telemetry == "":
-			case c.Shape == adapter.EnvVars:
-				err = setClaudeTelemetry(root, w.Telemetry, n)
-			case c.Shape == adapter.SettingsBlock:
-				err = setGeminiTelemetry(root, w.Telemetry, n)
+			case c.Shape == adapter.EnvVars, c.Shape == adapter.SettingsBlock:
+				err = setTelemetry(root, c, w.Telemetry, n)
 			default:
 				err = fmt.Errorf("telemetry shape %d is not one of a JSON file", c.Shape)
 			}
@@ -194,4 +192,10 @@ func containsString(a []any, s string) bool {
 		}
 	}
 	return false
+}
+
+// isOtelTable reports the edit that turns on Codex's [otel] table.
+func isOtelTable(e adapter.Edit) bool {
+	t, ok := e.(adapter.Telemetry)
+	return ok && t.Shape == adapter.OtelTable
 }

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
 	registry "github.com/ai-heart/ai-heart/internal/clients"
-	"github.com/ai-heart/ai-heart/internal/clients/claudecode"
 	adapter "github.com/ai-heart/ai-heart/internal/clients/client"
 	"github.com/ai-heart/ai-heart/internal/tools/toolnames"
 )
@@ -43,10 +43,11 @@ func mainClient(clients []string) string {
 	return ""
 }
 
-// claudeAllowRules are the permission rules init gives Claude Code, as
-// the next steps name them: each of mcp-heart's tools, and no other tool.
-func claudeAllowRules() string {
-	r := AllowRules(claudecode.Adapter{}.MCP())
+// allowRulesText are the permission rules init gives a client (its
+// AllowTools), as the next steps name them: each of mcp-heart's tools,
+// and no other tool.
+func allowRulesText(mcp *adapter.MCP) string {
+	r := AllowRules(mcp)
 	return fmt.Sprintf("one per tool: %s, %s and %d more", r[slices.Index(toolnames.All, toolnames.Checkpoint)],
 		r[slices.Index(toolnames.All, toolnames.CreateActivityLog)], len(r)-2)
 }
@@ -117,23 +118,8 @@ func NextSteps(res Result, configFile string) string {
 	fmt.Fprintf(&b, "Next steps\n\n")
 	home := func(rel string) string { return filepath.Join(res.Home, filepath.FromSlash(rel)) }
 	for _, c := range res.Clients {
-		switch c {
-		case ClientGemini:
-			step("Gemini CLI: init trusted the folder in %s (Gemini CLI disables\n"+
-				"MCP servers and hooks in untrusted folders), and .gemini/settings.json registers\n"+
-				"mcp-heart with \"trust\": true, so `gemini -p` runs its tools without asking.\n"+
-				"Check: cd %s && gemini mcp list   (expect mcp-heart: Connected)", home(".gemini/trustedFolders.json"), res.Dir)
-		case ClientClaudeCode:
-			step("Claude Code: init allowed mcp-heart's tools by name, and nothing else (the rules\n"+
-				"%s), in %s: `claude -p` runs them with no prompt.\n"+
-				"(Claude Code ignores such rules in the project's own settings until the folder is trusted.)\n"+
-				"Interactive Claude Code: start `claude` in %s once and accept the trust dialog;\n"+
-				"then `claude mcp list` shows mcp-heart Connected. CLAUDE.md leads it to GEMINI.md.", claudeAllowRules(), home(".claude/settings.json"), res.Dir)
-		case ClientCodex:
-			step("Codex: init trusted the folder in %s (Codex ignores a project's\n"+
-				".codex/ until then). AGENTS.md leads it to GEMINI.md. Codex runs new hooks only once\n"+
-				"you review them: open `codex` in %s once and trust them in /hooks (mcp-heart\n"+
-				"works before that; the hooks stay silent).", home(".codex/config.toml"), res.Dir)
+		if a := registry.Lookup(c); a != nil && a.Setup().Next != "" {
+			step("%s", expandNext(a, res.Dir, home))
 		}
 	}
 	for _, note := range res.Notes {
@@ -172,9 +158,26 @@ func NextSteps(res Result, configFile string) string {
 			"A second agent on this machine: its own folder, config and port (README.md).\n"+
 			"The page: http://127.0.0.1:9477/", cfg, initArgs(res))
 	}
-	if mainClient(res.Clients) == ClientClaudeCode {
-		step("Interactive instead of headless: start the agent in tmux (tmux new -s agent claude,\n" +
-			"in the workspace) and set  agent: {delivery: tmux, tmux_target: agent}  in the config.")
+	if a := registry.Lookup(mainClient(res.Clients)); a != nil && a.Setup().Tmux != "" {
+		step("Interactive instead of headless: start the agent in tmux (tmux new -s agent %s,\n"+
+			"in the workspace) and set  agent: {delivery: tmux, tmux_target: agent}  in the config.", a.Setup().Tmux)
 	}
 	return b.String()
+}
+
+// nextWord is a placeholder of an adapter's Next: {dir}, {home:REL},
+// {allow_rules}.
+var nextWord = regexp.MustCompile(`\{(dir|home:[^}]+|allow_rules)\}`)
+
+// expandNext is the client's next step with its placeholders filled in.
+func expandNext(a registry.Adapter, dir string, home func(rel string) string) string {
+	return nextWord.ReplaceAllStringFunc(a.Setup().Next, func(w string) string {
+		switch w = w[1 : len(w)-1]; {
+		case w == "dir":
+			return dir
+		case w == "allow_rules":
+			return allowRulesText(a.MCP())
+		}
+		return home(strings.TrimPrefix(w, "home:"))
+	})
 }

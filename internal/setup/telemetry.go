@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	adapter "github.com/ai-heart/ai-heart/internal/clients/client"
 )
 
 // TelemetryURL is the base the clients export to for a watchdog listening
@@ -41,71 +44,35 @@ func earlierOwn(v any) bool {
 	return p == "" || strings.HasPrefix(p, "/otlp/")
 }
 
-// The names below were confirmed against the installed clients
-// (docs/telemetry.md): each one's telemetry, so set, reached a stand-in
-// receiver, with no prompt text in it.
-
-// claudeTelemetryEnv is what turns Claude Code 2.1's OpenTelemetry on,
-// through the env of the project's .claude/settings.json. Prompts stay out
-// (OTEL_LOG_USER_PROMPTS unset: Claude Code sends "<REDACTED>").
-func claudeTelemetryEnv(url string) []kv {
-	return []kv{
-		{"CLAUDE_CODE_ENABLE_TELEMETRY", "1"},
-		{"OTEL_LOGS_EXPORTER", "otlp"},
-		{"OTEL_METRICS_EXPORTER", "otlp"},
-		{"OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf"},
-		{"OTEL_EXPORTER_OTLP_ENDPOINT", url},
-	}
-}
-
-// setClaudeTelemetry adds the telemetry variables to root.env, keeping any
-// the user set (with a note where theirs differs) and warning of a prompt
-// logging the user turned on.
-func setClaudeTelemetry(root *object, url string, n *notes) error {
-	env, err := root.child("env")
+// setTelemetry sets a client's telemetry settings (its adapter's, under
+// their block of the JSON file) towards url, keeping any the user set,
+// with a note where theirs differs; an endpoint an earlier init wrote is
+// replaced, and a prompt logging the user turned on is warned of.
+func setTelemetry(root *object, t adapter.Telemetry, url string, n *notes) error {
+	blk, err := root.child(t.Block)
 	if err != nil {
 		return err
 	}
-	for _, p := range claudeTelemetryEnv(url) {
-		if v, ok := env.get(p.k); ok {
-			if p.k == "OTEL_EXPORTER_OTLP_ENDPOINT" && v != p.v && earlierOwn(v) {
-				env.set(p.k, p.v)
-				n.add("env.%s updated from an earlier init's %s", p.k, jsonText(v))
+	for _, s := range t.Settings {
+		want := s.Value
+		if want == adapter.URL {
+			want = url
+		}
+		if v, ok := blk.get(s.Key); ok {
+			if s.Value == adapter.URL && v != want && earlierOwn(v) {
+				blk.set(s.Key, want)
+				n.add("%s.%s updated from an earlier init's %s", t.Block, s.Key, jsonText(v))
 				continue
 			}
-			if v != p.v {
-				n.add("env.%s %s is kept as you set it; the watchdog's telemetry wants %q", p.k, jsonText(v), p.v)
+			if v != want {
+				n.add("%s.%s %s is kept as you set it; the watchdog's telemetry wants %s", t.Block, s.Key, jsonText(v), jsonText(want))
 			}
 			continue
 		}
-		env.set(p.k, p.v)
+		blk.set(s.Key, want)
 	}
-	if v, ok := env.get("OTEL_LOG_USER_PROMPTS"); ok && v != "0" && v != "" {
-		n.add("env.OTEL_LOG_USER_PROMPTS %s is kept as you set it: the prompts' text goes to the telemetry", jsonText(v))
-	}
-	return nil
-}
-
-// setGeminiTelemetry sets Gemini CLI 0.61's settings telemetry: on, to
-// the watchdog over OTLP/HTTP, no prompts. Keys the user set are kept.
-func setGeminiTelemetry(root *object, url string, n *notes) error {
-	t, err := root.child("telemetry")
-	if err != nil {
-		return err
-	}
-	for _, p := range []kv{{"enabled", true}, {"otlpEndpoint", url}, {"otlpProtocol", "http"}, {"logPrompts", false}} {
-		if v, ok := t.get(p.k); ok {
-			if p.k == "otlpEndpoint" && v != p.v && earlierOwn(v) {
-				t.set(p.k, p.v)
-				n.add("telemetry.%s updated from an earlier init's %s", p.k, jsonText(v))
-				continue
-			}
-			if v != p.v {
-				n.add("telemetry.%s %s is kept as you set it; the watchdog's telemetry wants %s", p.k, jsonText(v), jsonText(p.v))
-			}
-			continue
-		}
-		t.set(p.k, p.v)
+	if v, ok := blk.get(t.Prompts); ok && t.Prompts != "" && !slices.Contains(t.PromptsOff, v) {
+		n.add("%s.%s %s is kept as you set it: the prompts' text goes to the telemetry", t.Block, t.Prompts, jsonText(v))
 	}
 	return nil
 }

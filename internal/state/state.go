@@ -332,6 +332,7 @@ const (
 	OutcomeGaveUp        = "skipped_gave_up"
 	OutcomeTakenOver     = "taken_over"
 	OutcomeCoalesced     = "coalesced"
+	OutcomeMoot          = "moot" // its cause was gone once the pane let it in: not sent
 	OutcomePaused        = "paused"
 	OutcomeOutsideHrs    = "outside_active_hours"
 )

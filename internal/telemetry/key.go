@@ -31,22 +31,12 @@ func LoadKey(path string, create bool) (string, error) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return "", fmt.Errorf("telemetry key: %w", err)
 		}
-		var raw [keyLen / 2]byte
-		rand.Read(raw[:])
-		k := hex.EncodeToString(raw[:])
-		f, err := safeopen.Open(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if err == nil {
-			_, err = f.WriteString(k + "\n")
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err == nil {
-				return k, nil
-			}
-			os.Remove(path)
+		k, ferr := makeKey(path)
+		if ferr == nil {
+			return k, nil
 		}
-		if !errors.Is(err, fs.ErrExist) {
-			return "", fmt.Errorf("telemetry key: %w", err)
+		if !errors.Is(ferr, fs.ErrExist) {
+			return "", fmt.Errorf("telemetry key: %w", ferr)
 		}
 		b, err = safeopen.ReadHead(path, 256) // made meanwhile by another start
 	}
@@ -63,4 +53,27 @@ func LoadKey(path string, create bool) (string, error) {
 // SameKey compares a key sent with the agent's in constant time.
 func SameKey(sent, want string) bool {
 	return want != "" && subtle.ConstantTimeCompare([]byte(sent), []byte(want)) == 1
+}
+
+// makeKey writes a new key to a file of its own and links it at path, so
+// another start never reads the key half written; fs.ErrExist when one is
+// there already (never replaced).
+func makeKey(path string) (string, error) {
+	var raw [keyLen / 2]byte
+	rand.Read(raw[:])
+	k := hex.EncodeToString(raw[:])
+	tmp := path + "." + k[:8] + ".tmp"
+	f, err := safeopen.Open(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp)
+	_, err = f.WriteString(k + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Link(tmp, path) // fails on anything at path, a link too
+	}
+	return k, err
 }

@@ -3,6 +3,7 @@ package telemetry
 import (
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 )
 
@@ -37,5 +38,37 @@ func TestLoadKey(t *testing.T) {
 	os.WriteFile(p, []byte("guess\n"), 0o600)
 	if _, err := LoadKey(p, true); err == nil {
 		t.Fatal("a file that is no key was taken")
+	}
+}
+
+// Two starts making the key at once (a reload beside a second watchdog):
+// the one that loses the exclusive create reads the winner's key, and both
+// get the same key, never an error.
+func TestLoadKeyMadeMeanwhile(t *testing.T) {
+	for trial := range 100 {
+		path := filepath.Join(t.TempDir(), "agent", KeyFile)
+		const n = 4
+		var (
+			wg    sync.WaitGroup
+			start = make(chan struct{})
+			keys  [n]string
+			errs  [n]error
+		)
+		for i := range n {
+			wg.Go(func() {
+				<-start
+				keys[i], errs[i] = LoadKey(path, true)
+			})
+		}
+		close(start)
+		wg.Wait()
+		for i := range n {
+			if errs[i] != nil {
+				t.Fatalf("trial %d: start %d: %v", trial, i, errs[i])
+			}
+			if keys[i] != keys[0] {
+				t.Fatalf("trial %d: start %d got key %q, start 0 %q", trial, i, keys[i], keys[0])
+			}
+		}
 	}
 }

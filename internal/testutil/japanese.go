@@ -146,7 +146,37 @@ func CheckCatalogueJapanese(t testing.TB, c lang.Catalogue) {
 		for _, p := range EnglishIn(out) {
 			t.Errorf("Japanese of %q: %s in %q", en, p, out)
 		}
+		for _, p := range StyleIn(out) {
+			t.Errorf("Japanese of %q: %s in %q", en, p, out)
+		}
 	}
+}
+
+var (
+	// sentenceColon is a colon between two whole sentences (「変わりません：
+	// 最後の結果を…ください。」): a colon introduces a name, a list or a
+	// quotation, not the next sentence.
+	sentenceColon = regexp.MustCompile(`(?:ません|ました|です|ます|ください)：[^。「」]*(?:ません|ました|です|ます|ください)。`)
+	// nestedParens is a parenthesis inside a parenthesis
+	// (「（数値（1）が渡されました）」), hard to read in Japanese.
+	nestedParens = regexp.MustCompile(`（[^（）]*（`)
+)
+
+// StyleIn lists what in a Japanese text s breaks the texts' style: the
+// archaic copula 「であります」, a colon after a whole sentence, and nested
+// parentheses.
+func StyleIn(s string) []string {
+	var out []string
+	if strings.Contains(s, "であります") {
+		out = append(out, "the archaic 「であります」")
+	}
+	for _, m := range sentenceColon.FindAllString(s, -1) {
+		out = append(out, "a colon after a sentence "+m)
+	}
+	for _, m := range nestedParens.FindAllString(s, -1) {
+		out = append(out, "nested parentheses "+m)
+	}
+	return out
 }
 
 // realArgs are values for the verbs of the English format en as the code

@@ -83,6 +83,7 @@ func (t *Tools) Checkpoint(in checkpointInput) (*CheckpointResult, error) {
 	}
 	res := &CheckpointResult{HeartbeatID: string(id), Path: p.Path, Message: p.Message, Notes: []string{}}
 	_, res.WatchdogNotices, res.NoticesAgeSeconds = sd.notices(now, slices.Concat(answered("", false), sd.answeredSincePulse(latest), t.taken())...)
+	res.WatchdogNotices = t.once(now, latest, res.WatchdogNotices)
 	if err != nil {
 		res.Notes = append(res.Notes, t.trf("Warning: the checkpoint was written but the latest-proof index could not be updated (%s).", osReason(err).in(t.Lang)))
 	}

@@ -129,6 +129,7 @@ func (t *Tools) CreateActivityLog(in createActivityLogInput) (*LogResult, error)
 	now := t.now()
 	res := &LogResult{HeartbeatID: string(id), Path: rel, ActivityType: string(typ), CompletedDeepWork: []CompletedDeepWork{}, Notes: []string{}}
 	_, res.WatchdogNotices, res.NoticesAgeSeconds = sd.notices(now, slices.Concat(answered(typ, true), sd.answeredSincePulse(latest), t.taken())...)
+	res.WatchdogNotices = t.once(now, latest, res.WatchdogNotices)
 	if latest.Log != nil {
 		res.PreviousLog = latest.Log.Path
 		res.SincePreviousLogSeconds = since(now, latest.Log)

@@ -130,3 +130,28 @@ func TestPausedStatusJudgesNothing(t *testing.T) {
 		}
 	}
 }
+
+// A number passed where a string belongs is echoed whole, as the agent
+// wrote it: a heartbeat ID in scientific notation (2.0261207141141e+13)
+// is one the agent cannot recognise. In Japanese it reads 「数値の…」,
+// not a parenthesis inside the error's own.
+func TestANumberIsEchoedWhole(t *testing.T) {
+	e := newEnv(t)
+	_, err := call(e.tl, e.tl.EndTheme, args(t, `{"theme_start_id":20261207141155,"theme_directory_part":"moon"}`))
+	var ie *InputError
+	if !errors.As(err, &ie) {
+		t.Fatalf("err = %v, want a bad parameter", err)
+	}
+	for _, tc := range []struct {
+		l    lang.Lang
+		want string
+	}{{lang.English, "the number 20261207141155"}, {lang.Japanese, "数値の20261207141155"}} {
+		got := ie.In(tc.l)
+		if !strings.Contains(got, tc.want) || strings.Contains(got, "e+") {
+			t.Errorf("%s: %s, want %q and no exponent", tc.l, got, tc.want)
+		}
+		if tc.l == lang.Japanese && strings.Contains(got, "（数値（") {
+			t.Errorf("Japanese: nested parentheses in %s", got)
+		}
+	}
+}

@@ -310,6 +310,13 @@ func (s standing) inactivity(level string, limit time.Duration, now time.Time, p
 		return ts // strict deep work: nothing counts, nothing is crossed (as the text says)
 	}
 	at := s.stretch.From.Add(limit).In(now.Location())
+	if s.stretch.Busy && s.stretch.Hooked && !s.stretch.Own.IsZero() {
+		// Counted from the client's last call, which the next call moves:
+		// the calls hold it off until the hooks' bound, as the check does.
+		if bound := s.stretch.Own.Add(checks.HooksAlone * limit).In(now.Location()); bound.After(at) {
+			at = bound
+		}
+	}
 	ts.Deadline = at.Format(time.RFC3339)
 	left := at.Sub(now)
 	if left < 0 { // the check's "more than the threshold"

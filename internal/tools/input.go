@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -221,8 +222,8 @@ func jsonKind(v any) say {
 		return sayf("null")
 	case string:
 		return sayf("the string %q", clip(x, 40))
-	case float64, int:
-		return sayf("the number %v", x)
+	case float64:
+		return sayf("the number %s", number(x))
 	case bool:
 		return sayf("the boolean %v", x)
 	case []any:
@@ -231,6 +232,17 @@ func jsonKind(v any) say {
 		return sayf("an object")
 	}
 	return sayf("%T", v)
+}
+
+// number writes a JSON number as the agent wrote it: whole, not in
+// scientific notation (a heartbeat ID sent as a number is 20261207141155,
+// not 2.0261207141155e+13); only a number too long to read keeps the
+// exponent.
+func number(x float64) string {
+	if math.Abs(x) < 1e21 {
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
 }
 
 // clip shortens s to at most n characters for quoting in messages.

@@ -131,7 +131,7 @@ func (c *checker) whole(f *int, min, max int, hint say) (given, inRange bool) {
 	}
 	if !p.ok {
 		if v, isNum := p.raw.(float64); isNum {
-			c.report(f, sayf("must be a whole number, got %v", v), hint)
+			c.report(f, sayf("must be a whole number, got %s", number(v)), hint)
 		} else {
 			c.report(f, sayf("must be a whole number, got %s", jsonKind(p.raw)), hint)
 		}

@@ -609,3 +609,34 @@ func TestCycleNoteOncePerLevel(t *testing.T) {
 		t.Error("told with no checkpoint at all")
 	}
 }
+
+// An agent busy in its client's tools (hooks wired, a call a second ago)
+// is held by its calls for three times the inactivity thresholds from its
+// own last word at most: the countdown says when that bound falls, not
+// "the warning in 4 minutes" counted from the last call, which the next
+// call moves.
+func TestCountdownOfAHookedAgentIsTheHooksBound(t *testing.T) {
+	e := newEnv(t)
+	since := e.now().Add(-2 * time.Minute) // the wakeup: the agent's own last word
+	call := e.now().Add(-time.Second)
+	e.writeStateWith(t, state.State{PulseAt: e.now(), Delivery: "tmux",
+		Client: &state.Client{Mode: state.ClientInTurn, LastEvent: call, LastTool: "Bash", LastToolAt: &call},
+		Work:   state.Work{Mode: state.WorkWorking, Since: &since}})
+	res, err := e.tl.GetHeartbeatElapsedTime(noInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		level string
+		limit time.Duration
+	}{{"warning", 5 * time.Minute}, {"error", 10 * time.Minute}} {
+		th := thresholdOf(t, res, "inactivity", tc.level)
+		want := since.Add(3 * tc.limit)
+		if th.Crossed || th.Deadline != want.Format(time.RFC3339) || th.RemainingSeconds == nil || *th.RemainingSeconds != int64(e.now().Sub(want)/-time.Second) {
+			t.Errorf("inactivity %s = %+v, want the hooks' bound %s", tc.level, th, want.Format("15:04:05"))
+		}
+	}
+	if text := res.Text(lang.English); !strings.Contains(text, "inactivity warning at "+since.Add(15*time.Minute).Format("15:04:05")) {
+		t.Errorf("text:\n%s", text)
+	}
+}

@@ -52,6 +52,8 @@ type StartThemeResult struct {
 	HistoriesFolder    string `json:"histories_folder"`             // where the theme's activity logs go
 	StartRecord        string `json:"start_record"`                 // artifacts/theme_histories/<ID>_start_<part>.md
 	ThemeboxProcessed  string `json:"themebox_processed,omitempty"` // the themebox file's new name, themebox/processed.<name>
+
+	parent *workspace.Theme // a sub-theme's parent: its pair goes with every call too
 }
 
 func (r *StartThemeResult) heartbeatID() string { return r.ThemeStartID }
@@ -60,7 +62,12 @@ func (r *StartThemeResult) heartbeatID() string { return r.ThemeStartID }
 func (r *StartThemeResult) Text(l lang.Lang) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, tr(l, "Theme started: %s (theme_start_id %s, theme_directory_part %s).\n"), r.ThemeFolder, r.ThemeStartID, r.ThemeDirectoryPart)
-	fmt.Fprintf(&b, tr(l, "Start record: %s. Activity logs go to %s: pass theme_start_id %s and theme_directory_part %s to create_activity_log."), r.StartRecord, r.HistoriesFolder, r.ThemeStartID, r.ThemeDirectoryPart)
+	if p := r.parent; p != nil {
+		fmt.Fprintf(&b, tr(l, "Start record: %s. Activity logs go to %s: pass theme_start_id %s and theme_directory_part %s, and the parent's pair too, parent_theme_start_id %s and parent_theme_directory_part %s, to create_activity_log and end_theme."),
+			r.StartRecord, r.HistoriesFolder, r.ThemeStartID, r.ThemeDirectoryPart, p.StartID, p.Part)
+	} else {
+		fmt.Fprintf(&b, tr(l, "Start record: %s. Activity logs go to %s: pass theme_start_id %s and theme_directory_part %s to create_activity_log."), r.StartRecord, r.HistoriesFolder, r.ThemeStartID, r.ThemeDirectoryPart)
+	}
 	if r.ThemeboxProcessed != "" {
 		fmt.Fprintf(&b, tr(l, "\nThemebox file marked processed: %s."), r.ThemeboxProcessed)
 	}
@@ -138,7 +145,7 @@ func (t *Tools) StartTheme(in startThemeInput) (*StartThemeResult, error) {
 		}
 		return nil, fmt.Errorf("create %s: %w", theme.HistoriesDir(), err)
 	}
-	res := &StartThemeResult{ThemeStartID: string(id), ThemeDirectoryPart: part, ThemeFolder: theme.Dir(), HistoriesFolder: theme.HistoriesDir(), StartRecord: record}
+	res := &StartThemeResult{ThemeStartID: string(id), ThemeDirectoryPart: part, ThemeFolder: theme.Dir(), HistoriesFolder: theme.HistoriesDir(), StartRecord: record, parent: parent}
 	if box != "" {
 		to := workspace.ThemeboxDir + "/processed." + box
 		if err := t.WS.Rename(workspace.ThemeboxDir+"/"+box, to); err != nil {

@@ -1,12 +1,15 @@
 package tools
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/ai-heart/ai-heart/internal/lang"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
@@ -184,4 +187,28 @@ func TestStartThemeRefusedInTheHeartbeatThatEndedOne(t *testing.T) {
 	_, err := call(e.tl, e.tl.StartTheme, args(t, `{"theme_name":"Next","theme_directory_part":"next","reason":"r"}`))
 	wantInputError(t, err, "", "ended in this heartbeat", "later heartbeat") // no parameter is wrong: it comes too soon
 	e.sameSnapshot(before)
+}
+
+// The sub-theme's reply can be followed word for word: it names the
+// parent pair create_activity_log needs too (it named only the theme's
+// own pair, and a log given exactly that failed). In both languages.
+func TestASubThemesReplyCanBeFollowedAsWritten(t *testing.T) {
+	for _, l := range []lang.Lang{lang.English, lang.Japanese} {
+		e := newEnv(t)
+		sub, err := call(e.tl, e.tl.StartTheme, args(t, `{"theme_name":"Orbit","theme_directory_part":"orbit","reason":"narrower","parent_theme_start_id":"20250101000000","parent_theme_directory_part":"research"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := sub.Text(l)
+		// Every parameter the reply names, with the value it gives.
+		named := regexp.MustCompile(`(theme_start_id|theme_directory_part|parent_theme_start_id|parent_theme_directory_part)[ ]?(?:「([^」]+)」|([0-9A-Za-z_]+))`)
+		params := map[string]any{"activity_type": "creation", "activity_content": []string{"wrote"}}
+		for _, m := range named.FindAllStringSubmatch(text, -1) {
+			params[m[1]] = m[2] + m[3]
+		}
+		b, _ := json.Marshal(params)
+		if _, err := call(e.tl, e.tl.CreateActivityLog, args(t, string(b))); err != nil {
+			t.Errorf("%s: a log with what the reply names (%s) fails: %v\nreply: %s", l, b, err, text)
+		}
+	}
 }

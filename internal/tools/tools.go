@@ -47,6 +47,8 @@ type Tools struct {
 	// Tests make it fail, which root cannot be made to see through
 	// permissions.
 	mkdirAll func(rel string) error
+	// said is what this session's replies have said in full.
+	said saidOnce
 }
 
 // New returns Tools for ws with the given thresholds and real time.

@@ -39,24 +39,6 @@ func levelWord(l lang.Lang, level string) string {
 	return level
 }
 
-// partReasons are workspace.CheckPart's reasons, named here so the
-// catalogue holds their Japanese (a test keeps the two lists in step).
-var partReasons = []string{
-	"empty",
-	"not valid UTF-8",
-	"longer than %d bytes",
-	"%q contains a path separator; give one folder name",
-	"%q contains ..",
-	"%q cannot be a name",
-	"%q starts with a dot",
-	"%q ends with a dot",
-	"%q contains a path separator",
-	"%q contains '%c', which Windows forbids in names",
-	"%q contains a control character",
-	"%q contains a bidirectional control (U+%04X), which makes a name read other than it is",
-	"%q is a device name on Windows (CON, PRN, AUX, NUL, COM1-9, LPT1-9), where such a folder cannot be opened",
-}
-
 // partProblem is why a directory part was refused, in words rendered in the
 // agent's language (the English is workspace's error, word for word).
 func partProblem(err error) say {

@@ -4,8 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -31,10 +37,68 @@ func TestPartProblemLanguage(t *testing.T) {
 		}
 		ja := partProblem(err).in(lang.Japanese)
 		if !japanese(ja) {
-			t.Errorf("CheckPart(%q): %q is not Japanese (add the reason to partReasons and the catalogue)", in, ja)
+			t.Errorf("CheckPart(%q): %q is not Japanese (add the reason to the catalogue)", in, ja)
 		}
 		testutil.CheckJapanese(t, "CheckPart reason", ja)
 	}
+}
+
+// Every reason workspace's source gives CheckPart a partErr for has its
+// Japanese in the catalogue, with the same verbs: a reason added there
+// without its words here fails, whether or not a test's input reaches it.
+func TestPartReasonsTranslated(t *testing.T) {
+	reasons := partReasons(t)
+	if len(reasons) < 10 {
+		t.Fatalf("found %d partErr reasons in workspace: %q", len(reasons), reasons)
+	}
+	for _, r := range reasons {
+		if _, ok := ja[r]; !ok {
+			t.Errorf("workspace.CheckPart's reason %q has no Japanese in the catalogue", r)
+		}
+	}
+}
+
+// partReasons are the format strings workspace's non-test files hand to
+// partErr, read from their source.
+func partReasons(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("../workspace/*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 {
+				return true
+			}
+			if id, ok := call.Fun.(*ast.Ident); !ok || id.Name != "partErr" {
+				return true
+			}
+			lit, ok := call.Args[0].(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				t.Errorf("%s: partErr with a format that is no string literal", name)
+				return true
+			}
+			s, err := strconv.Unquote(lit.Value)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // get_heartbeat_elapsed_time names the crossed thresholds in Japanese, with

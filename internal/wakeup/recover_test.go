@@ -40,6 +40,15 @@ func TestRecoveryInTheMachine(t *testing.T) {
 			"waits:recovery", func(s State) error {
 				return want(s.Rec.Attempt == 0 && s.Rec.Held == "daily_cap" && s.Cur.N == 1, "%+v %+v", s.Rec, s.Cur)
 			}},
+		// A reload drains the gate (closed) while the run in flight is stuck:
+		// recovery ends that run at once, so the reload and the next attempt
+		// (the new agent's) wait no longer than one pulse, not the run's timeout.
+		{"closed by a reload: the takeover ends the stuck run, admits nothing", func() State { s := scheduled; s.Closed = true; return s }(), Beat{Findings: stuckFindings},
+			"end:schedule:taken_over", func(s State) error {
+				return want(s.Cur == nil && s.Rec.Active && s.Rec.Attempt == 0, "the run still current, or an attempt counted: %+v %+v", s.Cur, s.Rec)
+			}},
+		{"closed by a reload, a held wakeup: nothing runs, nothing ended", func() State { s := held; s.Rec = recovery.State{}; s.Closed = true; return s }(), Beat{Findings: stuckFindings},
+			"", nil},
 		{"a person is asked: recovery waits", fresh, Beat{Findings: stuckFindings, Asking: true}, "waits:recovery", noFlight},
 		{"an attempt the gate refuses is no attempt", attempting(1, Running, false), Pass{N: 1, Source: Recovery, Facts: Facts{BreakerOpen: true}},
 			"skip:recovery count:recovery:skipped_breaker", func(s State) error {

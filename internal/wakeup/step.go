@@ -29,7 +29,7 @@ func Step(s State, ev Event, now time.Time) (State, []Effect) {
 		}
 		return s, out
 	case Proof:
-		return s.proof(e.At)
+		return s.proof(e.At, time.Time{}) // a tool call, not the log that answers
 	case Release:
 		if s.Cur != nil && s.Cur.Phase == Held {
 			s.Cur = nil
@@ -75,6 +75,14 @@ func (s State) ask(e Ask, now time.Time) (State, []Effect) {
 		return s, append(out, Effect{Kind: Spent, Source: e.Source})
 	case e.CapFull:
 		return count(state.OutcomeDroppedCap)
+	case s.Closed && e.Takeover && s.Cur != nil && s.Cur.Phase != Held:
+		// A reload waits for the run in flight: a takeover still ends it
+		// (else a stuck run holds recovery and the reload to its timeout),
+		// and the agent that replaces this one asks again.
+		old := s.Cur
+		s = s.notAttempted(old)
+		s.Cur = nil
+		return s, []Effect{{Kind: End, N: old.N, Source: old.Source, Outcome: state.OutcomeTakenOver}}
 	case s.Closed:
 		return s, nil // the agent that replaces this one asks again
 	case s.Cur != nil && !e.Takeover:
@@ -152,11 +160,15 @@ func (s State) pass(e Pass, now time.Time) (State, []Effect) {
 // the fate, and whether the flight waits for the agent's answer.
 func (s State) ran(e Ran, now time.Time) (State, []Effect) {
 	cur := s.Cur != nil && s.Cur.N == e.N
-	if e.Result == Stopped {
+	if e.Result == Stopped || e.Result == Moot {
 		if cur {
 			s.Cur = nil
 		}
-		return s, []Effect{{Kind: Count, N: e.N, Source: e.Source, Outcome: state.OutcomeFailed}}
+		outcome := state.OutcomeFailed
+		if e.Result == Moot {
+			outcome = state.OutcomeMoot // nothing went to the agent: no answer owed, no work begun
+		}
+		return s, []Effect{{Kind: Count, N: e.N, Source: e.Source, Outcome: outcome}}
 	}
 	switch {
 	case !s.Cfg.RunIsTheWork:
@@ -170,9 +182,9 @@ func (s State) ran(e Ran, now time.Time) (State, []Effect) {
 		// the first wakeup, and named for what ended the run.
 		s.Work.cut(now, e.Cut)
 	}
-	s.LastWakeup = e.Start
+	s.LastWakeup, s.LastIdle = e.Start, e.Source == Idle
 	if e.Source == Idle {
-		s.Idle = true
+		s.Idle, s.IdleAnswer = true, time.Time{}
 	}
 	out := []Effect{{Kind: Worked}, {Kind: Count, N: e.N, Source: e.Source, Outcome: e.Result.outcome()}}
 	if e.Result == OK {
@@ -216,7 +228,7 @@ func (s State) pulse(p Pulse) (State, []Effect) {
 	s.Work.observe(p, !s.Cfg.RunIsTheWork)
 	var out []Effect
 	if !p.NewestProof.IsZero() {
-		s, out = s.proof(p.NewestProof)
+		s, out = s.proof(p.NewestProof, p.LastLog)
 	}
 	if f := s.Cur; f != nil && f.Phase == Held && !p.LastLog.IsZero() && p.LastLog.After(f.At) {
 		s.Cur = nil
@@ -225,12 +237,19 @@ func (s State) pulse(p Pulse) (State, []Effect) {
 	return s, out
 }
 
-// proof is a proof of activity at at: one after the last wakeup ends
-// idleness.
-func (s State) proof(at time.Time) (State, []Effect) {
-	if s.Idle && at.After(s.LastWakeup) {
-		s.Idle = false
-		return s, []Effect{{Kind: Woke}}
+// proof is a proof of activity at at (lastLog: the newest log): one after
+// the last wakeup ends idleness, but for the first log after an idle
+// wakeup where a log answers it (tmux, inbox: "nothing worth doing now",
+// as their idle prompt asks): the agent that wrote it is idle still, and
+// what arrives next wakes it at once. (A run's end answers under exec.)
+func (s State) proof(at, lastLog time.Time) (State, []Effect) {
+	if !s.Idle || !at.After(s.LastWakeup) {
+		return s, nil
 	}
-	return s, nil
+	if !s.Cfg.RunIsTheWork && s.LastIdle && at.Equal(lastLog) && (s.IdleAnswer.IsZero() || s.IdleAnswer.Equal(at)) {
+		s.IdleAnswer = at
+		return s, nil
+	}
+	s.Idle, s.IdleAnswer = false, time.Time{}
+	return s, []Effect{{Kind: Woke}}
 }

@@ -126,6 +126,10 @@ func TestStep(t *testing.T) {
 		}},
 		{"a failed tmux delivery is over", flying(tmuxCfg, Schedule, Running), Ran{N: 1, Source: Schedule, Start: at(0), Result: Failed}, "worked count:schedule:failed", noFlight},
 		{"a run the watchdog ended", flying(execCfg, Schedule, Running), Ran{N: 1, Source: Schedule, Start: at(0), Result: Stopped}, "count:schedule:failed", noFlight},
+		{"a wakeup whose cause was gone once the pane let it in: nothing sent, no work begun", flying(tmuxCfg, Recovery, Running), Ran{N: 1, Source: Recovery, Start: at(0), Result: Moot}, "count:recovery:moot", func(s State) error {
+			w, _ := s.Work.Working()
+			return want(s.Cur == nil && !w && s.LastWakeup.IsZero(), "a flight, work or a last wakeup after a moot one: %+v %v %v", s.Cur, w, s.LastWakeup)
+		}},
 		{"an idle wakeup makes the agent idle", flying(execCfg, Idle, Running), Ran{N: 1, Source: Idle, Start: at(0)}, "worked count:idle:delivered", func(s State) error {
 			return want(s.Idle, "not idle")
 		}},

@@ -85,7 +85,9 @@ type State struct {
 	Cfg        Config
 	Cur        *Flight   // the newest flight, until answered or ended
 	LastN      int       // the last flight number handed out
-	Idle       bool      // an idle wakeup was delivered and no proof came since
+	Idle       bool      // an idle wakeup was delivered and no proof came since but its answer
+	IdleAnswer time.Time // the log that answered the idle wakeup (zero: none yet)
+	LastIdle   bool      // the last delivered wakeup was an idle one
 	LastWakeup time.Time // when the last delivered wakeup began
 	Work       Work
 	Rec        recovery.State // recovery, as the state file shows it (its Owed: the give-up owed)
@@ -104,7 +106,7 @@ func New(cfg Config, started time.Time) State {
 // whatever the new config schedules); the old machine's flight does not.
 func (s State) Carry(cfg Config) State {
 	n := New(cfg, s.Work.countedTo)
-	n.Idle, n.LastWakeup, n.LastN = s.Idle, s.LastWakeup, s.LastN
+	n.Idle, n.IdleAnswer, n.LastIdle, n.LastWakeup, n.LastN = s.Idle, s.IdleAnswer, s.LastIdle, s.LastWakeup, s.LastN
 	n.Work, n.Rec, n.Quiet = s.Work, s.Rec, s.Quiet
 	n.Work.scheduled = cfg.Scheduled
 	return n
@@ -212,6 +214,7 @@ const (
 	Refused            // the client refused every call: the run did nothing
 	TakenOver          // a takeover ended the run
 	Stopped            // the watchdog stopped and ended the run
+	Moot               // its cause was gone once it could go in: nothing was sent
 )
 
 // Pulse: what a pulse saw, for the working stretch and the answers.

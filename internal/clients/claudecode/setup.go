@@ -29,7 +29,7 @@ func (Adapter) Setup() client.Setup {
 		{Path: MCPFile, Edits: []client.Edit{client.MCPServer{}}},
 		{Path: ".claude/settings.json", Edits: []client.Edit{
 			client.EnableServer{Key: "enabledMcpjsonServers"},
-			client.Telemetry{Shape: client.EnvVars},
+			telemetry,
 			client.HookGroups{Events: []client.HookEvent{
 				{Name: "SessionStart"}, {Name: "UserPromptSubmit"},
 				{Name: "PreToolUse", Matcher: "*"}, {Name: "PostToolUse", Matcher: "*"}, {Name: "PostToolUseFailure", Matcher: "*"},
@@ -39,7 +39,7 @@ func (Adapter) Setup() client.Setup {
 			client.StatusLine{},
 		}},
 		{Root: client.Home, Path: ".claude/settings.json", Edits: []client.Edit{client.AllowTools{Old: []string{"mcp__" + client.ServerName}}}},
-	}}
+	}, Next: next, Tmux: "claude"}
 }
 
 // holdTimeout is the PermissionRequest hook's timeout, in seconds: with
@@ -47,3 +47,25 @@ func (Adapter) Setup() client.Setup {
 // asks.hold, at most a day). 2.1.197 runs it beside its dialog, so the
 // person at the terminal is never kept waiting by it.
 const holdTimeout = 24 * 60 * 60
+
+// telemetry is what turns Claude Code 2.1's OpenTelemetry on, through the
+// env of the project's .claude/settings.json (confirmed against the
+// installed client, docs/telemetry.md). Prompts stay out:
+// OTEL_LOG_USER_PROMPTS unset, Claude Code sends "<REDACTED>".
+var telemetry = client.Telemetry{Shape: client.EnvVars, Block: "env",
+	Settings: []client.Setting{
+		{Key: "CLAUDE_CODE_ENABLE_TELEMETRY", Value: "1"},
+		{Key: "OTEL_LOGS_EXPORTER", Value: "otlp"},
+		{Key: "OTEL_METRICS_EXPORTER", Value: "otlp"},
+		{Key: "OTEL_EXPORTER_OTLP_PROTOCOL", Value: "http/protobuf"},
+		{Key: "OTEL_EXPORTER_OTLP_ENDPOINT", Value: client.URL},
+	},
+	Prompts: "OTEL_LOG_USER_PROMPTS", PromptsOff: []any{"0", ""},
+}
+
+// next is init's next step for Claude Code.
+const next = "Claude Code: init allowed mcp-heart's tools by name, and nothing else (the rules\n" +
+	"{allow_rules}), in {home:.claude/settings.json}: `claude -p` runs them with no prompt.\n" +
+	"(Claude Code ignores such rules in the project's own settings until the folder is trusted.)\n" +
+	"Interactive Claude Code: start `claude` in {dir} once and accept the trust dialog;\n" +
+	"then `claude mcp list` shows mcp-heart Connected. CLAUDE.md leads it to GEMINI.md."

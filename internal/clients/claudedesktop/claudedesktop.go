@@ -67,5 +67,8 @@ func (Adapter) Statusline() client.Statusline { return nil }
 // Screen: none the watchdog reads.
 func (Adapter) Screen() *client.Screen { return nil }
 
+// Telemetry: none the watchdog reads.
+func (Adapter) Telemetry() *client.OTLP { return nil }
+
 // Context: its hooks hand a running turn nothing the watchdog uses.
 func (Adapter) Context(string) []byte { return nil }

@@ -67,6 +67,9 @@ type Adapter interface {
 	// Screen is how its terminal UI looks in a tmux pane; nil when it has
 	// none the watchdog types into.
 	Screen() *Screen
+	// Telemetry is how its OpenTelemetry log records are read; nil when
+	// the watchdog reads none of its.
+	Telemetry() *OTLP
 }
 
 // Statusline reads a client's status-line input: the rate limits it

@@ -13,6 +13,15 @@ const ServerName = "mcp-heart"
 type Setup struct {
 	Files []File
 	Note  string
+	// Next is the step init's next steps give the client: what init did
+	// for it and what the operator still does, in the words of NextSteps.
+	// {dir} is the workspace, {home:REL} a path under the agent's home,
+	// {allow_rules} the allow rules init gave it (AllowTools).
+	Next string
+	// Tmux is the command that starts the client in a tmux pane, offered
+	// as the interactive way when it is the client woken headless ("":
+	// none offered).
+	Tmux string
 }
 
 // Root is where a client file lies.
@@ -90,7 +99,27 @@ type TOMLTrust struct{ Refused string }
 
 // Telemetry turns the client's OpenTelemetry on towards the watchdog (when
 // init is given its address), in the client's Shape, without prompt text.
-type Telemetry struct{ Shape TelemetryShape }
+// For the JSON shapes, Settings go under the object Block, a user's own
+// value kept (with a note); a setting whose Value is URL holds the
+// watchdog's address, and one an earlier init wrote there is replaced.
+// Prompts names a setting that sends the prompts' text: init never sets
+// it, and says so when the user set it to anything but PromptsOff.
+type Telemetry struct {
+	Shape      TelemetryShape
+	Block      string
+	Settings   []Setting
+	Prompts    string
+	PromptsOff []any
+}
+
+// Setting is one key init sets, to Value (a JSON value).
+type Setting struct {
+	Key   string
+	Value any
+}
+
+// URL stands for the watchdog's OTLP/HTTP base URL in a Setting's Value.
+const URL = "{watchdog-otlp-url}"
 
 // TelemetryShape is where a client reads its telemetry settings.
 type TelemetryShape int

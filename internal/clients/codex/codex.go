@@ -61,5 +61,11 @@ func (Adapter) Setup() client.Setup {
 		// Codex 0.169 ignores [otel] in a project's config.toml: its
 		// telemetry goes in the user's, beside the project's trust.
 		{Root: client.Home, Path: ".codex/config.toml", Edits: []client.Edit{client.TOMLTrust{Refused: "Codex would ignore .codex/"}, client.Telemetry{Shape: client.OtelTable}}},
-	}}
+	}, Next: next}
 }
+
+// next is init's next step for Codex.
+const next = "Codex: init trusted the folder in {home:.codex/config.toml} (Codex ignores a project's\n" +
+	".codex/ until then). AGENTS.md leads it to GEMINI.md. Codex runs new hooks only once\n" +
+	"you review them: open `codex` in {dir} once and trust them in /hooks (mcp-heart\n" +
+	"works before that; the hooks stay silent)."

@@ -56,7 +56,7 @@ func (Adapter) Setup() client.Setup {
 	return client.Setup{Files: []client.File{
 		{Path: SettingsFile, Edits: []client.Edit{
 			client.MCPServer{Trust: true},
-			client.Telemetry{Shape: client.SettingsBlock},
+			telemetry,
 			client.HookGroups{Named: true, Millis: true, Events: []client.HookEvent{
 				{Name: "SessionStart"}, {Name: "BeforeAgent"}, {Name: "AfterAgent"},
 				{Name: "BeforeTool", Matcher: "*"}, {Name: "AfterTool", Matcher: "*"},
@@ -66,5 +66,23 @@ func (Adapter) Setup() client.Setup {
 		{Root: client.Home, Path: ".gemini/trustedFolders.json", Edits: []client.Edit{
 			client.TrustFolder{Value: "TRUST_FOLDER", Refused: "Gemini CLI would leave mcp-heart disabled"},
 		}},
-	}}
+	}, Next: next}
 }
+
+// telemetry is Gemini CLI 0.61's settings telemetry: on, to the watchdog
+// over OTLP/HTTP, no prompts (confirmed against the installed client,
+// docs/telemetry.md).
+var telemetry = client.Telemetry{Shape: client.SettingsBlock, Block: "telemetry",
+	Settings: []client.Setting{
+		{Key: "enabled", Value: true},
+		{Key: "otlpEndpoint", Value: client.URL},
+		{Key: "otlpProtocol", Value: "http"},
+		{Key: "logPrompts", Value: false},
+	},
+}
+
+// next is init's next step for Gemini CLI.
+const next = "Gemini CLI: init trusted the folder in {home:.gemini/trustedFolders.json} (Gemini CLI disables\n" +
+	"MCP servers and hooks in untrusted folders), and .gemini/settings.json registers\n" +
+	"mcp-heart with \"trust\": true, so `gemini -p` runs its tools without asking.\n" +
+	"Check: cd {dir} && gemini mcp list   (expect mcp-heart: Connected)"

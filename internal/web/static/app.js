@@ -32,7 +32,8 @@ const JA = {
   "resume requested; shows within one pulse": "再開を要求しました。1パルス以内に反映されます",
   "offline": "オフライン", "host": "ホスト", "last seen": "最後の受信",
   "live": "接続中", "connecting…": "接続しています…", "connection to the watchdog lost; retrying": "watchdog との接続が切れました。再接続しています",
-  "Bearer token for pause, resume and answers": "一時停止・再開・応答用の Bearer トークン", "token": "トークン",
+  "Bearer token for pause, resume and answers": "一時停止・再開・応答用のアクセストークン（Bearer）", "token": "アクセストークン",
+  "check": "チェック", "level": "レベル",
   "waiting for you today": "今日の応答待ち",
   "client": "クライアント", "no hook event yet": "フックのイベントはまだありません", "channels": "経路",
   "hooks": "フック", "telemetry": "テレメトリ", "exec": "実行の出力", "transcript": "トランスクリプト", "waiting for you": "あなたの応答待ち",
@@ -51,6 +52,29 @@ const BLOCKED = {
   paused: "paused", gave_up: "gave up", budget_spent: "budget spent", daily_cap: "daily cap reached",
   breaker_open: "breaker open", held_service: "held by the service", outside_active_hours: "outside active hours",
 };
+// BLOCKED_JA says in Japanese why no wakeup can reach the agent: the
+// state's reason is English, and its numbers are on the card's other rows
+// (the daily cap, the next wakeup's time).
+const BLOCKED_JA = {
+  paused: "一時停止中です。一時停止が終わるまでエージェントを起こさず、無活動・内省の警報も出しません",
+  gave_up: "回復を試みても立ち直らなかったため、起こすのをやめています。チェックが正常に戻るか、再開するか、設定された待ち時間が過ぎると、また起こします",
+  budget_spent: "今日の予算を使い切りました。深夜0時までエージェントを起こしません",
+  daily_cap: "1日の起動の上限に達しました。深夜0時までエージェントを起こしません（回復は警報のみ）",
+  breaker_open: "失敗が続いたため、ブレーカーが起動を止めています",
+  held_service: "モデルのサービスが休止を求めたため、起動を保留しています",
+  outside_active_hours: "活動時間外のため、定期とアイドルの起動は保留中です",
+};
+// blockedReason is why no wakeup can reach the agent, in its language.
+const blockedReason = (b, a) => (ja(a) && BLOCKED_JA[b.why]) || b.reason;
+// BREAKER_JA names the circuit breaker's states in Japanese, the state kept
+// beside it as status prints it.
+const BREAKER_JA = { closed: "正常（closed）", open: "作動中（open）", "half-open": "試行中（half-open）" };
+const breakerWord = (s, a) => (ja(a) && BREAKER_JA[s]) || s;
+// capLine is the daily cap's use: "3 of 10", or the count with no limit.
+const capLine = (cap, a) => ja(a)
+  ? (cap.limit ? (cap.used || 0) + "回 / " + cap.limit + "回" : (cap.used || 0) + "回（上限なし）")
+  : (cap.limit ? cap.used + " " + tr(a, "of") + " " + cap.limit : (cap.used || 0) + " (" + tr(a, "no limit") + ")");
+
 // blockedWord is that word, with when it lifts by itself: a time within a
 // day needs no date ("budget spent until 00:00", as status says it).
 function blockedWord(b, a) {
@@ -208,6 +232,11 @@ function draw(name) {
   $(".badge", el).textContent = badge;
   $(".alerts summary", el).textContent = tr(a, "recent alerts");
   if (!$(".daynav", el).dataset.date) $(".history summary", el).textContent = stripWord("alerts_24h", ja(a)); // else the day browsed names them
+  // The filters' labels and their "all": the alert lines stay English,
+  // the words around them are the card's language.
+  setText($(".f-check", el).parentNode.firstChild, tr(a, "check") + " ");
+  setText($(".f-level", el).parentNode.firstChild, tr(a, "level") + " ");
+  for (const sel of [$(".f-check", el), $(".f-level", el)]) setText(sel.options[0], tr(a, "all"));
 
   const dl = $(".facts", el); dl.replaceChildren();
   const none = tr(a, "none"), noneYet = tr(a, "none yet");
@@ -235,11 +264,11 @@ function draw(name) {
   // active hours or with no watchdog pulsing.
   fact(dl, a, "next wakeup", stale ? "–" : blocked ? none + " · " + blockedWord(blocked, a) : sc.stopped ? tr(a, "stopped (recovery gave up)") : paused ? tr(a, "none while paused")
     : sc.outside_active_hours ? tr(a, "held until active hours") : sc.next_wakeup ? until(sc.next_wakeup, a) + " · " + stripWord(sc.next_source, ja(a)) : none);
-  if (blocked && !stale) fact(dl, a, "blocked", blocked.reason);
+  if (blocked && !stale) fact(dl, a, "blocked", blockedReason(blocked, a));
   if (sc.in_flight) fact(dl, a, "in flight", (sc.in_flight_source ? stripWord(sc.in_flight_source, ja(a)) : tr(a, "wakeup")) + " · " + ago(sc.in_flight_since, a));
   const cap = a.daily_cap || {};
-  fact(dl, a, "daily cap", cap.limit ? cap.used + " " + tr(a, "of") + " " + cap.limit : (cap.used || 0) + " (" + tr(a, "no limit") + ")");
-  fact(dl, a, "breaker", (a.circuit_breaker && a.circuit_breaker.state) || "closed");
+  fact(dl, a, "daily cap", capLine(cap, a));
+  fact(dl, a, "breaker", breakerWord((a.circuit_breaker && a.circuit_breaker.state) || "closed", a));
   for (const [k, v] of costLines(a)) fact(dl, a, k, v);
   if (paused) fact(dl, a, "paused", pauseLine(a.pause, a));
   if (sc.outside_active_hours) fact(dl, a, "active hours", tr(a, "outside: schedule and idle wakeups wait"));

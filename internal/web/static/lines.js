@@ -151,7 +151,7 @@ function costLines(a) {
   const out = [["cost today", v]];
   if (all.runs) {
     const g = cellSum(k.today.by, "ghost");
-    out.push(["ghosts today", ja(a) ? "今日のゴースト" + runs(g.runs, a) + "：" + cellCost(g, a)
+    out.push(["ghosts today", ja(a) ? runs(g.runs, a) + "：" + cellCost(g, a)
       : (g.runs === 1 ? "1 ghost" : thousands(g.runs) + " ghosts") + " today, " + cellCost(g, a)]);
   }
   // The models no price covers, and the config line that prices them (as

@@ -1,4 +1,4 @@
-package checks
+package daemon
 
 import (
 	"errors"
@@ -7,48 +7,49 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
 
-func TestApply(t *testing.T) {
+func TestApplyActions(t *testing.T) {
 	tests := []struct {
 		name    string
 		files   map[string]string // before
-		action  Action
+		action  checks.Action
 		want    map[string]string // after; "" = must not exist
 		wantErr error             // nil = success
 	}{
 		{"expire", map[string]string{"stats/deep_work/20250601110000.txt": "d"},
-			Action{ExpireDeclaration, "stats/deep_work/20250601110000.txt", "stats/deep_work/20250601110000.expired.txt"},
+			checks.Action{Kind: checks.ExpireDeclaration, Rel: "stats/deep_work/20250601110000.txt", NewRel: "stats/deep_work/20250601110000.expired.txt"},
 			map[string]string{"stats/deep_work/20250601110000.txt": "", "stats/deep_work/20250601110000.expired.txt": "d"}, nil},
 		{"complete never clobbers", map[string]string{"stats/deep_work/20250601110000.txt": "new", "stats/deep_work/20250601110000.completed.txt": "old"},
-			Action{CompleteDeclaration, "stats/deep_work/20250601110000.txt", "stats/deep_work/20250601110000.completed.txt"},
+			checks.Action{Kind: checks.CompleteDeclaration, Rel: "stats/deep_work/20250601110000.txt", NewRel: "stats/deep_work/20250601110000.completed.txt"},
 			map[string]string{"stats/deep_work/20250601110000.txt": "new", "stats/deep_work/20250601110000.completed.txt": "old"}, os.ErrExist},
 		{"invalidate", map[string]string{"stats/deep_work/20250601110000.txt": "??"},
-			Action{InvalidateDeclaration, "stats/deep_work/20250601110000.txt", "stats/deep_work/20250601110000.invalid.txt"},
+			checks.Action{Kind: checks.InvalidateDeclaration, Rel: "stats/deep_work/20250601110000.txt", NewRel: "stats/deep_work/20250601110000.invalid.txt"},
 			map[string]string{"stats/deep_work/20250601110000.invalid.txt": "??"}, nil},
 		{"already renamed by another process", map[string]string{"stats/deep_work/20250601110000.completed.txt": "d"},
-			Action{CompleteDeclaration, "stats/deep_work/20250601110000.txt", "stats/deep_work/20250601110000.completed.txt"},
+			checks.Action{Kind: checks.CompleteDeclaration, Rel: "stats/deep_work/20250601110000.txt", NewRel: "stats/deep_work/20250601110000.completed.txt"},
 			map[string]string{"stats/deep_work/20250601110000.completed.txt": "d"}, nil},
 		{"strip interrupt", map[string]string{"feedbackbox/interrupt.a.md": "stop"},
-			Action{StripInterrupt, "feedbackbox/interrupt.a.md", "feedbackbox/a.md"},
+			checks.Action{Kind: checks.StripInterrupt, Rel: "feedbackbox/interrupt.a.md", NewRel: "feedbackbox/a.md"},
 			map[string]string{"feedbackbox/interrupt.a.md": "", "feedbackbox/a.md": "stop"}, nil},
 		{"strip interrupt never clobbers", map[string]string{"feedbackbox/interrupt.a.md": "stop", "feedbackbox/a.md": "older"},
-			Action{StripInterrupt, "feedbackbox/interrupt.a.md", "feedbackbox/a.md"},
+			checks.Action{Kind: checks.StripInterrupt, Rel: "feedbackbox/interrupt.a.md", NewRel: "feedbackbox/a.md"},
 			map[string]string{"feedbackbox/interrupt.a.md": "stop", "feedbackbox/a.md": "older"}, os.ErrExist},
 		{"remove expired marker", map[string]string{"stats/cooldown/web_search": ""},
-			Action{Kind: RemoveMarker, Rel: "stats/cooldown/web_search"},
+			checks.Action{Kind: checks.RemoveMarker, Rel: "stats/cooldown/web_search"},
 			map[string]string{"stats/cooldown/web_search": ""}, nil},
 		{"marker outside the marker folders refused", map[string]string{"artifacts/x.md": "keep"},
-			Action{Kind: RemoveMarker, Rel: "artifacts/x.md"},
-			map[string]string{"artifacts/x.md": "keep"}, ErrBadAction},
+			checks.Action{Kind: checks.RemoveMarker, Rel: "artifacts/x.md"},
+			map[string]string{"artifacts/x.md": "keep"}, errBadAction},
 		{"marker path escaping refused", map[string]string{"stats/lock/../../keep.md": "keep"},
-			Action{Kind: RemoveMarker, Rel: "stats/lock/../../keep.md"},
-			map[string]string{"keep.md": "keep"}, ErrBadAction},
+			checks.Action{Kind: checks.RemoveMarker, Rel: "stats/lock/../../keep.md"},
+			map[string]string{"keep.md": "keep"}, errBadAction},
 		{"rename out of deep_work refused", map[string]string{"stats/deep_work/20250601110000.txt": "d"},
-			Action{ExpireDeclaration, "stats/deep_work/20250601110000.txt", "themebox/x.md"},
-			map[string]string{"stats/deep_work/20250601110000.txt": "d"}, ErrBadAction},
-		{"unknown kind refused", nil, Action{Kind: "delete", Rel: "feedbackbox/a.md"}, nil, ErrBadAction},
+			checks.Action{Kind: checks.ExpireDeclaration, Rel: "stats/deep_work/20250601110000.txt", NewRel: "themebox/x.md"},
+			map[string]string{"stats/deep_work/20250601110000.txt": "d"}, errBadAction},
+		{"unknown kind refused", nil, checks.Action{Kind: "delete", Rel: "feedbackbox/a.md"}, nil, errBadAction},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -66,23 +67,23 @@ func TestApply(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			errs := Apply(ws, []Action{tc.action})
+			errs := applyActions(ws, []checks.Action{tc.action})
 			switch {
 			case tc.wantErr == nil && len(errs) > 0:
-				t.Errorf("Apply(%s) = %v, want no error", tc.name, errs)
+				t.Errorf("applyActions(%s) = %v, want no error", tc.name, errs)
 			case tc.wantErr != nil && (len(errs) != 1 || !errors.Is(errs[0], tc.wantErr)):
-				t.Errorf("Apply(%s) = %v, want %v", tc.name, errs, tc.wantErr)
+				t.Errorf("applyActions(%s) = %v, want %v", tc.name, errs, tc.wantErr)
 			}
 			for rel, want := range tc.want {
 				b, err := os.ReadFile(ws.Path(rel))
 				gone := errors.Is(err, os.ErrNotExist)
 				switch {
-				case want == "" && tc.action.Kind != RemoveMarker && !gone:
-					t.Errorf("Apply(%s): %s still exists", tc.name, rel)
-				case tc.action.Kind == RemoveMarker && tc.wantErr == nil && !gone:
-					t.Errorf("Apply(%s): marker %s not removed", tc.name, rel)
+				case want == "" && tc.action.Kind != checks.RemoveMarker && !gone:
+					t.Errorf("applyActions(%s): %s still exists", tc.name, rel)
+				case tc.action.Kind == checks.RemoveMarker && tc.wantErr == nil && !gone:
+					t.Errorf("applyActions(%s): marker %s not removed", tc.name, rel)
 				case want != "" && string(b) != want:
-					t.Errorf("Apply(%s): %s = %q (%v), want %q", tc.name, rel, b, err, want)
+					t.Errorf("applyActions(%s): %s = %q (%v), want %q", tc.name, rel, b, err, want)
 				}
 			}
 		})
