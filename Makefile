@@ -79,8 +79,18 @@ clean:
 # The real agent clients (Gemini CLI, Claude Code, Codex) from npm into a cache
 # folder, driven by scripted stand-ins for their model APIs on loopback
 # (e2e/clients). Without the npm registry the tests skip.
+#
+# Then the newest release of each client, asked of the registry at test time,
+# into its own folder (.ci/clients-newest: a client whose newest is the pinned
+# one is skipped, said so): by default a representative part of the suite
+# (NEWEST_TESTS: hooks wired as init writes them, an exec run with telemetry
+# booked, a permission dialog held in tmux, the budget gate), about 4 minutes;
+# E2E_NEWEST=all runs the whole suite there too, E2E_NEWEST=off none.
 CLIENTS ?= $(HOME)/.cache/ai-heart/clients
+CLIENTS_NEWEST ?= $(HOME)/.cache/ai-heart/clients-newest
 CLIENT_PKGS := @google/gemini-cli@0.61.0 @anthropic-ai/claude-code@2.1.197 @openai/codex@0.169.0
+E2E_NEWEST ?= subset
+NEWEST_TESTS := ^Test(ClaudeCode|GeminiCLI|Codex)(HooksProveLife|BudgetRefusesMidTurn|InTmuxPermissionPromptWaitsForYou)$$|^TestInitTurns(ClaudeCode|GeminiCLI|Codex)TelemetryOn$$|^TestCodexPermissionHookHidesItsApproval$$
 e2e-clients:
 	@mkdir -p $(CLIENTS)
 	@export AIHEART_TEST_RUN=make-e2e-clients-$$$$-$$(date +%s); rc=0; \
@@ -91,6 +101,15 @@ e2e-clients:
 		echo "npm install failed (see $(CLIENTS)/npm.log): the real-client tests skip"; \
 		$(GO) test -count=1 -v ./e2e/clients/ || rc=$$?; \
 	fi; \
+	case "$(E2E_NEWEST)" in \
+	off) echo "newest clients: skipped (E2E_NEWEST=off)";; \
+	*) if .ci/clients-newest $(CLIENTS_NEWEST) $(CLIENT_PKGS); then \
+		run='$(NEWEST_TESTS)'; [ "$(E2E_NEWEST)" = all ] && run=.; \
+		echo "newest clients ($(E2E_NEWEST)): $$(cat $(CLIENTS_NEWEST)/package.json | tr -d ' \n')"; \
+		AIHEART_CLIENTS_DIR=$(CLIENTS_NEWEST) $(GO) test -count=1 -v -parallel 3 -timeout 30m -run "$$run" ./e2e/clients/ || rc=$$?; \
+		if [ "$(E2E_NEWEST)" = all ]; then AIHEART_CLIENTS_DIR=$(CLIENTS_NEWEST) $(GO) test -count=1 -v -run '^TestReal' ./internal/setup/ || rc=$$?; fi; \
+	fi;; \
+	esac; \
 	env -u AIHEART_TEST_RUN .ci/leakcheck $$AIHEART_TEST_RUN || rc=1; \
 	exit $$rc
 

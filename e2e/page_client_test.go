@@ -174,7 +174,7 @@ func TestE2EStatusPageClientAndCost(t *testing.T) {
 		match("tsuki's client", fact("tsuki", "client"), `^14:02:05 から作業中。5分間のツール呼び出し14回、最後は Bash（\d+秒前）。Bash を12回繰り返し$`)
 		match("tsuki's channels", fact("tsuki", "channels"), `^フック \d+秒前 · テレメトリ 3分(0秒)?前$`)
 		match("tsuki's cost", fact("tsuki", "cost today"), `^3回の実行：3,460トークン、\$0\.0042$`)
-		match("tsuki's ghosts", fact("tsuki", "ghosts today"), `^今日のゴースト1回：120トークン、\$0\.0002$`)
+		match("tsuki's ghosts", fact("tsuki", "ghosts today"), `^1回：120トークン、\$0\.0002$`)
 		labels := evalIn[string](t, ctx, `[...document.querySelectorAll('[data-agent="tsuki"] dt')].map((d) => d.textContent).join(" ")`)
 		for _, l := range []string{"クライアント", "今日のコスト", "今日のゴースト"} {
 			if !strings.Contains(labels, l) {

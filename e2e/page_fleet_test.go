@@ -117,8 +117,11 @@ func testFleetPage(t *testing.T, n int) {
 	now := time.Now()
 	srv, drawn := openFleet(t, ctx, fleetStates(n, now))
 	t.Logf("%d agents: load to drawn %.0f ms", n, drawn)
-	if drawn >= 1000 {
-		t.Errorf("%d agents took %.0f ms from navigation to the first full picture, want under 1 s", n, drawn)
+	// The goal (a fifth of a second at 1,000) is BenchmarkPageFleetLoad's;
+	// here, under the race detector beside other tests on two cores, only
+	// a regression of an order of magnitude fails.
+	if drawn >= 3000 {
+		t.Errorf("%d agents took %.0f ms from navigation to the first full picture, want under 3 s (BenchmarkPageFleetLoad: about 200 ms)", n, drawn)
 	}
 
 	want := map[string]int{"": n}

@@ -82,6 +82,11 @@ func TestToolsListIsSmall(t *testing.T) {
 				if p, ok := tool.OutputSchema.Properties["text"]; !ok || p.Type != "string" || len(tool.OutputSchema.Required) == 0 || tool.OutputSchema.Required[0] != "text" {
 					t.Errorf("%s: the output schema does not lead with a required text: %+v", tool.Name, tool.OutputSchema)
 				}
+				// One schema with one $id for every tool: the TypeScript
+				// SDK's clients compile a schema with an $id once.
+				if first := reply.Result.Tools[0].OutputSchema; tool.OutputSchema.ID == "" || tool.OutputSchema.ID != first.ID {
+					t.Errorf("%s: output schema $id %q, want one $id shared by every tool (the first's is %q)", tool.Name, tool.OutputSchema.ID, first.ID)
+				}
 			}
 		})
 	}
@@ -89,7 +94,8 @@ func TestToolsListIsSmall(t *testing.T) {
 
 // schema is what the test reads of a JSON schema.
 type schema struct {
-	Type       any `json:"type"`
+	ID         string `json:"$id"`
+	Type       any    `json:"type"`
 	Properties map[string]struct {
 		Type        any      `json:"type"`
 		Description string   `json:"description"`

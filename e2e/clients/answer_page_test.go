@@ -34,6 +34,7 @@ func TestClaudeCodeAnsweredFromThePage(t *testing.T) {
 	}
 	addr := freeLoopback(t)
 	w.more = fmt.Sprintf("http: {listen: %q, token_file: %q}\n", addr, tokenFile)
+	w.asked = true
 	tmux, pane := w.claudeInTmux(s)
 	w.runTmux(tmux, 5*time.Second)
 

@@ -37,14 +37,16 @@ func TestClaudeCodeInTmuxAnsweredFromAfar(t *testing.T) {
 	ntfy := newNtfy(t)
 	w.notify = `[{url: "ntfy://` + ntfy.host + `/asks?scheme=http", min_level: warning, min_interval: 1ms}]`
 	w.more = fmt.Sprintf("http: {listen: %q}\n", freeLoopback(t))
+	w.asked = true
 	tmux, pane := w.claudeInTmux(s)
 	w.runTmux(tmux, 5*time.Second)
 
 	// 1. watchdog answer ID allow: the call runs.
 	q := w.question("touch allowed-by-cli.txt", pane)
-	if !strings.Contains(pane(), "Do you want to proceed?") {
-		t.Fatalf("the client's own dialog is not on screen while the question is offered:\n%s", pane())
-	}
+	// The hook may be offered a moment before the client draws its dialog.
+	w.waitFor("the client's own dialog on screen while the question is offered", 10*time.Second, func() bool {
+		return strings.Contains(pane(), "Do you want to proceed?")
+	})
 	w.answer(q, "allow")
 	w.waitFor("the allowed command run", 30*time.Second, func() bool { return w.exists("allowed-by-cli.txt") })
 
@@ -258,6 +260,7 @@ func TestClaudeCodeDeclinedAtTheTerminal(t *testing.T) {
 	s := &script{Final: "Understood.", Calls: []call{
 		{Builtin: "Bash", Args: map[string]any{"command": "touch declined-here.txt", "description": "touch"}},
 	}}
+	w.asked = true
 	tmux, pane := w.claudeInTmux(s)
 	w.runTmux(tmux, 3*time.Second) // the first heartbeat stays in flight: no next turn withdraws the question
 	q := w.question("declined-here.txt", pane)

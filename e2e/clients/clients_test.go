@@ -57,6 +57,10 @@ type world struct {
 	more string
 	// log is the watchdog's log file (JSON lines), once started.
 	log string
+	// asked starts interactive Claude Code in its "default" permission
+	// mode, which asks before a tool the settings do not allow: since
+	// 2.1.3xx its default is auto mode, which decides without a dialog.
+	asked bool
 }
 
 // newWorld lays out a workspace for clients (Gemini CLI when none) without

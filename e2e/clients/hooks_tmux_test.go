@@ -253,6 +253,7 @@ func TestClaudeCodeInTmuxPermissionPromptWaitsForYou(t *testing.T) {
 	}}
 	// PermissionRequest comes with the dialog; the Notification
 	// (permission_prompt) some 6 s later, once the dialog went unanswered.
+	w.asked = true
 	w.waitsForYou(w.claudeInTmux, s, "Do you want to proceed?", "PermissionRequest/permission", "Notification/permission_prompt")
 }
 
@@ -352,17 +353,32 @@ func (w *world) claudeInTmux(s *script) (sock string, pane func() string) {
 	url := claudeStandIn(w.t, s)
 	w.writeJSON(".claude.json", map[string]any{"hasCompletedOnboarding": true, "theme": "dark",
 		"customApiKeyResponses": map[string]any{"approved": []string{"standin"}}})
-	sock, pane = w.startInTmux(claude, "ANTHROPIC_API_KEY=standin", "ANTHROPIC_BASE_URL="+url,
+	program := claude
+	if w.asked {
+		program += " --permission-mode default" // tmux runs it through sh
+	}
+	sock, pane = w.startInTmux(program, "ANTHROPIC_API_KEY=standin", "ANTHROPIC_BASE_URL="+url,
 		"DISABLE_TELEMETRY=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
 	// Claude Code 2.1.197 sometimes asks about the project's mcp-heart even
 	// once the folder is trusted (enabledMcpjsonServers is in the project's
 	// settings): a race in its start. Answer as its user would, with the
 	// first choice, "Use this MCP server".
-	trusted := false
+	trusted, moved := false, time.Time{}
 	w.waitFor("Claude Code's input box", 60*time.Second, func() bool {
 		p := pane()
 		switch {
 		case strings.Contains(p, "Yes, I trust this folder"):
+			// Since 2.1.3xx a folder whose settings run hooks is offered
+			// with "No, exit" highlighted: a person moves to Yes first.
+			if strings.Contains(p, "❯ No, exit") {
+				// A key typed before the dialog takes input is lost; one
+				// typed before the pane shows the last may wrap back to No.
+				if time.Since(moved) > time.Second {
+					exec.Command("tmux", "-S", sock, "send-keys", "-t", "agent", "Down").Run()
+					moved = time.Now()
+				}
+				return false
+			}
 			if !trusted {
 				w.t.Log("Claude Code asked to trust the folder; answered: yes")
 				trusted = true

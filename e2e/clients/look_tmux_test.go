@@ -21,6 +21,7 @@ import (
 func TestClaudeCodeInTmuxNothingTypedIntoADialog(t *testing.T) {
 	w := newHookedWorld(t, "claude-code")
 	s := &script{Final: "Asked for the command.", Calls: []call{logStep(), {Builtin: "Bash", Args: map[string]any{"command": "touch approved-by-you.txt"}}}}
+	w.asked = true
 	w.nothingTypedIntoADialog(w.claudeInTmux, s, "Do you want to proceed?")
 }
 

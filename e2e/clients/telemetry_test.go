@@ -273,17 +273,38 @@ func (w *world) bookedOnce(perRun cost.Tokens) cost.Cell {
 
 // Claude Code, its telemetry turned on by init, woken by exec with
 // stream-json: the window receives the telemetry, and every run is booked
-// once at what the stand-in served, at Claude Code's own price ($0.000175
-// a request by its cost_usd, three requests a run).
+// once at what the stand-in served, at Claude Code's own price (its
+// cost_usd, three requests a run; it prices the stand-in's unknown model
+// as its default one: $0.000175 a request in 2.1.197, $0.00014 in 2.1.337).
 func TestInitTurnsClaudeCodeTelemetryOn(t *testing.T) {
 	t.Parallel() // waits on its schedule; the timing tests run alone
 	w, window := newTelemetryWorld(t, "claude-code", false)
 	w.claudeExec(idleScript(), []string{"--output-format", "stream-json", "--verbose"}, "output: stream-json")
 	w.telemetryArrives(window)
 	c := w.bookedOnce(cost.Tokens{Input: perRunInput, Output: perRunOutput})
-	if want := 0.000525 * float64(c.Runs); math.Abs(c.USD-want) > 1e-12 || c.Unpriced != 0 {
-		t.Fatalf("ghosts today $%v (%d unpriced), want $%v: Claude Code's own cost_usd", c.USD, c.Unpriced, want)
+	if c.Unpriced != 0 || c.USD <= 0 {
+		t.Fatalf("ghosts today $%v (%d unpriced), want Claude Code's own cost_usd", c.USD, c.Unpriced)
 	}
+	v := claudeVersion(t)
+	perRequest, known := map[string]float64{"2.1.197": 0.000175, "2.1.337": 0.00014}[v]
+	if !known {
+		t.Logf("Claude Code %s: $%v a run; its price is not recorded here, only that it was booked once", v, c.USD/float64(c.Runs))
+		return
+	}
+	if want := 3 * perRequest * float64(c.Runs); math.Abs(c.USD-want) > 1e-12 {
+		t.Fatalf("ghosts today $%v, want $%v: Claude Code %s's own cost_usd", c.USD, want, v)
+	}
+}
+
+// claudeVersion is the installed Claude Code's version ("2.1.337 (Claude
+// Code)" says its --version).
+func claudeVersion(t *testing.T) string {
+	out, err := exec.Command(client(t, "claude"), "--version").Output()
+	if err != nil {
+		t.Fatalf("claude --version: %v", err)
+	}
+	v, _, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
+	return v
 }
 
 func TestInitTurnsGeminiCLITelemetryOn(t *testing.T) {

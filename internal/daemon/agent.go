@@ -171,6 +171,7 @@ type clientMemory struct {
 	limitMemory
 	selfWakeMemory
 	resumeMemory
+	settings settingsMemory
 }
 
 // PulseEvent reports one finished pulse (for tests and measurements).
@@ -195,6 +196,9 @@ func newAgent(cfg config.AgentConfig, tz string, loc *time.Location, o Options, 
 	if err := ws.EnsureSkeleton(); err != nil {
 		return nil, err
 	}
+	// The heartbeat ID and the published state are written into two files
+	// kept open and exchanged with the name, not made anew at every pulse.
+	ws.KeepPulseFiles()
 	newDeliverer := o.NewDeliverer
 	if newDeliverer == nil {
 		newDeliverer = delivery.New
@@ -268,6 +272,7 @@ func (a *agent) run(ctx context.Context, phase time.Duration, pulsed func(*agent
 		a.restoreChannels(a.clock.Now())
 		a.restoreLimits(a.clock.Now())
 	}
+	a.checkSettings()
 	a.openDesk()
 	var wg sync.WaitGroup
 	wg.Add(4)
@@ -283,6 +288,7 @@ func (a *agent) run(ctx context.Context, phase time.Duration, pulsed func(*agent
 		a.desk.close()
 		a.markStop()
 	}
+	a.ws.ClosePulseFiles()
 	a.scanner.Close()
 }
 

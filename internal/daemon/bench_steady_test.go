@@ -79,6 +79,7 @@ func benchSteady(b *testing.B, logs int, writing bool, gap time.Duration) {
 	}
 	var added []string
 	b.Cleanup(func() {
+		a.ws.ClosePulseFiles()
 		a.scanner.Close()
 		for _, rel := range added { // keep the cached history as generated
 			os.Remove(ws.Path(rel))
@@ -124,4 +125,95 @@ func benchSteady(b *testing.B, logs int, writing bool, gap time.Duration) {
 	b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-µs/pulse")
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs-agentAllocs)/float64(n), "allocs/pulse")
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc-agentBytes)/float64(n), "B/pulse")
+}
+
+// BenchmarkSpacingFloor is the yardstick for "spaced": no watchdog at all,
+// three bare atomic replaces of a 5 KB file (a temp file written, then
+// renamed over the name), as a pulse once replaced its three files, back to
+// back and after an idle gap. What the gap adds here is the machine's (cold
+// caches, the file system's work on a file that has gone to disk), not the
+// watchdog's. "kept" writes the three through workspace.WritePulseFile (two
+// files kept open, exchanged with the name), as the pulse now writes two
+// of them. "wake" is the CPU time of a process that only sleeps 100 ms
+// and wakes, per wake: what any daemon pays the runtime and the kernel for
+// each pulse before doing anything.
+//
+//	go test -run '^$' -bench SpacingFloor -benchtime 300x ./internal/daemon
+func BenchmarkSpacingFloor(b *testing.B) {
+	b.Run("wake", func(b *testing.B) {
+		c := cpuTime()
+		for b.Loop() {
+			time.Sleep(100 * time.Millisecond)
+		}
+		b.ReportMetric(float64((cpuTime()-c).Microseconds())/float64(b.N), "cpu-µs/wake")
+	})
+	for _, gap := range []time.Duration{0, 100 * time.Millisecond} {
+		name := "back_to_back"
+		if gap > 0 {
+			name = "spaced"
+		}
+		b.Run(name, func(b *testing.B) {
+			dir := b.TempDir()
+			data := make([]byte, 5000)
+			replace := func(i int, name string) {
+				tmp := filepath.Join(dir, fmt.Sprintf(".t%d", i))
+				if err := os.WriteFile(tmp, data, 0o644); err != nil {
+					b.Fatal(err)
+				}
+				if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for i, n := range []string{"a", "b", "c"} {
+				replace(i, n)
+			}
+			cpu, n := time.Duration(0), 0
+			for b.Loop() {
+				if gap > 0 {
+					b.StopTimer()
+					time.Sleep(gap)
+					b.StartTimer()
+				}
+				c := cpuTime()
+				for i, name := range []string{"a", "b", "c"} {
+					replace(i, name)
+				}
+				cpu += cpuTime() - c
+				n++
+			}
+			b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-µs/round")
+		})
+		b.Run("kept/"+name, func(b *testing.B) {
+			ws, err := workspace.New(b.TempDir(), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ws.KeepPulseFiles()
+			b.Cleanup(ws.ClosePulseFiles)
+			data := make([]byte, 5000)
+			names := []string{"stats/a", "stats/b", "stats/c"}
+			for _, n := range names {
+				if err := ws.WritePulseFile(n, data); err != nil {
+					b.Fatal(err)
+				}
+			}
+			cpu, n := time.Duration(0), 0
+			for b.Loop() {
+				if gap > 0 {
+					b.StopTimer()
+					time.Sleep(gap)
+					b.StartTimer()
+				}
+				c := cpuTime()
+				for _, name := range names {
+					if err := ws.WritePulseFile(name, data); err != nil {
+						b.Fatal(err)
+					}
+				}
+				cpu += cpuTime() - c
+				n++
+			}
+			b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu-µs/round")
+		})
+	}
 }

@@ -36,7 +36,7 @@ func BenchmarkPulse(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { a.scanner.Close() })
+	b.Cleanup(func() { a.ws.ClosePulseFiles(); a.scanner.Close() })
 	for b.Loop() {
 		a.pulseOnce(time.Now())
 	}

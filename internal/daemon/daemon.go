@@ -113,6 +113,7 @@ func (d *Daemon) build(cfg *config.Config) ([]*agent, error) {
 		if err != nil {
 			return nil, err
 		}
+		a.settings.listen = cfg.HTTP.Listen
 		out = append(out, a)
 	}
 	if cfg.FleetBudget.On() {
@@ -137,8 +138,9 @@ func (a *agent) adopt(old *agent) {
 	a.writes = old.writes
 	a.baseline, a.paused, a.last = old.baseline, old.paused, old.last
 	a.activity, a.refusals, a.serviceAlerted = old.activity, old.refusals, old.serviceAlerted
-	a.limitMemory = old.limitMemory // the spool's tail, read again, arms no window a resume dismissed
-	a.adoptDesk(old)                // the hooks holding questions keep their connections
+	a.settings.alerted = old.settings.alerted // a reload alerts only what is new
+	a.limitMemory = old.limitMemory           // the spool's tail, read again, arms no window a resume dismissed
+	a.adoptDesk(old)                          // the hooks holding questions keep their connections
 	// The working stretch and recovery go on across a reload: a wakeup
 	// still unanswered is still owed, whatever the new config schedules.
 	a.gate.adopt(old.gate)

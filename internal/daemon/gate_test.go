@@ -89,7 +89,7 @@ func (s *simAgent) Deliver(ctx context.Context, prompt string) (delivery.Result,
 	case runTimesOut, runHangs:
 		return delivery.Result{ExitCode: -1}, delivery.ErrTimeout
 	case runGhost:
-		return delivery.Result{Reply: "[IDLE]"}, nil
+		return delivery.Result{Reply: "[IDLE]", Said: "[IDLE]"}, nil
 	}
 	return delivery.Result{Reply: "done"}, nil
 }

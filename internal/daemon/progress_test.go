@@ -47,7 +47,7 @@ func TestNoProgressFromAnswersAlone(t *testing.T) {
 							os.MkdirAll(filepath.Dir(f), 0o755)
 							os.WriteFile(f, []byte("work"), 0o644)
 						}
-						return delivery.Result{Reply: c.reply}, nil
+						return delivery.Result{Reply: c.reply, Said: c.reply}, nil
 					}}, nil
 				}
 				cfg.Thresholds.MaxStrictDeepWork = config.Duration(time.Hour)

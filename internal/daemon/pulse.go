@@ -92,7 +92,7 @@ func (a *agent) pulseOnce(scheduled time.Time) {
 type beat struct {
 	scheduled, startMono, now time.Time
 	id                        workspace.ID
-	idWritten                 chan error // the ID's write, under way beside the scan
+	idErr                     error // the ID's write
 	log                       zerolog.Logger
 	err                       error // the failure to scan, else to write the ID
 	snap                      scan.Snapshot
@@ -107,18 +107,18 @@ type beat struct {
 	paused                    bool
 }
 
-// mint starts writing this pulse's heartbeat ID, and minted waits for it:
-// the write (an fsync) goes on while the pause is read and the workspace
-// scanned, instead of before them.
+// mint writes this pulse's heartbeat ID, and minted reports its failure
+// after the scan's, which comes first. The write is a few system calls
+// into a file kept open (workspace.WritePulseFile): a goroutine of its own
+// beside the scan cost more in waking threads than it saved.
 func (a *agent) mint(b *beat) {
 	b.id = workspace.NewID(b.now.In(a.loc))
 	b.log = a.log.With().Str("heartbeat_id", string(b.id)).Logger()
-	b.idWritten = make(chan error, 1)
-	go func(id workspace.ID) { b.idWritten <- a.ws.WriteCurrentID(id) }(b.id)
+	b.idErr = a.ws.WriteCurrentID(b.id)
 }
 
 func (a *agent) minted(b *beat) {
-	if err := <-b.idWritten; err != nil {
+	if err := b.idErr; err != nil {
 		if b.err == nil {
 			b.err = err
 		}

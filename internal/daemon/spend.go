@@ -77,7 +77,7 @@ func costOutcome(res delivery.Result, err error) string {
 		return cost.Capped
 	case err != nil:
 		return cost.Failed
-	case transcript.IsGhost(res.Reply):
+	case transcript.IsGhost(res.Said):
 		return cost.Ghost
 	}
 	return cost.Worked

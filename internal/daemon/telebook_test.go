@@ -46,7 +46,7 @@ func TestRunBookedFromOneSource(t *testing.T) {
 				case 3: // telemetry that says less than the output: the output stands
 					h.d.Telemetry("", []telemetry.Report{req("d", 1, 1)})
 				}
-				return delivery.Result{Reply: "[IDLE]", Usage: stream.Clone()}, nil
+				return delivery.Result{Reply: "[IDLE]", Said: "[IDLE]", Usage: stream.Clone()}, nil
 			}}, nil
 		}
 		h = startFake(t, cfg, nd)

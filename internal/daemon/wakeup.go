@@ -353,7 +353,7 @@ func (a *agent) account(source string, id workspace.ID, run string, now time.Tim
 		a.log.Info().Str("source", source).Str("heartbeat_id", string(id)).Str("delivery", a.deliver.Method()).Msg("agent woken")
 	}
 	if exec && err == nil && fate != state.OutcomeToolRefused {
-		entry.Work = a.noteWorkAfter(context.Background(), source, a.clock.Now(), transcript.IsGhost(res.Reply))
+		entry.Work = a.noteWorkAfter(context.Background(), source, a.clock.Now(), transcript.IsGhost(res.Said))
 	}
 	if err != nil {
 		entry.Error = err.Error()
@@ -361,7 +361,7 @@ func (a *agent) account(source string, id workspace.ID, run string, now time.Tim
 	if !exec {
 		return
 	}
-	if err == nil && transcript.IsGhost(res.Reply) {
+	if err == nil && transcript.IsGhost(res.Said) {
 		a.outcome(source, state.OutcomeGhost)
 		return // ghost mode: counted, no trace
 	}

@@ -17,6 +17,10 @@ type Result struct {
 	// Reply is the exec child's stdout (at most MaxReply bytes); empty for
 	// inbox and tmux, whose agents answer through the workspace.
 	Reply string
+	// Said is what the model itself said: the stream's reply with
+	// stream-json, else Reply without the lines the client printed of its
+	// own. A ghost is judged on it.
+	Said string
 	// Truncated reports that the child wrote more than MaxReply bytes and
 	// Reply holds only the first MaxReply.
 	Truncated bool

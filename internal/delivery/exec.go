@@ -151,6 +151,7 @@ func (e *Exec) Deliver(ctx context.Context, prompt string) (Result, error) {
 	}
 	close(exited)
 	res := Result{Reply: stdout.String(), Truncated: stdout.truncated, Duration: time.Since(start), ExitCode: -1}
+	res.Said = saidIn(res.Reply)
 	if cmd.ProcessState != nil {
 		res.ExitCode = cmd.ProcessState.ExitCode()
 		res.Signal = signalOf(cmd.ProcessState)
@@ -158,7 +159,7 @@ func (e *Exec) Deliver(ctx context.Context, prompt string) (Result, error) {
 	if stream != nil {
 		stream.finish()
 		if r := stream.reply(); r != "" || stream.events > 0 {
-			res.Reply = r
+			res.Reply, res.Said = r, strings.TrimSpace(r)
 		}
 		res.ToolCalls, _ = stream.toolCalls()
 		res.Usage = stream.usage()

@@ -18,21 +18,22 @@ import (
 // not the watchdog's (the demo's own scratch workspace). Anything else
 // opens through this package.
 var operatorFiles = map[string]string{
-	"internal/config/load.go":             "the operator's config file",
-	"internal/notify/secret.go":           "the operator's notification URL file",
-	"internal/web/auth.go":                "the operator's token file (a mode check of its own)",
-	"internal/fleet/conn.go":              "the operator's MQTT password and CA files",
-	"internal/delivery/leftover_linux.go": "the kernel's /proc files of a run",
-	"internal/state/holder_linux.go":      "the kernel's /proc/locks and a lock holder's name",
-	"internal/setup/userunit.go":          "init's user unit, created with O_EXCL",
-	"internal/scan/barrier_linux.go":      "a probe file created with O_EXCL",
-	"internal/scan/barrier_other.go":      "a probe file created with O_EXCL",
-	"internal/asks/ask/conn_linux.go":     "the asks socket's folder in the state folder, opened to name the socket by its descriptor",
-	"internal/workspace/write.go":         "temp files created with O_EXCL inside the workspace's root",
-	"internal/demo/agent.go":              "the demo's scripted agent, in its own scratch workspace",
-	"internal/demo/narrate.go":            "the demo's narration file, in its own scratch folder",
-	"cmd/watchdog/demo.go":                "the demo's own output folder",
-	"internal/safeopen/safeopen.go":       "the one open",
+	"internal/config/load.go":               "the operator's config file",
+	"internal/notify/secret.go":             "the operator's notification URL file",
+	"internal/web/auth.go":                  "the operator's token file (a mode check of its own)",
+	"internal/fleet/conn.go":                "the operator's MQTT password and CA files",
+	"internal/delivery/leftover_linux.go":   "the kernel's /proc files of a run",
+	"internal/state/holder_linux.go":        "the kernel's /proc/locks and a lock holder's name",
+	"internal/setup/userunit.go":            "init's user unit, created with O_EXCL",
+	"internal/scan/barrier_linux.go":        "a probe file created with O_EXCL",
+	"internal/scan/barrier_other.go":        "a probe file created with O_EXCL",
+	"internal/asks/ask/conn_linux.go":       "the asks socket's folder in the state folder, opened to name the socket by its descriptor",
+	"internal/workspace/write.go":           "temp files created with O_EXCL inside the workspace's root",
+	"internal/workspace/pulsefile_linux.go": "the pulse's two kept files, created with O_EXCL inside the workspace's root",
+	"internal/demo/agent.go":                "the demo's scripted agent, in its own scratch workspace",
+	"internal/demo/narrate.go":              "the demo's narration file, in its own scratch folder",
+	"cmd/watchdog/demo.go":                  "the demo's own output folder",
+	"internal/safeopen/safeopen.go":         "the one open",
 }
 
 // opens are the calls that open a path: os's, a walk's, a lock's.

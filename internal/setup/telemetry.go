@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ai-heart/ai-heart/internal/wiring"
 	"github.com/pelletier/go-toml/v2"
 
 	adapter "github.com/ai-heart/ai-heart/internal/clients/client"
@@ -15,12 +16,9 @@ import (
 // TelemetryURL is the base the clients export to for a watchdog listening
 // on listen: /otlp/<agent>/<key>, the agent's name and its telemetry key
 // (the window refuses a post without it).
+// The watchdog compares what it serves with the same URL (package wiring).
 func TelemetryURL(listen, agent, key string) string {
-	host := listen
-	if strings.HasPrefix(host, ":") || strings.HasPrefix(host, "0.0.0.0:") || strings.HasPrefix(host, "[::]:") {
-		host = "127.0.0.1" + host[strings.LastIndex(host, ":"):] // a wildcard bind is reached on loopback
-	}
-	return "http://" + host + "/otlp/" + url.PathEscape(agent) + "/" + key
+	return wiring.TelemetryURL(listen, agent, key)
 }
 
 // earlierOwn says whether an endpoint a client's settings hold is one an

@@ -35,6 +35,15 @@ func TestWireTurnsTelemetryOn(t *testing.T) {
 	if want := mustJSON(t, `{"enabled": true, "otlpEndpoint": "http://127.0.0.1:9477", "otlpProtocol": "grpc", "logPrompts": false}`); !reflect.DeepEqual(gemini, want) {
 		t.Errorf("Gemini CLI telemetry %v, want %v", gemini, want)
 	}
+	// Claude Code 2.1.3xx takes the telemetry from the user's settings
+	// only: the home has it too, kept from other users (it holds the key).
+	home := readJSON(t, filepath.Join(w.Home, ".claude/settings.json")).(map[string]any)
+	if env, _ := home["env"].(map[string]any); env["OTEL_EXPORTER_OTLP_ENDPOINT"] != w.Telemetry || env["CLAUDE_CODE_ENABLE_TELEMETRY"] != "1" {
+		t.Errorf("the user's Claude Code settings %v lack the telemetry", home)
+	}
+	if fi, _ := os.Stat(filepath.Join(w.Home, ".claude/settings.json")); fi.Mode().Perm()&0o007 != 0 {
+		t.Errorf("the user's Claude Code settings are mode %v", fi.Mode().Perm())
+	}
 	// Codex ignores [otel] in a project: it goes in the user's config.
 	if b, _ := os.ReadFile(filepath.Join(w.Dir, ".codex/config.toml")); strings.Contains(string(b), "otel") || !strings.Contains(string(b), "mcp-heart") {
 		t.Errorf("the project's Codex config:\n%s", b)

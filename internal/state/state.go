@@ -414,14 +414,18 @@ func Load(dir string) (State, error) {
 // show, and never decides anything for the watchdog, status or the page.
 func ReadPublished(ws *workspace.Workspace) (State, error) {
 	var s State
-	b, err := ws.ReadFile(workspace.StateFile, workspace.MaxTextFile)
-	if err != nil {
-		return s, fmt.Errorf("read state: %w", err)
+	var perr error
+	for range 2 { // once more when torn (see workspace.WritePulseFile)
+		b, err := ws.ReadFile(workspace.StateFile, workspace.MaxTextFile)
+		if err != nil {
+			return s, fmt.Errorf("read state: %w", err)
+		}
+		s = State{}
+		if perr = json.Unmarshal(b, &s); perr == nil {
+			return s, nil
+		}
 	}
-	if err := json.Unmarshal(b, &s); err != nil {
-		return s, fmt.Errorf("read state %s: %w", workspace.StateFile, err)
-	}
-	return s, nil
+	return s, fmt.Errorf("read state %s: %w", workspace.StateFile, perr)
 }
 
 // Running reports whether the state was written by a live watchdog: its last

@@ -29,8 +29,9 @@ func Publish(ws *workspace.Workspace, s State) error {
 
 // SaveAndPublish is Save and Publish of one pulse: s is encoded once, into
 // a buffer kept from one pulse to the next, and the two copies are written
-// at the same time. The bytes are those Save and Publish write. Both
-// copies are always attempted, and each reports its own error.
+// one after the other (the published one into a file kept open, see
+// workspace.WritePulseFile). The bytes are those Save and Publish write.
+// Both copies are always attempted, and each reports its own error.
 //
 // Both writes are atomic (a temp file renamed over the name); neither is
 // fsynced unless durable. Both are rewritten whole at every pulse, and
@@ -48,14 +49,13 @@ func SaveAndPublish(dir string, ws *workspace.Workspace, s State, durable bool) 
 	if err != nil {
 		return fmt.Errorf("encode state: %w", err), fmt.Errorf("publish state: %w", err)
 	}
-	published := make(chan error, 1)
-	go func() { published <- ws.WriteFileNoSync(workspace.StateFile, b) }()
+	publishErr = ws.WritePulseFile(workspace.StateFile, b)
 	write := statefile.WriteEncodedNoSync
 	if durable {
 		write = statefile.WriteEncoded
 	}
 	saveErr = write(filepath.Join(dir, File), b)
-	return saveErr, <-published
+	return saveErr, publishErr
 }
 
 // encoder turns a State into the file's bytes (indented JSON and a

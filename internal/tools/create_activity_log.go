@@ -16,7 +16,7 @@ import (
 )
 
 type createActivityLogInput struct {
-	ActivityType    string   `json:"activity_type" jsonschema:"What kind of activity this cycle was. After deep work: the log that ends it records the work itself; the log after that one is the introspection."`
+	ActivityType    string   `json:"activity_type" jsonschema:"What kind of activity this cycle was."`
 	ActivityContent []string `json:"activity_content" jsonschema:"What you did in this cycle, one item per point. Each item is written as one bullet line."`
 	Artifacts       []string `json:"artifacts,omitempty" jsonschema:"Optional: files you created or changed, as paths relative to the workspace (e.g. artifacts/20250101120000_ai_research/notes.md). Each must exist inside the workspace."`
 	Evaluation      string   `json:"evaluation,omitempty" jsonschema:"Optional: your self-evaluation of this cycle, free text (several lines allowed)."`

@@ -18,7 +18,7 @@ const maxItemBytes = 64 << 10
 
 var previewTool = define(toolnames.PreviewNextTheme, "Preview next theme", reads, (*Tools).PreviewNextTheme,
 	"Read-only: the next theme idea in themebox/ (the first *.md by name that is not draft. or processed.) and its text, and how many more wait. "+
-		"Nothing changes; to take it, call start_theme with themebox_file.")
+		"To take it, call start_theme with themebox_file.")
 
 var itemTool = define(toolnames.CheckAndProcessItem, "Check and process feedback", writes, (*Tools).CheckAndProcessItem,
 	"Take the first unprocessed feedback file in feedbackbox/: the reply gives its text, and the file is renamed processed.<name> so it is handed over once. "+

@@ -98,22 +98,24 @@ func (t *Tools) Definitions() []server.ServerTool {
 		}
 		mt := mcp.NewTool(d.name, mcp.WithToolTitle(t.tr(d.title)), d.hints.option(), mcp.WithDescription(desc))
 		mt.InputSchema = t.inputSchema(d.describe(t), d.inputBase())
-		mt.OutputSchema = outputSchema()
+		mt.RawOutputSchema = replySchema
 		out = append(out, server.ServerTool{Tool: mt, Handler: d.handler(t)})
 	}
 	return out
 }
 
-// outputSchema is every tool's output schema: the structured reply leads
+// replySchema is every tool's output schema: the structured reply leads
 // with "text", the reply's words, where every instruction and reason is;
 // the fields after it (the result types', in docs/mcp-heart.md) are left
 // open. No model is shown an output schema (Claude Code hands its model
 // the structured content, Gemini CLI the text), while every client keeps
 // the tool list and compiles each schema it declares: the fields' own
 // schemas were two thirds of the list, and said again what the text says.
-func outputSchema() mcp.ToolOutputSchema {
-	return mcp.ToolOutputSchema{Type: "object", Properties: map[string]any{"text": map[string]any{"type": "string"}}, Required: []string{"text"}}
-}
+// One $id for all: the TypeScript SDK (Claude Code's, Gemini CLI's)
+// compiles a schema with an $id once for every tool that shares it, and
+// each schema without one anew at every tools/list. A new schema takes a
+// new $id.
+var replySchema = json.RawMessage(`{"$id":"urn:mcp-heart:reply:1","type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`)
 
 // handle adapts a domain method to an MCP handler: it decodes the arguments
 // into In and validates them, turns an InputError into an isError result the agent can act on, any
@@ -230,12 +232,14 @@ func encodeSchemas(tool *mcp.Tool) {
 	if err != nil {
 		panic("tools: " + tool.Name + "'s input schema: " + err.Error())
 	}
-	out, err := json.Marshal(tool.OutputSchema)
-	if err != nil {
-		panic("tools: " + tool.Name + "'s output schema: " + err.Error())
-	}
 	tool.InputSchema, tool.RawInputSchema = mcp.ToolInputSchema{}, in
-	tool.OutputSchema, tool.RawOutputSchema = mcp.ToolOutputSchema{}, out
+	if tool.RawOutputSchema == nil {
+		out, err := json.Marshal(tool.OutputSchema)
+		if err != nil {
+			panic("tools: " + tool.Name + "'s output schema: " + err.Error())
+		}
+		tool.OutputSchema, tool.RawOutputSchema = mcp.ToolOutputSchema{}, out
+	}
 }
 
 // UnknownTool is the agent's reply to a call of a tool mcp-heart does not

@@ -71,13 +71,21 @@ func loadSettings(root, configPath string, now time.Time) (Settings, error) {
 	// without blocking, capped, and believed only while its times are a
 	// pulsing watchdog's. A forgery fools only the agent's own tools: the
 	// watchdog, status and the page read the state folder.
-	b, err := workspace.ReadAgentFile(filepath.Join(root, filepath.FromSlash(workspace.StateFile)), workspace.MaxTextFile)
-	if errors.Is(err, os.ErrNotExist) {
-		return s, nil
-	}
 	var st state.State
-	if err == nil {
-		err = json.Unmarshal(b, &st)
+	var err error
+	for range 2 { // once more when torn (see workspace.WritePulseFile)
+		var b []byte
+		b, err = workspace.ReadAgentFile(filepath.Join(root, filepath.FromSlash(workspace.StateFile)), workspace.MaxTextFile)
+		if errors.Is(err, os.ErrNotExist) {
+			return s, nil
+		}
+		if err != nil {
+			break
+		}
+		st = state.State{}
+		if err = json.Unmarshal(b, &st); err == nil {
+			break
+		}
 	}
 	if err != nil {
 		// A torn, foreign or odd state file must not keep the tools from serving.

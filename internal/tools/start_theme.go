@@ -17,7 +17,7 @@ const maxThemeNameLen = 200
 
 type startThemeInput struct {
 	ThemeName       string   `json:"theme_name" jsonschema:"The theme's title, one line."`
-	ThemePart       string   `json:"theme_directory_part" jsonschema:"A short folder name for the theme, e.g. ai_research; the folder becomes artifacts/<current heartbeat ID>_<theme_directory_part>/. One folder name: no / or \\, no .., no leading dot."`
+	ThemePart       string   `json:"theme_directory_part" jsonschema:"A short folder name for the theme, e.g. ai_research. One folder name: no / or \\, no .., no leading dot."`
 	Reason          string   `json:"reason" jsonschema:"Why you start this theme, free text."`
 	ActivityContent []string `json:"activity_content,omitempty" jsonschema:"Optional: what you did to start the theme, one item per point."`
 	parentInput

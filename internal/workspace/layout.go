@@ -55,7 +55,8 @@ type Workspace struct {
 
 	mu     sync.Mutex
 	root   *os.Root
-	latest latestMemo // what LoadLatest last returned, for the update after it
+	latest latestMemo  // what LoadLatest last returned, for the update after it
+	pulse  *pulseFiles // the pulse's files kept open (KeepPulseFiles), else nil
 }
 
 // New returns the workspace at root with IDs read in loc (nil means Local).
@@ -94,19 +95,25 @@ func (w *Workspace) Rel(abs string) string {
 func (w *Workspace) IDTime(id ID) (time.Time, error) { return id.Time(w.Loc) }
 
 // ReadCurrentID reads stats/current_heartbeat_id.txt.
+// What does not parse is read once more: a reader that opened the file a
+// whole pulse before reading it may catch the watchdog rewriting it (see
+// WritePulseFile).
 func (w *Workspace) ReadCurrentID() (ID, error) {
-	b, err := w.ReadFile(CurrentIDFile, MaxSmallFile)
-	if errors.Is(err, os.ErrNotExist) {
-		return "", fmt.Errorf("read %s: %w", CurrentIDFile, ErrNoCurrentID)
+	var perr error
+	for range 2 {
+		b, err := w.ReadFile(CurrentIDFile, MaxSmallFile)
+		if errors.Is(err, os.ErrNotExist) {
+			return "", fmt.Errorf("read %s: %w", CurrentIDFile, ErrNoCurrentID)
+		}
+		if err != nil {
+			return "", fmt.Errorf("read %s: %w", CurrentIDFile, err)
+		}
+		var id ID
+		if id, perr = ParseID(strings.TrimSpace(string(b))); perr == nil {
+			return id, nil
+		}
 	}
-	if err != nil {
-		return "", fmt.Errorf("read %s: %w", CurrentIDFile, err)
-	}
-	id, err := ParseID(strings.TrimSpace(string(b)))
-	if err != nil {
-		return "", fmt.Errorf("read %s: %w: %v", CurrentIDFile, ErrNoCurrentID, err)
-	}
-	return id, nil
+	return "", fmt.Errorf("read %s: %w: %v", CurrentIDFile, ErrNoCurrentID, perr)
 }
 
 // WriteCurrentID atomically replaces stats/current_heartbeat_id.txt, but
@@ -116,7 +123,7 @@ func (w *Workspace) ReadCurrentID() (ID, error) {
 // yet) is put right by the restarted watchdog's first pulse. The agent's
 // logs named after an ID are written durably by their own writers.
 func (w *Workspace) WriteCurrentID(id ID) error {
-	return w.WriteFileNoSync(CurrentIDFile, []byte(string(id)+"\n"))
+	return w.WritePulseFile(CurrentIDFile, []byte(string(id)+"\n"))
 }
 
 // EnsureSkeleton creates the layout's folders that are missing, inside the

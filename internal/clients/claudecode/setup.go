@@ -38,7 +38,15 @@ func (Adapter) Setup() client.Setup {
 			}},
 			client.StatusLine{},
 		}},
-		{Root: client.Home, Path: ".claude/settings.json", Edits: []client.Edit{client.AllowTools{Old: []string{"mcp__" + client.ServerName}}}},
+		// Since 2.1.3xx Claude Code takes its telemetry switches and
+		// endpoint (OTEL_*, CLAUDE_CODE_ENABLE_TELEMETRY) from the user's
+		// settings only, never a project's (a repository could send the
+		// telemetry elsewhere): the home gets them too; 2.1.197 reads the
+		// project's, the same values.
+		{Root: client.Home, Path: ".claude/settings.json", Edits: []client.Edit{
+			client.AllowTools{Old: []string{"mcp__" + client.ServerName}},
+			telemetry,
+		}},
 	}, Next: next, Tmux: "claude"}
 }
 

@@ -125,6 +125,10 @@ type Exec struct {
 	// Line reads one event of the output (a JSON line whose type is one of
 	// Types).
 	Line func(typ string, line []byte) Step
+	// Chatter reports a whole line of a text-mode run's stdout that the
+	// client printed of its own, not the model (nil: none known). What the
+	// model said, and so a ghost, is judged without them.
+	Chatter func(line string) bool
 	// Optional are flags init adds to Command only where the installed
 	// client has them: each whose Help its --help names.
 	Optional []Flag

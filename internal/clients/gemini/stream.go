@@ -2,6 +2,8 @@ package gemini
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 
 	"github.com/ai-heart/ai-heart/internal/clients/client"
 	"github.com/ai-heart/ai-heart/internal/cost/tokens"
@@ -17,8 +19,31 @@ func (Adapter) Exec() *client.Exec {
 		Price:   "gemini-2.5-pro: {input: 1.25, output: 10, cached: 0.31}",
 		Types:   []string{"tool_use", "tool_result", "message", "result"},
 		Line:    line,
+		Chatter: chatter,
 	}
 }
+
+// chatter is a line Gemini CLI prints on stdout of its own: its telemetry
+// exporter's give-ups (OpenTelemetry's diag.info, which the CLI logs at
+// INFO to stdout), after the model's reply when the export's endpoint
+// does not answer. Whole lines of the bundle's exact shapes only.
+func chatter(l string) bool {
+	var a, b int
+	if _, err := fmt.Sscanf(l, exportRetry, &a, &b); err == nil && l == fmt.Sprintf(exportRetry, a, b) {
+		return true
+	}
+	if _, err := fmt.Sscanf(l, exportFailed, &a); err == nil && l == fmt.Sprintf(exportFailed, a) {
+		return true
+	}
+	return strings.HasPrefix(l, "Export failed with non-retryable error: ")
+}
+
+// The exporter's give-ups, as @opentelemetry/otlp-exporter-base in
+// Gemini CLI 0.61's bundle words them.
+const (
+	exportRetry  = "Export retry time %dms exceeds remaining timeout %dms, not retrying further."
+	exportFailed = "Export failed after maximum retry attempts (%d)."
+)
 
 // event is the part of a stream-json line that is read.
 type event struct {
