@@ -42,9 +42,11 @@ func statusLine(client, ws string, chain []string, stdin io.Reader, stdout io.Wr
 		fmt.Fprintln(stdout, "heart: ?")
 		return err
 	}
-	limits, perr := a.Statusline()(data)
+	st, perr := a.Statusline()(data)
+	limits := st.Limits
 	var rerr error
 	if e := hook.RateLimitEvent(client, limits, now); e != nil {
+		e.Version = st.Version
 		rerr = record(ws, *e)
 	}
 	if len(chain) > 0 {

@@ -130,6 +130,10 @@ type Work struct {
 	// none), and HeldFor the failure that began it (rate_limit, ...).
 	HeldUntil time.Time
 	HeldFor   string
+	// RetryUntil is when the retry wait the running client announced ends
+	// (zero: none this run): inactivity is held off until then, and counts
+	// from then after it (the wait was the service's, not the agent's).
+	RetryUntil time.Time
 	// Ended says what ended the working stretch's last run early, and
 	// EndedAt when: the stretch is that run's, not a silent stall.
 	Ended   RunEnd

@@ -41,6 +41,13 @@ func (e *eval) inactivity() Finding {
 		f.Message = "waiting for the next wakeup" + e.held()
 		return f
 	}
+	if r := e.cfg.Work.RetryUntil; !r.IsZero() && r.After(t) {
+		if e.now.Before(r) {
+			f.Message = "the client waits to retry a failed request until " + e.clock(r) + " (it said so; agent.retry_wait_max bounds it)"
+			return f
+		}
+		t, what = r, "the client's announced retry wait ended at "+e.clock(r)+", no proof since"
+	}
 	el, ok := e.since(t)
 	if !ok {
 		f.Message = "no proof yet"

@@ -81,6 +81,14 @@ type Idle struct {
 	After Duration `yaml:"after"`
 	// Prompt is the idle wakeup's text (default: a short nudge).
 	Prompt string `yaml:"prompt"`
+	// ParkedMax is the longest the client's word that the session is
+	// parked on its own background work or scheduled wakeup (Claude
+	// Code's Stop hook) holds the idle wakeup off (2h; 0: not believed).
+	ParkedMax Duration `yaml:"parked_max"`
+	// SelfWakeupMargin is how late the client's own scheduled wakeup may
+	// fire before it is missed: alerted, and delivered by the watchdog
+	// (5m: the client's jitter and clocks that disagree).
+	SelfWakeupMargin Duration `yaml:"self_wakeup_margin"`
 }
 
 // CircuitBreaker stops wakeups after consecutive delivery failures.
@@ -125,6 +133,11 @@ type Delivery struct {
 	TelemetryGrace Duration `yaml:"telemetry_grace"`
 	Command        []string `yaml:"command"` // exec argv; "{prompt}" is replaced
 	Timeout        Duration `yaml:"timeout"` // exec timeout (600s)
+	// RetryWaitMax is how much longer than timeout an exec run may last,
+	// and how long inactivity is held off, while its client announces it
+	// waits to retry a failed request (Claude Code's stream-json
+	// api_retry; 1h; 0: not believed).
+	RetryWaitMax Duration `yaml:"retry_wait_max"`
 	// StopGrace is how long an exec run that is ended (its timeout, a
 	// takeover by recovery or urgent feedback, shutdown) has between SIGTERM
 	// and SIGKILL to its process group (5s).
@@ -261,11 +274,11 @@ func Defaults() Config {
 				ChannelSilent:     Duration(15 * time.Minute),
 			},
 			Schedule:       Schedule{Every: Duration(60 * time.Second)},
-			Idle:           Idle{Prompt: DefaultIdlePromptLog},
+			Idle:           Idle{Prompt: DefaultIdlePromptLog, ParkedMax: Duration(2 * time.Hour), SelfWakeupMargin: Duration(5 * time.Minute)},
 			CircuitBreaker: CircuitBreaker{Failures: 3, Cooldown: Duration(15 * time.Minute), MaxCooldown: Duration(2 * time.Hour)},
 			Recovery:       Recovery{MaxAttempts: 3, MaxWaitCycles: 5, ResumeAfter: Duration(time.Hour)},
 			Budget:         Budget{WarnAt: 0.8, MaxReportTokens: DefaultMaxReportTokens, MaxReportUSD: DefaultMaxReportUSD},
-			RateLimit:      RateLimit{HoldUntilReset: true, SpreadAt: 0.8, SpreadMax: Duration(time.Hour)},
+			RateLimit:      RateLimit{HoldUntilReset: true, SpreadAt: 0.8, SpreadMax: Duration(time.Hour), ClientResumes: true, ResumeMargin: Duration(5 * time.Minute)},
 			Progress:       Progress{After: 3},
 			Asks:           Asks{Hold: Duration(30 * time.Minute), Remind: Duration(10 * time.Minute)},
 			Restrictions:   Restrictions{Cooldown: Duration(10 * time.Minute), Lock: Duration(60 * time.Minute)},
@@ -277,6 +290,7 @@ func Defaults() Config {
 				TelemetryGrace: Duration(10 * time.Second),
 				Command:        []string{"gemini", "-p", "{prompt}"}, // the default client's (init wires gemini): setup's TestDefaultCommandIsTheDefaultClients
 				Timeout:        Duration(600 * time.Second),
+				RetryWaitMax:   Duration(time.Hour),
 				StopGrace:      Duration(5 * time.Second),
 			},
 		},

@@ -69,6 +69,16 @@ type RateLimit struct {
 	// schedule's wakeups (1h): one status line cannot thin them to one
 	// per days.
 	SpreadMax Duration `yaml:"spread_max"`
+	// ClientResumes: where the client continues by itself when a usage
+	// limit resets (Claude Code 2.1.234 on, interactive in tmux, its
+	// autoContinueAtUsageLimit), the watchdog does not wake the agent at
+	// the reset but checks that a turn starts within ResumeMargin after
+	// it, and wakes it once if none does (true; false: it wakes it at the
+	// reset, as for an older client).
+	ClientResumes bool `yaml:"client_resumes"`
+	// ResumeMargin is how long after the reset the client has to start a
+	// turn (5m: its own jitter, and clocks that disagree by minutes).
+	ResumeMargin Duration `yaml:"resume_margin"`
 }
 
 func (r RateLimit) check(key string, p *problems) {
@@ -77,6 +87,9 @@ func (r RateLimit) check(key string, p *problems) {
 	}
 	if r.SpreadMax < Duration(time.Minute) || r.SpreadMax > Duration(24*time.Hour) {
 		p.addf(key+"rate_limit.spread_max", "must be from 1m to 24h (the widest gap a spread makes between two scheduled wakeups), got %s", r.SpreadMax.D())
+	}
+	if r.ResumeMargin < 0 || r.ResumeMargin > Duration(time.Hour) {
+		p.addf(key+"rate_limit.resume_margin", "must be from 0 to 1h (how long after a reset the client has to continue by itself), got %s", r.ResumeMargin.D())
 	}
 }
 

@@ -61,6 +61,12 @@ func (a *AgentConfig) validate(key string, p *problems) {
 	if a.Idle.After < 0 {
 		bad("idle.after", "must not be negative (0 turns it off)")
 	}
+	if a.Idle.ParkedMax < 0 {
+		bad("idle.parked_max", "must not be negative (0: the client's word that it is parked is not believed)")
+	}
+	if a.Idle.SelfWakeupMargin < 0 {
+		bad("idle.self_wakeup_margin", "must not be negative")
+	}
 	if a.DailyCap < 0 {
 		bad("daily_cap", "must not be negative (0 = unlimited)")
 	}
@@ -86,6 +92,9 @@ func (a *AgentConfig) validate(key string, p *problems) {
 	}
 	if a.Agent.Timeout <= 0 {
 		bad("agent.timeout", "must be positive")
+	}
+	if a.Agent.RetryWaitMax < 0 {
+		bad("agent.retry_wait_max", "must not be negative (0: a client's announced retry waits are not believed)")
 	}
 	if a.Agent.StopGrace <= 0 {
 		bad("agent.stop_grace", "must be positive")

@@ -169,6 +169,8 @@ type clientMemory struct {
 	// serviceAlerted: a service failure was alerted and no run succeeded since.
 	serviceAlerted bool
 	limitMemory
+	selfWakeMemory
+	resumeMemory
 	settings settingsMemory
 }
 

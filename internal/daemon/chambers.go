@@ -9,6 +9,7 @@ import (
 	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/scan"
 	"github.com/ai-heart/ai-heart/internal/schedule"
+	"github.com/ai-heart/ai-heart/internal/selfwake"
 	"github.com/ai-heart/ai-heart/internal/state"
 	"github.com/ai-heart/ai-heart/internal/workspace"
 )
@@ -73,6 +74,13 @@ func (a *agent) idleTick(now time.Time, after time.Duration) {
 		// Declared deep work is work: "nothing has happened for a while"
 		// would be untrue, and the log it asks for would end the
 		// declaration early. What came meanwhile is named after it.
+		a.mu.Unlock()
+		return
+	}
+	if v := selfwake.Judge(a.parked, now, a.selfWakeCfg()); v.Hold || v.Missed {
+		// Parked on its own background work or scheduled wakeup: the
+		// client wakes it, or the pulse delivers the one it missed
+		// (selfwake.go).
 		a.mu.Unlock()
 		return
 	}

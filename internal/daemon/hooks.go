@@ -34,6 +34,7 @@ func (a *agent) readHooks(b *beat) {
 	var turns []answeredTurn
 	var limits []hook.Limit
 	var moved []hook.Event // events that may end a question offered afar
+	var switched []hook.Event
 	answered := false
 	defer func() {
 		for _, e := range moved {
@@ -43,8 +44,10 @@ func (a *agent) readHooks(b *beat) {
 		if len(limits) > 0 {
 			a.rateLimits(b.now, b.id, limits)
 		}
+		a.resumeDone(b.now, b.id)
 		a.limitResumes(b.now, b.id)
 		a.noteSpread(b.now, b.id)
+		a.selfWakeups(b.now, b.id, switched)
 		a.keepGate(b.now)
 		for _, f := range failures {
 			// Dated when the watchdog learnt it: a line dated ahead must
@@ -67,8 +70,12 @@ func (a *agent) readHooks(b *beat) {
 		}
 		if e.Kind == hook.RateLimit {
 			limits = append(limits, e.Limits...) // the newest of each window wins
+			if e.Version != "" {
+				a.clientVersion = e.Version
+			}
 			continue
 		}
+		a.heardResume(e)
 		inTurn, begun := a.activity.InTurn, a.activity.TurnStart
 		a.activity.Apply(e)
 		if a.desk != nil && e.Kind != hook.Ask {
@@ -78,6 +85,9 @@ func (a *agent) readHooks(b *beat) {
 			a.session = e.Session
 		}
 		a.heardTold(e)
+		if a.parkedBy(e, exec) {
+			switched = append(switched, e)
+		}
 		if e.Kind == hook.Failure && e.Time.After(a.started) {
 			failures = append(failures, failure{e.Detail, a.awaited()}) // acted on once, not again after a restart
 			if !exec {

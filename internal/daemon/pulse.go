@@ -161,6 +161,7 @@ func (a *agent) evaluate(b *beat) {
 	gw := a.gate.work()
 	work := a.clientWork(gw.Checks(), gw.Answered())
 	work.HeldUntil, work.HeldFor = a.gate.held()
+	work.RetryUntil = a.retryUntil(b.now)
 	baseline := a.baseline
 	urgent := a.urgentWaiting(b.snap)
 	client := a.activity

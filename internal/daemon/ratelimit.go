@@ -97,6 +97,16 @@ func (g *gate) holdUntil(until time.Time, window, why string) bool {
 	return true
 }
 
+// endLimitHold ends a hold a rate limit began (the client continued by
+// itself after its reset): no probe follows.
+func (g *gate) endLimitHold() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.svc.limit != "" {
+		g.svc = serviceHold{}
+	}
+}
+
 // dismissLimits forgets the windows used past mark (a share; 0: only the
 // used-up ones) and ends a hold one of them began. It returns the windows
 // and their resets.
@@ -196,18 +206,32 @@ func (a *agent) rateLimits(now time.Time, id workspace.ID, limits []hook.Limit) 
 			continue
 		}
 		why := limitWhy(w, l)
-		if !a.gate.holdUntil(l.resets, w, why) {
+		a.mu.Lock()
+		resumes := a.clientResumes()
+		a.mu.Unlock()
+		until := l.resets
+		if resumes {
+			until = l.resets.Add(a.cfg.RateLimit.ResumeMargin.D()) // the client's turn is awaited first
+		}
+		if !a.gate.holdUntil(until, w, why) {
 			continue
 		}
 		a.mu.Lock()
 		a.serviceAlerted = true
-		a.limitHeld = l.resets
+		a.limitHeld = until
+		if resumes {
+			a.resumeAt, a.resumed = l.resets, false
+		}
 		if a.limitSince.IsZero() {
 			a.limitSince = now
 		}
 		a.gate.step(now, wakeup.Wait{}) // the agent waits for the limit, not for its own work
 		a.mu.Unlock()
 		a.noteWork()
+		if resumes {
+			a.emit(now, id, checks.Warning, "service", fmt.Sprintf("the client's rate limit is used up: wakeups held until %s (%s); the client continues by itself at the reset, and if no turn starts by %s (rate_limit.resume_margin) the watchdog wakes the agent once (`watchdog resume` ends the hold)", limitWhen(l.resets, now, a.loc), why, limitWhen(until, now, a.loc)), 0)
+			continue
+		}
 		a.emit(now, id, checks.Warning, "service", fmt.Sprintf("the client's rate limit is used up: wakeups held until %s (%s), then one wakeup probes it (rate_limit.hold_until_reset; `watchdog resume` ends it)", limitWhen(l.resets, now, a.loc), why), 0)
 	}
 }
@@ -239,6 +263,7 @@ func (a *agent) limitsResumed(now time.Time, id workspace.ID, resumed time.Time)
 		a.dismissed[w] = l.resets
 	}
 	a.limitHeld, a.spread, a.limitSince = time.Time{}, nil, time.Time{}
+	a.resumeAt, a.resumed = time.Time{}, false
 	a.mu.Unlock()
 	var ended []string
 	if !held.IsZero() {
@@ -260,6 +285,9 @@ func (a *agent) limitsResumed(now time.Time, id workspace.ID, resumed time.Time)
 
 // limitResumes says, once, that a rate limit's hold has ended.
 func (a *agent) limitResumes(now time.Time, id workspace.ID) {
+	if a.resumeMissed(now, id) {
+		return
+	}
 	a.mu.Lock()
 	until := a.limitHeld
 	if until.IsZero() || now.Before(until) {

@@ -190,7 +190,7 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 		run = newRunID()
 		ctx = delivery.WithRun(ctx, a.name, run)
 		a.mu.Lock()
-		a.execRun = run
+		a.execRun, a.retryEnd = run, time.Time{}
 		a.mu.Unlock()
 	}
 	a.noteWorkBefore(ctx, now)
@@ -222,6 +222,9 @@ func (a *agent) fly(ctx context.Context, n int, source, text string) {
 	}
 	if err != nil && exec && !takenOver {
 		ran.Cut = a.endedBy(err, res)
+	}
+	if exec {
+		a.runSaid(end, id, res, err)
 	}
 	a.mu.Lock()
 	if exec && a.cfg.Agent.Output == config.OutputStreamJSON {

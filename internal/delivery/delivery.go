@@ -52,6 +52,16 @@ type Result struct {
 	// RefusedCalls counts those calls; see ErrRefused.
 	Refused      []string
 	RefusedCalls int
+	// State is the client's last word on its session's state (Claude
+	// Code's session_state_changed: idle, running, requires_action), Ended
+	// why its turn loop ended (result.terminal_reason), WritesLost what it
+	// could not save for a full disk ("ENOSPC: transcript"), Retries the
+	// retries it announced; "" or 0 where it said none.
+	State, Ended, WritesLost string
+	Retries                  int
+	// RetryCapped: the client announced retry waits past agent.retry_wait_max
+	// and the run was not lengthened past it.
+	RetryCapped bool
 }
 
 // Deliverer wakes the agent with a prompt.
@@ -127,7 +137,7 @@ func New(agent config.Delivery, ws *workspace.Workspace) (Deliverer, error) {
 	case config.DeliveryExec:
 		e := NewExec(agent.Command, agent.Timeout.D())
 		e.StreamJSON, e.MaxToolCalls = agent.Output == config.OutputStreamJSON, agent.MaxToolCalls
-		e.StopGrace = agent.StopGrace.D()
+		e.StopGrace, e.RetryMax = agent.StopGrace.D(), agent.RetryWaitMax.D()
 		if ws != nil {
 			e.Dir = ws.Root
 		}

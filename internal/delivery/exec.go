@@ -62,6 +62,22 @@ type Exec struct {
 	// runs, so a watchdog restarted after a kill -9 can end what the last
 	// one left alive (EndLeftover).
 	RunFile string
+	// RetryMax is how much longer than Timeout a run may last while its
+	// client announces it waits to retry a failed request (needs
+	// StreamJSON; 0: announced waits are not believed).
+	RetryMax time.Duration
+
+	mu       sync.Mutex
+	deadline *runDeadline // the run in flight's
+}
+
+// RetryUntil is when the retry wait the running client announced ends
+// (zero: none in force), and whether one was cut at RetryMax.
+func (e *Exec) RetryUntil(now time.Time) (time.Time, bool) {
+	e.mu.Lock()
+	d := e.deadline
+	e.mu.Unlock()
+	return d.waiting(now)
 }
 
 var _ Deliverer = (*Exec)(nil)
@@ -88,8 +104,18 @@ func (e *Exec) Deliver(ctx context.Context, prompt string) (Result, error) {
 		return Result{}, fmt.Errorf("run %s: timeout must be positive, got %s", e.Argv[0], e.Timeout)
 	}
 	argv := Substitute(e.Argv, prompt)
-	runCtx, cancel := context.WithTimeoutCause(ctx, e.Timeout, ErrTimeout)
-	defer cancel()
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	dl := newRunDeadline(time.Now(), e.Timeout, e.RetryMax, func() { cancel(ErrTimeout) })
+	defer dl.stop()
+	e.mu.Lock()
+	e.deadline = dl
+	e.mu.Unlock()
+	defer func() {
+		e.mu.Lock()
+		e.deadline = nil
+		e.mu.Unlock()
+	}()
 
 	capCtx, capCancel := context.WithCancelCause(runCtx)
 	defer capCancel(nil)
@@ -102,7 +128,8 @@ func (e *Exec) Deliver(ctx context.Context, prompt string) (Result, error) {
 	var stream *streamReader
 	if e.StreamJSON {
 		stream = &streamReader{max: e.MaxToolCalls, onOver: func() { capCancel(ErrToolCap) },
-			maxTokens: e.MaxTokens, onTokens: func() { capCancel(ErrTokenCap) }}
+			maxTokens: e.MaxTokens, onTokens: func() { capCancel(ErrTokenCap) },
+			onRetry: func(wait time.Duration) { dl.retry(time.Now(), wait) }}
 		cmd.Stdout = io.MultiWriter(stdout, stream)
 	}
 	grace := e.StopGrace
@@ -138,6 +165,9 @@ func (e *Exec) Deliver(ctx context.Context, prompt string) (Result, error) {
 		res.Usage = stream.usage()
 		res.ServiceError = stream.serviceFailure()
 		res.Refused, res.RefusedCalls = stream.refused()
+		c := stream.saidOfSession()
+		res.State, res.Ended, res.WritesLost, res.Retries = c.State, c.Ended, c.WritesLost, c.Retries
+		_, res.RetryCapped = dl.waiting(time.Now())
 	}
 	switch context.Cause(capCtx) {
 	case ErrToolCap:

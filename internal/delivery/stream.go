@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ai-heart/ai-heart/internal/clients"
 	"github.com/ai-heart/ai-heart/internal/clients/client"
@@ -38,6 +39,8 @@ type streamReader struct {
 	// onTokens is called once when it does.
 	maxTokens int64
 	onTokens  func()
+	// onRetry hears each retry the client announces, with its wait.
+	onRetry func(wait time.Duration)
 
 	mu     sync.Mutex
 	line   []byte
@@ -53,6 +56,19 @@ type streamReader struct {
 	tokenOver    bool
 	serviceError string // why the model's service failed the run ("" if it did not)
 	refusals     refusals
+	client       clientSaid
+}
+
+// clientSaid is what the client said of its own session during the run
+// (Claude Code's stream-json): its last state, why its turn loop ended,
+// lost writes, and the retry waits it announced.
+type clientSaid struct {
+	State, Ended, WritesLost string
+	// Retries counts the retries announced; RetryWait is the last one's
+	// announced wait, RetryAt when it was read.
+	Retries   int
+	RetryWait time.Duration
+	RetryAt   time.Time
 }
 
 // runningMsg is one assistant message's usage as last seen.
@@ -133,6 +149,22 @@ func (s *streamReader) fold(st client.Step) {
 	}
 	for _, tool := range st.Refused {
 		s.refusals.refuse(tool)
+	}
+	if st.State != "" {
+		s.client.State = st.State
+	}
+	if st.Ended != "" {
+		s.client.Ended = st.Ended
+	}
+	if st.WritesLost != "" {
+		s.client.WritesLost = st.WritesLost
+	}
+	if st.Retrying {
+		s.client.Retries++
+		s.client.RetryWait, s.client.RetryAt = st.RetryWait, time.Now()
+		if s.onRetry != nil {
+			s.onRetry(st.RetryWait)
+		}
 	}
 	s.said.WriteString(st.Said)
 	if st.Reply != nil {
@@ -225,6 +257,13 @@ func (s *streamReader) refused() ([]string, int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]string(nil), s.refusals.tools...), s.refusals.n
+}
+
+// said is what the client said of its own session.
+func (s *streamReader) saidOfSession() clientSaid {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.client
 }
 
 // serviceFailure says why the model's service failed the run, in a word of

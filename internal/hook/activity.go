@@ -81,7 +81,7 @@ func (a *Activity) Apply(e Event) {
 	if e.Time.After(a.Last) {
 		a.Last = e.Time
 	}
-	if a.Asking && e.Kind != Ask && e.Kind != Other && e.Kind != Compact {
+	if a.Asking && e.Kind != Ask && e.Kind != Other && e.Kind != Compact && e.Kind != ModelSwitch {
 		a.Asking, a.Answered = false, e.Time // the person answered: the agent moves on
 		a.AnswerSeen = !a.AskSeen.IsZero()
 	}

@@ -124,3 +124,16 @@ func TestActivityRefusals(t *testing.T) {
 		t.Fatalf("a new turn kept the last one's refusals: %+v", r)
 	}
 }
+
+// A client version is a version number or nothing: the status line is
+// the agent's to pipe.
+func TestClientVersion(t *testing.T) {
+	for in, want := range map[string]string{
+		"2.1.337": "2.1.337", "2.1.197": "2.1.197", "": "", "2.1": "", "2.1.337; rm -rf /": "", "1e9": "",
+		"2.1.337\u001b[2J": "", "11111111.11111111.1": "", "-2.1.3": "", "2..1.3": "",
+	} {
+		if got := ClientVersion(in); got != want {
+			t.Errorf("ClientVersion(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

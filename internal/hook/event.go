@@ -29,6 +29,7 @@ const (
 	SessionEnd   Kind = "session_end"   // the client ended
 	Compact      Kind = "compact"       // the client compacts its context
 	RateLimit    Kind = "rate_limit"    // the client reported its rate limits (Claude Code's status line); Limits says them
+	ModelSwitch  Kind = "model_switch"  // the client changed the session's model (PostModelSwitch); Model names it, Detail says who
 	Other        Kind = "other"         // anything else: still proof the client is alive
 )
 
@@ -49,9 +50,37 @@ type Event struct {
 	// client's transcript is (a path, for the turn's token usage).
 	Ghost      bool   `json:"ghost,omitempty"`
 	Transcript string `json:"transcript,omitempty"`
-	// Limits are a rate_limit event's limits, as the client reported them.
-	Limits []Limit `json:"limits,omitempty"`
+	// Limits are a rate_limit event's limits, as the client reported them;
+	// Version the client's version, as its status line said it.
+	Limits  []Limit `json:"limits,omitempty"`
+	Version string  `json:"version,omitempty"`
+	// A turn's end may say what will wake the session by itself (Claude
+	// Code's Stop): Tasks counts its background work in flight (at most
+	// MaxTasks), Crons are its own scheduled wakeups (at most MaxCrons,
+	// CronCount how many it listed, at most MaxTasks). The crons' prompts
+	// are the agent's words: not kept.
+	Tasks     int    `json:"tasks,omitempty"`
+	Crons     []Cron `json:"crons,omitempty"`
+	CronCount int    `json:"cron_count,omitempty"`
+	// Model is the model a model_switch event switched to.
+	Model string `json:"model,omitempty"`
 }
+
+// Cron is one of the session's own scheduled wakeups, as the client
+// listed it: a 5-field cron expression, and whether it fires again. The
+// agent can forge it: the watchdog bounds what it believes.
+type Cron struct {
+	ID        string `json:"id"`
+	Schedule  string `json:"schedule"`
+	Recurring bool   `json:"recurring,omitempty"`
+}
+
+// MaxCrons bounds the crons one event carries (a spool line stays under
+// MaxLine); MaxTasks bounds the counts.
+const (
+	MaxCrons = 8
+	MaxTasks = 1000
+)
 
 // Limit is one of the client's rate limits: how much of its window is
 // used, and when the window resets. The agent can forge it: the watchdog
@@ -81,6 +110,14 @@ func RateLimitEvent(client string, limits []Limit, now time.Time) *Event {
 		return nil
 	}
 	return &Event{Time: now.UTC(), Client: client, Name: "statusline", Kind: RateLimit, Limits: kept}
+}
+
+// ClientVersion is s when it is a version number ("2.1.337"), else "".
+func ClientVersion(s string) string {
+	if len(s) == 0 || len(s) > 16 || strings.Trim(s, "0123456789.") != "" || strings.Count(s, ".") != 2 {
+		return ""
+	}
+	return s
 }
 
 // A Dialect is how one client's hooks speak: its adapter
@@ -114,6 +151,12 @@ type Input struct {
 	Asks       bool
 	Transcript string  // where the client's session transcript is
 	Said       *string // the agent's last words, at a turn's end (never kept)
+	// At a turn's end: the background work in flight and the session's
+	// own scheduled wakeups (all it listed: Parse bounds them).
+	Tasks int
+	Crons []Cron
+	// Model is the model a model switch switched to.
+	Model string
 }
 
 // ErrNoEvent reports a payload that names no event.
@@ -158,6 +201,20 @@ func ParseInput(d Dialect, data []byte, now time.Time) (Event, Input, error) {
 		if len(in.Transcript) <= 1024 { // a spool line stays under MaxLine
 			e.Transcript = word(in.Transcript, 1024)
 		}
+		e.Tasks = min(max(in.Tasks, 0), MaxTasks)
+		e.CronCount = min(len(in.Crons), MaxTasks)
+		for _, c := range in.Crons {
+			if len(e.Crons) == MaxCrons {
+				break
+			}
+			if c.Schedule == "" || len(c.Schedule) > 64 {
+				continue // no 5-field cron is longer: not one of the client's
+			}
+			e.Crons = append(e.Crons, Cron{ID: word(c.ID, 24), Schedule: word(c.Schedule, 64), Recurring: c.Recurring})
+		}
+	}
+	if e.Kind == ModelSwitch {
+		e.Model = word(in.Model, 80)
 	}
 	if in.Detail != "" {
 		e.Detail = word(in.Detail, 40)

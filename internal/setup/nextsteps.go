@@ -64,7 +64,7 @@ func WatchdogConfig(res Result) string {
 	if !ok {
 		b.WriteString("agent: {delivery: inbox}   # the heartbeats wait in the workspace's inbox\n")
 	} else {
-		argv, _ := json.Marshal(h.Command)
+		argv, _ := json.Marshal(h.command())
 		fmt.Fprintf(&b, "agent:\n  delivery: exec   # headless %s, one run a wakeup\n", h.name)
 		fmt.Fprintf(&b, "  command: %s\n", argv)
 		b.WriteString("  output: stream-json   # tokens, cost and tool calls read from the client's own events\n")

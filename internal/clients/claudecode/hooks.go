@@ -15,6 +15,10 @@ var Hooks = hook.Dialect{
 		"UserPromptSubmit": hook.TurnStart, "Stop": hook.TurnEnd, "StopFailure": hook.Failure,
 		"PreToolUse": hook.Tool, "PostToolUse": hook.ToolDone, "PostToolUseFailure": hook.ToolFailed,
 		"PermissionRequest": hook.Ask, "PermissionDenied": hook.Refused, "PreCompact": hook.Compact,
+		// Not wired by init: 2.1.197 does not know it, and its terminal UI
+		// then stops at a "Settings Warning" dialog until a person answers.
+		// Read where a person wires it (2.1.332 and 2.1.337 send it).
+		"PostModelSwitch": hook.ModelSwitch,
 	},
 	Decode:    decodeHook,
 	Questions: []string{"AskUserQuestion"},
@@ -30,6 +34,16 @@ type payload struct {
 	Error            json.RawMessage `json:"error"` // StopFailure: a type word; PostToolUseFailure: text (never kept)
 	TranscriptPath   string          `json:"transcript_path"`
 	LastMessage      *string         `json:"last_assistant_message"` // Stop
+	// Stop (2.1.197 and 2.1.337 alike): the background work in flight and
+	// the session's own crons (CronCreate, ScheduleWakeup, /loop), each
+	// {id, schedule, recurring, prompt}. Raw: a field of a wrong type
+	// loses that field, never the turn's end.
+	BackgroundTasks json.RawMessage `json:"background_tasks"`
+	SessionCrons    json.RawMessage `json:"session_crons"`
+	// PostModelSwitch (2.1.337; not in 2.1.197): the model switched to,
+	// and who switched it (command, picker, sdk, auto, resume).
+	ToModel string `json:"to_model"`
+	Source  string `json:"source"`
 }
 
 func decodeHook(data []byte) (hook.Input, error) {
@@ -48,8 +62,38 @@ func decodeHook(data []byte) (hook.Input, error) {
 		if json.Unmarshal(p.Error, &typ) == nil {
 			in.Detail = typ
 		}
+	case "Stop":
+		var tasks []json.RawMessage
+		if json.Unmarshal(p.BackgroundTasks, &tasks) == nil {
+			in.Tasks = len(tasks)
+		}
+		in.Crons = crons(p.SessionCrons)
+	case "PostModelSwitch":
+		in.Model, in.Detail = p.ToModel, p.Source
 	}
 	return in, nil
+}
+
+// crons reads the Stop hook's session_crons: an entry that is not an
+// object with a string schedule is no cron and is passed over.
+func crons(raw json.RawMessage) []hook.Cron {
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) != nil {
+		return nil
+	}
+	out := make([]hook.Cron, 0, min(len(list), hook.MaxTasks))
+	for _, r := range list {
+		var c struct {
+			ID        string `json:"id"`
+			Schedule  string `json:"schedule"`
+			Recurring bool   `json:"recurring"`
+		}
+		if json.Unmarshal(r, &c) != nil || c.Schedule == "" {
+			continue
+		}
+		out = append(out, hook.Cron{ID: c.ID, Schedule: c.Schedule, Recurring: c.Recurring})
+	}
+	return out
 }
 
 // AsksPerson reports a notification that waits for a person: a permission

@@ -21,17 +21,20 @@ func (Adapter) Statusline() client.Statusline { return readStatusline }
 
 // statusInput is the part of the status-line input that is read.
 type statusInput struct {
+	Version    json.RawMessage `json:"version"` // "2.1.337": 2.1.197 and 2.1.337 send it
 	RateLimits map[string]*struct {
 		Used   *float64 `json:"used_percentage"`
 		Resets *float64 `json:"resets_at"`
 	} `json:"rate_limits"`
 }
 
-func readStatusline(data []byte) ([]hook.Limit, error) {
+func readStatusline(data []byte) (client.Status, error) {
 	var in statusInput
 	if err := json.Unmarshal(data, &in); err != nil {
-		return nil, err
+		return client.Status{}, err
 	}
+	var version string
+	json.Unmarshal(in.Version, &version)
 	var out []hook.Limit
 	for _, w := range []string{"five_hour", "seven_day"} {
 		l := in.RateLimits[w]
@@ -41,7 +44,7 @@ func readStatusline(data []byte) ([]hook.Limit, error) {
 		sec, frac := math.Modf(*l.Resets)
 		out = append(out, hook.Limit{Window: w, Used: *l.Used, Resets: time.Unix(int64(sec), int64(frac*1e9)).UTC()})
 	}
-	return out, nil
+	return client.Status{Limits: out, Version: hook.ClientVersion(version)}, nil
 }
 
 // Deny refuses a PreToolUse call: its hookSpecificOutput's

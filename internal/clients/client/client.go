@@ -74,7 +74,14 @@ type Adapter interface {
 
 // Statusline reads a client's status-line input: the rate limits it
 // reports, none when it reports none.
-type Statusline func(data []byte) ([]hook.Limit, error)
+type Statusline func(data []byte) (Status, error)
+
+// Status is what a status-line input says: the rate limits, and the
+// client's version ("" when it gives none).
+type Status struct {
+	Limits  []hook.Limit
+	Version string
+}
 
 // Fate is what a service failure says of the model's service.
 type Fate int
@@ -122,6 +129,16 @@ type Exec struct {
 	// client printed of its own, not the model (nil: none known). What the
 	// model said, and so a ghost, is judged without them.
 	Chatter func(line string) bool
+	// Optional are flags init adds to Command only where the installed
+	// client has them: each whose Help its --help names.
+	Optional []Flag
+}
+
+// Flag is an optional flag of a headless command: Args are added where
+// the client's --help names Help.
+type Flag struct {
+	Help string
+	Args []string
 }
 
 // Step is what one event of a run's output says. The reader of the output
@@ -139,6 +156,20 @@ type Step struct {
 	Refused                []string    // tools the client refused to run
 	Begin                  *Call       // a call whose result may come as a later event
 	Result                 *CallResult // the result of a call begun earlier
+	// State is the session's state when the event says it (Claude Code's
+	// session_state_changed: idle, running, requires_action).
+	State string
+	// Ended is why the client's turn loop ended, when it says (Claude
+	// Code's result.terminal_reason: max_turns, budget_exhausted, ...).
+	Ended string
+	// WritesLost says what the client could not save and why ("ENOSPC:
+	// transcript"): its disk is full.
+	WritesLost string
+	// RetryWait is how long the client says it waits before it retries a
+	// failed request (Claude Code's api_retry), 0 when it says none;
+	// Retrying is set on such an event.
+	RetryWait time.Duration
+	Retrying  bool
 }
 
 // Message is one assistant message's usage as last seen: an event may

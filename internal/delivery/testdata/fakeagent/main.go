@@ -84,6 +84,11 @@ func main() {
 		time.Sleep(time.Minute)
 	case "sleep":
 		time.Sleep(time.Minute)
+	case "retry": // Claude Code waiting out a retry: the wait it announces (ms), how long it waits (ms)
+		fmt.Printf(`{"type":"system","subtype":"api_retry","attempt":1,"max_retries":10,"retry_delay_ms":%s,"error_status":429,"error":"rate_limit"}`+"\n", args[0])
+		ms, _ := strconv.Atoi(args[1])
+		time.Sleep(time.Duration(ms) * time.Millisecond)
+		fmt.Println(`{"type":"result","subtype":"success","is_error":false,"result":"done"}`)
 	case "selfkill": // ended by a signal, as the OOM killer would
 		syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		time.Sleep(time.Minute)
