@@ -11,6 +11,7 @@ import (
 
 	"github.com/ai-heart/ai-heart/internal/asks"
 	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/config"
 	"github.com/ai-heart/ai-heart/internal/day"
 	"github.com/ai-heart/ai-heart/internal/hook"
 	"github.com/ai-heart/ai-heart/internal/state"
@@ -42,7 +43,7 @@ func (a *agent) newDesk() *desk {
 	if a.cfg.Asks.Hold <= 0 || !asks.Supported || sock == "" {
 		return nil
 	}
-	d := &desk{book: asks.NewBook(a.name, a.cfg.Asks.Hold.D(), a.clock.Now), sock: sock}
+	d := &desk{book: asks.NewBook(a.name, a.askHold(), a.clock.Now), sock: sock}
 	d.agent.Store(a)
 	d.book.Subscribe(func(c asks.Change) { d.agent.Load().asked(c) })
 	d.book.Say = func(dec asks.Decision, by asks.Credential) string { return d.agent.Load().denial(dec, by) }
@@ -52,7 +53,20 @@ func (a *agent) newDesk() *desk {
 // serve makes a the agent the desk works for.
 func (d *desk) serve(a *agent) {
 	d.agent.Store(a)
-	d.book.SetHold(a.cfg.Asks.Hold.D())
+	d.book.SetHold(a.askHold())
+}
+
+// askHold is how long a question is offered. A headless run's client
+// (Claude Code -p since 2.1.2xx) asks the hooks too, and nobody may be
+// watching: the question is offered for half the run's timeout at most,
+// so the client then refuses the call and the run ends on its own, not
+// at its timeout as a failed delivery.
+func (a *agent) askHold() time.Duration {
+	h := a.cfg.Asks.Hold.D()
+	if a.cfg.Agent.Delivery == config.DeliveryExec {
+		h = min(h, a.cfg.Agent.Timeout.D()/2)
+	}
+	return h
 }
 
 // openDesk starts listening on the asks socket, once: an error is a
@@ -73,7 +87,7 @@ func (a *agent) openDesk() {
 		return
 	}
 	d.srv = srv
-	a.log.Info().Str("socket", d.sock).Str("hold", a.cfg.Asks.Hold.D().String()).Msg("the client's questions are offered to a person")
+	a.log.Info().Str("socket", d.sock).Str("hold", a.askHold().String()).Msg("the client's questions are offered to a person")
 }
 
 // close ends the desk: every held question's dialog stands.
