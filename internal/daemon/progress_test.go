@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -38,10 +39,10 @@ func TestNoProgressFromAnswersAlone(t *testing.T) {
 				cfg.Thresholds.InactivityWarning = config.Duration(time.Hour) // the answers write no log
 				cfg.Thresholds.InactivityError = config.Duration(2 * time.Hour)
 				cfg.Progress.After = 3
-				n := 0
+				var runs atomic.Int32 // the deliverer's goroutine counts, the test reads
 				nd := func(config.Delivery, *workspace.Workspace) (delivery.Deliverer, error) {
 					return &fakeDeliverer{method: config.DeliveryExec, deliver: func(ctx context.Context, p string) (delivery.Result, error) {
-						n++
+						n := runs.Add(1)
 						if c.write {
 							f := filepath.Join(cfg.Workspace, "projects", fmt.Sprintf("step%d.md", n))
 							os.MkdirAll(filepath.Dir(f), 0o755)
@@ -68,7 +69,7 @@ func TestNoProgressFromAnswersAlone(t *testing.T) {
 					synctest.Wait()
 					st := h.state()
 					got = append(got, st.Checks["no_progress"].Level)
-					if st.Progress == nil || n < i+1 {
+					if n := runs.Load(); st.Progress == nil || int(n) < i+1 {
 						t.Fatalf("after wakeup %d: progress %+v, %d runs", i+1, st.Progress, n)
 					}
 				}
