@@ -147,3 +147,21 @@ func ParseHook(name string, data []byte, now time.Time) (hook.Event, error) {
 	}
 	return hook.Parse(*d, data, now)
 }
+
+// autoContinuer is an adapter whose client can continue by itself when a
+// usage limit resets, a setting the workspace may turn off.
+type autoContinuer interface {
+	AutoContinueOff(root string) bool
+}
+
+// AutoContinueOff reports whether the workspace at root turns off a
+// client's continuing by itself at a reset (only Claude Code has it, and
+// only its status line tells the watchdog of a reset to continue from).
+func AutoContinueOff(root string) bool {
+	for _, a := range all {
+		if ac, ok := a.(autoContinuer); ok && ac.AutoContinueOff(root) {
+			return true
+		}
+	}
+	return false
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ai-heart/ai-heart/internal/clients"
 	"github.com/ai-heart/ai-heart/internal/checks"
 	"github.com/ai-heart/ai-heart/internal/hook"
 	"github.com/ai-heart/ai-heart/internal/humanize"
@@ -209,6 +210,9 @@ func (a *agent) rateLimits(now time.Time, id workspace.ID, limits []hook.Limit) 
 		a.mu.Lock()
 		resumes := a.clientResumes()
 		a.mu.Unlock()
+		if resumes && clients.AutoContinueOff(a.ws.Root) {
+			resumes = false // the workspace turned it off: the watchdog wakes at the reset
+		}
 		until := l.resets
 		if resumes {
 			until = l.resets.Add(a.cfg.RateLimit.ResumeMargin.D()) // the client's turn is awaited first

@@ -1,6 +1,8 @@
 package daemon
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -14,7 +16,10 @@ import (
 // limit is used up and resets in 10 s; rate_limit.resume_margin is 5 s.
 // The schedule is hourly: no wakeup of its own comes in the test.
 func resumeWorld(t *testing.T, version string) (*harness, *recorder, *workspace.Workspace, time.Time) {
-	cfg := testConfig(t)
+	return resumeWorldIn(t, testConfig(t), version)
+}
+
+func resumeWorldIn(t *testing.T, cfg *config.Config, version string) (*harness, *recorder, *workspace.Workspace, time.Time) {
 	cfg.Pulse.Interval = config.Duration(time.Second)
 	cfg.Schedule.Every = config.Duration(time.Hour)
 	cfg.RateLimit.ResumeMargin = config.Duration(5 * time.Second)
@@ -100,4 +105,35 @@ func TestForgedVersionDelaysByTheMarginOnly(t *testing.T) {
 			t.Fatalf("wakeups %q: want one, by the reset plus the margin", ps)
 		}
 	})
+}
+
+// The workspace's own settings turn the client's continuing off: the
+// watchdog wakes the agent at the reset, with no margin awaited. A local
+// file's word wins over the shared one, as in the client.
+func TestAutoContinueOffIsWokenAtReset(t *testing.T) {
+	for name, files := range map[string]map[string]string{
+		"shared off":        {".claude/settings.json": `{"autoContinueAtUsageLimit": false}`},
+		"local off over on": {".claude/settings.json": `{"autoContinueAtUsageLimit": true}`, ".claude/settings.local.json": `{"autoContinueAtUsageLimit": false}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				cfg := testConfig(t)
+				for rel, body := range files {
+					p := filepath.Join(cfg.Workspace, rel)
+					if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				h, _, _, reset := resumeWorldIn(t, cfg, "2.1.337")
+				time.Sleep(time.Until(reset) + 1500*time.Millisecond)
+				synctest.Wait()
+				if limitAlerts(t, h, "service", "ok", "wakeups resume") != 1 || limitAlerts(t, h, "service", "warning", "continues by itself") != 0 {
+					t.Fatalf("alerts %v: want the hold ended at the reset, no turn awaited", alertsOf(t, h.alerts))
+				}
+			})
+		})
+	}
 }
