@@ -117,11 +117,18 @@ func noteLogs(w *Workspace, first, stride, n int) error {
 		i := first + k*stride
 		id := NewID(base.Add(time.Duration(i) * time.Second))
 		rel := "artifacts/20250101000000_a/histories/" + string(id) + ".md"
-		if err := os.WriteFile(w.Path(rel), []byte(logText(Thinking)), 0o644); err != nil {
+		// The log appears with its time already set, as a real one does: a
+		// writer's first update scans the history, and a file seen before
+		// its Chtimes would carry today's time and outrank every later log.
+		tmp := w.Path("artifacts/" + string(id) + ".tmp")
+		if err := os.WriteFile(tmp, []byte(logText(Thinking)), 0o644); err != nil {
 			return err
 		}
 		mt := base.Add(time.Duration(i) * time.Second)
-		if err := os.Chtimes(w.Path(rel), mt, mt); err != nil {
+		if err := os.Chtimes(tmp, mt, mt); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, w.Path(rel)); err != nil {
 			return err
 		}
 		p := Proof{Path: rel, ID: id, ModTime: mt, Type: Thinking}
