@@ -2,7 +2,6 @@ package setup
 
 import (
 	"fmt"
-	"net/url"
 	"reflect"
 	"slices"
 	"strings"
@@ -26,20 +25,7 @@ func TelemetryURL(listen, agent, key string) string {
 // init replaces it, where it keeps one the user chose.
 func earlierOwn(v any) bool {
 	s, ok := v.(string)
-	if !ok {
-		return false
-	}
-	u, err := url.Parse(s)
-	if err != nil || u.Scheme != "http" {
-		return false
-	}
-	switch u.Hostname() {
-	case "127.0.0.1", "::1", "localhost":
-	default:
-		return false
-	}
-	p := strings.TrimSuffix(u.Path, "/")
-	return p == "" || strings.HasPrefix(p, "/otlp/")
+	return ok && wiring.WindowLike(s)
 }
 
 // setTelemetry sets a client's telemetry settings (its adapter's, under

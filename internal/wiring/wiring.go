@@ -211,7 +211,7 @@ func checkTelemetry(doc map[string]any, t client.Telemetry, want string, mis fun
 			return Mismatch{}, false // turned off (Gemini CLI's enabled: false)
 		}
 	}
-	if got == "" || got == want || !windowLike(got) {
+	if got == "" || got == want || !WindowLike(got) {
 		return Mismatch{}, false
 	}
 	if want == "" {
@@ -234,9 +234,9 @@ func TelemetryURL(listen, agent, key string) string {
 	return "http://" + host + "/otlp/" + url.PathEscape(agent) + "/" + key
 }
 
-// windowLike says whether endpoint is a watchdog's window: http on
+// WindowLike says whether endpoint is a watchdog's window: http on
 // loopback, at its root or under /otlp/.
-func windowLike(endpoint string) bool {
+func WindowLike(endpoint string) bool {
 	u, err := url.Parse(endpoint)
 	if err != nil || u.Scheme != "http" {
 		return false
