@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ai-heart/ai-heart/internal/clients"
 	"github.com/ai-heart/ai-heart/internal/checks"
+	"github.com/ai-heart/ai-heart/internal/clients"
 	"github.com/ai-heart/ai-heart/internal/hook"
 	"github.com/ai-heart/ai-heart/internal/humanize"
 	"github.com/ai-heart/ai-heart/internal/state"
